@@ -1,0 +1,36 @@
+// Package parser is an incremental push parser for model output that mixes
+// prose with A2UI messages.
+//
+// A model streams its answer token by token: prose interleaved with
+// <a2ui-json>[ …messages… ]</a2ui-json> blocks (or ```a2ui fences, or bare
+// JSON lines, by option). Feed the chunks in order as they arrive; each call
+// returns the parts that its bytes completed:
+//
+//	p, _ := parser.New()
+//	parts, err := p.Feed(chunk) // zero or more parts; need-more-bytes is not an error
+//	...
+//	parts, err = p.Close()      // the rest, at the end of the stream
+//
+// Tags may be split anywhere across chunks: text before a possible partial
+// tag is released at once and only the possible tag prefix is held back, as
+// is a multi-byte UTF-8 character split at the end of a chunk. Each byte is
+// examined a bounded number of times however small the chunks, so the cost is
+// linear in the input.
+//
+// Three modes choose what a block yields: ModeComplete (each top-level message
+// once, as the exact bytes the model produced), ModeProgressive (healed,
+// reachable component snapshots as the A2UI streaming conformance suite
+// specifies) and ModeDelta (progressive without repetition).
+//
+// Errors: a block that fails (malformed JSON, too large, too deep, invalid
+// UTF-8, validation in the progressive modes) is reported as a *BlockError
+// wrapping the cause (a *SyntaxError with the stream byte offset, or a
+// sentinel such as ErrTooLarge), dropped, and parsing continues after its
+// end; messages it yielded before the failure stand. ParseResponse and
+// FixPayload handle whole, non-streamed responses.
+//
+// Ownership: returned parts and their bytes belong to the caller; the parser
+// keeps no reference to them nor to the chunks passed to Feed.
+//
+// A Parser is not safe for concurrent use; distinct Parsers are independent.
+package parser

@@ -1,0 +1,61 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Sentinel errors. Errors returned by the parser wrap one of these or a
+// *SyntaxError; test with errors.Is and errors.As.
+var (
+	// ErrTooLarge reports a block larger than the configured maximum block size.
+	ErrTooLarge = errors.New("parser: block exceeds the maximum size")
+	// ErrTooDeep reports JSON nested deeper than the configured maximum depth.
+	ErrTooDeep = errors.New("parser: JSON nested too deep")
+	// ErrInvalidUTF8 reports invalid UTF-8 inside a block's JSON.
+	ErrInvalidUTF8 = errors.New("parser: invalid UTF-8 in JSON")
+	// ErrUnterminated reports a stream that ended inside an unfinished message.
+	ErrUnterminated = errors.New("parser: stream ended inside an unfinished A2UI message")
+	// ErrNotFound reports a response with no A2UI block (ParseResponse).
+	ErrNotFound = errors.New("parser: A2UI tags not found in response")
+	// ErrEmptyBlock reports a block with no JSON in it (ParseResponse).
+	ErrEmptyBlock = errors.New("parser: A2UI JSON part is empty")
+	// ErrClosed reports a Feed or Close after Close.
+	ErrClosed = errors.New("parser: parser is closed")
+)
+
+// SyntaxError reports malformed JSON in a block. Offset is the byte offset in
+// the whole stream (counting every byte passed to Feed) where the problem was
+// found.
+type SyntaxError struct {
+	Offset int64
+	Msg    string
+	// Err is an optional sentinel (ErrTooDeep, ErrInvalidUTF8) giving the
+	// class of the problem.
+	Err error
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("parser: Failed to parse JSON at byte %d: %s", e.Offset, e.Msg)
+}
+
+// Unwrap returns the sentinel class of the error, if any.
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// BlockError reports a block that failed. The block is dropped: the messages
+// it yielded before the failure stand, the rest of it is skipped, and parsing
+// continues after its end.
+type BlockError struct {
+	// Block is the 0-based index of the block in the stream.
+	Block int
+	// Offset is the stream offset of the block's first content byte.
+	Offset int64
+	Err    error
+}
+
+func (e *BlockError) Error() string {
+	return fmt.Sprintf("parser: block %d (at byte %d) dropped: %v", e.Block, e.Offset, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *BlockError) Unwrap() error { return e.Err }

@@ -1,0 +1,168 @@
+package parser
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// Mode selects what the parser yields for the A2UI blocks it reads.
+type Mode int
+
+const (
+	// ModeComplete yields each top-level message exactly once, the moment its
+	// closing brace arrives, as the exact bytes the model produced.
+	ModeComplete Mode = iota
+	// ModeProgressive heals partial components and yields full snapshots of the
+	// components reachable from the root as they arrive, as the A2UI
+	// streaming conformance suite specifies.
+	ModeProgressive
+	// ModeDelta is ModeProgressive without repetition: each yield carries only
+	// the components and data entries that are new or changed.
+	ModeDelta
+)
+
+func (m Mode) String() string {
+	switch m {
+	case ModeComplete:
+		return "complete"
+	case ModeProgressive:
+		return "progressive"
+	case ModeDelta:
+		return "delta"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// ParseMode parses "complete", "progressive" or "delta".
+func ParseMode(s string) (Mode, error) {
+	for _, m := range []Mode{ModeComplete, ModeProgressive, ModeDelta} {
+		if m.String() == s {
+			return m, nil
+		}
+	}
+	return 0, fmt.Errorf("parser: unknown mode %q (want complete, progressive or delta)", s)
+}
+
+// Framing selects how A2UI blocks are delimited in the model's output.
+type Framing int
+
+const (
+	// FramingTags delimits blocks with <a2ui-json> and </a2ui-json>.
+	FramingTags Framing = iota
+	// FramingFences delimits blocks with a ```a2ui fence line and a closing
+	// ``` fence at the start of a line.
+	FramingFences
+	// FramingJSONL reads bare JSON lines: one A2UI message per line, no prose.
+	FramingJSONL
+)
+
+func (f Framing) String() string {
+	switch f {
+	case FramingTags:
+		return "tags"
+	case FramingFences:
+		return "fences"
+	case FramingJSONL:
+		return "jsonl"
+	}
+	return fmt.Sprintf("Framing(%d)", int(f))
+}
+
+// ParseFraming parses "tags", "fences" or "jsonl".
+func ParseFraming(s string) (Framing, error) {
+	for _, f := range []Framing{FramingTags, FramingFences, FramingJSONL} {
+		if f.String() == s {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("parser: unknown framing %q (want tags, fences or jsonl)", s)
+}
+
+// Default limits.
+const (
+	DefaultMaxBlockSize = 8 << 20 // 8 MiB
+	DefaultMaxDepth     = 128
+)
+
+type config struct {
+	mode         Mode
+	framing      Framing
+	catalog      *protocol.Catalog
+	maxBlockSize int
+	maxDepth     int
+	logger       *slog.Logger
+}
+
+// Option configures a Parser. Options are validated by New.
+type Option func(*config) error
+
+// WithMode selects the yield mode (default ModeComplete).
+func WithMode(m Mode) Option {
+	return func(c *config) error {
+		if m < ModeComplete || m > ModeDelta {
+			return fmt.Errorf("parser: invalid mode %d", int(m))
+		}
+		c.mode = m
+		return nil
+	}
+}
+
+// WithFraming selects how blocks are delimited (default FramingTags).
+func WithFraming(f Framing) Option {
+	return func(c *config) error {
+		if f < FramingTags || f > FramingJSONL {
+			return fmt.Errorf("parser: invalid framing %d", int(f))
+		}
+		c.framing = f
+		return nil
+	}
+}
+
+// WithCatalog sets the catalog used by the progressive and delta modes for
+// component references, required fields and validation. Complete mode does
+// not validate against it.
+func WithCatalog(cat *protocol.Catalog) Option {
+	return func(c *config) error {
+		c.catalog = cat
+		return nil
+	}
+}
+
+// WithMaxBlockSize bounds the bytes of one block's content (default
+// DefaultMaxBlockSize). A larger block fails with ErrTooLarge; the parser
+// never buffers more than this for a block.
+func WithMaxBlockSize(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("parser: max block size must be positive, got %d", n)
+		}
+		c.maxBlockSize = n
+		return nil
+	}
+}
+
+// WithMaxDepth bounds JSON nesting (default DefaultMaxDepth). Deeper JSON
+// fails with a *SyntaxError wrapping ErrTooDeep.
+func WithMaxDepth(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("parser: max depth must be positive, got %d", n)
+		}
+		c.maxDepth = n
+		return nil
+	}
+}
+
+// WithLogger sets the logger for dropped blocks and other diagnostics
+// (default: discard).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return fmt.Errorf("parser: nil logger")
+		}
+		c.logger = l
+		return nil
+	}
+}

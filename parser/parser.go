@@ -1,0 +1,278 @@
+package parser
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"log/slog"
+	"unicode/utf8"
+)
+
+// Markers of the delimited framings.
+var (
+	tagOpen    = []byte("<a2ui-json>")
+	tagClose   = []byte("</a2ui-json>")
+	fenceOpen  = []byte("```a2ui")
+	fenceClose = []byte("\n```")
+)
+
+// Parser is a push parser for streamed model output. Feed it chunks as they
+// arrive, in order, then call Close once. It returns completed parts as soon
+// as the bytes completing them arrive, whatever the chunk boundaries.
+//
+// A Parser is not safe for concurrent use: feed one stream from one
+// goroutine. Parts it returns belong to the caller; the parser keeps no
+// reference to them, and keeps no reference to the chunks passed to Feed
+// after Feed returns.
+type Parser struct {
+	cfg config
+	eng engine
+
+	open, close []byte // block markers (nil for JSONL)
+
+	inBlock   bool
+	skipping  bool // dropping the rest of a failed block
+	hold      []byte
+	work      []byte
+	consumed  int64 // stream bytes received before the current Feed's chunk
+	blocks    int   // blocks opened so far
+	blockOff  int64
+	blockSize int
+	closed    bool
+
+	errs []error
+	out  emitter
+}
+
+// New returns a Parser configured by opts. Defaults: ModeComplete,
+// FramingTags, DefaultMaxBlockSize, DefaultMaxDepth, no catalog.
+func New(opts ...Option) (*Parser, error) {
+	cfg := config{
+		mode:         ModeComplete,
+		framing:      FramingTags,
+		maxBlockSize: DefaultMaxBlockSize,
+		maxDepth:     DefaultMaxDepth,
+		logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+	}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	p := &Parser{cfg: cfg}
+	switch cfg.framing {
+	case FramingTags:
+		p.open, p.close = tagOpen, tagClose
+	case FramingFences:
+		p.open, p.close = fenceOpen, fenceClose
+	}
+	eng, err := newEngine(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	p.eng = eng
+	return p, nil
+}
+
+// Feed parses the next chunk of the stream and returns the parts it
+// completed, possibly none: needing more bytes is not an error.
+//
+// A non-nil error reports blocks that failed in this chunk (a *BlockError,
+// or several joined); the parts returned alongside it are still valid, the
+// failed block is dropped, and the Parser stays usable: parsing continues
+// after the failed block's end.
+func (p *Parser) Feed(chunk []byte) ([]Part, error) {
+	if p.closed {
+		return nil, ErrClosed
+	}
+	data, base := chunk, p.consumed
+	if len(p.hold) > 0 {
+		p.work = append(append(p.work[:0], p.hold...), chunk...)
+		data = p.work
+		base -= int64(len(p.hold))
+		p.hold = p.hold[:0]
+	}
+	p.consumed += int64(len(chunk))
+	if p.open == nil {
+		p.runLines(data, base)
+	} else {
+		p.runDelimited(data, base)
+	}
+	if err := p.eng.feedEnd(&p.out); err != nil {
+		p.fail(err)
+	}
+	return p.out.take(), p.takeErr()
+}
+
+// Close ends the stream and returns the parts still pending: held-back text,
+// and the last block when the framing allows it to end with the stream. A
+// stream that ends inside an unfinished message reports ErrUnterminated.
+// After Close, Feed and Close return ErrClosed.
+func (p *Parser) Close() ([]Part, error) {
+	if p.closed {
+		return nil, ErrClosed
+	}
+	p.closed = true
+	rest := p.hold
+	p.hold = nil
+	if p.inBlock {
+		p.blockBytes(rest, p.consumed-int64(len(rest)))
+		p.endBlock()
+	} else if len(rest) > 0 {
+		p.out.text(string(rest))
+	}
+	if err := p.eng.feedEnd(&p.out); err != nil {
+		p.fail(err)
+	}
+	return p.out.take(), p.takeErr()
+}
+
+// runDelimited handles the tag and fence framings.
+func (p *Parser) runDelimited(data []byte, base int64) {
+	for len(data) > 0 {
+		if !p.inBlock {
+			if i := bytes.Index(data, p.open); i >= 0 {
+				p.text(data[:i])
+				adv := i + len(p.open)
+				p.startBlock(base + int64(adv))
+				data, base = data[adv:], base+int64(adv)
+				continue
+			}
+			k := prefixSuffix(data, p.open)
+			if k == 0 {
+				k = partialRuneTail(data)
+			}
+			p.text(data[:len(data)-k])
+			p.hold = append(p.hold[:0], data[len(data)-k:]...)
+			return
+		}
+		if i := bytes.Index(data, p.close); i >= 0 {
+			p.blockBytes(data[:i], base)
+			p.endBlock()
+			adv := i + len(p.close)
+			data, base = data[adv:], base+int64(adv)
+			continue
+		}
+		k := prefixSuffix(data, p.close)
+		p.blockBytes(data[:len(data)-k], base)
+		p.hold = append(p.hold[:0], data[len(data)-k:]...)
+		return
+	}
+}
+
+// runLines handles the JSONL framing: every line is a block.
+func (p *Parser) runLines(data []byte, base int64) {
+	for len(data) > 0 {
+		if !p.inBlock {
+			p.startBlock(base)
+		}
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			p.blockBytes(data, base)
+			return
+		}
+		p.blockBytes(data[:i], base)
+		p.endBlock()
+		data, base = data[i+1:], base+int64(i+1)
+	}
+}
+
+func (p *Parser) text(b []byte) {
+	if len(b) > 0 {
+		p.out.text(string(b))
+	}
+}
+
+func (p *Parser) startBlock(off int64) {
+	p.inBlock, p.skipping = true, false
+	p.blocks++
+	p.blockOff, p.blockSize = off, 0
+	if err := p.eng.blockStart(&p.out); err != nil {
+		p.fail(err)
+	}
+}
+
+func (p *Parser) blockBytes(seg []byte, off int64) {
+	if p.skipping || len(seg) == 0 {
+		return
+	}
+	p.blockSize += len(seg)
+	if p.blockSize > p.cfg.maxBlockSize {
+		p.fail(ErrTooLarge)
+		return
+	}
+	if err := p.eng.blockData(seg, off, &p.out); err != nil {
+		p.fail(err)
+	}
+}
+
+func (p *Parser) endBlock() {
+	if !p.skipping {
+		if err := p.eng.blockEnd(&p.out); err != nil {
+			p.fail(err)
+		}
+	}
+	p.inBlock, p.skipping = false, false
+}
+
+// fail records a block failure, drops the block's state and skips the rest
+// of the block.
+func (p *Parser) fail(err error) {
+	be := &BlockError{Block: p.blocks - 1, Offset: p.blockOff, Err: err}
+	p.errs = append(p.errs, be)
+	p.cfg.logger.Warn("parser: block dropped", "block", be.Block, "offset", be.Offset, "err", err)
+	p.eng.reset()
+	if p.inBlock {
+		p.skipping = true
+	}
+}
+
+func (p *Parser) takeErr() error {
+	switch len(p.errs) {
+	case 0:
+		return nil
+	case 1:
+		err := p.errs[0]
+		p.errs = p.errs[:0]
+		return err
+	}
+	err := errors.Join(append([]error(nil), p.errs...)...)
+	p.errs = p.errs[:0]
+	return err
+}
+
+// prefixSuffix returns the length of the longest suffix of data that is a
+// proper prefix of marker: bytes that may be the start of a marker split
+// across chunks.
+func prefixSuffix(data, marker []byte) int {
+	w := min(len(marker)-1, len(data))
+	tail := data[len(data)-w:]
+	for {
+		i := bytes.IndexByte(tail, marker[0])
+		if i < 0 {
+			return 0
+		}
+		if bytes.HasPrefix(marker, tail[i:]) {
+			return len(tail) - i
+		}
+		tail = tail[i+1:]
+	}
+}
+
+// partialRuneTail returns the length of an incomplete UTF-8 sequence at the
+// end of data (0 to 3 bytes), which must wait for the next chunk.
+func partialRuneTail(data []byte) int {
+	for k := 1; k <= 3 && k <= len(data); k++ {
+		c := data[len(data)-k]
+		if c < 0x80 {
+			return 0
+		}
+		if utf8.RuneStart(c) {
+			if utf8.FullRune(data[len(data)-k:]) {
+				return 0
+			}
+			return k
+		}
+	}
+	return 0
+}

@@ -1,0 +1,21 @@
+package parser
+
+import "encoding/json"
+
+// Part is one completed piece of model output: prose, A2UI messages, or both
+// (the prose that preceded a block together with the messages the block
+// produced in the same Feed call).
+//
+// A Part and everything it references belong to the caller: the parser never
+// reads or writes them after returning them.
+type Part struct {
+	// Text is prose outside A2UI blocks, exactly as the model produced it.
+	// It is empty for a part that only carries messages.
+	Text string `json:"text,omitempty"`
+	// Messages holds A2UI messages in order, each a complete JSON object.
+	// It is nil for a text-only part.
+	Messages []json.RawMessage `json:"a2ui,omitempty"`
+}
+
+// HasMessages reports whether the part carries A2UI messages.
+func (p Part) HasMessages() bool { return p.Messages != nil }

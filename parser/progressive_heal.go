@@ -1,0 +1,281 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// cuttableKeys are the keys whose string values may be closed early
+// ("healed") when a stream cuts them: prose-like values where a prefix is
+// still meaningful. Ids, paths, surface ids and URLs are never cut.
+var cuttableKeys = map[string]bool{
+	"literalString": true,
+	"valueString":   true,
+	"label":         true,
+	"hint":          true,
+	"caption":       true,
+	"altText":       true,
+	"text":          true,
+}
+
+// urlKeyHints mark a data-model entry key whose valueString is a link: such
+// a value is never cut, since a partial URL breaks an image or a link.
+var urlKeyHints = [...]string{"url", "link", "src", "href", "image"}
+
+// isSpaceRune reports whether r is whitespace as Python's str.strip and the
+// regular expression class \s understand it.
+func isSpaceRune(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// rstripSpace drops trailing whitespace.
+func rstripSpace(b []byte) []byte {
+	for len(b) > 0 {
+		c := b[len(b)-1]
+		if c < utf8.RuneSelf {
+			if !isSpaceRune(rune(c)) {
+				return b
+			}
+			b = b[:len(b)-1]
+			continue
+		}
+		r, n := utf8.DecodeLastRune(b)
+		if !isSpaceRune(r) {
+			return b
+		}
+		b = b[:len(b)-n]
+	}
+	return b
+}
+
+// lstripSpaceIdx returns the index of the first non-space byte at or after i.
+func skipSpace(b []byte, i int) int {
+	for i < len(b) {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if !isSpaceRune(rune(c)) {
+				return i
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(b[i:])
+		if !isSpaceRune(r) {
+			return i
+		}
+		i += n
+	}
+	return i
+}
+
+// healer closes a partial JSON fragment: it closes an open string when the
+// string is the value of a cuttable key (or a key or array element), drops a
+// trailing comma and closes the open objects and arrays. It keeps its
+// scratch buffers between calls; results are valid until the next call.
+type healer struct {
+	stack []byte
+	out   []byte
+}
+
+// heal returns the closed form of frag, or ok=false when the fragment is
+// empty or ends inside a string that must not be cut.
+func (h *healer) heal(frag []byte) (fixed []byte, ok bool) {
+	f := rstripSpace(frag)
+	if len(f) == 0 {
+		return nil, false
+	}
+	h.stack = h.stack[:0]
+	inStr, esc := false, false
+	lastQuote := -1
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if esc {
+			esc = false
+			continue
+		}
+		switch {
+		case c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+			if inStr {
+				lastQuote = i
+			}
+		case inStr:
+		case c == '{' || c == '[':
+			h.stack = append(h.stack, c)
+		case c == '}' || c == ']':
+			if len(h.stack) > 0 {
+				h.stack = h.stack[:len(h.stack)-1]
+			}
+		}
+	}
+	h.out = append(h.out[:0], f...)
+	if inStr {
+		if !mayCutString(f, lastQuote) {
+			return nil, false
+		}
+		h.out = append(h.out, '"')
+	}
+	h.out = rstripSpace(h.out)
+	if n := len(h.out); n > 0 && h.out[n-1] == ',' {
+		h.out = rstripSpace(h.out[:n-1])
+	}
+	for i := len(h.stack) - 1; i >= 0; i-- {
+		if h.stack[i] == '{' {
+			h.out = append(h.out, '}')
+		} else {
+			h.out = append(h.out, ']')
+		}
+	}
+	return h.out, true
+}
+
+// mayCutString decides whether the string opened at f[quote] and cut at
+// the end of f may be closed: always for keys and array elements; for
+// values only under a cuttable key, and never for a valueString that looks
+// like (or is keyed like) a URL.
+func mayCutString(f []byte, quote int) bool {
+	prefix := rstripSpace(f[:quote])
+	if len(prefix) == 0 || prefix[len(prefix)-1] != ':' {
+		return true
+	}
+	key, ok := keyBeforeColon(prefix)
+	if !ok {
+		return true
+	}
+	if !cuttableKeys[string(key)] {
+		return false
+	}
+	if string(key) != "valueString" {
+		return true
+	}
+	val := f[quote+1:]
+	for _, p := range [...]string{"http://", "https://", "data:", "/"} {
+		if bytes.HasPrefix(val, []byte(p)) {
+			return false
+		}
+	}
+	if dk, ok := lastDataKey(lastRunes(prefix, 200)); ok {
+		lk := strings.ToLower(string(dk))
+		for _, h := range urlKeyHints {
+			if strings.Contains(lk, h) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// keyBeforeColon extracts the key of `"key" :` at the end of prefix (which
+// ends with ':'), as the pattern "([^"]+)"\s*:\s*$ does.
+func keyBeforeColon(prefix []byte) ([]byte, bool) {
+	p := rstripSpace(prefix[:len(prefix)-1])
+	if len(p) == 0 || p[len(p)-1] != '"' {
+		return nil, false
+	}
+	p = p[:len(p)-1]
+	i := bytes.LastIndexByte(p, '"')
+	if i < 0 || i == len(p)-1 {
+		return nil, false
+	}
+	return p[i+1:], true
+}
+
+// lastRunes returns the last n characters of b.
+func lastRunes(b []byte, n int) []byte {
+	i := len(b)
+	for k := 0; k < n && i > 0; k++ {
+		_, size := utf8.DecodeLastRune(b[:i])
+		i -= size
+	}
+	return b[i:]
+}
+
+// lastDataKey finds the last `"key" : "value"` in w and returns value, as
+// the pattern "key"\s*:\s*"([^"]+)" does with findall.
+func lastDataKey(w []byte) ([]byte, bool) {
+	var found []byte
+	ok := false
+	pat := []byte(`"key"`)
+	for i := 0; i < len(w); {
+		j := bytes.Index(w[i:], pat)
+		if j < 0 {
+			break
+		}
+		pos := i + j + len(pat)
+		k := skipSpace(w, pos)
+		if k < len(w) && w[k] == ':' {
+			k = skipSpace(w, k+1)
+			if k < len(w) && w[k] == '"' {
+				end := bytes.IndexByte(w[k+1:], '"')
+				if end > 0 {
+					found, ok = w[k+1:k+1+end], true
+					i = k + 1 + end + 1
+					continue
+				}
+			}
+		}
+		i = i + j + 1
+	}
+	return found, ok
+}
+
+// decodeObject decodes b as exactly one JSON object (numbers as
+// json.Number). It reports false for anything else.
+func decodeObject(b []byte) (map[string]any, bool) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil || m == nil {
+		return nil, false
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, false
+	}
+	return m, true
+}
+
+// healDecode heals frag and decodes it as an object.
+func (h *healer) healDecode(frag []byte) (map[string]any, bool) {
+	fixed, ok := h.heal(frag)
+	if !ok {
+		return nil, false
+	}
+	return decodeObject(fixed)
+}
+
+// healDecodeTrimming is healDecode with the reference's fallback for data
+// model fragments: when the healed fragment does not parse, cut it back at
+// its last comma, again and again, until a prefix heals into an object.
+func (h *healer) healDecodeTrimming(frag []byte) (map[string]any, bool) {
+	if m, ok := h.healDecode(frag); ok {
+		return m, true
+	}
+	trimmed := frag
+	for {
+		i := bytes.LastIndexByte(trimmed, ',')
+		if i < 0 {
+			return nil, false
+		}
+		trimmed = trimmed[:i]
+		fixed, ok := h.heal(trimmed)
+		if !ok {
+			continue
+		}
+		if m, ok := decodeObject(fixed); ok {
+			return m, true
+		}
+	}
+}

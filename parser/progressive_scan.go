@@ -1,0 +1,441 @@
+package parser
+
+import (
+	"encoding/json"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// Flags of an open object: which keys it has at its own level.
+const (
+	flagID        = 1 << iota // "id"
+	flagComponent             // "component"
+	flagDataV08               // "dataModelUpdate"
+	flagDataV09               // "updateDataModel"
+	flagKindV08               // a v0.8 message kind (beginRendering, surfaceUpdate, dataModelUpdate, deleteSurface)
+	flagKindV09               // a v0.9-family kind the reference recognises (createSurface, updateComponents, updateDataModel)
+)
+
+// keyClass classifies a key for the scanner.
+type keyClass uint8
+
+const (
+	keyOther keyClass = iota
+	keyID
+	keyComponent
+	keySurfaceID
+	keyRoot
+	keyVersion
+)
+
+// pframe is one open container.
+type pframe struct {
+	open  byte // '{' or '['
+	start int  // offset of the opening byte in buf
+	flags uint8
+}
+
+// progScan is the byte-level state of the progressive scanner: a loose
+// structural tokenizer that, like the reference, tracks only strings and
+// brackets and tolerates anything else.
+type progScan struct {
+	buf    []byte
+	stack  []pframe
+	inList bool
+
+	inStr    bool
+	esc      bool
+	strStart int      // offset of the open string's quote in buf
+	strSig   bool     // bytes of the open string can change a healed result
+	strIsVal bool     // the open string is a value (after ':')
+	strKey   keyClass // its key when it is a value
+
+	afterStr    bool // a string closed and only whitespace followed
+	afterStrAdj bool // ... and nothing at all followed
+	lastStrA    int  // content bounds of the last closed string
+	lastStrB    int
+	prevColon   bool
+	valKey      keyClass
+	valKeyCut   bool
+
+	// Facts about the buffered message (reset when it completes).
+	bufSurface  string
+	bufRoot     string
+	hasBufRoot  bool
+	bufVersion  string
+	compTok     bool // a "components" string token
+	dataTokV08  bool // a "dataModelUpdate" token
+	dataTokV09  bool // an "updateDataModel" token
+	foundValid  bool
+	sig         bool // a significant byte arrived since the last sniff
+	blockOff    int64
+	blockOffSet bool
+	off         int64 // stream offset of the byte being scanned
+
+	utf8need byte
+	utf8lo   byte
+	utf8hi   byte
+}
+
+func (s *progScan) init() {
+	s.buf = make([]byte, 0, 1024)
+	s.stack = make([]pframe, 0, 16)
+}
+
+// resetBlock drops the state of the current block.
+func (s *progScan) resetBlock() {
+	s.buf = s.buf[:0]
+	s.stack = s.stack[:0]
+	s.inList, s.inStr, s.esc = false, false, false
+	s.afterStr, s.afterStrAdj, s.prevColon = false, false, false
+	s.resetMsg()
+	s.foundValid = false
+	s.sig = false
+	s.blockOffSet = false
+	s.utf8need = 0
+}
+
+// resetMsg forgets what was learnt from the buffered message.
+func (s *progScan) resetMsg() {
+	s.bufSurface, s.bufRoot, s.hasBufRoot, s.bufVersion = "", "", false, ""
+	s.compTok, s.dataTokV08, s.dataTokV09 = false, false, false
+}
+
+func classifyKey(k []byte) (keyClass, uint8) {
+	switch string(k) {
+	case "id":
+		return keyID, flagID
+	case "component":
+		return keyComponent, flagComponent
+	case "surfaceId":
+		return keySurfaceID, 0
+	case "root":
+		return keyRoot, 0
+	case "version":
+		return keyVersion, 0
+	case "beginRendering", "surfaceUpdate", "deleteSurface":
+		return keyOther, flagKindV08
+	case "dataModelUpdate":
+		return keyOther, flagKindV08 | flagDataV08
+	case "createSurface", "updateComponents":
+		return keyOther, flagKindV09
+	case "updateDataModel":
+		return keyOther, flagKindV09 | flagDataV09
+	}
+	return keyOther, 0
+}
+
+func familyOfKindFlag(fl uint8) protocol.Family {
+	switch {
+	case fl&flagKindV08 != 0:
+		return protocol.FamilyV08
+	case fl&flagKindV09 != 0:
+		return protocol.FamilyV09
+	}
+	return protocol.FamilyUnknown
+}
+
+// scan feeds seg through the scanner, dispatching completed objects.
+func (e *progressiveEngine) scan(seg []byte, off int64) error {
+	s := &e.sc
+	if !s.blockOffSet {
+		s.blockOff, s.blockOffSet = off, true
+	}
+	for i := 0; i < len(seg); i++ {
+		c := seg[i]
+		if c >= 0x80 || s.utf8need != 0 {
+			if !s.utf8step(c) {
+				return &SyntaxError{Offset: off + int64(i), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
+			}
+		}
+		if len(s.stack) == 0 {
+			// Outside any message: only an opening bracket matters.
+			switch c {
+			case '[':
+				s.buf = append(s.buf[:0], '[')
+				s.stack = append(s.stack, pframe{open: '[', start: 0})
+				s.inList = true
+				s.resetMsg()
+				s.sig = true
+			case '{':
+				s.buf = append(s.buf[:0], '{')
+				s.stack = append(s.stack, pframe{open: '{', start: 0})
+				s.inList = false
+				s.resetMsg()
+				s.sig = true
+			}
+			continue
+		}
+		if s.inStr {
+			// Fast path through plain string content.
+			j := i
+			for j < len(seg) {
+				b := seg[j]
+				if b == '"' || b == '\\' || b >= 0x80 || s.esc {
+					break
+				}
+				j++
+			}
+			if j > i {
+				s.buf = append(s.buf, seg[i:j]...)
+				if s.strSig {
+					s.sig = true
+				}
+				i = j - 1
+				continue
+			}
+			s.buf = append(s.buf, c)
+			switch {
+			case s.esc:
+				s.esc = false
+			case c == '\\':
+				s.esc = true
+			case c == '"':
+				s.inStr = false
+				s.sig = true
+				if err := e.stringClosed(); err != nil {
+					return err
+				}
+				continue
+			}
+			if s.strSig {
+				s.sig = true
+			}
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			s.buf = append(s.buf, c)
+			s.afterStrAdj = false
+			continue
+		case '"':
+			s.buf = append(s.buf, c)
+			s.inStr, s.esc = true, false
+			s.strStart = len(s.buf) - 1
+			s.strIsVal = s.prevColon
+			s.strKey = s.valKey
+			switch {
+			case s.prevColon:
+				s.strSig = s.valKeyCut
+			default:
+				s.strSig = s.stack[len(s.stack)-1].open == '['
+			}
+			s.prevColon, s.afterStr = false, false
+			s.sig = true
+		case ':':
+			s.buf = append(s.buf, c)
+			if s.afterStr {
+				e.keyFound()
+			} else {
+				s.valKey, s.valKeyCut = keyOther, false
+			}
+			s.prevColon = true
+			s.afterStr = false
+			s.sig = true
+		case '{', '[':
+			if len(s.stack) >= e.maxDepth {
+				return &SyntaxError{Offset: off + int64(i), Msg: "JSON nested too deep", Err: ErrTooDeep}
+			}
+			s.stack = append(s.stack, pframe{open: c, start: len(s.buf)})
+			s.buf = append(s.buf, c)
+			s.prevColon, s.afterStr = false, false
+			s.sig = true
+		case '}':
+			s.prevColon, s.afterStr = false, false
+			s.sig = true
+			f := s.stack[len(s.stack)-1]
+			s.stack = s.stack[:len(s.stack)-1]
+			s.buf = append(s.buf, '}')
+			if err := e.objectClosed(f); err != nil {
+				return err
+			}
+			e.resniff()
+		case ']':
+			s.prevColon, s.afterStr = false, false
+			if s.stack[len(s.stack)-1].open != '[' {
+				continue // a stray ']' is dropped, as the reference does
+			}
+			s.sig = true
+			s.stack = s.stack[:len(s.stack)-1]
+			s.buf = append(s.buf, ']')
+			if len(s.stack) == 0 {
+				s.inList = false
+				s.buf = s.buf[:0]
+				s.resetMsg()
+			}
+			e.resniff()
+		default:
+			s.buf = append(s.buf, c)
+			s.prevColon, s.afterStr = false, false
+			s.sig = true
+		}
+	}
+	s.off = off + int64(len(seg))
+	return nil
+}
+
+// utf8step advances the incremental UTF-8 validator by one byte.
+func (s *progScan) utf8step(c byte) bool {
+	if s.utf8need == 0 {
+		switch {
+		case c < 0x80:
+		case c >= 0xC2 && c <= 0xDF:
+			s.utf8need, s.utf8lo, s.utf8hi = 1, 0x80, 0xBF
+		case c == 0xE0:
+			s.utf8need, s.utf8lo, s.utf8hi = 2, 0xA0, 0xBF
+		case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
+			s.utf8need, s.utf8lo, s.utf8hi = 2, 0x80, 0xBF
+		case c == 0xED:
+			s.utf8need, s.utf8lo, s.utf8hi = 2, 0x80, 0x9F
+		case c == 0xF0:
+			s.utf8need, s.utf8lo, s.utf8hi = 3, 0x90, 0xBF
+		case c >= 0xF1 && c <= 0xF3:
+			s.utf8need, s.utf8lo, s.utf8hi = 3, 0x80, 0xBF
+		case c == 0xF4:
+			s.utf8need, s.utf8lo, s.utf8hi = 3, 0x80, 0x8F
+		default:
+			return false
+		}
+		return true
+	}
+	if c < s.utf8lo || c > s.utf8hi {
+		return false
+	}
+	s.utf8need--
+	s.utf8lo, s.utf8hi = 0x80, 0xBF
+	return true
+}
+
+// stringClosed handles the closing quote of a string.
+func (e *progressiveEngine) stringClosed() error {
+	s := &e.sc
+	a, b := s.strStart+1, len(s.buf)-1
+	content := s.buf[a:b]
+	s.lastStrA, s.lastStrB = a, b
+	s.afterStr, s.afterStrAdj = true, true
+	switch string(content) {
+	case "components":
+		s.compTok = true
+	case "dataModelUpdate":
+		s.dataTokV08 = true
+	case "updateDataModel":
+		s.dataTokV09 = true
+	}
+	if !s.strIsVal {
+		return nil
+	}
+	switch s.strKey {
+	case keySurfaceID, keyRoot, keyVersion:
+	default:
+		return nil
+	}
+	// The reference reads these with "key"\s*:\s*"([^"]+)": the value stops
+	// at the first quote byte and must not be empty.
+	for k, ch := range content {
+		if ch == '"' {
+			content = content[:k]
+			break
+		}
+	}
+	if len(content) == 0 {
+		return nil
+	}
+	switch s.strKey {
+	case keySurfaceID:
+		s.bufSurface = string(content)
+	case keyRoot:
+		s.bufRoot, s.hasBufRoot = string(content), true
+	case keyVersion:
+		s.bufVersion = string(content)
+		return nil
+	}
+	e.resniff()
+	return nil
+}
+
+// keyFound handles a ':' after a string: the string was a key.
+func (e *progressiveEngine) keyFound() {
+	s := &e.sc
+	key := s.buf[s.lastStrA:s.lastStrB]
+	cls, fl := classifyKey(key)
+	s.valKey = cls
+	s.valKeyCut = cuttableKeys[string(key)]
+	if fl == 0 {
+		return
+	}
+	if top := &s.stack[len(s.stack)-1]; top.open == '{' {
+		top.flags |= fl
+	}
+	if fl&(flagKindV08|flagKindV09) != 0 && s.afterStrAdj {
+		// `"kind":` present in the buffer: the reference's message-type sniff.
+		e.kindSeen = true
+		if !e.famFixed && e.fam == protocol.FamilyUnknown {
+			e.setFamily(familyOfKindFlag(fl))
+		}
+	}
+}
+
+// objectClosed handles a '}' that closed frame f (already popped).
+func (e *progressiveEngine) objectClosed(f pframe) error {
+	s := &e.sc
+	if f.open != '{' {
+		return nil
+	}
+	topLevel := len(s.stack) == 0 || (s.inList && len(s.stack) == 1 && s.stack[0].open == '[')
+	isComp := f.flags&(flagID|flagComponent) == flagID|flagComponent
+	isProto := s.inList && f.flags&e.kindFlags() != 0
+	var err error
+	if topLevel || isComp || isProto {
+		if obj, ok := decodeObject(s.buf[f.start:]); ok {
+			s.foundValid = true
+			if isComp && truthy(obj["id"]) && truthy(obj["component"]) {
+				e.handlePartialComponent(obj)
+			} else if topLevel || isProto {
+				err = e.handleMessage(obj)
+			}
+		}
+	} else if !s.foundValid && json.Valid(s.buf[f.start:]) {
+		s.foundValid = true
+	}
+	if topLevel {
+		if len(s.stack) == 0 {
+			s.buf = s.buf[:0]
+		} else {
+			s.buf = s.buf[:1]
+		}
+		s.resetMsg()
+	}
+	return err
+}
+
+// kindFlags are the flags of the message kinds the reference recognises as
+// protocol messages inside a list, for the current family.
+func (e *progressiveEngine) kindFlags() uint8 {
+	switch e.fam {
+	case protocol.FamilyV08:
+		return flagKindV08
+	case protocol.FamilyV09:
+		return flagKindV09
+	}
+	return flagKindV08 | flagKindV09
+}
+
+// truthy is Python truthiness for decoded JSON values.
+func truthy(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return x
+	case string:
+		return x != ""
+	case json.Number:
+		f, err := x.Float64()
+		return err != nil || f != 0
+	case map[string]any:
+		return len(x) > 0
+	case []any:
+		return len(x) > 0
+	}
+	return true
+}

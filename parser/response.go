@@ -1,0 +1,69 @@
+package parser
+
+import (
+	"bytes"
+	"strings"
+)
+
+// HasParts reports whether response holds at least one complete
+// <a2ui-json>…</a2ui-json> block.
+func HasParts(response string) bool {
+	i := strings.Index(response, string(tagOpen))
+	return i >= 0 && strings.Contains(response[i+len(tagOpen):], string(tagClose))
+}
+
+// ParseResponse parses a whole model response (not streamed) into parts: the
+// trimmed text before each block together with the block's messages, and a
+// last part for trailing text. Each block's payload may be wrapped in a
+// markdown fence and is repaired by FixPayload.
+//
+// It fails with ErrNotFound when the response has no complete block, with
+// ErrEmptyBlock for a block with nothing in it, and with a *SyntaxError (its
+// Offset relative to the response) for JSON that cannot be repaired.
+func ParseResponse(response string) ([]Part, error) {
+	if !HasParts(response) {
+		return nil, ErrNotFound
+	}
+	var parts []Part
+	rest, base := response, 0
+	for {
+		i := strings.Index(rest, string(tagOpen))
+		if i < 0 {
+			break
+		}
+		j := strings.Index(rest[i+len(tagOpen):], string(tagClose))
+		if j < 0 {
+			break
+		}
+		contentStart := i + len(tagOpen)
+		content := rest[contentStart : contentStart+j]
+		msgs, err := FixPayload(stripFence([]byte(content)))
+		if err != nil {
+			if se, ok := err.(*SyntaxError); ok {
+				se.Offset += int64(base + contentStart)
+			}
+			return nil, err
+		}
+		parts = append(parts, Part{Text: strings.TrimSpace(rest[:i]), Messages: msgs})
+		adv := contentStart + j + len(tagClose)
+		rest, base = rest[adv:], base+adv
+	}
+	if t := strings.TrimSpace(rest); t != "" {
+		parts = append(parts, Part{Text: t})
+	}
+	return parts, nil
+}
+
+// stripFence removes a markdown code fence (```json … ```) around a payload.
+func stripFence(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	if bytes.HasPrefix(b, []byte("```")) {
+		if nl := bytes.IndexByte(b, '\n'); nl >= 0 {
+			b = b[nl+1:]
+		} else {
+			b = b[3:]
+		}
+		b = bytes.TrimSuffix(bytes.TrimSpace(b), []byte("```"))
+	}
+	return bytes.TrimSpace(b)
+}

@@ -1,0 +1,104 @@
+package processor
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/tidwall/gjson"
+)
+
+// convertContents turns a v0.8 dataModelUpdate "contents" adjacency list
+// into a plain JSON value, as the v0.8 reference does:
+//
+//   - each entry {"key": k, "value…": v} sets k (itself a v0.8 path, so
+//     "a.b" nests) to v; the value is the entry's first property whose name
+//     starts with "value";
+//   - valueMap is itself an adjacency list, converted recursively;
+//   - a valueString that looks like a JSON object or array ("{…}", "[…]")
+//     and parses is replaced by that JSON value;
+//   - an entry with no value property is skipped;
+//   - a list of exactly one entry with key "." is that entry's value itself
+//     (how v0.8 sets a primitive at a path).
+func convertContents(contents gjson.Result, path string) (any, *MessageError) {
+	if !contents.IsArray() {
+		return nil, fail(path, ErrInvalidMessage, "contents must be an array")
+	}
+	entries := contents.Array()
+	if len(entries) == 1 && entries[0].IsObject() {
+		if k := entries[0].Get("key"); k.Type == gjson.String && k.Str == "." {
+			if _, v, ok := entryValue(entries[0]); ok {
+				return convertEntryValue(v, path+"/0")
+			}
+		}
+	}
+	dm := dataModel{root: object{}}
+	for i, e := range entries {
+		epath := path + "/" + strconv.Itoa(i)
+		if !e.IsObject() {
+			return nil, fail(epath, ErrInvalidMessage, "a contents entry must be an object")
+		}
+		k := e.Get("key")
+		if !k.Exists() {
+			return nil, fail(epath+"/key", ErrInvalidMessage, "key is required")
+		}
+		if k.Type != gjson.String {
+			return nil, fail(epath+"/key", ErrInvalidMessage, "key must be a string")
+		}
+		_, v, ok := entryValue(e)
+		if !ok {
+			continue
+		}
+		val, merr := convertEntryValue(v, epath)
+		if merr != nil {
+			return nil, merr
+		}
+		w, err := dm.prepareWrite(parsePathV08(k.Str), val, false, math.MaxInt)
+		if err != nil {
+			return nil, &MessageError{Path: epath + "/key", Err: err}
+		}
+		w.commit()
+	}
+	return dm.root, nil
+}
+
+// entryValue finds an entry's value property: the first one, in document
+// order, whose name starts with "value".
+func entryValue(e gjson.Result) (name string, v gjson.Result, ok bool) {
+	e.ForEach(func(k, x gjson.Result) bool {
+		if strings.HasPrefix(k.Str, "value") {
+			name, v, ok = k.Str, x, true
+			return false
+		}
+		return true
+	})
+	return name, v, ok
+}
+
+func convertEntryValue(v gjson.Result, path string) (any, *MessageError) {
+	switch {
+	case v.IsArray() && looksLikeAdjacency(v):
+		return convertContents(v, path)
+	case v.Type == gjson.String:
+		t := strings.TrimSpace(v.Str)
+		if len(t) >= 2 && ((t[0] == '{' && t[len(t)-1] == '}') || (t[0] == '[' && t[len(t)-1] == ']')) && json.Valid([]byte(t)) {
+			return rawJSON(t), nil
+		}
+	}
+	return rawJSON(v.Raw), nil
+}
+
+// looksLikeAdjacency reports whether an array value is a v0.8 adjacency
+// list (empty, or starting with an object that has a "key"), which the
+// reference converts to a map wherever it appears.
+func looksLikeAdjacency(v gjson.Result) bool {
+	first := true
+	adj := true
+	v.ForEach(func(_, x gjson.Result) bool {
+		first = false
+		adj = x.IsObject() && x.Get("key").Exists()
+		return false
+	})
+	return first || adj
+}

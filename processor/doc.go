@@ -1,0 +1,59 @@
+// Package processor applies lists of A2UI messages to per-surface state,
+// one message at a time, the way a renderer (or a gateway that mirrors a
+// renderer) must.
+//
+// A Processor holds a group of surfaces. Each has its identity (id,
+// catalog id, theme, sendDataModel), a flat map of components, a data
+// model and, for v0.8, a root and styles. ProcessList applies the v0.9
+// family (createSurface, updateComponents, updateDataModel, deleteSurface;
+// the v0.10 additions callFunction and actionResponse are recognised and
+// reported as unsupported) and v0.8 (beginRendering, surfaceUpdate,
+// dataModelUpdate, deleteSurface).
+//
+// # Isolation and atomicity
+//
+// Every message of a list is validated and applied on its own. A message
+// that fails changes nothing (a failing updateComponents leaves none of its
+// components behind); its failure is recorded, as a *MessageError with the
+// message's index and surface id, in the list's Batch, logged with log/slog
+// (WithLogger), and the rest of the list still applies. Errors also come in
+// the protocol's agent-facing form (MessageError.Report), ready to be fed
+// back to the agent's model.
+//
+// # One batch per list
+//
+// Each list yields exactly one Batch (also for an empty or all-failed
+// list): a sequence number, one Result per message and the net Changes.
+// OnBatch callbacks fire once per list, never per message, so a renderer
+// repaints once per list.
+//
+// # Semantics
+//
+// As the specification and the reference renderer define them:
+// createSurface for an existing surface and updates to an unknown surface
+// are errors; an update to an existing component id replaces all its
+// properties, and a changed type recreates it; updateDataModel is an upsert
+// at a JSON Pointer (missing parents are created, as an array when the next
+// segment is an index; an omitted value removes the key, or empties an
+// array slot keeping the length; an omitted path or "/" replaces the whole
+// model; writing through a primitive is an error); v0.8 dataModelUpdate
+// contents become plain JSON values; deleteSurface removes everything and
+// the surface can be created again. Removing a path that does not exist
+// changes nothing (the reference creates its missing parents).
+//
+// # Validation
+//
+// Envelopes are checked structurally without any schema files. Topology
+// checks (WithTopology, on by default) reuse package protocol on the
+// surface's whole component graph as it would be after the message;
+// WithCatalog adds the catalog's JSON Schema.
+//
+// # Concurrency and memory
+//
+// A Processor is not safe for concurrent use: one goroutine owns it, and
+// Batch callbacks run on that goroutine. Its memory is bounded by
+// WithMaxSurfaces, WithMaxComponents (per surface) and
+// WithMaxDataModelBytes (per surface); a message that would exceed a bound
+// fails with ErrLimit and changes nothing. Components and data values are
+// held as the JSON text they arrived as.
+package processor

@@ -1,0 +1,138 @@
+package processor
+
+import (
+	"strings"
+)
+
+// maxIndexDigits bounds array indexes in data paths: a longer index is
+// rejected before any memory is reserved for it.
+const maxIndexDigits = 9
+
+// parsePointer splits an updateDataModel path into unescaped segments.
+//
+// The rules follow the reference renderer where the specification is
+// silent: "" and "/" address the whole model; a path without a leading "/"
+// is read from the root ("user" is "/user"); empty segments are skipped
+// ("/a//b" is "/a/b", "/a/" is "/a"). "~1" and "~0" are the RFC 6901
+// escapes for "/" and "~"; any other "~" sequence is an error.
+func parsePointer(p string) ([]string, error) {
+	if p == "" || p == "/" {
+		return nil, nil
+	}
+	segs := make([]string, 0, strings.Count(p, "/")+1)
+	for p != "" {
+		var seg string
+		if i := strings.IndexByte(p, '/'); i >= 0 {
+			seg, p = p[:i], p[i+1:]
+		} else {
+			seg, p = p, ""
+		}
+		if seg == "" {
+			continue
+		}
+		if strings.IndexByte(seg, '~') >= 0 {
+			u, ok := unescapeSegment(seg)
+			if !ok {
+				return nil, errBadEscape(seg)
+			}
+			seg = u
+		}
+		segs = append(segs, seg)
+	}
+	return segs, nil
+}
+
+func unescapeSegment(s string) (string, bool) {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '~' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(s) {
+			return "", false
+		}
+		switch s[i+1] {
+		case '0':
+			b.WriteByte('~')
+		case '1':
+			b.WriteByte('/')
+		default:
+			return "", false
+		}
+		i++
+	}
+	return b.String(), true
+}
+
+// parsePathV08 splits a v0.8 dataModelUpdate path the way the v0.8
+// reference does: "/", "." and "[n]" all separate segments ("user.name",
+// "items[0].title" and "/items/0/title" are equivalent), empty segments are
+// skipped, and there are no escapes.
+func parsePathV08(p string) []string {
+	var segs []string
+	start := -1
+	flush := func(i int) {
+		if start >= 0 && i > start {
+			segs = append(segs, p[start:i])
+		}
+		start = -1
+	}
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '/', '.', '[', ']':
+			flush(i)
+		default:
+			if start < 0 {
+				start = i
+			}
+		}
+	}
+	flush(len(p))
+	return segs
+}
+
+// formatPointer renders segments as a JSON Pointer; the whole model is "/".
+func formatPointer(segs []string) string {
+	if len(segs) == 0 {
+		return "/"
+	}
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		if strings.ContainsAny(s, "~/") {
+			s = strings.ReplaceAll(s, "~", "~0")
+			s = strings.ReplaceAll(s, "/", "~1")
+		}
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// arrayIndex reports whether seg is a plain array index (ASCII digits
+// only, as the reference requires) and its value. tooBig is set for an
+// index with more than maxIndexDigits digits.
+func arrayIndex(seg string) (idx int, ok, tooBig bool) {
+	if seg == "" {
+		return 0, false, false
+	}
+	for i := 0; i < len(seg); i++ {
+		if seg[i] < '0' || seg[i] > '9' {
+			return 0, false, false
+		}
+	}
+	if len(seg) > maxIndexDigits {
+		// Leading zeros do not make an index big.
+		t := strings.TrimLeft(seg, "0")
+		if len(t) > maxIndexDigits {
+			return 0, true, true
+		}
+		seg = t
+	}
+	for i := 0; i < len(seg); i++ {
+		idx = idx*10 + int(seg[i]-'0')
+	}
+	return idx, true, false
+}

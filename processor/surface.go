@@ -1,0 +1,138 @@
+package processor
+
+import (
+	"encoding/json"
+	"sort"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// Surface is one surface's state. The processor owns it: a *Surface
+// obtained from Processor.Surface is valid, and must not be used
+// concurrently with, or after, the next ProcessList call.
+type Surface struct {
+	id            string
+	family        protocol.Family
+	version       protocol.Version
+	catalogID     string
+	theme         string // raw JSON object, "" when none
+	sendDataModel bool
+	agent         string
+	root          string // v0.8: set by beginRendering
+	styles        string // v0.8: raw JSON object, "" when none
+	rendering     bool   // v0.8: beginRendering received
+
+	components map[string]*Component
+	order      []string // component ids in first-arrival order
+	data       dataModel
+}
+
+func newSurface(id string, family protocol.Family, version protocol.Version, agent string) *Surface {
+	return &Surface{
+		id:         id,
+		family:     family,
+		version:    version,
+		agent:      agent,
+		components: make(map[string]*Component),
+		data:       newDataModel(),
+	}
+}
+
+// ID is the surface id.
+func (s *Surface) ID() string { return s.id }
+
+// Family is the protocol family the surface was created with.
+func (s *Surface) Family() protocol.Family { return s.family }
+
+// CatalogID is the catalog the surface uses ("" for a v0.8 surface whose
+// beginRendering named none: the standard catalog).
+func (s *Surface) CatalogID() string { return s.catalogID }
+
+// Theme is the createSurface theme as received, or nil.
+func (s *Surface) Theme() json.RawMessage {
+	if s.theme == "" {
+		return nil
+	}
+	return json.RawMessage(s.theme)
+}
+
+// SendDataModel reports whether the surface's data model is sent back to
+// the agent with client messages.
+func (s *Surface) SendDataModel() bool { return s.sendDataModel }
+
+// Agent is the agent whose list created the surface ("" if not given).
+func (s *Surface) Agent() string { return s.agent }
+
+// Root is the root component id: "root" for the v0.9 family, the
+// beginRendering root for v0.8 ("" before it).
+func (s *Surface) Root() string {
+	if s.family == protocol.FamilyV08 {
+		return s.root
+	}
+	return "root"
+}
+
+// Styles is the v0.8 beginRendering styles as received, or nil.
+func (s *Surface) Styles() json.RawMessage {
+	if s.styles == "" {
+		return nil
+	}
+	return json.RawMessage(s.styles)
+}
+
+// Component returns a component by id.
+func (s *Surface) Component(id string) (Component, bool) {
+	c, ok := s.components[id]
+	if !ok {
+		return Component{}, false
+	}
+	return Component{ID: c.ID, Type: c.Type, JSON: c.JSON}, true
+}
+
+// ComponentIDs lists the surface's component ids, sorted.
+func (s *Surface) ComponentIDs() []string {
+	ids := make([]string, 0, len(s.components))
+	for id := range s.components {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Len is the number of components.
+func (s *Surface) Len() int { return len(s.components) }
+
+// DataModel returns the whole data model as JSON (object keys sorted).
+func (s *Surface) DataModel() (json.RawMessage, error) {
+	v, err := plain(s.data.root)
+	if err != nil {
+		return nil, err
+	}
+	return marshalCompact(v)
+}
+
+// Data returns the value at a JSON Pointer in the data model, as JSON, and
+// whether there is one.
+func (s *Surface) Data(path string) (json.RawMessage, bool) {
+	segs, err := parsePointer(path)
+	if err != nil {
+		return nil, false
+	}
+	n, ok := s.data.get(segs)
+	if !ok {
+		return nil, false
+	}
+	v, err := plain(n)
+	if err != nil {
+		return nil, false
+	}
+	b, err := marshalCompact(v)
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// DataModelBytes is the approximate size of the data model, as counted
+// against WithMaxDataModelBytes.
+func (s *Surface) DataModelBytes() int { return s.data.bytes }

@@ -1,0 +1,230 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// CatalogSpec mirrors the "catalog" block of a conformance suite case (and
+// the file given to `a2ui-stream --catalog FILE`). Each schema is either a
+// string, a path to a JSON (or YAML) file resolved against the base
+// directory given to LoadCatalog, or an inline object.
+type CatalogSpec struct {
+	// Version is the protocol version the catalog follows ("0.8", "0.9",
+	// "0.9.1", "0.10", "1.0"; a leading "v" is accepted).
+	Version string `json:"version" yaml:"version"`
+	// S2CSchema is the server-to-client message schema.
+	S2CSchema any `json:"s2c_schema,omitempty" yaml:"s2c_schema,omitempty"`
+	// CatalogSchema is the component catalog (catalogId, components, $defs,
+	// styles). Absent means an empty catalog.
+	CatalogSchema any `json:"catalog_schema,omitempty" yaml:"catalog_schema,omitempty"`
+	// CommonTypesSchema is the shared type definitions referenced as
+	// "common_types.json". Absent means {}.
+	CommonTypesSchema any `json:"common_types_schema,omitempty" yaml:"common_types_schema,omitempty"`
+}
+
+// ParseCatalogSpec decodes a catalog block from JSON or YAML (YAML is a
+// superset of JSON, so both go through the YAML decoder after a JSON
+// attempt).
+func ParseCatalogSpec(data []byte) (CatalogSpec, error) {
+	var raw any
+	if v, err := decodeJSON(data); err == nil {
+		raw = v
+	} else {
+		var y any
+		if yerr := yaml.Unmarshal(data, &y); yerr != nil {
+			return CatalogSpec{}, &CatalogError{Err: fmt.Errorf("neither JSON nor YAML: %v", yerr)}
+		}
+		v, err := toJSONValue(y)
+		if err != nil {
+			return CatalogSpec{}, &CatalogError{Err: err}
+		}
+		raw = v
+	}
+	return CatalogSpecFromValue(raw)
+}
+
+// CatalogSpecFromValue builds a CatalogSpec from a decoded catalog block
+// (e.g. one read from a conformance suite). Values are normalised to JSON
+// types (numbers as json.Number).
+func CatalogSpecFromValue(v any) (CatalogSpec, error) {
+	v, err := toJSONValue(v)
+	if err != nil {
+		return CatalogSpec{}, &CatalogError{Err: err}
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return CatalogSpec{}, &CatalogError{Err: fmt.Errorf("catalog block must be an object, got %s", jsonTypeName(v))}
+	}
+	var spec CatalogSpec
+	switch ver := m["version"].(type) {
+	case string:
+		spec.Version = ver
+	case json.Number:
+		spec.Version = ver.String()
+	case nil:
+		return CatalogSpec{}, &CatalogError{Err: errors.New("missing version")}
+	default:
+		return CatalogSpec{}, &CatalogError{Err: fmt.Errorf("version must be a string, got %s", jsonTypeName(ver))}
+	}
+	spec.S2CSchema = m["s2c_schema"]
+	spec.CatalogSchema = m["catalog_schema"]
+	spec.CommonTypesSchema = m["common_types_schema"]
+	return spec, nil
+}
+
+// LoadCatalogFile reads a catalog block (JSON or YAML) from path and loads
+// it. Schema paths inside it are relative to the current directory, as with
+// `a2ui-stream --catalog FILE`.
+func LoadCatalogFile(path string) (*Catalog, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &CatalogError{Source: path, Err: err}
+	}
+	spec, err := ParseCatalogSpec(data)
+	if err != nil {
+		var ce *CatalogError
+		if errors.As(err, &ce) && ce.Source == "" {
+			ce.Source = path
+		}
+		return nil, err
+	}
+	return LoadCatalog(spec, ".")
+}
+
+// resolveSchema turns a spec field into a schema object: nil stays nil, a
+// string is read from baseDir, an object is used as is.
+func resolveSchema(field string, v any, baseDir string) (map[string]any, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		p := x
+		if !filepath.IsAbs(p) && baseDir != "" {
+			p = filepath.Join(baseDir, p)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, &CatalogError{Source: field, Err: err}
+		}
+		doc, err := decodeJSON(data)
+		if err != nil {
+			var y any
+			if yerr := yaml.Unmarshal(data, &y); yerr != nil {
+				return nil, &CatalogError{Source: field, Err: fmt.Errorf("%s: %v", p, err)}
+			}
+			if doc, err = toJSONValue(y); err != nil {
+				return nil, &CatalogError{Source: field, Err: err}
+			}
+		}
+		m, ok := doc.(map[string]any)
+		if !ok {
+			return nil, &CatalogError{Source: field, Err: fmt.Errorf("%s: schema must be an object", p)}
+		}
+		return m, nil
+	default:
+		doc, err := toJSONValue(v)
+		if err != nil {
+			return nil, &CatalogError{Source: field, Err: err}
+		}
+		m, ok := doc.(map[string]any)
+		if !ok {
+			return nil, &CatalogError{Source: field, Err: fmt.Errorf("schema must be a path or an object, got %s", jsonTypeName(doc))}
+		}
+		return m, nil
+	}
+}
+
+// decodeJSON decodes exactly one JSON value with numbers as json.Number.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err == nil {
+		return nil, errors.New("trailing data after JSON value")
+	}
+	return v, nil
+}
+
+// toJSONValue normalises a decoded JSON or YAML value to the JSON data
+// model used throughout this package: nil, bool, string, json.Number,
+// []any and map[string]any.
+func toJSONValue(v any) (any, error) {
+	switch x := v.(type) {
+	case nil, bool, string, json.Number:
+		return x, nil
+	case int:
+		return json.Number(strconv.Itoa(x)), nil
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10)), nil
+	case uint64:
+		return json.Number(strconv.FormatUint(x, 10)), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("number %v is not valid JSON", x)
+		}
+		return json.Number(strconv.FormatFloat(x, 'g', -1, 64)), nil
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			n, err := toJSONValue(item)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = n
+		}
+		return out, nil
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, item := range x {
+			n, err := toJSONValue(item)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = n
+		}
+		return out, nil
+	case map[any]any:
+		out := make(map[string]any, len(x))
+		for k, item := range x {
+			n, err := toJSONValue(item)
+			if err != nil {
+				return nil, err
+			}
+			out[fmt.Sprint(k)] = n
+		}
+		return out, nil
+	default:
+		return nil, fmt.Errorf("unsupported value of type %T", v)
+	}
+}
+
+// jsonTypeName names the JSON type of a normalised value.
+func jsonTypeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number, float64, int, int64:
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}

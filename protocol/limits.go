@@ -1,0 +1,83 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ValidPath reports whether p is a valid data-binding path: an absolute
+// ("/a/b") or relative ("a/b") JSON Pointer whose "~" characters are all
+// escapes ("~0" or "~1").
+func ValidPath(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '~' {
+			if i+1 >= len(p) || (p[i+1] != '0' && p[i+1] != '1') {
+				return false
+			}
+			i++
+		}
+	}
+	return true
+}
+
+// CheckLimits walks one message and checks the protocol's structural
+// limits: JSON nesting at most MaxComponentDepth ("Global recursion limit
+// exceeded: Depth > 50"), functionCall nesting (an object with both "call"
+// and "args") at most MaxFunctionCallDepth ("Recursion limit exceeded:
+// functionCall depth > 5"), and every string "path" property a valid path
+// ("Invalid path syntax: '/a/~2'"). It uses no recursion proportional to
+// the input beyond the depth limit itself.
+func CheckLimits(msg any) error {
+	return walkLimits(msg, 0, 0)
+}
+
+func walkLimits(v any, depth, fnDepth int) error {
+	if depth > MaxComponentDepth {
+		return topoErr(ErrRecursionLimit, "Global recursion limit exceeded: Depth > %d", MaxComponentDepth)
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, item := range x {
+			if err := walkLimits(item, depth+1, fnDepth); err != nil {
+				return err
+			}
+		}
+	case map[string]any:
+		if p, ok := x["path"].(string); ok && !ValidPath(p) {
+			e := topoErr(ErrInvalidPath, "Invalid path syntax: %s", pyRepr(p))
+			return e
+		}
+		_, hasCall := x["call"]
+		_, hasArgs := x["args"]
+		isFn := hasCall && hasArgs
+		if isFn && fnDepth >= MaxFunctionCallDepth {
+			return topoErr(ErrRecursionLimit, "Recursion limit exceeded: functionCall depth > %d", MaxFunctionCallDepth)
+		}
+		for _, k := range sortedKeys(x) {
+			fd := fnDepth
+			if isFn && k == "args" {
+				fd++
+			}
+			if err := walkLimits(x[k], depth+1, fd); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// joinPointer renders path segments as a JSON Pointer ("/a/0/b").
+func joinPointer(segs []string) string {
+	if len(segs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		s = strings.ReplaceAll(s, "~", "~0")
+		b.WriteString(strings.ReplaceAll(s, "/", "~1"))
+	}
+	return b.String()
+}
+
+var _ = fmt.Sprintf

@@ -1,0 +1,151 @@
+package protocol_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+func decode(t testing.TB, s string) []any {
+	t.Helper()
+	var v []any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestValidate(t *testing.T) {
+	cat09 := loadSimplified(t, "0.9")
+	tests := []struct {
+		name      string
+		cat       *protocol.Catalog
+		payload   string
+		opts      []protocol.ValidateOption
+		wantErr   error
+		wantMatch string
+		wantIndex int
+		wantPath  string
+		wantSurf  string
+	}{
+		{name: "valid_surface", cat: cat09, payload: `[
+			{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[
+				{"id":"root","component":"Card","child":"t"},{"id":"t","component":"Text","text":"hi"}]}}]`},
+		{name: "schema_type", cat: cat09, payload: `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":7}}]`,
+			wantErr: protocol.ErrSchema, wantMatch: "7 is not of type 'string'", wantIndex: 0, wantPath: "/catalogId", wantSurf: "s"},
+		{name: "schema_second_message", cat: cat09, payload: `[
+			{"version":"v0.9","deleteSurface":{"surfaceId":"a"}},
+			{"version":"v0.9","updateDataModel":{"surfaceId":"b","extra":1}}]`,
+			wantErr: protocol.ErrSchema, wantMatch: "Additional properties are not allowed ('extra' was unexpected)", wantIndex: 1, wantSurf: "b"},
+		{name: "orphan_strict", cat: cat09, payload: `[
+			{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[
+				{"id":"root","component":"Text","text":"a"},{"id":"lost","component":"Text","text":"b"}]}}]`,
+			wantErr: protocol.ErrOrphan, wantMatch: "Component 'lost' is not reachable from 'root'", wantIndex: 1, wantPath: "/components", wantSurf: "s"},
+		{name: "orphan_lenient", cat: cat09, opts: []protocol.ValidateOption{protocol.WithStrictIntegrity(false)}, payload: `[
+			{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[
+				{"id":"root","component":"Text","text":"a"},{"id":"lost","component":"Text","text":"b"}]}}]`},
+		{name: "incremental_update_no_root", cat: cat09, payload: `[
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"x","component":"Card","child":"elsewhere"}]}}]`},
+		{name: "with_root_id_makes_update_complete", cat: cat09, opts: []protocol.ValidateOption{protocol.WithRootID("root")}, payload: `[
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"x","component":"Card","child":"elsewhere"}]}}]`,
+			wantErr: protocol.ErrMissingRoot, wantMatch: "No component has id='root'", wantIndex: 0, wantSurf: "s"},
+		{name: "nil_catalog_topology_only", cat: nil, payload: `[
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Card","child":"b"},{"id":"b","component":"Card","child":"a"}]}}]`,
+			wantErr: protocol.ErrCycle, wantMatch: "Circular reference detected involving component"},
+		{name: "nil_catalog_skips_schema", cat: nil, payload: `[{"anything":{"surfaceId":5}}]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.cat.Validate(decode(t, tt.payload), tt.opts...)
+			if tt.wantErr == nil {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, tt.wantErr) || !errors.Is(err, protocol.ErrValidation) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			if !strings.Contains(err.Error(), tt.wantMatch) || !strings.HasPrefix(err.Error(), "protocol: ") {
+				t.Fatalf("err = %q, want it to contain %q", err, tt.wantMatch)
+			}
+			var ve *protocol.ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("not a *ValidationError: %T", err)
+			}
+			if ve.MessageIndex != tt.wantIndex || ve.Path != tt.wantPath && tt.wantPath != "" || ve.SurfaceID != tt.wantSurf && tt.wantSurf != "" {
+				t.Fatalf("index %d path %q surface %q; want %d %q %q", ve.MessageIndex, ve.Path, ve.SurfaceID, tt.wantIndex, tt.wantPath, tt.wantSurf)
+			}
+		})
+	}
+}
+
+func TestValidateSeveralErrors(t *testing.T) {
+	err := (*protocol.Catalog)(nil).Validate(decode(t, `[
+		{"version":"v0.9","updateComponents":{"surfaceId":"a","components":[{"id":"x","component":"Card","child":"x"}]}},
+		{"version":"v0.9","updateComponents":{"surfaceId":"b","components":[{"id":"y","component":"Text"},{"id":"y","component":"Text"}]}}]`))
+	var list protocol.ValidationErrors
+	if !errors.As(err, &list) || len(list) != 2 {
+		t.Fatalf("err = %#v, want two errors", err)
+	}
+	if !errors.Is(err, protocol.ErrSelfReference) || !errors.Is(err, protocol.ErrDuplicateID) {
+		t.Fatalf("errors.Is does not see both kinds: %v", err)
+	}
+	got := protocol.AsValidationErrors(err)
+	if len(got) != 2 || got[0].SurfaceID != "a" || got[1].SurfaceID != "b" || got[1].MessageIndex != 1 {
+		t.Fatalf("AsValidationErrors = %+v", got)
+	}
+	if protocol.AsValidationErrors(errors.New("other")) != nil {
+		t.Fatal("AsValidationErrors of a foreign error is not nil")
+	}
+}
+
+func TestErrorReport(t *testing.T) {
+	cat := loadSimplified(t, "0.9")
+	err := cat.ValidateJSON([]byte(`[{"version":"v0.9","createSurface":{"surfaceId":"s"}}]`))
+	list := protocol.AsValidationErrors(err)
+	if len(list) != 1 {
+		t.Fatalf("err = %v", err)
+	}
+	b, jerr := json.Marshal(list[0].Report())
+	if jerr != nil {
+		t.Fatal(jerr)
+	}
+	want := `{"code":"VALIDATION_FAILED","surfaceId":"s","path":"/","message":"Validation failed: 'catalogId' is a required property"}`
+	if string(b) != want {
+		t.Fatalf("report = %s\nwant     %s", b, want)
+	}
+	// The full error keeps the reference's wording and the alternatives.
+	for _, s := range []string{"is not valid under any of the given schemas", "Context failures:", "'catalogId' is a required property"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("Error() lacks %q: %s", s, err)
+		}
+	}
+	if err := cat.ValidateJSON([]byte(`[{`)); !errors.Is(err, protocol.ErrSchema) || !strings.Contains(err.Error(), "Invalid JSON") {
+		t.Fatalf("malformed JSON: %v", err)
+	}
+	// A single object is accepted as a one-message payload.
+	if err := cat.ValidateJSON([]byte(`{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}`)); err != nil {
+		t.Fatalf("single object: %v", err)
+	}
+}
+
+func TestFindRootID(t *testing.T) {
+	msgs := decode(t, `[{"beginRendering":{"surfaceId":"a","root":"ra"}},{"beginRendering":{"surfaceId":"b"}},{"version":"v0.9","createSurface":{"surfaceId":"c"}}]`)
+	tests := []struct {
+		surface, want string
+		ok            bool
+	}{{"a", "ra", true}, {"b", "root", true}, {"c", "root", true}, {"d", "", false}, {"", "ra", true}}
+	for _, tt := range tests {
+		got, ok := protocol.FindRootID(msgs, tt.surface)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("FindRootID(%q) = %q %v, want %q %v", tt.surface, got, ok, tt.want, tt.ok)
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package a2a
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+
+	"github.com/a2ui-stream/a2ui-stream/parser"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// Default limits of the endpoint.
+const (
+	DefaultMaxBodyBytes     = 1 << 20 // 1 MiB
+	DefaultMaxResponseBytes = 8 << 20 // 8 MiB
+)
+
+// DefaultVersions are the A2UI versions the endpoint advertises when
+// WithExtensions is not used.
+var DefaultVersions = []protocol.Version{protocol.V08, protocol.V09, protocol.V091, protocol.V010, protocol.V10}
+
+type config struct {
+	name, description, agentVersion string
+	publicURL                       string
+	extensions                      []AgentExtension
+	token                           string
+	maxBody                         int64
+	maxResponse                     int
+	logger                          *slog.Logger
+	group                           bool
+	artifacts                       bool
+	parserOpts                      []parser.Option
+}
+
+// Option configures a Server. Options are validated by NewServer.
+type Option func(*config) error
+
+// WithAgentInfo sets the agent card's name, description and agent version
+// (defaults "a2ui-stream", a short description, "1.0.0").
+func WithAgentInfo(name, description, version string) Option {
+	return func(c *config) error {
+		if name == "" || version == "" {
+			return errors.New("a2a: agent name and version must not be empty")
+		}
+		c.name, c.description, c.agentVersion = name, description, version
+		return nil
+	}
+}
+
+// WithPublicURL sets the URL the agent card gives for the JSON-RPC endpoint
+// (default: derived from each card request's Host, as http://host/).
+func WithPublicURL(u string) Option {
+	return func(c *config) error {
+		p, err := url.Parse(u)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return fmt.Errorf("a2a: public URL %q is not an absolute http(s) URL", u)
+		}
+		c.publicURL = u
+		return nil
+	}
+}
+
+// WithExtensions replaces the A2UI extension entries the agent card
+// advertises (default: one per DefaultVersions, no params). Negotiation
+// activates only advertised versions.
+func WithExtensions(exts ...AgentExtension) Option {
+	return func(c *config) error {
+		for _, e := range exts {
+			if !IsExtensionURI(e.URI) {
+				return fmt.Errorf("%w: %q", ErrNotExtensionURI, e.URI)
+			}
+		}
+		c.extensions = append([]AgentExtension(nil), exts...)
+		return nil
+	}
+}
+
+// WithBearerToken requires "Authorization: Bearer <token>" on JSON-RPC
+// requests (default: no auth). The agent card stays public. An empty token
+// disables auth.
+func WithBearerToken(token string) Option {
+	return func(c *config) error { c.token = token; return nil }
+}
+
+// WithMaxBodyBytes caps request bodies (default DefaultMaxBodyBytes).
+func WithMaxBodyBytes(n int64) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("a2a: max body bytes must be positive, got %d", n)
+		}
+		c.maxBody = n
+		return nil
+	}
+}
+
+// WithMaxResponseBytes caps the runner output buffered for a non-streaming
+// reply (default DefaultMaxResponseBytes). Streaming replies are not
+// buffered.
+func WithMaxResponseBytes(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("a2a: max response bytes must be positive, got %d", n)
+		}
+		c.maxResponse = n
+		return nil
+	}
+}
+
+// WithLogger sets the logger for dropped blocks, runner failures and
+// disconnects (default: discard).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) error {
+		if l == nil {
+			return errors.New("a2a: nil logger")
+		}
+		c.logger = l
+		return nil
+	}
+}
+
+// WithGroupedMessages puts the messages of one A2UI block in one data part
+// holding their list (default: one data part per message); see
+// PartOptions.GroupMessages.
+func WithGroupedMessages(group bool) Option {
+	return func(c *config) error { c.group = group; return nil }
+}
+
+// WithArtifactEvents streams each part as an artifact update (artifactUpdate,
+// artifact-update) of one artifact instead of as a status update carrying an
+// agent message (the default, which A2UI sample clients read).
+func WithArtifactEvents(on bool) Option {
+	return func(c *config) error { c.artifacts = on; return nil }
+}
+
+// WithParserOptions sets the options of the parser that reads streamed
+// runner output (framing, limits).
+func WithParserOptions(opts ...parser.Option) Option {
+	return func(c *config) error {
+		if _, err := parser.New(opts...); err != nil {
+			return fmt.Errorf("a2a: parser options: %w", err)
+		}
+		c.parserOpts = append([]parser.Option(nil), opts...)
+		return nil
+	}
+}

@@ -1,0 +1,234 @@
+package a2a
+
+import (
+	"bytes"
+	"context"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// Server is an A2A JSON-RPC endpoint over HTTP that answers messages with a
+// Runner's output, parsed into text and A2UI data parts. It speaks A2A 1.0
+// (SendMessage, SendStreamingMessage) and A2A 0.3 (message/send,
+// message/stream) on the same URL, serves the agent card at AgentCardPath,
+// and streams replies as server-sent events, one event per completed part.
+//
+// A Server is safe for concurrent use; it holds no per-request state.
+type Server struct {
+	runner     Runner
+	cfg        config
+	advertised []string
+	log        *slog.Logger
+}
+
+// NewServer returns an endpoint that answers with runner.
+func NewServer(runner Runner, opts ...Option) (*Server, error) {
+	if runner == nil {
+		return nil, errors.New("a2a: nil runner")
+	}
+	cfg := config{
+		name:         "a2ui-stream",
+		description:  "Streams A2UI interfaces from model output over A2A.",
+		agentVersion: "1.0.0",
+		maxBody:      DefaultMaxBodyBytes,
+		maxResponse:  DefaultMaxResponseBytes,
+		logger:       slog.New(slog.DiscardHandler),
+	}
+	for _, v := range DefaultVersions {
+		e, _ := NewAgentExtension(string(v)) // known-good versions
+		cfg.extensions = append(cfg.extensions, e)
+	}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	s := &Server{runner: runner, cfg: cfg, log: cfg.logger}
+	for _, e := range cfg.extensions {
+		s.advertised = append(s.advertised, e.URI)
+	}
+	return s, nil
+}
+
+// Advertised returns the A2UI extension URIs the agent card lists.
+func (s *Server) Advertised() []string { return append([]string(nil), s.advertised...) }
+
+// ServeHTTP serves the agent card (GET AgentCardPath or LegacyAgentCardPath)
+// and JSON-RPC requests (POST to any other path).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.Path {
+	case AgentCardPath, LegacyAgentCardPath:
+		s.serveCard(w, r)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", "POST")
+		writeJSON(w, http.StatusMethodNotAllowed, rpcResponse(nullID, nil, rpcErr(CodeInvalidRequest, "Invalid Request: JSON-RPC requests are POSTed")))
+		return
+	}
+	if !s.authorized(r) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a"`)
+		writeJSON(w, http.StatusUnauthorized, rpcResponse(nullID, nil, rpcErr(CodeInvalidRequest, "Unauthorized: a valid bearer token is required")))
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.maxBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			writeJSON(w, http.StatusRequestEntityTooLarge, rpcResponse(nullID, nil, rpcErr(CodeInvalidRequest, "Invalid Request: body exceeds %d bytes", tooBig.Limit)))
+			return
+		}
+		s.log.Debug("a2a: reading request body failed", "err", err)
+		return
+	}
+	req, rerr := decodeRequest(body)
+	if rerr != nil {
+		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rerr))
+		return
+	}
+	m, ok := methods[req.Method]
+	if !ok {
+		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rpcErr(CodeMethodNotFound, "Method not found: %s", req.Method)))
+		return
+	}
+	rreq, rerr := s.decodeParams(req.Params, m.dialect, r.Header)
+	if rerr != nil {
+		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rerr))
+		return
+	}
+	rreq.Streaming = m.stream
+	if rreq.Activated {
+		w.Header().Set(HeaderExtensions, rreq.Extension.URI)
+		w.Header().Set(LegacyHeaderExtensions, rreq.Extension.URI)
+	}
+	if m.stream {
+		s.stream(r.Context(), w, req.ID, rreq)
+		return
+	}
+	s.send(r.Context(), w, req.ID, rreq)
+}
+
+func (s *Server) authorized(r *http.Request) bool {
+	if s.cfg.token == "" {
+		return true
+	}
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(s.cfg.token)) == 1
+}
+
+// decodeParams reads the params of a send method into a Request and
+// negotiates the extension.
+func (s *Server) decodeParams(params json.RawMessage, d Dialect, h http.Header) (*Request, *RPCError) {
+	p := gjson.ParseBytes(params)
+	if !p.IsObject() {
+		return nil, rpcErr(CodeInvalidParams, "Invalid params: params must be an object")
+	}
+	msg := p.Get("message")
+	if !msg.IsObject() {
+		return nil, rpcErr(CodeInvalidParams, "Invalid params: message is required")
+	}
+	req := &Request{Dialect: d, Message: json.RawMessage(msg.Raw)}
+	if md := p.Get("metadata"); md.Exists() {
+		req.Metadata = json.RawMessage(md.Raw)
+	}
+	req.ContextID = msg.Get("contextId").String()
+	if req.ContextID == "" {
+		req.ContextID = newID()
+	}
+	parts := msg.Get("parts")
+	switch {
+	case !parts.Exists() || parts.Type == gjson.Null:
+	case !parts.IsArray():
+		return nil, rpcErr(CodeInvalidParams, "Invalid params: message.parts must be a list")
+	default:
+		ps, err := ParseParts([]byte(parts.Raw))
+		if err != nil {
+			return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params: " + err.Error()}
+		}
+		req.Parts = ps
+	}
+	var texts []string
+	for _, pt := range req.Parts {
+		if pt.Kind == KindText {
+			texts = append(texts, pt.Text)
+		}
+	}
+	req.Text = strings.Join(texts, "\n")
+	evs, err := DecodeClientEvents(req.Parts)
+	if err != nil {
+		return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params: " + err.Error()}
+	}
+	req.Events = evs
+	if md := msg.Get("metadata"); md.Exists() {
+		cm, err := ParseClientMetadata([]byte(md.Raw))
+		if err != nil {
+			return nil, &RPCError{Code: CodeInvalidParams, Message: "Invalid params: " + err.Error()}
+		}
+		req.Client = cm
+	}
+	requested := RequestedFromHeader(h)
+	requested = append(requested, RequestedFromMetadata(req.Metadata)...)
+	for _, e := range msg.Get("extensions").Array() {
+		requested = append(requested, RequestedExtensions(e.String())...)
+	}
+	req.Extension, req.Activated = Activate(requested, s.advertised)
+	return req, nil
+}
+
+// partOptions are the part options for a request's reply.
+func (s *Server) partOptions(req *Request) PartOptions {
+	o := PartOptions{Shape: req.Dialect.Shape(), GroupMessages: s.cfg.group, Logger: s.log}
+	if req.Activated {
+		o.Version = req.Extension.Version
+	}
+	return o
+}
+
+// send answers a non-streaming request with one agent message.
+func (s *Server) send(ctx context.Context, w http.ResponseWriter, id json.RawMessage, req *Request) {
+	var buf bytes.Buffer
+	err := s.runner.Run(ctx, req, func(chunk []byte) error {
+		if buf.Len()+len(chunk) > s.cfg.maxResponse {
+			return ErrResponseTooLarge
+		}
+		buf.Write(chunk)
+		return nil
+	})
+	if ctx.Err() != nil {
+		s.log.Debug("a2a: client went away", "err", ctx.Err())
+		return
+	}
+	if err != nil {
+		s.log.Error("a2a: runner failed", "err", err)
+		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the agent failed to answer")))
+		return
+	}
+	parts, _ := ResponseParts(buf.String(), s.partOptions(req)) // errors are logged and answered with the fallback
+	res, merr := messageResult(req.Dialect, agentMessage(req.Dialect, req.ContextID, "", parts))
+	if merr != nil {
+		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", merr)))
+		return
+	}
+	writeJSON(w, http.StatusOK, rpcResponse(id, res, nil))
+}
+
+// Version reports the protocol version used to mark a request's data parts:
+// the activated extension's, or empty (the current protocol).
+func (r *Request) Version() protocol.Version {
+	if r.Activated {
+		return r.Extension.Version
+	}
+	return ""
+}
