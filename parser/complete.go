@@ -5,18 +5,11 @@ import "encoding/json"
 // completeEngine yields each top-level message once, as the exact bytes the
 // model produced, the moment its closing brace arrives.
 type completeEngine struct {
-	sc  scanner
-	out *emitter
+	sc scanner
 }
 
 func newCompleteEngine(maxDepth int) *completeEngine {
-	e := &completeEngine{sc: newScanner(maxDepth)}
-	return e
-}
-
-func (e *completeEngine) emit(msg []byte) error {
-	e.out.message(json.RawMessage(append([]byte(nil), msg...)))
-	return nil
+	return &completeEngine{sc: newScanner(maxDepth)}
 }
 
 func (e *completeEngine) blockStart(*emitter) error {
@@ -25,8 +18,17 @@ func (e *completeEngine) blockStart(*emitter) error {
 }
 
 func (e *completeEngine) blockData(seg []byte, off int64, out *emitter) error {
-	e.out = out
-	return e.sc.scan(seg, off, e.emit)
+	for len(seg) > 0 {
+		n, msg, err := e.sc.next(seg, off)
+		if err != nil {
+			return err
+		}
+		if msg != nil {
+			out.message(json.RawMessage(append([]byte(nil), msg...)))
+		}
+		seg, off = seg[n:], off+int64(n)
+	}
+	return nil
 }
 
 func (e *completeEngine) blockEnd(*emitter) error {

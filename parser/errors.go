@@ -50,6 +50,10 @@ type BlockError struct {
 	Block int
 	// Offset is the stream offset of the block's first content byte.
 	Offset int64
+	// Before is the number of parts returned by the same Feed or Close call
+	// that precede the failure in the stream, so that a caller can report
+	// the error in place.
+	Before int
 	Err    error
 }
 

@@ -21,9 +21,11 @@ var (
 // as the bytes completing them arrive, whatever the chunk boundaries.
 //
 // A Parser is not safe for concurrent use: feed one stream from one
-// goroutine. Parts it returns belong to the caller; the parser keeps no
-// reference to them, and keeps no reference to the chunks passed to Feed
-// after Feed returns.
+// goroutine. Parts it returns belong to the caller: the parser never reads or
+// writes them again (text-only parts of several calls may share one array,
+// but each returned slice's capacity ends at its last part, so appending to
+// it never reaches another call's parts). The parser keeps no reference to
+// the chunks passed to Feed after Feed returns.
 type Parser struct {
 	cfg config
 	eng engine
@@ -40,9 +42,15 @@ type Parser struct {
 	blockSize int
 	closed    bool
 
-	errs []error
-	out  emitter
+	errs     []error
+	out      emitter
+	slab     []Part // slots for text-only results (see takeParts)
+	slabUsed int    // slots of slab handed out
 }
+
+// partSlab is the number of Part slots allocated at once for text-only
+// results.
+const partSlab = 16
 
 // New returns a Parser configured by opts. Defaults: ModeComplete,
 // FramingTags, DefaultMaxBlockSize, DefaultMaxDepth, no catalog.
@@ -93,6 +101,7 @@ func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 		p.hold = p.hold[:0]
 	}
 	p.consumed += int64(len(chunk))
+	p.seedParts()
 	if p.open == nil {
 		p.runLines(data, base)
 	} else {
@@ -101,7 +110,7 @@ func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 	if err := p.eng.feedEnd(&p.out); err != nil {
 		p.fail(err)
 	}
-	return p.out.take(), p.takeErr()
+	return p.takeParts(), p.takeErr()
 }
 
 // Close ends the stream and returns the parts still pending: held-back text,
@@ -113,6 +122,7 @@ func (p *Parser) Close() ([]Part, error) {
 		return nil, ErrClosed
 	}
 	p.closed = true
+	p.seedParts()
 	rest := p.hold
 	p.hold = nil
 	if p.inBlock {
@@ -124,39 +134,101 @@ func (p *Parser) Close() ([]Part, error) {
 	if err := p.eng.feedEnd(&p.out); err != nil {
 		p.fail(err)
 	}
-	return p.out.take(), p.takeErr()
+	return p.takeParts(), p.takeErr()
+}
+
+// seedParts lets this call's parts go to the free slots of the slab. The
+// emitter stays seeded across calls that complete nothing.
+func (p *Parser) seedParts() {
+	if cap(p.out.parts) != 0 {
+		return
+	}
+	if p.slabUsed == len(p.slab) {
+		p.slab, p.slabUsed = make([]Part, partSlab), 0
+	}
+	p.out.parts = p.slab[p.slabUsed:p.slabUsed]
+}
+
+// takeParts returns the parts completed by this call, or nil. Text-only
+// results keep the slab slots they were written to, capped so that appends
+// by the caller cannot reach the slots handed out later; the parser never
+// touches them again. Results with messages get an array of their own, so
+// that the slab never keeps messages alive after the caller drops them.
+func (p *Parser) takeParts() []Part {
+	if len(p.out.parts) == 0 {
+		return nil
+	}
+	parts := p.out.take()
+	n := len(parts)
+	free := p.slab[p.slabUsed:]
+	if n > len(free) || &parts[0] != &free[0] {
+		return parts // not in the slab: an array of its own already
+	}
+	for i := range parts {
+		if parts[i].Messages != nil {
+			own := append([]Part(nil), parts...)
+			clear(parts)
+			return own
+		}
+	}
+	p.slabUsed += n
+	return parts[:n:n]
 }
 
 // runDelimited handles the tag and fence framings.
 func (p *Parser) runDelimited(data []byte, base int64) {
+	// Markers are rare: one IndexByte for a marker's first byte rules most
+	// chunks out before the full search.
 	for len(data) > 0 {
 		if !p.inBlock {
-			if i := bytes.Index(data, p.open); i >= 0 {
+			j := bytes.IndexByte(data, p.open[0])
+			if j < 0 {
+				k := partialRuneTail(data)
+				p.text(data[:len(data)-k])
+				p.holdTail(data, k)
+				return
+			}
+			if i := bytes.Index(data[j:], p.open); i >= 0 {
+				i += j
 				p.text(data[:i])
 				adv := i + len(p.open)
 				p.startBlock(base + int64(adv))
 				data, base = data[adv:], base+int64(adv)
 				continue
 			}
-			k := prefixSuffix(data, p.open)
+			k := prefixSuffix(data[j:], p.open)
 			if k == 0 {
 				k = partialRuneTail(data)
 			}
 			p.text(data[:len(data)-k])
-			p.hold = append(p.hold[:0], data[len(data)-k:]...)
+			p.holdTail(data, k)
 			return
 		}
-		if i := bytes.Index(data, p.close); i >= 0 {
+		j := bytes.IndexByte(data, p.close[0])
+		if j < 0 {
+			p.blockBytes(data, base)
+			return
+		}
+		if i := bytes.Index(data[j:], p.close); i >= 0 {
+			i += j
 			p.blockBytes(data[:i], base)
 			p.endBlock()
 			adv := i + len(p.close)
 			data, base = data[adv:], base+int64(adv)
 			continue
 		}
-		k := prefixSuffix(data, p.close)
+		k := prefixSuffix(data[j:], p.close)
 		p.blockBytes(data[:len(data)-k], base)
-		p.hold = append(p.hold[:0], data[len(data)-k:]...)
+		p.holdTail(data, k)
 		return
+	}
+}
+
+// holdTail keeps the last k bytes of data for the next Feed. The hold is
+// empty here: Feed took it.
+func (p *Parser) holdTail(data []byte, k int) {
+	if k > 0 {
+		p.hold = append(p.hold[:0], data[len(data)-k:]...)
 	}
 }
 
@@ -218,7 +290,7 @@ func (p *Parser) endBlock() {
 // fail records a block failure, drops the block's state and skips the rest
 // of the block.
 func (p *Parser) fail(err error) {
-	be := &BlockError{Block: p.blocks - 1, Offset: p.blockOff, Err: err}
+	be := &BlockError{Block: p.blocks - 1, Offset: p.blockOff, Before: len(p.out.parts), Err: err}
 	p.errs = append(p.errs, be)
 	p.cfg.logger.Warn("parser: block dropped", "block", be.Block, "offset", be.Offset, "err", err)
 	p.eng.reset()

@@ -21,7 +21,21 @@ import (
 //
 // The family rules (v0.8, or the v0.9 family: 0.9, 0.9.1, 0.10, 1.0) come
 // from the catalog's version; without a catalog, from the first message
-// kind seen.
+// kind seen. Constructed v0.9-family messages carry the version string of
+// the message being read, else of the surface's createSurface, else "v" +
+// the catalog's version.
+//
+// Where the reference is plainly wrong the engine does better, without
+// changing what the conformance suite observes: bare message objects (no
+// list) are read; components and yielded data are kept per surface (and
+// per data path); a sniffed updateDataModel keeps its "path"; a v0.8
+// deleteSurface of a rendered surface is yielded and one that arrives
+// before beginRendering is dropped; deleting a surface forgets its state.
+//
+// Work stays linear in the input: an open object larger than sniffFull is
+// healed again only after growing by an eighth, and a component with many
+// placeholders is redone only when an eighth of them resolved (or its
+// update completed).
 type progressiveEngine struct {
 	cat      *protocol.Catalog
 	refs     protocol.RefFieldsFunc
@@ -37,62 +51,50 @@ type progressiveEngine struct {
 	heal healer
 
 	// Stream state (survives blocks).
-	surface       string // current surface ("" = none)
-	rootIDs       map[string]string
-	defaultRoot   string
-	hasDefault    bool
-	unboundRoot   string
-	hasUnbound    bool
-	kindSeen      bool
-	seen          map[string]*surfaceComps // surface -> components
-	yieldedStart  map[string]bool
-	deleted       map[string]bool
-	pending       map[string][]map[string]any
-	dataYielded   map[string]map[string]any // surface -> data key -> last value
-	surfaceVer    map[string]string
-	dirty         bool
-	dirtySurfaces map[string]bool
+	surface      string // current surface ("" = none)
+	rootIDs      map[string]string
+	defaultRoot  string
+	hasDefault   bool
+	unboundRoot  string
+	hasUnbound   bool
+	kindSeen     bool
+	seen         map[string]*surfaceState // surface -> components
+	yieldedStart map[string]bool
+	deleted      map[string]bool
+	pending      map[string][]map[string]any
+	dataYielded  map[dataSlot]map[string]any // surface and path -> data key -> last value
+	surfaceVer   map[string]string
+	dirty        bool
 
 	// Per Feed: messages emitted, finalised in feedEnd.
 	emitted []emission
 	out     *emitter
 
+	refBuf  []protocol.ComponentRef
+	phSeen  map[string]struct{}
+	phValid map[string]bool
+	phJSON  map[string][]byte
+
+	forceYield bool // yield held-back snapshots (block end)
+
+	snapEnts []*compEntry // scratch for emitSnapshot
+	snapPhs  []string
+
 	dstate *deltaState
-}
-
-// surfaceComps holds the components seen for one surface, in arrival order.
-type surfaceComps struct {
-	byID  map[string]map[string]any
-	order []string
-	// yielded tracks, per component id, the JSON of its last yielded
-	// processed form.
-	yielded map[string]string
-}
-
-func newSurfaceComps() *surfaceComps {
-	return &surfaceComps{byID: map[string]map[string]any{}, yielded: map[string]string{}}
-}
-
-func (s *surfaceComps) put(id string, c map[string]any) {
-	if _, ok := s.byID[id]; !ok {
-		s.order = append(s.order, id)
-	}
-	s.byID[id] = c
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {
 	e := &progressiveEngine{
-		cat:           cfg.catalog,
-		maxDepth:      cfg.maxDepth,
-		delta:         cfg.mode == ModeDelta,
-		rootIDs:       map[string]string{},
-		seen:          map[string]*surfaceComps{},
-		yieldedStart:  map[string]bool{},
-		deleted:       map[string]bool{},
-		pending:       map[string][]map[string]any{},
-		dataYielded:   map[string]map[string]any{},
-		surfaceVer:    map[string]string{},
-		dirtySurfaces: map[string]bool{},
+		cat:          cfg.catalog,
+		maxDepth:     cfg.maxDepth,
+		delta:        cfg.mode == ModeDelta,
+		rootIDs:      map[string]string{},
+		seen:         map[string]*surfaceState{},
+		yieldedStart: map[string]bool{},
+		deleted:      map[string]bool{},
+		pending:      map[string][]map[string]any{},
+		dataYielded:  map[dataSlot]map[string]any{},
+		surfaceVer:   map[string]string{},
 	}
 	if e.maxDepth <= 0 {
 		e.maxDepth = DefaultMaxDepth
@@ -131,9 +133,9 @@ func (e *progressiveEngine) setSurface(s string) {
 			e.hasUnbound = false
 		}
 		if u := e.seen[""]; u != nil && len(u.order) > 0 {
-			dst := e.comps(s)
+			dst := e.state(s)
 			for _, id := range u.order {
-				dst.put(id, u.byID[id])
+				e.put(dst, id, u.comps[id].raw)
 			}
 			delete(e.seen, "")
 		}
@@ -170,15 +172,6 @@ func (e *progressiveEngine) resniff() {
 	}
 }
 
-func (e *progressiveEngine) comps(surface string) *surfaceComps {
-	c := e.seen[surface]
-	if c == nil {
-		c = newSurfaceComps()
-		e.seen[surface] = c
-	}
-	return c
-}
-
 // --- engine interface ---
 
 func (e *progressiveEngine) blockStart(out *emitter) error {
@@ -197,13 +190,17 @@ func (e *progressiveEngine) blockData(seg []byte, off int64, out *emitter) error
 
 func (e *progressiveEngine) blockEnd(out *emitter) error {
 	e.out = out
+	if err := e.flushDeferred(); err != nil {
+		e.sc.resetBlock()
+		return err
+	}
 	if e.sc.utf8need != 0 {
 		return &SyntaxError{Offset: e.sc.off, Msg: "invalid UTF-8 (truncated sequence)", Err: ErrInvalidUTF8}
 	}
-	found := e.sc.foundValid
+	found, content := e.sc.foundValid, e.sc.content
 	start := e.sc.blockOff
 	e.sc.resetBlock()
-	if !found {
+	if !found && content {
 		return &SyntaxError{Offset: start, Msg: "No valid JSON object found in A2UI block."}
 	}
 	return nil

@@ -2,8 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
-	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -226,25 +224,6 @@ func lastDataKey(w []byte) ([]byte, bool) {
 		i = i + j + 1
 	}
 	return found, ok
-}
-
-// decodeObject decodes b as exactly one JSON object (numbers as
-// json.Number). It reports false for anything else.
-func decodeObject(b []byte) (map[string]any, bool) {
-	b = bytes.TrimSpace(b)
-	if len(b) == 0 || b[0] != '{' {
-		return nil, false
-	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil || m == nil {
-		return nil, false
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, false
-	}
-	return m, true
 }
 
 // healDecode heals frag and decodes it as an object.

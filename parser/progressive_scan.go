@@ -26,13 +26,17 @@ const (
 	keySurfaceID
 	keyRoot
 	keyVersion
+	keyComponents       // "components"
+	keyUpdateComponents // "updateComponents"
 )
 
 // pframe is one open container.
 type pframe struct {
-	open  byte // '{' or '['
-	start int  // offset of the opening byte in buf
-	flags uint8
+	open    byte // '{' or '['
+	key     keyClass // the key it is the value of (keyOther if none)
+	start   int      // offset of the opening byte in buf
+	flags   uint8
+	sniffed int // size when last healed
 }
 
 // progScan is the byte-level state of the progressive scanner: a loose
@@ -63,10 +67,13 @@ type progScan struct {
 	bufRoot     string
 	hasBufRoot  bool
 	bufVersion  string
-	compTok     bool // a "components" string token
-	dataTokV08  bool // a "dataModelUpdate" token
-	dataTokV09  bool // an "updateDataModel" token
+	compTok     bool                // a "components" string token
+	dataTokV08  bool                // a "dataModelUpdate" token
+	dataTokV09  bool                // an "updateDataModel" token
+	known       map[int]knownObject // components decoded in the buffered message
+	stubs       int                 // fast components among known
 	foundValid  bool
+	content     bool // the block has a byte other than whitespace
 	sig         bool // a significant byte arrived since the last sniff
 	blockOff    int64
 	blockOffSet bool
@@ -89,7 +96,8 @@ func (s *progScan) resetBlock() {
 	s.inList, s.inStr, s.esc = false, false, false
 	s.afterStr, s.afterStrAdj, s.prevColon = false, false, false
 	s.resetMsg()
-	s.foundValid = false
+	s.foundValid, s.content = false, false
+	clear(s.known)
 	s.sig = false
 	s.blockOffSet = false
 	s.utf8need = 0
@@ -99,6 +107,7 @@ func (s *progScan) resetBlock() {
 func (s *progScan) resetMsg() {
 	s.bufSurface, s.bufRoot, s.hasBufRoot, s.bufVersion = "", "", false, ""
 	s.compTok, s.dataTokV08, s.dataTokV09 = false, false, false
+	s.stubs = 0
 }
 
 func classifyKey(k []byte) (keyClass, uint8) {
@@ -117,8 +126,12 @@ func classifyKey(k []byte) (keyClass, uint8) {
 		return keyOther, flagKindV08
 	case "dataModelUpdate":
 		return keyOther, flagKindV08 | flagDataV08
-	case "createSurface", "updateComponents":
+	case "components":
+		return keyComponents, 0
+	case "createSurface":
 		return keyOther, flagKindV09
+	case "updateComponents":
+		return keyUpdateComponents, flagKindV09
 	case "updateDataModel":
 		return keyOther, flagKindV09 | flagDataV09
 	}
@@ -150,6 +163,11 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 		}
 		if len(s.stack) == 0 {
 			// Outside any message: only an opening bracket matters.
+			switch c {
+			case ' ', '\t', '\n', '\r':
+			default:
+				s.content = true
+			}
 			switch c {
 			case '[':
 				s.buf = append(s.buf[:0], '[')
@@ -236,7 +254,11 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			if len(s.stack) >= e.maxDepth {
 				return &SyntaxError{Offset: off + int64(i), Msg: "JSON nested too deep", Err: ErrTooDeep}
 			}
-			s.stack = append(s.stack, pframe{open: c, start: len(s.buf)})
+			fk := keyOther
+			if s.prevColon {
+				fk = s.valKey
+			}
+			s.stack = append(s.stack, pframe{open: c, key: fk, start: len(s.buf)})
 			s.buf = append(s.buf, c)
 			s.prevColon, s.afterStr = false, false
 			s.sig = true
@@ -249,7 +271,9 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			if err := e.objectClosed(f); err != nil {
 				return err
 			}
-			e.resniff()
+			if len(s.stack) > 0 {
+				e.resniff()
+			}
 		case ']':
 			s.prevColon, s.afterStr = false, false
 			if s.stack[len(s.stack)-1].open != '[' {
@@ -259,9 +283,10 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			s.stack = s.stack[:len(s.stack)-1]
 			s.buf = append(s.buf, ']')
 			if len(s.stack) == 0 {
+				// The list closed; what was read stays current until the
+				// next message starts, as in the reference.
 				s.inList = false
-				s.buf = s.buf[:0]
-				s.resetMsg()
+				continue
 			}
 			e.resniff()
 		default:
@@ -385,10 +410,17 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 	isComp := f.flags&(flagID|flagComponent) == flagID|flagComponent
 	isProto := s.inList && f.flags&e.kindFlags() != 0
 	var err error
+	parsed := false
 	if topLevel || isComp || isProto {
-		if obj, ok := decodeObject(s.buf[f.start:]); ok {
+		if obj, ok := decodeObjectKnown(s.buf[f.start:], f.start, s.known); ok {
+			parsed = true
 			s.foundValid = true
 			if isComp && truthy(obj["id"]) && truthy(obj["component"]) {
+				// The enclosing message reuses this decoding.
+				if s.known == nil {
+					s.known = map[int]knownObject{}
+				}
+				s.known[f.start] = knownObject{end: len(s.buf), v: obj}
 				e.handlePartialComponent(obj)
 			} else if topLevel || isProto {
 				err = e.handleMessage(obj)
@@ -397,13 +429,17 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 	} else if !s.foundValid && json.Valid(s.buf[f.start:]) {
 		s.foundValid = true
 	}
-	if topLevel {
+	// A completed top-level message is dropped from the buffer. One that
+	// does not parse stays (until the block ends), as in the reference,
+	// where what was read from it still counts.
+	if topLevel && parsed {
 		if len(s.stack) == 0 {
 			s.buf = s.buf[:0]
 		} else {
 			s.buf = s.buf[:1]
 		}
 		s.resetMsg()
+		clear(s.known)
 	}
 	return err
 }

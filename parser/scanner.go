@@ -20,20 +20,36 @@ import (
 // markdown fence lines (```json) outside messages are skipped; anything else
 // there is a syntax error.
 //
-// Every complete message is checked once for valid UTF-8 and valid JSON, so
-// the cost stays linear in the input.
+// Inside a message the scanner checks the JSON grammar and UTF-8 in the same
+// pass (see scanner_validate.go). A message that passes is emitted as is. A
+// message that fails is scanned for its structure only (scanLoose) until it
+// ends, and is then checked once more by check, which gives the error its
+// exact message and offset. Either way the cost stays linear in the input.
 type scanner struct {
 	maxDepth int
 
 	stack     []byte // open containers: '{' or '['; stack[0] is the list when inList
 	inList    bool   // a top-level array of messages is open
 	inMsg     bool   // inside a message
-	inString  bool   // inside a JSON string (only tracked inside messages)
-	escape    bool   // the previous byte was an unpaired backslash in a string
 	fenceLine bool   // skipping a ``` line between messages
+	done      bool   // the last call returned a message held in buf
+
+	// Grammar state of the message in progress (scanner_validate.go).
+	loose  bool  // the message broke the grammar: structure only
+	vs     uint8 // grammar state
+	strEnd uint8 // grammar state after the current string's closing quote
+	aux    uint8 // literal position, hex digits or UTF-8 bytes still expected
+	auxEnd uint8 // end position of the current literal
+	lo, hi byte  // range of the next UTF-8 continuation byte
+
+	// Structure state once loose.
+	inString bool // inside a JSON string
+	escape   bool // the previous byte was an unpaired backslash in a string
 
 	buf    []byte // bytes of a message that spans segments
 	msgOff int64  // stream offset of the current message's '{'
+
+	looseMsgs int // messages that failed the inline check (for tests)
 }
 
 func newScanner(maxDepth int) scanner {
@@ -43,7 +59,8 @@ func newScanner(maxDepth int) scanner {
 // reset drops all state, keeping allocated buffers.
 func (s *scanner) reset() {
 	s.stack = s.stack[:0]
-	s.inList, s.inMsg, s.inString, s.escape, s.fenceLine = false, false, false, false, false
+	s.inList, s.inMsg, s.fenceLine, s.done = false, false, false, false
+	s.loose, s.inString, s.escape = false, false, false
 	s.buf = s.buf[:0]
 }
 
@@ -67,70 +84,49 @@ func (s *scanner) base() int {
 	return 0
 }
 
-// scan consumes seg, whose first byte is at stream offset off. For each
-// message completed in seg it calls emit with the message's bytes, valid only
-// during the call.
-func (s *scanner) scan(seg []byte, off int64, emit func(msg []byte) error) error {
+// next consumes seg, whose first byte is at stream offset off, up to and
+// including the end of the first message completed in it. It returns the
+// number of bytes consumed and that message, or nil when seg ended first.
+// The message is valid until the next call or reset.
+func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
+	if s.done {
+		s.buf = s.buf[:0]
+		s.done = false
+	}
 	start := 0 // where the current message's bytes begin in seg
 	i, n := 0, len(seg)
 	for i < n {
-		if s.inString {
-			j := bytes.IndexByte(seg[i:], '"')
-			if j < 0 {
-				s.escape = escapedAtEnd(seg[i:], s.escape)
-				i = n
+		if s.inMsg {
+			var end bool
+			var err error
+			if s.loose {
+				i, end, err = s.scanLoose(seg, i, off)
+			} else {
+				i, end, err = s.scanValid(seg, i, off)
+			}
+			if err != nil {
+				return i, nil, err
+			}
+			if !end {
 				break
 			}
-			k := i + j
-			bs := 0
-			for k-1-bs >= i && seg[k-1-bs] == '\\' {
-				bs++
+			msg := seg[start:i]
+			if len(s.buf) > 0 {
+				s.keep(msg)
+				msg = s.buf
+				s.done = true
 			}
-			if k-bs == i && s.escape {
-				bs++
+			s.inMsg = false
+			if s.loose {
+				s.loose = false
+				s.looseMsgs++
+				if err := s.check(msg); err != nil {
+					return i, nil, err
+				}
 			}
-			s.escape = false
-			if bs%2 == 0 {
-				s.inString = false
-			}
-			i = k + 1
-			continue
+			return i, msg, nil
 		}
 		c := seg[i]
-		if s.inMsg {
-			switch c {
-			case '"':
-				s.inString = true
-			case '{', '[':
-				if len(s.stack) >= s.maxDepth {
-					return &SyntaxError{Offset: off + int64(i), Msg: fmt.Sprintf("nesting deeper than %d", s.maxDepth), Err: ErrTooDeep}
-				}
-				s.stack = append(s.stack, c)
-			case '}', ']':
-				top := s.stack[len(s.stack)-1]
-				if (c == '}') != (top == '{') {
-					return &SyntaxError{Offset: off + int64(i), Msg: fmt.Sprintf("mismatched %q closes %q", c, top)}
-				}
-				s.stack = s.stack[:len(s.stack)-1]
-				if len(s.stack) == s.base() {
-					msg := seg[start : i+1]
-					if len(s.buf) > 0 {
-						s.buf = append(s.buf, msg...)
-						msg = s.buf
-					}
-					s.inMsg = false
-					if err := s.check(msg); err != nil {
-						return err
-					}
-					if err := emit(msg); err != nil {
-						return err
-					}
-					s.buf = s.buf[:0]
-				}
-			}
-			i++
-			continue
-		}
 		// Between messages.
 		if s.fenceLine {
 			j := bytes.IndexByte(seg[i:], '\n')
@@ -149,39 +145,106 @@ func (s *scanner) scan(seg []byte, off int64, emit func(msg []byte) error) error
 			s.msgOff = off + int64(i)
 			start = i
 			if len(s.stack) >= s.maxDepth {
-				return &SyntaxError{Offset: off + int64(i), Msg: fmt.Sprintf("nesting deeper than %d", s.maxDepth), Err: ErrTooDeep}
+				return i, nil, s.tooDeep(off + int64(i))
 			}
 			s.stack = append(s.stack, '{')
+			s.vs = vsKeyOrEnd
 		case ',':
 			if !s.inList {
-				return s.unexpected(c, off+int64(i))
+				return i, nil, s.unexpected(c, off+int64(i))
 			}
 		case '[':
 			if s.inList {
-				return s.unexpected(c, off+int64(i))
+				return i, nil, s.unexpected(c, off+int64(i))
 			}
 			s.inList = true
 			s.stack = append(s.stack, '[')
 		case ']':
 			if !s.inList {
-				return s.unexpected(c, off+int64(i))
+				return i, nil, s.unexpected(c, off+int64(i))
 			}
 			s.inList = false
 			s.stack = s.stack[:0]
 		case '`':
 			if s.inList {
-				return s.unexpected(c, off+int64(i))
+				return i, nil, s.unexpected(c, off+int64(i))
 			}
 			s.fenceLine = true
 		default:
-			return s.unexpected(c, off+int64(i))
+			return i, nil, s.unexpected(c, off+int64(i))
 		}
 		i++
 	}
 	if s.inMsg {
-		s.buf = append(s.buf, seg[start:]...)
+		s.keep(seg[start:])
 	}
-	return nil
+	return n, nil, nil
+}
+
+// keep appends b to the message buffer, storing the buffer's pointer only
+// when it grows (a pointer store costs a write barrier while the GC runs).
+func (s *scanner) keep(b []byte) {
+	n := len(s.buf)
+	if n+len(b) > cap(s.buf) {
+		s.buf = append(s.buf, b...)
+		return
+	}
+	s.buf = s.buf[:n+len(b)]
+	copy(s.buf[n:], b)
+}
+
+// scanLoose follows the structure of a message that broke the grammar:
+// strings and nesting only. It starts at seg[i] and returns the index after
+// the message's closing brace with end set, or len(seg) when seg ended first.
+func (s *scanner) scanLoose(seg []byte, i int, off int64) (int, bool, error) {
+	n := len(seg)
+	for i < n {
+		if s.inString {
+			j := bytes.IndexByte(seg[i:], '"')
+			if j < 0 {
+				s.escape = escapedAtEnd(seg[i:], s.escape)
+				return n, false, nil
+			}
+			k := i + j
+			bs := 0
+			for k-1-bs >= i && seg[k-1-bs] == '\\' {
+				bs++
+			}
+			if k-bs == i && s.escape {
+				bs++
+			}
+			s.escape = false
+			if bs%2 == 0 {
+				s.inString = false
+			}
+			i = k + 1
+			continue
+		}
+		switch c := seg[i]; c {
+		case '"':
+			s.inString = true
+		case '{', '[':
+			if len(s.stack) >= s.maxDepth {
+				return i, false, s.tooDeep(off + int64(i))
+			}
+			s.stack = append(s.stack, c)
+		case '}', ']':
+			top := s.stack[len(s.stack)-1]
+			if (c == '}') != (top == '{') {
+				return i, false, &SyntaxError{Offset: off + int64(i), Msg: fmt.Sprintf("mismatched %q closes %q", c, top)}
+			}
+			s.stack = s.stack[:len(s.stack)-1]
+			if len(s.stack) == s.base() {
+				return i + 1, true, nil
+			}
+		}
+		i++
+	}
+	return n, false, nil
+}
+
+func (s *scanner) tooDeep(off int64) error {
+	return &SyntaxError{Offset: off, Msg: fmt.Sprintf("nesting deeper than %d", s.maxDepth), Err: ErrTooDeep}
 }
 
 func (s *scanner) unexpected(c byte, off int64) error {
@@ -195,7 +258,8 @@ func (s *scanner) unexpected(c byte, off int64) error {
 	return &SyntaxError{Offset: off, Msg: fmt.Sprintf("unexpected byte 0x%02x %s; want an A2UI message object", c, where)}
 }
 
-// check validates a complete message once: UTF-8 first, then JSON syntax.
+// check gives the error of a message that failed the inline grammar check:
+// UTF-8 first, then JSON syntax, as encoding/json reports it.
 func (s *scanner) check(msg []byte) error {
 	if !utf8.Valid(msg) {
 		pos := 0

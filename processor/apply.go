@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -13,35 +11,35 @@ import (
 // as before. msg must be a string the processor may keep (it is: the
 // string conversion in ProcessListFrom copies the caller's bytes).
 func (p *Processor) apply(msg, agent string, t *tracker) (protocol.Kind, string, *MessageError) {
-	env, merr := decodeEnvelope(msg)
+	env, merr := decodeEnvelope(&p.tp, msg)
 	if merr != nil {
 		return env.kind, env.surfaceID, merr
 	}
-	if merr := p.checkSchema(msg, env); merr != nil {
+	if merr := p.checkSchema(msg, &env); merr != nil {
 		return env.kind, env.surfaceID, merr
 	}
 	switch env.kind {
 	case protocol.KindCreateSurface:
-		merr = p.createSurface(env, agent, t)
+		merr = p.createSurface(&env, agent, t)
 	case protocol.KindUpdateComponents:
-		merr = p.updateComponents(env, t)
+		merr = p.updateComponents(&env, t)
 	case protocol.KindUpdateDataModel:
-		merr = p.updateDataModel(env, t)
+		merr = p.updateDataModel(&env, t)
 	case protocol.KindDeleteSurface:
-		merr = p.deleteSurface(env, t)
+		merr = p.deleteSurface(&env, t)
 	case protocol.KindBeginRendering:
-		merr = p.beginRendering(env, agent, t)
+		merr = p.beginRendering(&env, agent, t)
 	case protocol.KindSurfaceUpdate:
-		merr = p.surfaceUpdate(env, agent, t)
+		merr = p.surfaceUpdate(&env, agent, t)
 	case protocol.KindDataModelUpdate:
-		merr = p.dataModelUpdate(env, agent, t)
+		merr = p.dataModelUpdate(&env, agent, t)
 	}
 	return env.kind, env.surfaceID, merr
 }
 
 // checkSchema validates a message against its catalog's JSON Schema and
 // the protocol's limits, when catalogs are configured.
-func (p *Processor) checkSchema(msg string, env envelope) *MessageError {
+func (p *Processor) checkSchema(msg string, env *envelope) *MessageError {
 	if len(p.opts.catalogs) == 0 {
 		return nil
 	}
@@ -49,8 +47,8 @@ func (p *Processor) checkSchema(msg string, env envelope) *MessageError {
 	if s, ok := p.surfaces[env.surfaceID]; ok {
 		catalogID = s.catalogID
 	} else if env.kind == protocol.KindCreateSurface || env.kind == protocol.KindBeginRendering {
-		if c := env.body.Get("catalogId"); c.Type == gjson.String {
-			catalogID = c.Str
+		if c, ok, _ := env.getString("catalogId"); ok {
+			catalogID = c
 		}
 	}
 	c := p.catalogFor(env.family, catalogID)

@@ -10,7 +10,7 @@ import (
 // createSurface: any of its messages creates the surface it names. A new
 // surface is returned unregistered; commitV08 registers it, so a message
 // that fails after this call leaves no surface behind.
-func (p *Processor) surfaceV08(env envelope, agent string) (s *Surface, isNew bool, merr *MessageError) {
+func (p *Processor) surfaceV08(env *envelope, agent string) (s *Surface, isNew bool, merr *MessageError) {
 	if s, ok := p.surfaces[env.surfaceID]; ok {
 		if s.family != protocol.FamilyV08 {
 			return nil, false, fail("", ErrVersion, "%s is a v0.8 message but surface %q is %s", env.kind, s.id, s.family)
@@ -30,29 +30,24 @@ func (p *Processor) commitV08(s *Surface, isNew bool, t *tracker) {
 	}
 }
 
-func (p *Processor) beginRendering(env envelope, agent string, t *tracker) *MessageError {
-	b := env.body
-	if merr := checkKeys(b, "surfaceId", "catalogId", "root", "styles"); merr != nil {
+func (p *Processor) beginRendering(env *envelope, agent string, t *tracker) *MessageError {
+	tp := env.tp
+	root, ok, merr := env.getString("root")
+	if merr != nil {
 		return merr
 	}
-	root := b.Get("root")
-	if !root.Exists() {
+	if !ok {
 		return fail("/root", ErrInvalidMessage, "root is required")
 	}
-	if root.Type != gjson.String || root.Str == "" {
-		return fail("/root", ErrInvalidMessage, "root must be a non-empty string")
+	cat, hasCat, merr := env.getString("catalogId")
+	if merr != nil {
+		return merr
 	}
-	cat := b.Get("catalogId")
-	if cat.Exists() {
-		if cat.Type != gjson.String || cat.Str == "" {
-			return fail("/catalogId", ErrInvalidMessage, "catalogId must be a non-empty string")
-		}
-		if !p.catalogAllowed(cat.Str) {
-			return fail("/catalogId", ErrUnknownCatalog, "catalog %q is not supported", cat.Str)
-		}
+	if hasCat && !p.catalogAllowed(cat) {
+		return fail("/catalogId", ErrUnknownCatalog, "catalog %q is not supported", cat)
 	}
-	styles := b.Get("styles")
-	if styles.Exists() && !styles.IsObject() {
+	styles := env.get("styles")
+	if styles >= 0 && !tp.isObject(styles) {
 		return fail("/styles", ErrInvalidMessage, "styles must be an object")
 	}
 	s, isNew, merr := p.surfaceV08(env, agent)
@@ -60,62 +55,56 @@ func (p *Processor) beginRendering(env envelope, agent string, t *tracker) *Mess
 		return merr
 	}
 	if p.opts.strictTopology && len(s.components) > 0 {
-		if merr := p.checkTopology(s, nil, root.Str); merr != nil {
+		if _, merr := p.checkTopology(s, nil, nil, root); merr != nil {
 			return merr
 		}
 	}
 	p.commitV08(s, isNew, t)
-	s.root, s.rendering = root.Str, true
-	if cat.Exists() {
-		s.catalogID = cat.Str
+	s.root = root
+	if hasCat {
+		s.catalogID = cat
 	}
 	// As the reference: styles default to {} and are replaced, not merged.
 	s.styles = "{}"
-	if styles.Exists() {
-		s.styles = styles.Raw
+	if styles >= 0 {
+		s.styles = tp.raw(styles)
 	}
 	t.setRoot(s.id, s.root)
 	t.setStyles(s.id)
 	return nil
 }
 
-func (p *Processor) surfaceUpdate(env envelope, agent string, t *tracker) *MessageError {
-	if merr := checkKeys(env.body, "surfaceId", "components"); merr != nil {
-		return merr
-	}
-	comps, merr := parseComponents(env.body.Get("components"), true, nil)
-	if merr != nil {
-		return merr
-	}
+func (p *Processor) surfaceUpdate(env *envelope, agent string, t *tracker) *MessageError {
 	s, isNew, merr := p.surfaceV08(env, agent)
 	if merr != nil {
 		return merr
 	}
-	if merr := p.checkComponents(s, comps); merr != nil {
+	comps, merr := parseComponents(env.tp, env.get("components"), true, p.opts.topology, p.refFields(s.family, s.catalogID))
+	if merr != nil {
+		return merr
+	}
+	upd, plan, merr := p.checkComponents(s, comps)
+	if merr != nil {
 		return merr
 	}
 	p.commitV08(s, isNew, t)
-	p.storeComponents(s, comps, t)
+	p.storeComponents(s, comps, upd, plan, t)
 	return nil
 }
 
-func (p *Processor) dataModelUpdate(env envelope, agent string, t *tracker) *MessageError {
-	b := env.body
-	if merr := checkKeys(b, "surfaceId", "path", "contents"); merr != nil {
-		return merr
-	}
+func (p *Processor) dataModelUpdate(env *envelope, agent string, t *tracker) *MessageError {
 	var segs []string
-	if path := b.Get("path"); path.Exists() {
-		if path.Type != gjson.String {
+	if path := env.get("path"); path >= 0 {
+		if !env.tp.isString(path) {
 			return fail("/path", ErrInvalidMessage, "path must be a string")
 		}
-		segs = parsePathV08(path.Str)
+		segs = parsePathV08(env.tp.str(path))
 	}
-	contents := b.Get("contents")
-	if !contents.Exists() {
+	contents := env.get("contents")
+	if contents < 0 {
 		return fail("/contents", ErrInvalidMessage, "contents is required")
 	}
-	value, merr := convertContents(contents, "/contents")
+	value, merr := convertContents(gjson.Parse(env.tp.raw(contents)), "/contents")
 	if merr != nil {
 		return merr
 	}

@@ -1,30 +1,14 @@
 package processor
 
 import (
-	"github.com/tidwall/gjson"
+	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-// checkKeys fails on a body property not in allowed (the message schemas
-// are closed: additionalProperties is false).
-func checkKeys(body gjson.Result, allowed ...string) *MessageError {
-	var ferr *MessageError
-	body.ForEach(func(k, _ gjson.Result) bool {
-		for _, a := range allowed {
-			if k.Str == a {
-				return true
-			}
-		}
-		ferr = fail("/"+escapeToken(k.Str), ErrInvalidMessage, "unknown property %q", k.Str)
-		return false
-	})
-	return ferr
-}
-
 // liveSurface returns the surface an update addresses, checking that it
 // exists and belongs to the message's family.
-func (p *Processor) liveSurface(env envelope) (*Surface, *MessageError) {
+func (p *Processor) liveSurface(env *envelope) (*Surface, *MessageError) {
 	s, ok := p.surfaces[env.surfaceID]
 	if !ok {
 		return nil, fail("/surfaceId", ErrUnknownSurface, "surface %q does not exist", env.surfaceID)
@@ -35,50 +19,44 @@ func (p *Processor) liveSurface(env envelope) (*Surface, *MessageError) {
 	return s, nil
 }
 
-func (p *Processor) createSurface(env envelope, agent string, t *tracker) *MessageError {
-	b := env.body
-	if merr := checkKeys(b, "surfaceId", "catalogId", "theme", "sendDataModel"); merr != nil {
+func (p *Processor) createSurface(env *envelope, agent string, t *tracker) *MessageError {
+	tp := env.tp
+	cat, ok, merr := env.getString("catalogId")
+	if merr != nil {
 		return merr
 	}
-	cat := b.Get("catalogId")
-	if !cat.Exists() {
+	if !ok {
 		return fail("/catalogId", ErrInvalidMessage, "catalogId is required")
 	}
-	if cat.Type != gjson.String || cat.Str == "" {
-		return fail("/catalogId", ErrInvalidMessage, "catalogId must be a non-empty string")
-	}
-	theme := b.Get("theme")
-	if theme.Exists() && !theme.IsObject() {
+	theme := env.get("theme")
+	if theme >= 0 && !tp.isObject(theme) {
 		return fail("/theme", ErrInvalidMessage, "theme must be an object")
 	}
-	sdm := b.Get("sendDataModel")
-	if sdm.Exists() && sdm.Type != gjson.True && sdm.Type != gjson.False {
+	sdm := env.get("sendDataModel")
+	if sdm >= 0 && tp.kind(sdm) != tokTrue && tp.kind(sdm) != tokFalse {
 		return fail("/sendDataModel", ErrInvalidMessage, "sendDataModel must be a boolean")
 	}
 	if _, ok := p.surfaces[env.surfaceID]; ok {
 		return fail("/surfaceId", ErrSurfaceExists, "surface %q already exists (delete it first)", env.surfaceID)
 	}
-	if !p.catalogAllowed(cat.Str) {
-		return fail("/catalogId", ErrUnknownCatalog, "catalog %q is not supported", cat.Str)
+	if !p.catalogAllowed(cat) {
+		return fail("/catalogId", ErrUnknownCatalog, "catalog %q is not supported", cat)
 	}
 	if len(p.surfaces) >= p.opts.maxSurfaces {
 		return fail("/surfaceId", ErrLimit, "cannot create surface %q: the processor holds its maximum of %d surfaces", env.surfaceID, p.opts.maxSurfaces)
 	}
 	s := newSurface(env.surfaceID, protocol.FamilyV09, env.version, agent)
-	s.catalogID = cat.Str
-	if theme.Exists() {
-		s.theme = theme.Raw
+	s.catalogID = cat
+	if theme >= 0 {
+		s.theme = tp.raw(theme)
 	}
-	s.sendDataModel = sdm.Type == gjson.True
+	s.sendDataModel = sdm >= 0 && tp.kind(sdm) == tokTrue
 	p.surfaces[s.id] = s
 	t.create(s.id)
 	return nil
 }
 
-func (p *Processor) deleteSurface(env envelope, t *tracker) *MessageError {
-	if merr := checkKeys(env.body, "surfaceId"); merr != nil {
-		return merr
-	}
+func (p *Processor) deleteSurface(env *envelope, t *tracker) *MessageError {
 	// Deleting a surface that does not exist is a no-op, as in the
 	// reference renderer.
 	if _, ok := p.surfaces[env.surfaceID]; ok {
@@ -88,57 +66,106 @@ func (p *Processor) deleteSurface(env envelope, t *tracker) *MessageError {
 	return nil
 }
 
-func (p *Processor) updateComponents(env envelope, t *tracker) *MessageError {
-	if merr := checkKeys(env.body, "surfaceId", "components"); merr != nil {
-		return merr
-	}
+func (p *Processor) updateComponents(env *envelope, t *tracker) *MessageError {
 	s, merr := p.liveSurface(env)
 	if merr != nil {
 		return merr
 	}
-	comps, merr := parseComponents(env.body.Get("components"), false, nil)
+	comps, merr := parseComponents(env.tp, env.get("components"), false, p.opts.topology, p.refFields(s.family, s.catalogID))
 	if merr != nil {
 		return merr
 	}
-	if merr := p.checkComponents(s, comps); merr != nil {
+	upd, plan, merr := p.checkComponents(s, comps)
+	if merr != nil {
 		return merr
 	}
-	p.storeComponents(s, comps, t)
+	p.storeComponents(s, comps, upd, plan, t)
 	return nil
 }
 
 // checkComponents checks an update's components against the surface: the
 // component bound and the topology. It changes nothing.
-func (p *Processor) checkComponents(s *Surface, comps []*Component) *MessageError {
-	added := 0
-	var seen map[string]bool
-	if len(comps) > 1 {
-		seen = make(map[string]bool, len(comps))
+func (p *Processor) checkComponents(s *Surface, comps []*Component) (map[string]*Component, topoPlan, *MessageError) {
+	upd, dup := p.indexUpdate(comps, len(s.components) == 0)
+	if dup != "" && p.opts.topology {
+		return nil, topoPlan{}, topoFailure(protocol.ErrDuplicateID, "Duplicate component ID: %s", dup)
 	}
+	added := 0
 	for _, c := range comps {
-		if _, ok := s.components[c.ID]; ok || seen[c.ID] {
-			continue
+		if upd[c.ID] != c {
+			continue // a later component has this id
 		}
-		if seen != nil {
-			seen[c.ID] = true
+		if _, ok := s.components[c.ID]; !ok {
+			added++
 		}
-		added++
 	}
 	if len(s.components)+added > p.opts.maxComponents {
-		return fail("/components", ErrLimit, "surface %q would hold %d components, more than the bound of %d", s.id, len(s.components)+added, p.opts.maxComponents)
+		return nil, topoPlan{}, fail("/components", ErrLimit, "surface %q would hold %d components, more than the bound of %d", s.id, len(s.components)+added, p.opts.maxComponents)
 	}
+	var plan topoPlan
 	if p.opts.topology {
-		if merr := p.checkTopology(s, comps, s.Root()); merr != nil {
-			return merr
+		var merr *MessageError
+		if plan, merr = p.checkTopology(s, comps, upd, s.Root()); merr != nil {
+			return nil, topoPlan{}, merr
 		}
 	}
-	return nil
+	return upd, plan, nil
+}
+
+// indexUpdate maps an update's ids to its components (the last one for a
+// repeated id, as a later entry replaces an earlier one) and reports the
+// first repeated id. For a surface without components the map is fresh
+// (storeComponents adopts it as the surface's map); otherwise it is a map
+// the processor reuses.
+func (p *Processor) indexUpdate(comps []*Component, fresh bool) (map[string]*Component, string) {
+	var m map[string]*Component
+	if fresh {
+		m = make(map[string]*Component, len(comps))
+	} else {
+		// Reuse the map, unless an earlier, much larger update grew it:
+		// clearing costs its capacity, not its length.
+		if p.upd == nil || p.updCap > 4*len(comps)+64 {
+			p.upd, p.updCap = make(map[string]*Component, len(comps)), len(comps)
+		}
+		clear(p.upd)
+		p.updCap = max(p.updCap, len(comps))
+		m = p.upd
+	}
+	dup := ""
+	for _, c := range comps {
+		if _, ok := m[c.ID]; ok && dup == "" {
+			dup = c.ID
+		}
+		m[c.ID] = c
+	}
+	return m, dup
 }
 
 // storeComponents stores checked components: each replaces any component
 // with its id whole (all its properties); a changed type is recorded as a
 // recreation.
-func (p *Processor) storeComponents(s *Surface, comps []*Component, t *tracker) {
+//
+// upd is the update indexed by id (see indexUpdate); a surface without
+// components adopts it as its map.
+func (p *Processor) storeComponents(s *Surface, comps []*Component, upd map[string]*Component, plan topoPlan, t *tracker) {
+	if p.opts.topology {
+		p.commitTopology(s, comps, upd, plan)
+	}
+	if len(s.components) == 0 {
+		s.components = upd
+		s.order = make([]string, 0, len(upd))
+		for _, c := range comps {
+			if upd[c.ID] == c {
+				s.order = append(s.order, c.ID)
+			}
+		}
+		t.upserts(s.id, slices.Clone(s.order)) // the Batch must not share the surface's slice
+		if _, ok := upd[s.Root()]; ok {
+			t.setRoot(s.id, s.Root())
+		}
+		return
+	}
+	ids := make([]string, 0, len(upd))
 	for _, c := range comps {
 		old, existed := s.components[c.ID]
 		recreated := existed && old.Type != c.Type
@@ -146,38 +173,40 @@ func (p *Processor) storeComponents(s *Surface, comps []*Component, t *tracker) 
 			s.order = append(s.order, c.ID)
 		}
 		s.components[c.ID] = c
-		t.upsert(s.id, c.ID, recreated)
+		if upd[c.ID] == c {
+			ids = append(ids, c.ID)
+		}
+		if recreated {
+			t.recreate(s.id, c.ID)
+		}
 		if c.ID == s.Root() && (!existed || recreated) {
 			t.setRoot(s.id, c.ID)
 		}
 	}
+	t.upserts(s.id, ids)
 }
 
-func (p *Processor) updateDataModel(env envelope, t *tracker) *MessageError {
-	b := env.body
-	if merr := checkKeys(b, "surfaceId", "path", "value"); merr != nil {
-		return merr
-	}
+func (p *Processor) updateDataModel(env *envelope, t *tracker) *MessageError {
 	s, merr := p.liveSurface(env)
 	if merr != nil {
 		return merr
 	}
 	var segs []string
-	if path := b.Get("path"); path.Exists() {
-		if path.Type != gjson.String {
+	if path := env.get("path"); path >= 0 {
+		if !env.tp.isString(path) {
 			return fail("/path", ErrInvalidMessage, "path must be a string")
 		}
 		var err error
-		if segs, err = parsePointer(path.Str); err != nil {
+		if segs, err = parsePointer(env.tp.str(path)); err != nil {
 			return &MessageError{Path: "/path", Err: err}
 		}
 	}
-	value := b.Get("value")
+	value := env.get("value")
 	var node any
-	if value.Exists() {
-		node = rawJSON(value.Raw)
+	if value >= 0 {
+		node = rawJSON(env.tp.raw(value))
 	}
-	w, err := s.data.prepareWrite(segs, node, !value.Exists(), p.opts.maxDataBytes)
+	w, err := s.data.prepareWrite(segs, node, value < 0, p.opts.maxDataBytes)
 	if err != nil {
 		return &MessageError{Path: "/path", Err: err}
 	}

@@ -58,8 +58,8 @@ type Changes struct {
 
 // SurfaceChanges is what a list changed in one surface.
 type SurfaceChanges struct {
-	// ComponentsUpserted lists, sorted, the ids of components created or
-	// updated.
+	// ComponentsUpserted lists the ids of components created or updated,
+	// each once, in the order they first arrived in the list.
 	ComponentsUpserted []string `json:"componentsUpserted,omitempty"`
 	// ComponentsRecreated lists, sorted, the ids (also in
 	// ComponentsUpserted) whose type changed: a renderer must drop the old

@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"slices"
 	"sort"
 )
 
@@ -12,8 +13,9 @@ type tracker struct {
 }
 
 type surfaceDelta struct {
-	upserted  map[string]struct{}
-	recreated map[string]struct{}
+	upserted  []string            // unique, in order of first arrival
+	seen      map[string]struct{} // upserted as a set, once needed
+	recreated []string
 	paths     map[string]struct{}
 	root      string
 	styles    bool
@@ -51,18 +53,31 @@ func (t *tracker) remove(id string) {
 	delete(t.surf, id)
 }
 
-func (t *tracker) upsert(surface, id string, recreated bool) {
+// upserts records component ids upserted by one message (unique within
+// the call; the tracker may keep the slice).
+func (t *tracker) upserts(surface string, ids []string) {
 	d := t.delta(surface)
-	if d.upserted == nil {
-		d.upserted = make(map[string]struct{})
+	if len(d.upserted) == 0 {
+		d.upserted = ids
+		return
 	}
-	d.upserted[id] = struct{}{}
-	if recreated {
-		if d.recreated == nil {
-			d.recreated = make(map[string]struct{})
+	if d.seen == nil {
+		d.seen = make(map[string]struct{}, len(d.upserted)+len(ids))
+		for _, id := range d.upserted {
+			d.seen[id] = struct{}{}
 		}
-		d.recreated[id] = struct{}{}
 	}
+	for _, id := range ids {
+		if _, ok := d.seen[id]; !ok {
+			d.seen[id] = struct{}{}
+			d.upserted = append(d.upserted, id)
+		}
+	}
+}
+
+func (t *tracker) recreate(surface, id string) {
+	d := t.delta(surface)
+	d.recreated = append(d.recreated, id)
 }
 
 func (t *tracker) dataPath(surface, path string) {
@@ -83,9 +98,9 @@ func (t *tracker) changes() Changes {
 	c.SurfacesDeleted = sortedSet(t.deleted)
 	for id, d := range t.surf {
 		sc := SurfaceChanges{
-			ComponentsUpserted:  sortedKeys(d.upserted),
-			ComponentsRecreated: sortedKeys(d.recreated),
-			DataPaths:           collapsePaths(sortedKeys(d.paths)),
+			ComponentsUpserted:  d.upserted,
+			ComponentsRecreated: sortedUnique(d.recreated),
+			DataPaths:           collapsePaths(sortedPaths(d.paths)),
 			Root:                d.root,
 			StylesChanged:       d.styles,
 		}
@@ -97,19 +112,15 @@ func (t *tracker) changes() Changes {
 	return c
 }
 
-func sortedSet(m map[string]bool) []string {
-	if len(m) == 0 {
+func sortedUnique(ids []string) []string {
+	if len(ids) == 0 {
 		return nil
 	}
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	slices.Sort(ids)
+	return slices.Compact(ids)
 }
 
-func sortedKeys(m map[string]struct{}) []string {
+func sortedSet(m map[string]bool) []string {
 	if len(m) == 0 {
 		return nil
 	}
@@ -146,5 +157,17 @@ func collapsePaths(sorted []string) []string {
 			out = append(out, p)
 		}
 	}
+	return out
+}
+
+func sortedPaths(m map[string]struct{}) []string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
 	return out
 }

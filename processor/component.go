@@ -3,8 +3,6 @@ package processor
 import (
 	"strconv"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -19,189 +17,301 @@ type Component struct {
 	// one ({"id","component":{"Text":{…}}}, with "weight" if given).
 	JSON string
 
-	// skel is the component reduced to what the topology checks read: id,
-	// component type and the values of properties that can hold references.
-	skel map[string]any
+	refs  []ref // references to other components (topology)
+	nrefs int32 // len(refs), while parsing
+
+	// height is the length of the longest reference path below the
+	// component in its surface's graph (topology checks only).
+	height int32
+
+	// Scratch marks of the topology checks, stamped with an epoch (not
+	// state). mark == epoch means, in the check using it: on the full
+	// walk's stack (heights), visited (reaches), in the affected set
+	// (checkIncremental); no two of these run on one epoch. tentEpoch ==
+	// epoch means tent is the tentative height.
+	tent            int32
+	mark, tentEpoch uint64
+}
+
+// hasRef reports whether c references id.
+func (c *Component) hasRef(id string) bool {
+	for _, r := range c.refs {
+		if r.id == id {
+			return true
+		}
+	}
+	return false
+}
+
+// ref is one reference from a component to another component id, with
+// where it sits (rendered as protocol.ComponentRef.Field on demand).
+type ref struct {
+	id     string
+	key    string
+	suffix refSuffix
+	index  int32 // for suffixChildAt
+}
+
+type refSuffix uint8
+
+const (
+	suffixNone refSuffix = iota
+	suffixComponentID
+	suffixExplicitList
+	suffixTemplateComponentID
+	suffixChildAt // key[index].child
+)
+
+// field renders where a reference sits, as protocol.ComponentRefs does
+// ("child", "children.explicitList", "tabs[0].child", ...).
+func (r ref) field() string {
+	switch r.suffix {
+	case suffixComponentID:
+		return r.key + ".componentId"
+	case suffixExplicitList:
+		return r.key + ".explicitList"
+	case suffixTemplateComponentID:
+		return r.key + ".template.componentId"
+	case suffixChildAt:
+		return r.key + "[" + strconv.Itoa(int(r.index)) + "].child"
+	}
+	return r.key
 }
 
 // parseComponents decodes the components array of an updateComponents
-// (v0.9 family) or surfaceUpdate (v0.8) body. It checks each component's
-// envelope (an object with a string id and type) but not its properties.
-func parseComponents(arr gjson.Result, v08 bool, refs protocol.RefFieldsFunc) ([]*Component, *MessageError) {
-	if !arr.Exists() {
+// (v0.9 family) or surfaceUpdate (v0.8) body (token arr, -1 if absent). It
+// checks each component's envelope (an object with a string id and type)
+// and, when withRefs is set, extracts its references. The components of
+// one message share their allocations.
+func parseComponents(tp *tape, arr int, v08, withRefs bool, refFields protocol.RefFieldsFunc) ([]*Component, *MessageError) {
+	if arr < 0 {
 		return nil, fail("/components", ErrInvalidMessage, "components is required")
 	}
-	if !arr.IsArray() {
+	if !tp.isArray(arr) {
 		return nil, fail("/components", ErrInvalidMessage, "components must be an array")
 	}
-	var out []*Component
+	n := 0
+	tp.items(arr, func(int, int) bool { n++; return true })
+	slab := make([]Component, 0, n)
+	var refBuf []ref
+	if withRefs {
+		refBuf = make([]ref, 0, n+4) // a tree has n-1 references
+	}
 	var ferr *MessageError
-	i := 0
-	arr.ForEach(func(_, c gjson.Result) bool {
-		path := "/components/" + strconv.Itoa(i)
-		i++
-		comp, err := parseComponent(c, path, v08, refs)
-		if err != nil {
-			ferr = err
+	tp.items(arr, func(i, c int) bool {
+		slab = append(slab, Component{})
+		start := len(refBuf)
+		if ferr = parseComponent(tp, &slab[i], c, i, v08, withRefs, refFields, &refBuf); ferr != nil {
 			return false
 		}
-		out = append(out, comp)
+		slab[i].nrefs = int32(len(refBuf) - start)
 		return true
 	})
 	if ferr != nil {
 		return nil, ferr
 	}
-	if len(out) == 0 {
+	if len(slab) == 0 {
 		return nil, fail("/components", ErrInvalidMessage, "components must not be empty")
+	}
+	out := make([]*Component, len(slab))
+	at := 0
+	for i := range slab {
+		n := int(slab[i].nrefs)
+		slab[i].refs = refBuf[at : at+n : at+n]
+		at += n
+		out[i] = &slab[i]
 	}
 	return out, nil
 }
 
-func parseComponent(c gjson.Result, path string, v08 bool, refs protocol.RefFieldsFunc) (*Component, *MessageError) {
-	if !c.IsObject() {
-		return nil, fail(path, ErrInvalidMessage, "a component must be an object")
+func componentPath(i int, rest string) string {
+	return "/components/" + strconv.Itoa(i) + rest
+}
+
+// parseComponent checks one component's envelope and, with withRefs,
+// appends its references to refs.
+func parseComponent(tp *tape, comp *Component, c, i int, v08, withRefs bool, refFields protocol.RefFieldsFunc, refs *[]ref) *MessageError {
+	if !tp.isObject(c) {
+		return fail(componentPath(i, ""), ErrInvalidMessage, "a component must be an object")
 	}
-	comp := &Component{JSON: c.Raw}
-	skel := make(map[string]any, 4)
+	comp.JSON = tp.raw(c)
+	var single, list []string
+	if withRefs && !v08 && refFields != nil {
+		if t := tp.member(c, "component"); tp.isString(t) {
+			single, list = refFields(tp.str(t))
+		}
+	}
 	var ferr *MessageError
-	var props gjson.Result
-	c.ForEach(func(k, v gjson.Result) bool {
-		switch key := k.Str; key {
+	props := -1
+	tp.members(c, func(k string, v int) bool {
+		switch k {
 		case "id":
-			if v.Type != gjson.String || v.Str == "" {
-				ferr = fail(path+"/id", ErrInvalidMessage, "component id must be a non-empty string")
+			if !tp.isString(v) || tp.str(v) == "" {
+				ferr = fail(componentPath(i, "/id"), ErrInvalidMessage, "component id must be a non-empty string")
 				return false
 			}
-			comp.ID = v.Str
-			skel["id"] = v.Str
+			comp.ID = tp.str(v)
 		case "component":
-			if v08 {
-				if !v.IsObject() {
-					ferr = fail(path+"/component", ErrInvalidMessage, "v0.8 component must be an object with exactly one key, the component type")
+			if !v08 {
+				if !tp.isString(v) || tp.str(v) == "" {
+					ferr = fail(componentPath(i, "/component"), ErrInvalidMessage, "component type must be a non-empty string")
 					return false
 				}
-				n := 0
-				v.ForEach(func(t, p gjson.Result) bool {
+				comp.Type = tp.str(v)
+				return true
+			}
+			n := 0
+			if tp.isObject(v) {
+				tp.members(v, func(t string, p int) bool {
 					n++
-					comp.Type, props = t.Str, p
+					comp.Type, props = t, p
 					return n < 2
 				})
-				if n != 1 || comp.Type == "" || !props.IsObject() {
-					ferr = fail(path+"/component", ErrInvalidMessage, "v0.8 component must be an object with exactly one key, the component type, holding an object")
-					return false
-				}
-			} else {
-				if v.Type != gjson.String || v.Str == "" {
-					ferr = fail(path+"/component", ErrInvalidMessage, "component type must be a non-empty string")
-					return false
-				}
-				comp.Type = v.Str
-				skel["component"] = v.Str
 			}
-		case "weight":
-			if v08 && v.Type != gjson.Number {
-				ferr = fail(path+"/weight", ErrInvalidMessage, "weight must be a number")
+			if n != 1 || comp.Type == "" || !tp.isObject(props) {
+				ferr = fail(componentPath(i, "/component"), ErrInvalidMessage, "v0.8 component must be an object with exactly one key, the component type, holding an object")
 				return false
 			}
-			if !v08 {
-				addSkelProp(skel, key, v)
+			return true
+		case "weight":
+			if v08 && tp.kind(v) != tokNumber {
+				ferr = fail(componentPath(i, "/weight"), ErrInvalidMessage, "weight must be a number")
+				return false
 			}
 		default:
 			if v08 {
-				ferr = fail(path+"/"+escapeToken(key), ErrInvalidMessage, "unknown component property %q", key)
+				ferr = fail(componentPath(i, "/"+escapeToken(k)), ErrInvalidMessage, "unknown component property %q", k)
 				return false
 			}
-			addSkelProp(skel, key, v)
+		}
+		if withRefs && !v08 {
+			*refs = appendPropRefs(tp, *refs, k, v, single, list)
 		}
 		return true
 	})
 	if ferr != nil {
-		return nil, ferr
+		return ferr
 	}
 	if comp.ID == "" {
-		return nil, fail(path+"/id", ErrInvalidMessage, "component id is required")
+		return fail(componentPath(i, "/id"), ErrInvalidMessage, "component id is required")
 	}
 	if comp.Type == "" {
-		return nil, fail(path+"/component", ErrInvalidMessage, "component %q has no type", comp.ID)
+		return fail(componentPath(i, "/component"), ErrInvalidMessage, "component %q has no type", comp.ID)
 	}
-	if v08 {
-		inner := make(map[string]any, 2)
-		props.ForEach(func(k, v gjson.Result) bool {
-			addSkelProp(inner, k.Str, v)
-			return true
-		})
-		skel["component"] = map[string]any{comp.Type: inner}
+	if withRefs && v08 {
+		if refFields != nil {
+			single, list = refFields(comp.Type)
+		}
+		*refs = appendRefs(tp, *refs, props, single, list)
 	}
-	_ = refs // the reference fields are read by protocol.ComponentRefs from skel
-	comp.skel = skel
-	return comp, nil
+	return nil
 }
 
-// addSkelProp keeps, of one component property, what protocol.ComponentRefs
-// may read: strings, arrays of strings or of objects with a "child", and
-// objects with "componentId", "explicitList" or "template". Other values
-// cannot hold references and are left out.
-func addSkelProp(skel map[string]any, key string, v gjson.Result) {
-	switch {
-	case v.Type == gjson.String:
-		skel[key] = v.Str
-	case v.IsArray():
-		if a := skelArray(v); a != nil {
-			skel[key] = a
-		}
-	case v.IsObject():
-		m := make(map[string]any, 1)
-		v.ForEach(func(k, x gjson.Result) bool {
-			switch k.Str {
-			case "componentId":
-				if x.Type == gjson.String {
-					m["componentId"] = x.Str
-				}
-			case "explicitList":
-				if a := skelArray(x); a != nil {
-					m["explicitList"] = a
-				}
-			case "template":
-				if x.IsObject() {
-					if id := x.Get("componentId"); id.Type == gjson.String {
-						m["template"] = map[string]any{"componentId": id.Str}
-					} else {
-						m["template"] = map[string]any{}
-					}
-				}
-			}
-			return true
-		})
-		if len(m) > 0 {
-			skel[key] = m
-		}
+// Property names that hold references whatever the catalog says: the
+// protocol package's well-known names (see protocol.RefFieldsFunc).
+func heuristicSingle(k string) bool {
+	switch k {
+	case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
+		return true
 	}
+	return false
 }
 
-func skelArray(v gjson.Result) []any {
-	if !v.IsArray() {
-		return nil
+func heuristicList(k string) bool {
+	switch k {
+	case "children", "explicitList", "template":
+		return true
 	}
-	var out []any
-	v.ForEach(func(_, x gjson.Result) bool {
-		switch {
-		case x.Type == gjson.String:
-			out = append(out, x.Str)
-		case x.IsObject():
-			if ch := x.Get("child"); ch.Type == gjson.String {
-				out = append(out, map[string]any{"child": ch.Str})
-			} else {
-				out = append(out, nil)
-			}
-		default:
-			out = append(out, nil)
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
 		}
+	}
+	return false
+}
+
+// appendRefs appends the references a component's properties make. It
+// follows protocol.ComponentRefs exactly (a differential test holds the
+// two together), reading the message's tape instead of a decoded map so
+// that a component costs no allocation beyond its share of the message's.
+func appendRefs(tp *tape, dst []ref, props int, single, list []string) []ref {
+	tp.members(props, func(k string, v int) bool {
+		dst = appendPropRefs(tp, dst, k, v, single, list)
 		return true
 	})
-	if out == nil {
-		out = []any{}
+	return dst
+}
+
+// appendPropRefs appends the references of one property.
+func appendPropRefs(tp *tape, dst []ref, key string, v int, single, list []string) []ref {
+	switch tp.kind(v) {
+	case tokString:
+		// Only a single-reference property can hold an id as a string.
+		if heuristicSingle(key) || contains(single, key) {
+			dst = append(dst, ref{id: tp.str(v), key: key})
+		}
+		return dst
+	case tokObject, tokArray:
+	default:
+		return dst // numbers, booleans and null hold no references
 	}
-	return out
+	inList := contains(list, key)
+	switch {
+	case contains(single, key) || heuristicSingle(key):
+		switch {
+		case tp.isString(v):
+			dst = append(dst, ref{id: tp.str(v), key: key})
+		case tp.isObject(v):
+			if id := tp.member(v, "componentId"); tp.isString(id) {
+				dst = append(dst, ref{id: tp.str(id), key: key, suffix: suffixComponentID})
+			}
+		}
+	case inList || heuristicList(key):
+		switch {
+		case tp.isArray(v):
+			tp.items(v, func(_, item int) bool {
+				if tp.isString(item) {
+					dst = append(dst, ref{id: tp.str(item), key: key})
+				}
+				return true
+			})
+		case tp.isObject(v):
+			if el := tp.member(v, "explicitList"); el >= 0 {
+				if tp.isArray(el) {
+					tp.items(el, func(_, item int) bool {
+						if tp.isString(item) {
+							dst = append(dst, ref{id: tp.str(item), key: key, suffix: suffixExplicitList})
+						}
+						return true
+					})
+				}
+			} else if tpl := tp.member(v, "template"); tpl >= 0 {
+				if tp.isObject(tpl) {
+					if id := tp.member(tpl, "componentId"); tp.isString(id) {
+						dst = append(dst, ref{id: tp.str(id), key: key, suffix: suffixTemplateComponentID})
+					}
+				}
+			} else if id := tp.member(v, "componentId"); tp.isString(id) {
+				dst = append(dst, ref{id: tp.str(id), key: key, suffix: suffixComponentID})
+			}
+		}
+	}
+	// Arrays of objects with a "child" (e.g. tabs: [{title, child}]).
+	if tp.isArray(v) && !inList {
+		tp.items(v, func(i, item int) bool {
+			if tp.isObject(item) {
+				if ch := tp.member(item, "child"); tp.isString(ch) && tp.str(ch) != "" {
+					dst = append(dst, ref{id: tp.str(ch), key: key, suffix: suffixChildAt, index: int32(i)})
+				}
+			}
+			return true
+		})
+	}
+	return dst
 }
 
 // escapeToken escapes one JSON Pointer token.

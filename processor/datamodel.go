@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // A data model is a tree of nodes:
@@ -21,6 +23,10 @@ type (
 	object  map[string]any
 	array   struct{ items []any }
 )
+
+// maxPathSegments bounds the segments of a data path, so that the data
+// model stays about as shallow as the messages that build it.
+const maxPathSegments = protocol.MaxComponentDepth
 
 // dataModel is one surface's data model with its approximate size: the
 // length of the JSON text it holds (raw values count as received).
@@ -150,9 +156,17 @@ type dataWrite struct {
 
 // prepareWrite validates the upsert of value (or, with remove, the removal)
 // at segs and returns the write to commit. Errors wrap ErrDataPath or
-// ErrLimit; path is the failing location for the error message.
+// ErrLimit.
 func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxBytes int) (*dataWrite, error) {
 	w := &dataWrite{dm: dm, changed: true}
+	if len(segs) > maxPathSegments {
+		return nil, fmt.Errorf("%w: path has %d segments, more than %d", ErrLimit, len(segs), maxPathSegments)
+	}
+	for _, seg := range segs {
+		if _, _, tooBig := arrayIndex(seg); tooBig {
+			return nil, fmt.Errorf("%w: array index %s exceeds the data model bound", ErrLimit, seg)
+		}
+	}
 	if len(segs) == 0 {
 		if remove {
 			value = object{}
@@ -170,20 +184,20 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 		valueSize = sizeOf(value)
 	}
 
-	// setParent stores a node back into the slot it came from.
-	var setSlot func(any)
-	setSlot = func(n any) { dm.root = n }
+	// setSlot stores a node back into the slot cur came from.
+	setSlot := func(n any) { dm.root = n }
 	cur := dm.root
 	for d := 0; d < len(segs); d++ {
 		seg := segs[d]
 		last := d == len(segs)-1
-		if x := expand(cur); x != nil {
-			if _, isRaw := cur.(rawJSON); isRaw {
+		if _, isRaw := cur.(rawJSON); isRaw {
+			// A received object or array: hold it expanded from now on.
+			if x := expand(cur); x != nil {
 				if _, still := x.(rawJSON); !still {
 					setSlot(x)
+					cur = x
 				}
 			}
-			cur = x
 		}
 		if isNull(cur) {
 			// Null or absent: create containers from here (root: object).
@@ -299,7 +313,7 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 			return nil, fmt.Errorf("%w: cannot write %q: %q holds a primitive value", ErrDataPath, formatPointer(segs), formatPointer(segs[:d]))
 		}
 	}
-	panic("unreachable")
+	return nil, fmt.Errorf("%w: empty write", ErrDataPath) // not reached: the last segment always returns
 }
 
 // checkLimit fails a write that would make the model larger than maxBytes.

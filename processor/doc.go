@@ -38,15 +38,27 @@
 // array slot keeping the length; an omitted path or "/" replaces the whole
 // model; writing through a primitive is an error); v0.8 dataModelUpdate
 // contents become plain JSON values; deleteSurface removes everything and
-// the surface can be created again. Removing a path that does not exist
-// changes nothing (the reference creates its missing parents).
+// the surface can be created again. Where the reference is looser than the
+// message schema, the schema wins: every component needs its "component"
+// type, also when it updates an existing id. Removing a path that does not
+// exist changes nothing (the reference creates its missing parents);
+// deleting an unknown surface is a no-op, as in the reference. A data path
+// without a leading "/" is read from the root, and empty segments are
+// skipped, as in the reference.
 //
 // # Validation
 //
-// Envelopes are checked structurally without any schema files. Topology
-// checks (WithTopology, on by default) reuse package protocol on the
-// surface's whole component graph as it would be after the message;
-// WithCatalog adds the catalog's JSON Schema.
+// Every message is read in one validating pass (JSON syntax, UTF-8, the
+// protocol's depth limit) and its envelope is checked structurally, without
+// any schema files. Topology checks (WithTopology, on by default) apply the
+// rules of package protocol (protocol.CheckIntegrity and
+// protocol.AnalyzeTopology: duplicate ids, self-references, cycles, depth;
+// with WithStrictTopology also missing root, dangling references and
+// orphans), with its sentinels and texts, to the surface's whole component
+// graph as it would be after the message. They run incrementally on the raw
+// message, without decoding it; differential tests hold them to the protocol
+// package's functions. WithCatalog adds the catalog's JSON Schema
+// (protocol.Catalog.ValidateSchema) and protocol.CheckLimits.
 //
 // # Concurrency and memory
 //
@@ -55,5 +67,6 @@
 // WithMaxSurfaces, WithMaxComponents (per surface) and
 // WithMaxDataModelBytes (per surface); a message that would exceed a bound
 // fails with ErrLimit and changes nothing. Components and data values are
-// held as the JSON text they arrived as.
+// held as the JSON text they arrived as (copied: the caller keeps its
+// bytes).
 package processor

@@ -1,7 +1,7 @@
 package processor
 
 import (
-	"github.com/tidwall/gjson"
+	"errors"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -14,11 +14,43 @@ const (
 
 // envelope is a message's outer object, decoded.
 type envelope struct {
+	tp        *tape
 	kind      protocol.Kind
 	family    protocol.Family
 	version   protocol.Version
-	body      gjson.Result
+	body      int // token of the body object
 	surfaceID string
+
+	// The body's properties, read in one pass.
+	names [4]string
+	vals  [4]int
+	n     int
+}
+
+// get returns a body property's token, or -1 when absent.
+func (e *envelope) get(name string) int {
+	for i := 0; i < e.n; i++ {
+		if e.names[i] == name {
+			return e.vals[i]
+		}
+	}
+	return -1
+}
+
+// getString returns a body property that must be a non-empty string when
+// present; ok is false when it is absent.
+func (e *envelope) getString(name string) (s string, ok bool, merr *MessageError) {
+	t := e.get(name)
+	if t < 0 {
+		return "", false, nil
+	}
+	if !e.tp.isString(t) {
+		return "", true, fail("/"+name, ErrInvalidMessage, "%s must be a non-empty string", name)
+	}
+	if s = e.tp.str(t); s == "" {
+		return "", true, fail("/"+name, ErrInvalidMessage, "%s must be a non-empty string", name)
+	}
+	return s, true, nil
 }
 
 func isKind(k string) bool {
@@ -31,31 +63,74 @@ func isKind(k string) bool {
 	return false
 }
 
-// decodeEnvelope checks a message's outer structure: a JSON object, no
-// deeper than the protocol allows, with exactly one kind key, a version
-// that fits the kind, and a body object with a string surfaceId.
-func decodeEnvelope(msg string) (envelope, *MessageError) {
-	var env envelope
-	if !gjson.Valid(msg) {
-		return env, fail("", ErrInvalidMessage, "message is not valid JSON")
+// bodyKeys lists the properties each kind's body may have (the message
+// schemas are closed: additionalProperties is false).
+func bodyKeys(k protocol.Kind) []string {
+	switch k {
+	case protocol.KindCreateSurface:
+		return []string{"surfaceId", "catalogId", "theme", "sendDataModel"}
+	case protocol.KindUpdateComponents, protocol.KindSurfaceUpdate:
+		return []string{"surfaceId", "components"}
+	case protocol.KindUpdateDataModel:
+		return []string{"surfaceId", "path", "value"}
+	case protocol.KindBeginRendering:
+		return []string{"surfaceId", "catalogId", "root", "styles"}
+	case protocol.KindDataModelUpdate:
+		return []string{"surfaceId", "path", "contents"}
 	}
-	if err := checkDepth(msg); err != nil {
+	return []string{"surfaceId"}
+}
+
+// readBody reads the body's properties, failing on one the kind does not
+// allow. A repeated property keeps its last value.
+func (e *envelope) readBody() *MessageError {
+	allowed := bodyKeys(e.kind)
+	var ferr *MessageError
+	e.tp.members(e.body, func(k string, v int) bool {
+		for _, a := range allowed {
+			if k == a {
+				j := 0
+				for j < e.n && e.names[j] != a {
+					j++
+				}
+				e.names[j], e.vals[j] = a, v
+				if j == e.n {
+					e.n++
+				}
+				return true
+			}
+		}
+		ferr = fail("/"+escapeToken(k), ErrInvalidMessage, "unknown property %q", k)
+		return false
+	})
+	return ferr
+}
+
+// decodeEnvelope parses a message onto tp and checks its outer structure:
+// valid JSON no deeper than the protocol allows, an object with exactly
+// one kind key, a version that fits the kind, and a body object with only
+// the kind's properties and a non-empty string surfaceId.
+func decodeEnvelope(tp *tape, msg string) (envelope, *MessageError) {
+	env := envelope{tp: tp, body: -1}
+	if err := tp.parse(msg); err != nil {
+		var se *syntaxError
+		if errors.As(err, &se) {
+			return env, fail("", ErrInvalidMessage, "message is not valid JSON: %v", se)
+		}
 		return env, &MessageError{Err: err}
 	}
-	top := gjson.Parse(msg)
-	if !top.IsObject() {
+	if !tp.isObject(0) {
 		return env, fail("", ErrInvalidMessage, "message must be a JSON object")
 	}
 	var (
-		ferr       *MessageError
-		versionRaw gjson.Result
-		haveVer    bool
+		ferr     *MessageError
+		verTok   = -1
+		extraKey string
 	)
-	top.ForEach(func(k, v gjson.Result) bool {
-		key := k.Str
+	tp.members(0, func(key string, v int) bool {
 		switch {
 		case key == "version":
-			versionRaw, haveVer = v, true
+			verTok = v
 		case isKind(key):
 			if env.kind != "" {
 				ferr = fail("", ErrInvalidMessage, "message has more than one kind: %s and %s", env.kind, key)
@@ -63,7 +138,7 @@ func decodeEnvelope(msg string) (envelope, *MessageError) {
 			}
 			env.kind, env.body = protocol.Kind(key), v
 		case key == "functionCallId" || key == "wantResponse" || key == "actionId":
-			// v0.10 envelope fields of callFunction / actionResponse.
+			extraKey = key // v0.10 envelope fields of callFunction / actionResponse
 		default:
 			ferr = fail("", ErrInvalidMessage, "unknown message property %q", key)
 			return false
@@ -76,19 +151,23 @@ func decodeEnvelope(msg string) (envelope, *MessageError) {
 	if env.kind == "" {
 		return env, fail("", ErrInvalidMessage, "message has no kind (expected one of createSurface, updateComponents, updateDataModel, deleteSurface, beginRendering, surfaceUpdate, dataModelUpdate)")
 	}
-	if haveVer {
-		if versionRaw.Type != gjson.String {
+	verText := ""
+	if verTok >= 0 {
+		if !tp.isString(verTok) {
 			return env, fail("", ErrInvalidMessage, "version must be a string")
 		}
-		v, err := protocol.ParseVersion(versionRaw.Str)
+		verText = tp.str(verTok)
+		v, err := protocol.ParseVersion(verText)
 		if err != nil {
-			return env, fail("", ErrVersion, "malformed version %q", versionRaw.Str)
+			return env, fail("", ErrVersion, "malformed version %q", verText)
 		}
 		env.version = v
 	}
-	if env.body.IsObject() {
-		if sid := env.body.Get("surfaceId"); sid.Type == gjson.String {
-			env.surfaceID = sid.Str
+	var bodyErr *MessageError
+	if tp.isObject(env.body) {
+		bodyErr = env.readBody()
+		if t := env.get("surfaceId"); tp.isString(t) {
+			env.surfaceID = tp.str(t)
 		}
 	}
 
@@ -96,96 +175,39 @@ func decodeEnvelope(msg string) (envelope, *MessageError) {
 	case kindCallFunction, kindActionResponse:
 		return env, fail("", ErrUnsupported, "%s (added in v0.10) is not supported", env.kind)
 	case protocol.KindCreateSurface, protocol.KindUpdateComponents, protocol.KindUpdateDataModel:
-		if !haveVer {
+		if verTok < 0 {
 			return env, fail("", ErrInvalidMessage, "version is required for %s", env.kind)
 		}
 		if env.version.Family() != protocol.FamilyV09 {
-			return env, fail("", ErrVersion, "%s is a v0.9 message but version is %q", env.kind, versionRaw.Str)
+			return env, fail("", ErrVersion, "%s is a v0.9 message but version is %q", env.kind, verText)
 		}
 		env.family = protocol.FamilyV09
 	case protocol.KindBeginRendering, protocol.KindSurfaceUpdate, protocol.KindDataModelUpdate:
-		if haveVer && env.version.Family() != protocol.FamilyV08 {
-			return env, fail("", ErrVersion, "%s is a v0.8 message but version is %q", env.kind, versionRaw.Str)
+		if verTok >= 0 && env.version.Family() != protocol.FamilyV08 {
+			return env, fail("", ErrVersion, "%s is a v0.8 message but version is %q", env.kind, verText)
 		}
 		env.family = protocol.FamilyV08
 	case protocol.KindDeleteSurface:
 		env.family = protocol.FamilyV08
-		if haveVer {
+		if verTok >= 0 {
 			env.family = env.version.Family()
 		}
 	}
-	if !env.body.IsObject() {
+	if extraKey != "" {
+		return env, fail("", ErrInvalidMessage, "unknown message property %q", extraKey)
+	}
+	if !tp.isObject(env.body) {
 		return env, fail("", ErrInvalidMessage, "%s must be an object", env.kind)
 	}
-	sid := env.body.Get("surfaceId")
-	if !sid.Exists() {
+	if bodyErr != nil {
+		return env, bodyErr
+	}
+	sid := env.get("surfaceId")
+	if sid < 0 {
 		return env, fail("/surfaceId", ErrInvalidMessage, "surfaceId is required")
 	}
-	if sid.Type != gjson.String || sid.Str == "" {
+	if !tp.isString(sid) || env.surfaceID == "" {
 		return env, fail("/surfaceId", ErrInvalidMessage, "surfaceId must be a non-empty string")
 	}
 	return env, nil
-}
-
-// checkDepth enforces the protocol's nesting limit on the raw message: no
-// value may sit more than protocol.MaxComponentDepth levels below the
-// message object (the reference validator's global recursion limit). It
-// assumes msg is valid JSON.
-func checkDepth(msg string) error {
-	const limit = protocol.MaxComponentDepth
-	depth := 0 // open containers
-	var inObj [limit + 2]bool
-	expectKey := false
-	for i := 0; i < len(msg); i++ {
-		c := msg[i]
-		switch c {
-		case ' ', '\t', '\n', '\r', ':', ']', '}':
-			if c == ']' || c == '}' {
-				depth--
-				expectKey = false
-			}
-			continue
-		case ',':
-			expectKey = depth > 0 && inObj[depth]
-			continue
-		}
-		// A key, or a value with depth containers around it (the message
-		// object itself is at depth 0).
-		isKey := expectKey
-		expectKey = false
-		if !isKey && depth > limit {
-			return depthErr()
-		}
-		switch c {
-		case '"':
-			for i++; i < len(msg) && msg[i] != '"'; i++ {
-				if msg[i] == '\\' {
-					i++
-				}
-			}
-		case '{', '[':
-			depth++
-			inObj[depth] = c == '{'
-			expectKey = c == '{'
-		default:
-			// number or literal: skip to its end
-			for i+1 < len(msg) {
-				switch msg[i+1] {
-				case ',', ']', '}', ' ', '\t', '\n', '\r':
-					goto done
-				}
-				i++
-			}
-		done:
-		}
-	}
-	return nil
-}
-
-func depthErr() error {
-	return &protocol.ValidationError{
-		MessageIndex: -1,
-		Message:      "Global recursion limit exceeded: Depth > 50",
-		Kind:         protocol.ErrRecursionLimit,
-	}
 }

@@ -93,7 +93,8 @@ func WithMaxDataModelBytes(n int) Option {
 // WithTopology turns the component topology checks on or off (default on):
 // duplicate ids within an update, self-references, cycles and the depth
 // limit, checked on the surface's whole component graph as it would be
-// after the message.
+// after the message (incrementally: a small update costs its own size, not
+// the surface's). It is fixed for the processor's life.
 func WithTopology(on bool) Option {
 	return func(o *options) error {
 		o.topology = on

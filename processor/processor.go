@@ -3,7 +3,6 @@ package processor
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"sort"
 
 	"github.com/tidwall/gjson"
@@ -22,6 +21,15 @@ type Processor struct {
 	seq      uint64
 	subs     []*subscription
 	catalogs map[string]bool // allowed catalog ids; nil means any
+
+	tp      tape   // the message being applied
+	epoch   uint64 // topology walk marks (see checkTopology)
+	stack   []walkFrame
+	work    []*Component          // incremental height propagation
+	reach   []*Component          // reachability search
+	changed []*Component          // components whose height the update changes
+	upd     map[string]*Component // the update being checked, by id
+	updCap  int                   // the most entries upd has held
 }
 
 type subscription struct{ fn func(Batch) }
@@ -125,7 +133,7 @@ func (p *Processor) ProcessJSON(list []byte) (Batch, error) {
 func SplitList(list []byte) ([]json.RawMessage, error) {
 	trimmed := bytes.TrimSpace(list)
 	if len(trimmed) == 0 || trimmed[0] != '[' || !gjson.ValidBytes(trimmed) {
-		return nil, fmt.Errorf("%w", ErrNotArray)
+		return nil, ErrNotArray
 	}
 	var msgs []json.RawMessage
 	gjson.ParseBytes(trimmed).ForEach(func(_, v gjson.Result) bool {

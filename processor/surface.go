@@ -20,22 +20,20 @@ type Surface struct {
 	agent         string
 	root          string // v0.8: set by beginRendering
 	styles        string // v0.8: raw JSON object, "" when none
-	rendering     bool   // v0.8: beginRendering received
 
 	components map[string]*Component
 	order      []string // component ids in first-arrival order
-	data       dataModel
+	// parents maps a component id (present or not) to the ids of the
+	// components referencing it, once per reference; nil until an
+	// incremental topology check needs it (see buildParents).
+	parents map[string][]string
+	data    dataModel
 }
 
 func newSurface(id string, family protocol.Family, version protocol.Version, agent string) *Surface {
-	return &Surface{
-		id:         id,
-		family:     family,
-		version:    version,
-		agent:      agent,
-		components: make(map[string]*Component),
-		data:       newDataModel(),
-	}
+	// components stays nil until the first update, whose index becomes
+	// the map (see storeComponents).
+	return &Surface{id: id, family: family, version: version, agent: agent, data: newDataModel()}
 }
 
 // ID is the surface id.
@@ -43,6 +41,10 @@ func (s *Surface) ID() string { return s.id }
 
 // Family is the protocol family the surface was created with.
 func (s *Surface) Family() protocol.Family { return s.family }
+
+// Version is the protocol version of the message that created the surface
+// ("" for a v0.8 surface created by a message without one).
+func (s *Surface) Version() protocol.Version { return s.version }
 
 // CatalogID is the catalog the surface uses ("" for a v0.8 surface whose
 // beginRendering named none: the standard catalog).
@@ -136,3 +138,34 @@ func (s *Surface) Data(path string) (json.RawMessage, bool) {
 // DataModelBytes is the approximate size of the data model, as counted
 // against WithMaxDataModelBytes.
 func (s *Surface) DataModelBytes() int { return s.data.bytes }
+
+// buildParents builds the reverse reference index if it is not built.
+func (s *Surface) buildParents() {
+	if s.parents != nil {
+		return
+	}
+	s.parents = make(map[string][]string, len(s.components))
+	for _, id := range s.order {
+		c := s.components[id]
+		for _, r := range c.refs {
+			s.parents[r.id] = append(s.parents[r.id], c.ID)
+		}
+	}
+}
+
+// removeParent drops one reference from parent to child from the index.
+func (s *Surface) removeParent(child, parent string) {
+	list := s.parents[child]
+	for i, id := range list {
+		if id == parent {
+			list[i] = list[len(list)-1]
+			list = list[:len(list)-1]
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(s.parents, child)
+	} else {
+		s.parents[child] = list
+	}
+}

@@ -32,6 +32,16 @@ type Catalog struct {
 	commonTypes map[string]any
 
 	schema *jsonschema.Schema // validates a JSON array of messages
+	// quick decides validity only, much faster: it is compiled over a
+	// catalog whose discriminated oneOfs dispatch on "component"
+	// (dispatchOneOfs) and is wrapped in not/not so that no error trees are
+	// built. Valid payloads, the common case, take only this pass; invalid
+	// ones are re-validated with schema for the report.
+	quick *jsonschema.Schema
+	// typeSchemaURLs holds, when the catalog's anyComponent was
+	// synthesised (withAnyComponent), the locations of its component-type
+	// schema; an enum failure there reads "Unknown component type: X".
+	typeSchemaURLs map[string]bool
 
 	names    []string
 	refs     map[string]refFields
@@ -51,6 +61,9 @@ type refFields struct{ single, list []string }
 //     refers to "catalog.json" and "common_types.json"; those names resolve,
 //     next to the schema's $id, to the catalog and common types given
 //     (the catalog also answers to its catalogId when that is a URL).
+//     A catalog without "$defs.anyComponent" gets one synthesised that
+//     checks each component against "#/components/<its type>" and reports
+//     an unknown type as "Unknown component type: X" (see withAnyComponent).
 //
 // Errors are *CatalogError (errors.Is(err, ErrCatalog)).
 func LoadCatalog(spec CatalogSpec, baseDir string) (*Catalog, error) {
@@ -147,8 +160,41 @@ func (c *Catalog) RequiredFields(componentType string) []string {
 	return c.required[componentType]
 }
 
-// compile builds c.schema from the three schemas.
+// compile builds c.schema (the payload schema, used for error reports)
+// and c.quick (a validity-only twin; see quickCatalog).
 func (c *Catalog) compile() error {
+	cat := c.catalog
+	if c.family == FamilyV09 {
+		if cat == nil {
+			cat = map[string]any{}
+		}
+		var synthesised bool
+		if cat, synthesised = withAnyComponent(cat); synthesised {
+			c.typeSchemaURLs = map[string]bool{}
+			for _, u := range c.catalogURLs() {
+				c.typeSchemaURLs[u+componentTypePointer] = true
+			}
+		}
+	}
+	sch, err := c.compileWith(cat, false)
+	if err != nil {
+		return err
+	}
+	c.schema = sch
+	quickCat := cat
+	if c.family == FamilyV09 {
+		quickCat = dispatchOneOfs(cat)
+	}
+	if c.quick, err = c.compileWith(quickCat, true); err != nil {
+		return err
+	}
+	return nil
+}
+
+// compileWith compiles the payload schema over the given catalog document.
+// With quick, the result only decides validity: it is wrapped in
+// not/not, which makes the validator skip building error trees.
+func (c *Catalog) compileWith(catalog map[string]any, quick bool) (*jsonschema.Schema, error) {
 	s2c := c.s2c
 	if s2c == nil {
 		s2c = map[string]any{}
@@ -157,10 +203,7 @@ func (c *Catalog) compile() error {
 	if common == nil {
 		common = map[string]any{}
 	}
-	base := BaseSchemaURL
-	if id, ok := s2c["$id"].(string); ok && isAbsURL(id) {
-		base = id
-	}
+	base := c.schemaBase()
 	commonURL := siblingURL(base, "common_types.json")
 	comp := jsonschema.NewCompiler()
 	comp.DefaultDraft(jsonschema.Draft2020)
@@ -181,45 +224,47 @@ func (c *Catalog) compile() error {
 
 	if c.family == FamilyV08 {
 		src := map[string]any{}
-		if comps, ok := c.catalog["components"]; ok {
+		if comps, ok := catalog["components"]; ok {
 			src["component"] = comps
 		}
-		if styles, ok := c.catalog["styles"]; ok {
+		if styles, ok := catalog["styles"]; ok {
 			src["styles"] = styles
 		}
 		s2c = injectProperties(s2c, src).(map[string]any)
 	}
 	s2cURL := base
 	if err := add(s2cURL, s2c, "s2c_schema"); err != nil {
-		return err
+		return nil, err
 	}
 	if commonURL != s2cURL {
 		if err := add(commonURL, common, "common_types_schema"); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if c.family == FamilyV09 {
-		cat := c.catalog
+		cat := catalog
 		if cat == nil {
 			cat = map[string]any{}
 		}
-		catURL := siblingURL(base, "catalog.json")
-		if err := add(catURL, cat, "catalog_schema"); err != nil {
-			return err
-		}
-		if isAbsURL(c.catalogID) {
-			if err := add(c.catalogID, cat, "catalog_schema"); err != nil {
-				return err
+		for _, u := range c.catalogURLs() {
+			if err := add(u, cat, "catalog_schema"); err != nil {
+				return nil, err
 			}
 		}
 	}
-	wrapper := map[string]any{
+	var wrapper map[string]any = map[string]any{
 		"$schema": "https://json-schema.org/draft/2020-12/schema",
 		"type":    "array",
 		"items":   map[string]any{"$ref": s2cURL},
 	}
+	if quick {
+		wrapper = map[string]any{
+			"$schema": "https://json-schema.org/draft/2020-12/schema",
+			"not":     map[string]any{"not": wrapper},
+		}
+	}
 	if err := add(payloadSchemaURL, wrapper, "payload"); err != nil {
-		return err
+		return nil, err
 	}
 	sch, err := comp.Compile(payloadSchemaURL)
 	if err != nil {
@@ -231,10 +276,29 @@ func (c *Catalog) compile() error {
 				best, source = i, what
 			}
 		}
-		return &CatalogError{Source: source, Err: err}
+		return nil, &CatalogError{Source: source, Err: err}
 	}
-	c.schema = sch
-	return nil
+	return sch, nil
+}
+
+// schemaBase is the base URI of the server-to-client schema: its "$id"
+// when that is an absolute URL, else BaseSchemaURL.
+func (c *Catalog) schemaBase() string {
+	if id, ok := c.s2c["$id"].(string); ok && isAbsURL(id) {
+		return id
+	}
+	return BaseSchemaURL
+}
+
+// catalogURLs lists the URLs a v0.9-family catalog document answers to:
+// "catalog.json" next to the server-to-client schema, and its catalogId
+// when that is an absolute URL.
+func (c *Catalog) catalogURLs() []string {
+	urls := []string{siblingURL(c.schemaBase(), "catalog.json")}
+	if isAbsURL(c.catalogID) {
+		urls = append(urls, c.catalogID)
+	}
+	return urls
 }
 
 // injectProperties returns a copy of schema in which every object-valued

@@ -1,9 +1,6 @@
 package protocol
 
-import (
-	"fmt"
-	"strings"
-)
+import "strings"
 
 // ValidPath reports whether p is a valid data-binding path: an absolute
 // ("/a/b") or relative ("a/b") JSON Pointer whose "~" characters are all
@@ -44,8 +41,7 @@ func walkLimits(v any, depth, fnDepth int) error {
 		}
 	case map[string]any:
 		if p, ok := x["path"].(string); ok && !ValidPath(p) {
-			e := topoErr(ErrInvalidPath, "Invalid path syntax: %s", pyRepr(p))
-			return e
+			return topoErr(ErrInvalidPath, "Invalid path syntax: %s", pyRepr(p))
 		}
 		_, hasCall := x["call"]
 		_, hasArgs := x["args"]
@@ -79,5 +75,3 @@ func joinPointer(segs []string) string {
 	}
 	return b.String()
 }
-
-var _ = fmt.Sprintf

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // pyRepr renders a JSON value the way Python's repr() renders the
@@ -182,4 +183,20 @@ func pyStr(s string) string {
 	}
 	b.WriteByte(q)
 	return b.String()
+}
+
+// pyStrValue renders a JSON value as Python's str() does: a string as is
+// (capped like pyRepr), anything else as its repr.
+func pyStrValue(v any) string {
+	if s, ok := v.(string); ok {
+		if len(s) > pyReprLimit {
+			cut := pyReprLimit
+			for cut > 0 && !utf8.RuneStart(s[cut]) {
+				cut--
+			}
+			return s[:cut] + "..."
+		}
+		return s
+	}
+	return pyRepr(v)
 }

@@ -35,12 +35,12 @@ type schemaEntry struct {
 // the given schemas"); Details lists the nested failures, those of the
 // most plausible alternative first; Summary and Path name the most
 // specific failure of that alternative.
-func schemaFailure(err error, msgs []any) error {
+func schemaFailure(err error, msgs []any, typeURLs map[string]bool) error {
 	var verr *jsonschema.ValidationError
 	if !errors.As(err, &verr) {
 		return &ValidationError{MessageIndex: -1, Message: "Validation failed: " + err.Error(), Kind: ErrSchema}
 	}
-	entries := flattenSchemaError(verr, msgs)
+	entries := flattenSchemaError(verr, msgs, typeURLs)
 	sortEntries(entries)
 	byMsg := map[int][]schemaEntry{}
 	var order []int
@@ -191,20 +191,22 @@ func sortEntries(es []schemaEntry) {
 // flattenSchemaError walks the error tree. Wrappers ($ref, allOf, groups of
 // keyword failures) dissolve into their causes, as in Python's jsonschema
 // where those keywords yield their sub-errors directly; anyOf/oneOf keep
-// their alternatives as context.
-func flattenSchemaError(e *jsonschema.ValidationError, root []any) []schemaEntry {
+// their alternatives as context. An enum failure at one of typeURLs (the
+// component-type check of a synthesised anyComponent, see
+// withAnyComponent) reads as the reference's "Unknown component type: X".
+func flattenSchemaError(e *jsonschema.ValidationError, root []any, typeURLs map[string]bool) []schemaEntry {
 	var out []schemaEntry
 	causes := func() []schemaEntry {
 		var cs []schemaEntry
 		for _, c := range e.Causes {
-			cs = append(cs, flattenSchemaError(c, root)...)
+			cs = append(cs, flattenSchemaError(c, root, typeURLs)...)
 		}
 		return cs
 	}
 	branches := func() [][]schemaEntry {
 		bs := make([][]schemaEntry, 0, len(e.Causes))
 		for _, c := range e.Causes {
-			bs = append(bs, flattenSchemaError(c, root))
+			bs = append(bs, flattenSchemaError(c, root, typeURLs))
 		}
 		return bs
 	}
@@ -245,6 +247,9 @@ func flattenSchemaError(e *jsonschema.ValidationError, root []any) []schemaEntry
 	case *kind.Const:
 		return leaf(pyRepr(k.Want) + " was expected")
 	case *kind.Enum:
+		if typeURLs[e.SchemaURL] {
+			return leaf("Unknown component type: " + pyStrValue(valueAt(root, loc)))
+		}
 		return leaf(fmt.Sprintf("%s is not one of %s", inst(), pyRepr(k.Want)))
 	case *kind.AdditionalProperties:
 		return leaf("Additional properties are not allowed (" + unexpected(k.Properties) + ")")

@@ -55,8 +55,8 @@ func ComponentType(component map[string]any) (typ string, ok bool) {
 	case string:
 		return c, true
 	case map[string]any:
-		for k := range c {
-			if len(c) == 1 {
+		if len(c) == 1 {
+			for k := range c {
 				return k, true
 			}
 		}

@@ -266,3 +266,33 @@ func TestCheckLimits(t *testing.T) {
 		})
 	}
 }
+
+func TestComponentRefs(t *testing.T) {
+	tests := []struct {
+		name     string
+		comp     map[string]any
+		wantType string
+		want     []protocol.ComponentRef
+	}{
+		{"v09_child", v09("a", "Card", "child", "b"), "Card", []protocol.ComponentRef{{ID: "b", Field: "child"}}},
+		{"v09_children_list", v09("a", "Row", "children", ids("b", "c")), "Row", []protocol.ComponentRef{{ID: "b", Field: "children"}, {ID: "c", Field: "children"}}},
+		{"v09_template", v09("a", "List", "children", map[string]any{"componentId": "t", "path": "/x"}), "List", []protocol.ComponentRef{{ID: "t", Field: "children.componentId"}}},
+		{"v08_explicit_list", v08("a", "Column", "children", map[string]any{"explicitList": ids("b")}), "Column", []protocol.ComponentRef{{ID: "b", Field: "children.explicitList"}}},
+		{"v08_template", v08("a", "List", "children", map[string]any{"template": map[string]any{"componentId": "t"}}), "List", []protocol.ComponentRef{{ID: "t", Field: "children.template.componentId"}}},
+		{"tabs", v09("a", "Tabs", "tabs", []any{map[string]any{"child": "p"}, map[string]any{"child": "q"}}), "Tabs", []protocol.ComponentRef{{ID: "p", Field: "tabs[0].child"}, {ID: "q", Field: "tabs[1].child"}}},
+		{"non_string_ignored", v09("a", "Card", "child", 5), "Card", nil},
+		{"no_component", map[string]any{"id": "a"}, "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			typ, _ := protocol.ComponentType(tt.comp)
+			if typ != tt.wantType {
+				t.Errorf("ComponentType = %q, want %q", typ, tt.wantType)
+			}
+			got := protocol.ComponentRefs(nil, tt.comp, nil)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("ComponentRefs = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}

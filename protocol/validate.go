@@ -112,11 +112,14 @@ func (c *Catalog) ValidateSchema(messages []any) error {
 	if msgs == nil {
 		msgs = []any{}
 	}
+	if c.quick != nil && c.quick.Validate(msgs) == nil {
+		return nil
+	}
 	verr := c.schema.Validate(msgs)
 	if verr == nil {
 		return nil
 	}
-	return schemaFailure(verr, msgs)
+	return schemaFailure(verr, msgs, c.typeSchemaURLs)
 }
 
 // FindRootID returns the root component id the payload declares for a

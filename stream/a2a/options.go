@@ -31,6 +31,7 @@ type config struct {
 	group                           bool
 	artifacts                       bool
 	parserOpts                      []parser.Option
+	corsOrigins                     []string
 }
 
 // Option configures a Server. Options are validated by NewServer.
@@ -133,14 +134,31 @@ func WithArtifactEvents(on bool) Option {
 	return func(c *config) error { c.artifacts = on; return nil }
 }
 
-// WithParserOptions sets the options of the parser that reads streamed
-// runner output (framing, limits).
+// WithParserOptions sets the options of the parser that reads runner output
+// (framing, limits). Without them, non-streaming replies are parsed with
+// parser.ParseResponse, which also repairs common payload defects.
 func WithParserOptions(opts ...parser.Option) Option {
 	return func(c *config) error {
 		if _, err := parser.New(opts...); err != nil {
 			return fmt.Errorf("a2a: parser options: %w", err)
 		}
 		c.parserOpts = append([]parser.Option(nil), opts...)
+		return nil
+	}
+}
+
+// WithCORS lets browser pages from the given origins call the endpoint and
+// read the agent card ("*" allows any origin; default: none, no CORS
+// headers). Preflight requests are answered, and the extension response
+// headers are exposed.
+func WithCORS(origins ...string) Option {
+	return func(c *config) error {
+		for _, o := range origins {
+			if o == "" {
+				return errors.New("a2a: empty CORS origin")
+			}
+		}
+		c.corsOrigins = append([]string(nil), origins...)
 		return nil
 	}
 }

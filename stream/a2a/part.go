@@ -145,9 +145,10 @@ func (p Part) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// UnmarshalJSON reads a part in either shape; see ParsePart.
+// UnmarshalJSON reads a part in either shape; see ParsePart. The part keeps
+// a copy of b.
 func (p *Part) UnmarshalJSON(b []byte) error {
-	q, err := ParsePart(b)
+	q, err := ParsePart(bytes.Clone(b))
 	if err != nil {
 		return err
 	}

@@ -81,8 +81,11 @@ func (r *ReplayRunner) Run(ctx context.Context, _ *Request, yield func([]byte) e
 		for n < len(out) && n > 0 && !utf8.RuneStart(out[n]) {
 			n-- // keep a character whole
 		}
-		if n == 0 {
+		if n == 0 { // a chunk smaller than the character: take the character
 			n = min(size, len(out))
+			for n < len(out) && !utf8.RuneStart(out[n]) {
+				n++
+			}
 		}
 		if err := yield(out[:n]); err != nil {
 			return err

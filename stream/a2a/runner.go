@@ -3,6 +3,8 @@ package a2a
 import (
 	"context"
 	"encoding/json"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // Runner produces a model's answer to a request as a stream of chunks. The
@@ -67,4 +69,13 @@ func (s StaticRunner) Run(ctx context.Context, _ *Request, yield func([]byte) er
 		return nil
 	}
 	return yield([]byte(s))
+}
+
+// Version reports the protocol version used to mark a request's data parts:
+// the activated extension's, or empty (the current protocol).
+func (r *Request) Version() protocol.Version {
+	if r.Activated {
+		return r.Extension.Version
+	}
+	return ""
 }

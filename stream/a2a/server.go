@@ -13,7 +13,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/a2ui-stream/a2ui-stream/protocol"
+	"github.com/a2ui-stream/a2ui-stream/parser"
 )
 
 // Server is an A2A JSON-RPC endpoint over HTTP that answers messages with a
@@ -65,6 +65,9 @@ func (s *Server) Advertised() []string { return append([]string(nil), s.advertis
 // ServeHTTP serves the agent card (GET AgentCardPath or LegacyAgentCardPath)
 // and JSON-RPC requests (POST to any other path).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cors(w, r) {
+		return
+	}
 	switch r.URL.Path {
 	case AgentCardPath, LegacyAgentCardPath:
 		s.serveCard(w, r)
@@ -96,6 +99,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, ok := methods[req.Method]
+	if e, known := unserved[req.Method]; !ok && known {
+		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, e))
+		return
+	}
 	if !ok {
 		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rpcErr(CodeMethodNotFound, "Method not found: %s", req.Method)))
 		return
@@ -180,6 +187,9 @@ func (s *Server) decodeParams(params json.RawMessage, d Dialect, h http.Header) 
 	}
 	requested := RequestedFromHeader(h)
 	requested = append(requested, RequestedFromMetadata(req.Metadata)...)
+	if md := msg.Get("metadata"); md.Exists() {
+		requested = append(requested, RequestedFromMetadata([]byte(md.Raw))...)
+	}
 	for _, e := range msg.Get("extensions").Array() {
 		requested = append(requested, RequestedExtensions(e.String())...)
 	}
@@ -215,7 +225,7 @@ func (s *Server) send(ctx context.Context, w http.ResponseWriter, id json.RawMes
 		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the agent failed to answer")))
 		return
 	}
-	parts, _ := ResponseParts(buf.String(), s.partOptions(req)) // errors are logged and answered with the fallback
+	parts := s.responseParts(buf.Bytes(), s.partOptions(req))
 	res, merr := messageResult(req.Dialect, agentMessage(req.Dialect, req.ContextID, "", parts))
 	if merr != nil {
 		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", merr)))
@@ -224,11 +234,33 @@ func (s *Server) send(ctx context.Context, w http.ResponseWriter, id json.RawMes
 	writeJSON(w, http.StatusOK, rpcResponse(id, res, nil))
 }
 
-// Version reports the protocol version used to mark a request's data parts:
-// the activated extension's, or empty (the current protocol).
-func (r *Request) Version() protocol.Version {
-	if r.Activated {
-		return r.Extension.Version
+// responseParts parses a whole runner answer. With the default parser it is
+// ResponseParts (payload repair, fallback text on failure); with parser
+// options (another framing, other limits) the answer goes through a parser
+// built with them, and a failure again answers with the fallback text.
+func (s *Server) responseParts(answer []byte, o PartOptions) []Part {
+	if len(s.cfg.parserOpts) == 0 {
+		parts, _ := ResponseParts(string(answer), o) // errors are logged and answered with the fallback
+		return parts
 	}
-	return ""
+	p, err := parser.New(s.cfg.parserOpts...)
+	if err == nil {
+		var pp, rest []parser.Part
+		if pp, err = p.Feed(answer); err == nil {
+			rest, err = p.Close()
+			pp = append(pp, rest...)
+		}
+		if err == nil {
+			return FromParserParts(pp, o)
+		}
+	}
+	s.log.Warn("a2a: model response did not parse; answering with the fallback text", "err", err)
+	fb := string(answer)
+	if o.Fallback != nil {
+		fb = *o.Fallback
+	}
+	if fb == "" {
+		return nil
+	}
+	return []Part{NewTextPart(fb, o.Shape)}
 }

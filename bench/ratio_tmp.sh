@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Measures the parser against the speed limit in one run: for each corpus,
+# chunk size and mode, scanlimit's MB/s and the parser's MB/s (same method:
+# CPU time, median of 9 rounds), and their ratio.
+#
+# usage: bash bench/ratio.sh [modes...]   (default: complete delta progressive)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
+modes=("${@:-complete delta progressive}")
+tmp="$(mktemp -d)"
+(cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
+go build -overlay /tmp/ov2.json -o "$tmp/parserate" ./bench/cmd/parserate
+printf '%-14s %6s %-12s %10s %10s %7s\n' corpus chunk mode scanlimit parser ratio
+for corpus in stream_v09.txt stream_v08.txt; do
+  for chunk in 4 16 256 65536; do
+    for mode in ${modes[*]}; do
+      limit=$("$tmp/scanlimit" -chunk "$chunk" "$shared/corpus/$corpus" | awk '{print $1}')
+      ours=$("$tmp/parserate" -chunk "$chunk" -mode "$mode" "$shared/corpus/$corpus" | awk '{print $1}')
+      ratio=$(awk -v a="$ours" -v b="$limit" 'BEGIN{printf "%.1f%%", 100*a/b}')
+      printf '%-14s %6s %-12s %10s %10s %7s\n' "${corpus%.txt}" "$chunk" "$mode" "$limit" "$ours" "$ratio"
+    done
+  done
+done

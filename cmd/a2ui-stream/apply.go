@@ -1,0 +1,163 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/a2ui-stream/a2ui-stream/processor"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// maxListBytes bounds one input line of `apply`.
+const maxListBytes = 64 << 20
+
+// applyLineError is what `apply` writes, in batch mode, for an input line
+// that is not a JSON array of messages.
+type applyLineError struct {
+	List  int    `json:"list"`
+	Error string `json:"error"`
+}
+
+// runApply implements `a2ui-stream apply [--catalog FILE] [--state] [FILE]`.
+//
+// It reads JSON lines from FILE (or stdin when absent or "-"); each
+// non-blank line is one list, a JSON array of A2UI messages, applied to one
+// processor. By default it writes one JSON line per list: the list's Batch
+// ({"seq","applied","failed","results","changes"}), or
+// {"list":N,"error":…} for a line that is not a JSON array. With --state it
+// writes nothing per list and prints the final state once, in the
+// canonical form of processor.StateJSON (keys sorted, 2-space indent,
+// trailing newline), with an "errors" entry {"list":N,"message":…} per
+// failed message and per line that is not a JSON array.
+//
+// Exit status: 0 when every message applied; 1 when some message or line
+// failed (processing still went on to the end); 2 for usage, catalog or
+// I/O errors.
+func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	catalogPath := fs.String("catalog", "", "validate messages against the catalog `FILE` (JSON or YAML: version, s2c_schema, catalog_schema, common_types_schema)")
+	printState := fs.Bool("state", false, "print the final state once, in canonical form, instead of one batch per list")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: a2ui-stream apply [--catalog FILE] [--state] [FILE]")
+		fmt.Fprintln(stderr, "Applies JSON lines, each a JSON array of A2UI messages, to one processor.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintln(stderr, "a2ui-stream apply: at most one FILE")
+		fs.Usage()
+		return 2
+	}
+	var opts []processor.Option
+	if *catalogPath != "" {
+		cat, err := protocol.LoadCatalogFile(*catalogPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
+			return 2
+		}
+		opts = append(opts, processor.WithCatalog(cat))
+	}
+	p, err := processor.New(opts...)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
+		return 2
+	}
+	in, err := openInput(fs.Arg(0), stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
+		return 2
+	}
+	defer in.Close()
+
+	out := bufio.NewWriter(stdout)
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	var stateErrs []processor.StateError
+	failed := false
+	r := bufio.NewReaderSize(in, 64<<10)
+	for line := 0; ; line++ {
+		data, readErr := readLine(r)
+		if readErr != nil && !errors.Is(readErr, io.EOF) {
+			fmt.Fprintf(stderr, "a2ui-stream apply: reading line %d: %v\n", line+1, readErr)
+			out.Flush()
+			return 2
+		}
+		if len(bytes.TrimSpace(data)) > 0 {
+			b, err := p.ProcessJSON(data)
+			switch {
+			case err != nil:
+				failed = true
+				msg := fmt.Sprintf("%v: line %d is not a JSON array of messages", err, line+1)
+				stateErrs = append(stateErrs, processor.StateError{List: line, Message: msg})
+				if !*printState {
+					err = enc.Encode(applyLineError{List: line, Error: msg})
+				} else {
+					err = nil
+				}
+			default:
+				for _, me := range b.Errors() {
+					failed = true
+					stateErrs = append(stateErrs, processor.StateError{List: line, Message: me.Error()})
+				}
+				if !*printState {
+					err = enc.Encode(b)
+				}
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
+				return 2
+			}
+		}
+		if readErr != nil { // io.EOF
+			break
+		}
+	}
+	if *printState {
+		state, err := p.StateJSON(stateErrs)
+		if err != nil {
+			fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
+			return 2
+		}
+		out.Write(state)
+	}
+	if err := out.Flush(); err != nil {
+		fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
+		return 2
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// readLine reads one line without its end of line, of any length up to
+// maxListBytes. At the end of input it returns the last line with io.EOF.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > maxListBytes {
+			return nil, fmt.Errorf("line longer than %d bytes", maxListBytes)
+		}
+		switch {
+		case err == nil:
+			return bytes.TrimRight(line, "\r\n"), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return bytes.TrimRight(line, "\r\n"), err
+		}
+	}
+}

@@ -1,0 +1,147 @@
+package parser
+
+import (
+	"encoding/json"
+)
+
+// deltaState remembers the data model entries delta mode has yielded, so
+// that each data model message can be reduced to what is new or changed:
+// the entries (v0.9 family: top-level keys of "value"; v0.8: "contents"
+// entries by "key") that differ from the last yielded value at the same
+// surface and path. deleteSurface forgets the surface; other messages pass
+// through. (Component messages are reduced when they are built: see
+// emitDelta. Component updates are upserts by id, so applying the reduced
+// messages in order gives the same components as the full snapshots.)
+type deltaState struct {
+	data map[dataSlot]map[string]string
+}
+
+func newDeltaState() *deltaState {
+	return &deltaState{data: map[dataSlot]map[string]string{}}
+}
+
+// forget drops what was yielded for a surface.
+func (d *deltaState) forget(surface string) {
+	for k := range d.data {
+		if k.surface == surface {
+			delete(d.data, k)
+		}
+	}
+}
+
+func encodeKey(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// reduce returns msg reduced to what changed, and false when nothing did.
+func (d *deltaState) reduce(msg map[string]any) (map[string]any, bool) {
+	if body, ok := msg[kUpdateDataModel].(map[string]any); ok {
+		return d.reduceValue(msg, body)
+	}
+	if body, ok := msg[kDataModelUpdate].(map[string]any); ok {
+		return d.reduceContents(msg, body)
+	}
+	if v, ok := msg[kDeleteSurface]; ok {
+		if s, ok := v.(string); ok {
+			d.forget(s)
+		} else if s, ok := bodySurface(v); ok {
+			d.forget(s)
+		}
+	}
+	return msg, true
+}
+
+// dataSlot names the data model a message addresses: a surface and a path.
+type dataSlot struct{ surface, path string }
+
+func withBody(msg map[string]any, kind string, body map[string]any) map[string]any {
+	out := make(map[string]any, len(msg))
+	for k, v := range msg {
+		out[k] = v
+	}
+	out[kind] = body
+	return out
+}
+
+func copyBody(body map[string]any) map[string]any {
+	nb := make(map[string]any, len(body))
+	for k, v := range body {
+		nb[k] = v
+	}
+	return nb
+}
+
+func (d *deltaState) slot(body map[string]any) map[string]string {
+	sid, _ := body["surfaceId"].(string)
+	path, _ := body["path"].(string)
+	k := dataSlot{sid, path}
+	m := d.data[k]
+	if m == nil {
+		m = map[string]string{}
+		d.data[k] = m
+	}
+	return m
+}
+
+func (d *deltaState) reduceValue(msg map[string]any, body map[string]any) (map[string]any, bool) {
+	value, ok := body["value"].(map[string]any)
+	if !ok {
+		// A scalar, list or absent value replaces what is at the path.
+		sid, _ := body["surfaceId"].(string)
+		path, _ := body["path"].(string)
+		delete(d.data, dataSlot{sid, path})
+		return msg, true
+	}
+	last := d.slot(body)
+	changed := make(map[string]any, len(value))
+	for k, v := range value {
+		enc := encodeKey(v)
+		if prev, ok := last[k]; ok && prev == enc {
+			continue
+		}
+		last[k] = enc
+		changed[k] = v
+	}
+	if len(changed) == 0 && len(value) > 0 {
+		return nil, false
+	}
+	if len(changed) == len(value) {
+		return msg, true
+	}
+	nb := copyBody(body)
+	nb["value"] = changed
+	return withBody(msg, kUpdateDataModel, nb), true
+}
+
+func (d *deltaState) reduceContents(msg map[string]any, body map[string]any) (map[string]any, bool) {
+	list, ok := body["contents"].([]any)
+	if !ok {
+		return msg, true
+	}
+	last := d.slot(body)
+	kept := make([]any, 0, len(list))
+	for _, it := range list {
+		entry, ok := it.(map[string]any)
+		key, isStr := entry["key"].(string)
+		if !ok || !isStr {
+			kept = append(kept, it)
+			continue
+		}
+		enc := encodeKey(entry)
+		if prev, ok := last[key]; ok && prev == enc {
+			continue
+		}
+		last[key] = enc
+		kept = append(kept, entry)
+	}
+	if len(kept) == 0 && len(list) > 0 {
+		return nil, false
+	}
+	if len(kept) == len(list) {
+		return msg, true
+	}
+	nb := copyBody(body)
+	nb["contents"] = kept
+	return withBody(msg, kDataModelUpdate, nb), true
+}

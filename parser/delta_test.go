@@ -1,0 +1,312 @@
+package parser
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// uiState is what a renderer holds after applying messages in order:
+// per surface, components upserted by id and data entries merged by key.
+type uiState struct {
+	comps map[string]map[string]string // surface -> id -> canonical JSON
+	data  map[string]map[string]string // surface + "\x00" + path -> key -> canonical JSON
+	roots map[string]string
+}
+
+func newUIState() *uiState {
+	return &uiState{comps: map[string]map[string]string{}, data: map[string]map[string]string{}, roots: map[string]string{}}
+}
+
+func canonicalJSON(v any) string {
+	return string(appendJSON(nil, v))
+}
+
+func (u *uiState) surfaceComps(sid string) map[string]string {
+	m := u.comps[sid]
+	if m == nil {
+		m = map[string]string{}
+		u.comps[sid] = m
+	}
+	return m
+}
+
+func (u *uiState) slot(body map[string]any) map[string]string {
+	sid, _ := body["surfaceId"].(string)
+	path, _ := body["path"].(string)
+	k := sid + "\x00" + path
+	m := u.data[k]
+	if m == nil {
+		m = map[string]string{}
+		u.data[k] = m
+	}
+	return m
+}
+
+// apply applies one message.
+func (u *uiState) apply(t *testing.T, raw json.RawMessage) {
+	t.Helper()
+	msg, ok := decodeObject(raw)
+	if !ok {
+		t.Fatalf("message is not a JSON object: %s", raw)
+	}
+	for _, kind := range []string{kSurfaceUpdate, kUpdateComponents} {
+		if body, ok := msg[kind].(map[string]any); ok {
+			sid, _ := body["surfaceId"].(string)
+			if r, ok := body["root"].(string); ok {
+				u.roots[sid] = r
+			}
+			list, _ := body["components"].([]any)
+			m := u.surfaceComps(sid)
+			for _, it := range list {
+				c, _ := it.(map[string]any)
+				id, _ := c["id"].(string)
+				m[id] = canonicalJSON(c)
+			}
+		}
+	}
+	if body, ok := msg[kBeginRendering].(map[string]any); ok {
+		sid, _ := body["surfaceId"].(string)
+		root, ok := body["root"].(string)
+		if !ok {
+			root = "root"
+		}
+		u.roots[sid] = root
+	}
+	if body, ok := msg[kCreateSurface].(map[string]any); ok {
+		sid, _ := body["surfaceId"].(string)
+		root, ok := body["root"].(string)
+		if !ok {
+			root = "root"
+		}
+		u.roots[sid] = root
+	}
+	if body, ok := msg[kUpdateDataModel].(map[string]any); ok {
+		s := u.slot(body)
+		if v, ok := body["value"].(map[string]any); ok {
+			for k, x := range v {
+				s[k] = canonicalJSON(x)
+			}
+		} else {
+			clear(s)
+			s[""] = canonicalJSON(body["value"])
+		}
+	}
+	if body, ok := msg[kDataModelUpdate].(map[string]any); ok {
+		s := u.slot(body)
+		list, _ := body["contents"].([]any)
+		for _, it := range list {
+			e, _ := it.(map[string]any)
+			k, _ := e["key"].(string)
+			s[k] = canonicalJSON(e)
+		}
+	}
+	if v, ok := msg[kDeleteSurface]; ok {
+		sid, _ := v.(string)
+		if s, ok := bodySurface(v); ok {
+			sid = s
+		}
+		delete(u.comps, sid)
+		delete(u.roots, sid)
+	}
+}
+
+// reachable returns, per surface, the components reachable from the root.
+func (u *uiState) reachable() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for sid, comps := range u.comps {
+		root, ok := u.roots[sid]
+		if !ok {
+			continue
+		}
+		got := map[string]string{}
+		stack := []string{root}
+		for len(stack) > 0 {
+			id := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			enc, ok := comps[id]
+			if !ok || got[id] != "" {
+				continue
+			}
+			got[id] = enc
+			c, _ := decodeObject([]byte(enc))
+			for _, r := range protocol.ComponentRefs(nil, c, nil) {
+				stack = append(stack, r.ID)
+			}
+		}
+		out[sid] = got
+	}
+	return out
+}
+
+// runMode feeds chunks in a mode and returns every message and the number
+// of errors.
+func runMode(t *testing.T, mode Mode, cat *protocol.Catalog, chunks [][]byte) (msgs []json.RawMessage, errs int) {
+	t.Helper()
+	p, err := New(WithMode(mode), WithCatalog(cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	collect := func(parts []Part, err error) {
+		if err != nil {
+			errs++
+		}
+		for _, pt := range parts {
+			msgs = append(msgs, pt.Messages...)
+		}
+	}
+	for _, c := range chunks {
+		collect(p.Feed(c))
+	}
+	collect(p.Close())
+	return msgs, errs
+}
+
+func applyAll(t *testing.T, msgs []json.RawMessage) *uiState {
+	t.Helper()
+	u := newUIState()
+	for _, m := range msgs {
+		u.apply(t, m)
+	}
+	return u
+}
+
+func diffStates(what string, a, b any) error {
+	if reflect.DeepEqual(a, b) {
+		return nil
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return fmt.Errorf("%s differ:\n%s\n%s", what, ja, jb)
+}
+
+func TestDeltaMatchesProgressiveOnSuite(t *testing.T) {
+	cases, confDir := loadStreamingSuite(t)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			cat, err := loadCaseCatalog(c, confDir)
+			if err != nil {
+				t.Skipf("catalog does not load (reported by the conformance test): %v", err)
+			}
+			var chunks [][]byte
+			for _, st := range c.Steps {
+				chunks = append(chunks, []byte(st.Input))
+			}
+			prog, perr := runMode(t, ModeProgressive, cat, chunks)
+			delta, derr := runMode(t, ModeDelta, cat, chunks)
+			if perr != derr {
+				t.Fatalf("errors: progressive %d, delta %d", perr, derr)
+			}
+			if len(delta) > len(prog) {
+				t.Errorf("delta yielded %d messages, progressive %d", len(delta), len(prog))
+			}
+			p, d := applyAll(t, prog), applyAll(t, delta)
+			if err := diffStates("components", p.comps, d.comps); err != nil {
+				t.Error(err)
+			}
+			if err := diffStates("data", p.data, d.data); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// corpusTurns returns the first n turns of a corpus stream.
+func corpusTurns(t *testing.T, name string, pick []int) [][]byte {
+	t.Helper()
+	data, err := os.ReadFile(shareddata.Path(t, "corpus", name+".txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := os.ReadFile(shareddata.Path(t, "corpus", name+".turns.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var meta struct {
+		Offsets [][2]int `json:"offsets"`
+	}
+	if err := json.Unmarshal(idx, &meta); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, i := range pick {
+		if i < len(meta.Offsets) {
+			o := meta.Offsets[i]
+			out = append(out, data[o[0]:o[1]])
+		}
+	}
+	return out
+}
+
+func chunked(b []byte, n int) [][]byte {
+	var out [][]byte
+	for i := 0; i < len(b); i += n {
+		out = append(out, b[i:min(i+n, len(b))])
+	}
+	return out
+}
+
+func TestDeltaMatchesCompleteOnCorpus(t *testing.T) {
+	for _, corpus := range []string{"stream_v09", "stream_v08"} {
+		turns := corpusTurns(t, corpus, []int{0, 1, 2, 7, 42, 99, 150, 199})
+		for ti, turn := range turns {
+			for _, size := range []int{1, 7, 16, 256} {
+				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus, ti, size), func(t *testing.T) {
+					chunks := chunked(turn, size)
+					full, ferr := runMode(t, ModeComplete, nil, [][]byte{turn})
+					prog, perr := runMode(t, ModeProgressive, nil, chunks)
+					delta, derr := runMode(t, ModeDelta, nil, chunks)
+					if ferr != 0 || perr != 0 || derr != 0 {
+						t.Fatalf("errors: complete %d, progressive %d, delta %d", ferr, perr, derr)
+					}
+					c, p, d := applyAll(t, full), applyAll(t, prog), applyAll(t, delta)
+					if err := diffStates("progressive vs delta components", p.comps, d.comps); err != nil {
+						t.Error(err)
+					}
+					if err := diffStates("progressive vs delta data", p.data, d.data); err != nil {
+						t.Error(err)
+					}
+					if corpus == "stream_v09" {
+						// v0.8 snapshots normalise data binding paths, so only
+						// the v0.9 family is compared with the model's bytes.
+						if err := diffStates("reachable components (complete vs delta)", c.reachable(), d.reachable()); err != nil {
+							t.Error(err)
+						}
+						if err := diffStates("data (complete vs delta)", c.data, d.data); err != nil {
+							t.Error(err)
+						}
+					}
+					if len(delta) > len(prog) {
+						t.Errorf("delta yielded %d messages, progressive %d", len(delta), len(prog))
+					}
+					var db, pb int
+					for _, m := range delta {
+						db += len(m)
+					}
+					for _, m := range prog {
+						pb += len(m)
+					}
+					if db > pb {
+						t.Errorf("delta output %d bytes > progressive %d", db, pb)
+					}
+				})
+			}
+		}
+	}
+}
+
+// sortedKeysOf is a test helper for stable diagnostics.
+func sortedKeysOf[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,132 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+)
+
+// FuzzModesAgree checks the three modes against each other on arbitrary
+// input cut into chunks of a size taken from the input:
+//
+//   - no mode panics;
+//   - complete-mode messages are byte-identical to those of a single feed;
+//   - for v0.9-family streams that every mode parses without error, the
+//     final progressive snapshot and the applied delta yields hold the same
+//     reachable components, and the same data, as the complete messages.
+//
+// (v0.8 snapshots normalise data-binding paths as the reference does, so
+// they are compared with the model's bytes only through FuzzProgressiveDelta.)
+func FuzzModesAgree(f *testing.F) {
+	for _, s := range splitInputs {
+		f.Add(byte(3), []byte(s.in))
+	}
+	f.Add(byte(16), []byte(`Hi <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"Hello there"},{"id":"b","component":"Text","text":{"path":"/name"}}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada"}}]</a2ui-json> bye`))
+	if dir, ok := shareddata.Find(); ok {
+		if data, err := os.ReadFile(filepath.Join(dir, "corpus", "stream_v09.txt")); err == nil {
+			for i, turn := range bytes.SplitAfter(data, []byte("</a2ui-json>"))[:6] {
+				f.Add(byte(i*7+1), turn)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, size byte, in []byte) {
+		chunks := chunked(in, int(size%32)+1)
+		whole, wholeErrs := runMode(t, ModeComplete, nil, [][]byte{in})
+		complete, completeErrs := runMode(t, ModeComplete, nil, chunks)
+		if wholeErrs != 0 || completeErrs != 0 {
+			// Errors may be joined differently per call; the messages must
+			// still agree.
+			completeErrs, wholeErrs = 1, 1
+		}
+		if len(whole) != len(complete) {
+			t.Fatalf("complete mode: %d messages in one feed, %d chunked", len(whole), len(complete))
+		}
+		for i := range whole {
+			if !bytes.Equal(whole[i], complete[i]) {
+				t.Fatalf("complete message %d differs:\n%s\n%s", i, whole[i], complete[i])
+			}
+		}
+		prog, progErrs := runMode(t, ModeProgressive, nil, chunks)
+		delta, deltaErrs := runMode(t, ModeDelta, nil, chunks)
+		if completeErrs != 0 || progErrs != 0 || deltaErrs != 0 || !onlyV09(whole) {
+			return
+		}
+		c, p, d := applyAll(t, whole), applyAll(t, prog), applyAll(t, delta)
+		if err := diffStates("reachable components (complete vs progressive)", c.reachable(), p.reachable()); err != nil {
+			t.Fatal(err)
+		}
+		if err := diffStates("reachable components (complete vs delta)", c.reachable(), d.reachable()); err != nil {
+			t.Fatal(err)
+		}
+		if err := diffStates("data (complete vs delta)", c.data, d.data); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// onlyV09 reports whether every message is a well-formed v0.9-family
+// message: a version, and component-shaped objects (an "id" and a
+// "component") only as elements of updateComponents.components. The
+// progressive modes, like the reference, take any such object for a
+// component wherever it stands, so other streams are out of the property.
+func onlyV09(msgs []json.RawMessage) bool {
+	for _, m := range msgs {
+		var env map[string]any
+		if json.Unmarshal(m, &env) != nil {
+			return false
+		}
+		if _, ok := env["version"]; !ok {
+			return false
+		}
+		for _, k := range []string{"beginRendering", "surfaceUpdate", "dataModelUpdate"} {
+			if _, ok := env[k]; ok {
+				return false
+			}
+		}
+		listed := 0
+		if body, ok := env["updateComponents"].(map[string]any); ok {
+			comps, _ := body["components"].([]any)
+			for _, c := range comps {
+				if isComponentShaped(c) {
+					listed++
+				}
+			}
+		}
+		if countComponentShaped(env) != listed {
+			return false
+		}
+	}
+	return true
+}
+
+func isComponentShaped(v any) bool {
+	o, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, id := o["id"]
+	_, comp := o["component"]
+	return id && comp
+}
+
+func countComponentShaped(v any) int {
+	n := 0
+	if isComponentShaped(v) {
+		n++
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			n += countComponentShaped(e)
+		}
+	case []any:
+		for _, e := range x {
+			n += countComponentShaped(e)
+		}
+	}
+	return n
+}

@@ -1,0 +1,117 @@
+package parser
+
+import (
+	"encoding/json"
+)
+
+// emission is one message yielded during the current Feed call. Messages
+// are placed in the emitter at once (so they interleave correctly with
+// text) and encoded in feedEnd, after the per-part de-duplication and, in
+// delta mode, the reduction to what changed.
+type emission struct {
+	part, idx int
+	msg       map[string]any // a message to encode, or
+	raw       []byte         // an encoded component message
+	suSurface string         // surface of a v0.8 surfaceUpdate snapshot
+}
+
+// emit places msg in the current part.
+func (e *progressiveEngine) emit(msg map[string]any) {
+	e.out.message(nil)
+	pi := len(e.out.parts) - 1
+	e.emitted = append(e.emitted, emission{part: pi, idx: len(e.out.parts[pi].Messages) - 1, msg: msg})
+}
+
+// emitRaw places an encoded component message in the current part. A v0.8
+// snapshot (dedup) is subject to the per-part de-duplication.
+func (e *progressiveEngine) emitRaw(raw []byte, dedup bool, surface string) {
+	e.out.message(nil)
+	pi := len(e.out.parts) - 1
+	em := emission{part: pi, idx: len(e.out.parts[pi].Messages) - 1, raw: raw}
+	if dedup && surface != "" {
+		em.suSurface = surface
+	}
+	e.emitted = append(e.emitted, em)
+}
+
+// finishFeed encodes the messages of this Feed call into out's parts:
+//
+//   - within a part, only the last surfaceUpdate per surface is kept (the
+//     reference's per-chunk de-duplication: it is the most complete);
+//   - in delta mode, each message is reduced to the components and data
+//     entries new or changed since the previous yield, and dropped when
+//     nothing is left.
+func (e *progressiveEngine) finishFeed(out *emitter) {
+	if len(e.emitted) == 0 {
+		return
+	}
+	drop := make([]bool, len(e.emitted))
+	// Per-part de-duplication of surfaceUpdate snapshots, keeping the last.
+	for i := len(e.emitted) - 1; i >= 0; {
+		part := e.emitted[i].part
+		seen := map[string]bool{}
+		for ; i >= 0 && e.emitted[i].part == part; i-- {
+			s := e.emitted[i].suSurface
+			if s == "" {
+				continue
+			}
+			if seen[s] {
+				drop[i] = true
+			}
+			seen[s] = true
+		}
+	}
+	for i := range e.emitted {
+		em := &e.emitted[i]
+		if drop[i] {
+			continue
+		}
+		if em.raw != nil {
+			out.parts[em.part].Messages[em.idx] = json.RawMessage(em.raw)
+			continue
+		}
+		msg := em.msg
+		if e.dstate != nil {
+			var keep bool
+			msg, keep = e.dstate.reduce(msg)
+			if !keep {
+				drop[i] = true
+				continue
+			}
+		}
+		out.parts[em.part].Messages[em.idx] = json.RawMessage(appendJSON(nil, msg))
+	}
+	// Compact: remove dropped messages, and parts left with nothing.
+	anyDrop := false
+	for _, d := range drop {
+		anyDrop = anyDrop || d
+	}
+	if anyDrop {
+		for pi := range out.parts {
+			p := &out.parts[pi]
+			if p.Messages == nil {
+				continue
+			}
+			kept := p.Messages[:0]
+			for _, m := range p.Messages {
+				if m != nil {
+					kept = append(kept, m)
+				}
+			}
+			if len(kept) == 0 {
+				p.Messages = nil
+			} else {
+				p.Messages = kept
+			}
+		}
+		parts := out.parts[:0]
+		for _, p := range out.parts {
+			if p.Messages == nil && p.Text == "" {
+				continue
+			}
+			parts = append(parts, p)
+		}
+		out.parts = parts
+	}
+	e.emitted = e.emitted[:0]
+}

@@ -1,0 +1,581 @@
+package parser
+
+// This file is the byte-level path for the common component shape: a
+// v0.9-family component (string "component") without a catalog, whose only
+// component references are top-level "child"-like strings and
+// "children"-like lists of strings. Such a component is kept as its compact
+// JSON bytes, never decoded into maps: its references and the positions of
+// its child ids are read in one pass, and its processed form (placeholders
+// for missing children) is the bytes with those ids rewritten. Anything
+// else takes the generic path (decoded maps), which gives the same
+// observable result.
+
+// Outcomes of compScanner.scan.
+const (
+	compInvalid = iota // not exactly one JSON object
+	compSlow           // needs the generic path (which decides validity)
+	compFast           // read at byte level
+)
+
+// Child field indexes in childFields.
+const (
+	cfChildren = iota
+	cfExplicitList
+	cfChild
+	cfContentChild
+	cfEntryPointChild
+	cfComponentID
+)
+
+// childSlot is one child id in a fast component's bytes.
+type childSlot struct {
+	field uint8 // index in childFields
+	a, b  int32 // bounds of the id (inside the quotes) in src
+}
+
+// fastComp is a component read at byte level. It is immutable once built.
+type fastComp struct {
+	id       string
+	src      []byte      // compact JSON of the component
+	slots    []childSlot // child ids, in byte order
+	emptyObj bool        // an empty object somewhere in it
+}
+
+// ref returns the id of slot i.
+func (fc *fastComp) slotID(i int) []byte {
+	sl := fc.slots[i]
+	return fc.src[sl.a:sl.b]
+}
+
+// refs lists the distinct ids the component references, in the order
+// protocol.ComponentRefs gives them (property names sorted, then list
+// order), and whether it references itself.
+func (fc *fastComp) refs() ([]string, bool) {
+	if len(fc.slots) == 0 {
+		return nil, false
+	}
+	out := make([]string, 0, len(fc.slots))
+	self := false
+	var set map[string]struct{}
+	// Sorted property order: child, children, contentChild,
+	// entryPointChild, explicitList.
+	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfEntryPointChild, cfExplicitList} {
+		for i, sl := range fc.slots {
+			if sl.field != f {
+				continue
+			}
+			id := fc.slotID(i)
+			if string(id) == fc.id {
+				self = true
+			}
+			if set == nil && len(out) >= 16 {
+				set = make(map[string]struct{}, len(fc.slots))
+				for _, x := range out {
+					set[x] = struct{}{}
+				}
+			}
+			if set != nil {
+				if _, dup := set[string(id)]; dup {
+					continue
+				}
+			} else if containsBytes(out, id) {
+				continue
+			}
+			s := string(id)
+			if set != nil {
+				set[s] = struct{}{}
+			}
+			out = append(out, s)
+		}
+	}
+	return out, self
+}
+
+func containsBytes(list []string, b []byte) bool {
+	for _, x := range list {
+		if x == string(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// compScanner validates a component's JSON (as strictly as the generic
+// decoder) and reads it at byte level, writing its compact form to out.
+// Its buffers are reused between calls.
+type compScanner struct {
+	out      []byte
+	slots    []childSlot
+	idA, idB int
+	compOK   bool
+	emptyObj bool
+	seen     uint8 // top-level special keys seen
+	slow     bool
+}
+
+// Top-level special keys (bits of compScanner.seen).
+const (
+	seenID = 1 << iota
+	seenComponent
+	seenChildren
+	seenExplicitList
+	seenChild
+	seenContentChild
+	seenEntryPointChild
+)
+
+// scan reads b, which must hold exactly one JSON object.
+func (c *compScanner) scan(b []byte) int {
+	c.out, c.slots = c.out[:0], c.slots[:0]
+	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
+	i := jsonWS(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return compInvalid
+	}
+	i, ok := c.topObject(b, i)
+	if c.slow {
+		return compSlow
+	}
+	if !ok || jsonWS(b, i) != len(b) {
+		return compInvalid
+	}
+	if c.idA < 0 || !c.compOK {
+		return compSlow
+	}
+	return compFast
+}
+
+// result copies the scanned component into a new fastComp.
+func (c *compScanner) result() *fastComp {
+	src := make([]byte, len(c.out))
+	copy(src, c.out)
+	fc := &fastComp{id: string(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj}
+	if len(c.slots) > 0 {
+		fc.slots = make([]childSlot, len(c.slots))
+		copy(fc.slots, c.slots)
+	}
+	return fc
+}
+
+func jsonWS(b []byte, i int) int {
+	for i < len(b) {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// topKey classifies a top-level key of a component.
+func topKey(k []byte) (bit uint8, field int, slow bool) {
+	switch string(k) {
+	case "id":
+		return seenID, -1, false
+	case "component":
+		return seenComponent, -1, false
+	case "children":
+		return seenChildren, cfChildren, false
+	case "explicitList":
+		return seenExplicitList, cfExplicitList, false
+	case "child":
+		return seenChild, cfChild, false
+	case "contentChild":
+		return seenContentChild, cfContentChild, false
+	case "entryPointChild":
+		return seenEntryPointChild, cfEntryPointChild, false
+	case "detail", "summary", "root", "template", "componentId":
+		return 0, -1, true
+	}
+	return 0, -1, false
+}
+
+// isChildField reports whether k is one of childFields.
+func isChildField(k []byte) bool {
+	switch string(k) {
+	case "children", "explicitList", "child", "contentChild", "entryPointChild", "componentId":
+		return true
+	}
+	return false
+}
+
+// topObject reads the component object at b[i] == '{'.
+func (c *compScanner) topObject(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	i = jsonWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.slow = true // no id
+		return i + 1, false
+	}
+	for {
+		i = jsonWS(b, i)
+		ka := len(c.out) + 1
+		var ok, esc bool
+		i, esc, ok = c.str(b, i)
+		if !ok {
+			return i, false
+		}
+		if esc {
+			c.slow = true
+			return i, false
+		}
+		key := c.out[ka : len(c.out)-1]
+		bit, field, slow := topKey(key)
+		if slow || c.seen&bit != 0 {
+			c.slow = true
+			return i, false
+		}
+		c.seen |= bit
+		i = jsonWS(b, i)
+		if i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		c.out = append(c.out, ':')
+		i = jsonWS(b, i+1)
+		if i >= len(b) {
+			return i, false
+		}
+		switch {
+		case bit == seenID || bit == seenComponent:
+			if b[i] != '"' {
+				c.slow = true
+				return i, false
+			}
+			a := len(c.out) + 1
+			i, esc, ok = c.str(b, i)
+			if !ok {
+				return i, false
+			}
+			z := len(c.out) - 1
+			if esc || z == a {
+				c.slow = true
+				return i, false
+			}
+			if bit == seenID {
+				c.idA, c.idB = a, z
+			} else {
+				c.compOK = true
+			}
+		case field == cfChildren || field == cfExplicitList:
+			if b[i] != '[' {
+				c.slow = true
+				return i, false
+			}
+			c.out = append(c.out, '[')
+			i = jsonWS(b, i+1)
+			if i < len(b) && b[i] == ']' {
+				c.slow = true // an empty list reads the buffer
+				return i, false
+			}
+			for {
+				i = jsonWS(b, i)
+				if i >= len(b) || b[i] != '"' {
+					c.slow = i < len(b)
+					return i, false
+				}
+				i, ok = c.slot(b, i, field)
+				if !ok {
+					return i, false
+				}
+				i = jsonWS(b, i)
+				if i >= len(b) {
+					return i, false
+				}
+				if b[i] == ',' {
+					c.out = append(c.out, ',')
+					i++
+					continue
+				}
+				if b[i] == ']' {
+					c.out = append(c.out, ']')
+					i++
+					break
+				}
+				return i, false
+			}
+		case field >= 0:
+			if b[i] != '"' {
+				c.slow = true
+				return i, false
+			}
+			i, ok = c.slot(b, i, field)
+			if !ok {
+				return i, false
+			}
+		default:
+			if b[i] == '[' {
+				i, ok = c.topArray(b, i)
+			} else {
+				i, ok = c.value(b, i, 1)
+			}
+			if !ok {
+				return i, false
+			}
+		}
+		i = jsonWS(b, i)
+		if i >= len(b) {
+			return i, false
+		}
+		if b[i] == ',' {
+			c.out = append(c.out, ',')
+			i++
+			continue
+		}
+		if b[i] == '}' {
+			c.out = append(c.out, '}')
+			return i + 1, true
+		}
+		return i, false
+	}
+}
+
+// slot reads a child id string at b[i] == '"'.
+func (c *compScanner) slot(b []byte, i int, field int) (int, bool) {
+	a := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		return i, false
+	}
+	if esc {
+		c.slow = true
+		return i, false
+	}
+	c.slots = append(c.slots, childSlot{field: uint8(field), a: int32(a), b: int32(len(c.out) - 1)})
+	return i, true
+}
+
+// topArray reads a top-level array property: one holding an object takes
+// the generic path (protocol.ComponentRefs reads "child" from such items).
+func (c *compScanner) topArray(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '[')
+	i = jsonWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		c.out = append(c.out, ']')
+		return i + 1, true
+	}
+	for {
+		i = jsonWS(b, i)
+		if i < len(b) && b[i] == '{' {
+			c.slow = true
+			return i, false
+		}
+		var ok bool
+		i, ok = c.value(b, i, 2)
+		if !ok {
+			return i, false
+		}
+		i = jsonWS(b, i)
+		if i >= len(b) {
+			return i, false
+		}
+		if b[i] == ',' {
+			c.out = append(c.out, ',')
+			i++
+			continue
+		}
+		if b[i] == ']' {
+			c.out = append(c.out, ']')
+			return i + 1, true
+		}
+		return i, false
+	}
+}
+
+// value reads any JSON value at b[i] (after whitespace).
+func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
+	if depth > maxDecodeDepth || i >= len(b) {
+		return i, false
+	}
+	switch ch := b[i]; {
+	case ch == '"':
+		i, _, ok := c.str(b, i)
+		return i, ok
+	case ch == '{':
+		c.out = append(c.out, '{')
+		i = jsonWS(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			c.emptyObj = true
+			c.out = append(c.out, '}')
+			return i + 1, true
+		}
+		for {
+			i = jsonWS(b, i)
+			ka := len(c.out) + 1
+			var ok, esc bool
+			i, esc, ok = c.str(b, i)
+			if !ok {
+				return i, false
+			}
+			if esc || isChildField(c.out[ka:len(c.out)-1]) {
+				c.slow = true
+				return i, false
+			}
+			i = jsonWS(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return i, false
+			}
+			c.out = append(c.out, ':')
+			i, ok = c.value(b, jsonWS(b, i+1), depth+1)
+			if !ok {
+				return i, false
+			}
+			i = jsonWS(b, i)
+			if i >= len(b) {
+				return i, false
+			}
+			if b[i] == ',' {
+				c.out = append(c.out, ',')
+				i++
+				continue
+			}
+			if b[i] == '}' {
+				c.out = append(c.out, '}')
+				return i + 1, true
+			}
+			return i, false
+		}
+	case ch == '[':
+		c.out = append(c.out, '[')
+		i = jsonWS(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			c.out = append(c.out, ']')
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			i, ok = c.value(b, jsonWS(b, i), depth+1)
+			if !ok {
+				return i, false
+			}
+			i = jsonWS(b, i)
+			if i >= len(b) {
+				return i, false
+			}
+			if b[i] == ',' {
+				c.out = append(c.out, ',')
+				i++
+				continue
+			}
+			if b[i] == ']' {
+				c.out = append(c.out, ']')
+				return i + 1, true
+			}
+			return i, false
+		}
+	case ch == 't':
+		return c.lit(b, i, "true")
+	case ch == 'f':
+		return c.lit(b, i, "false")
+	case ch == 'n':
+		return c.lit(b, i, "null")
+	case ch == '-' || (ch >= '0' && ch <= '9'):
+		return c.num(b, i)
+	}
+	return i, false
+}
+
+func (c *compScanner) lit(b []byte, i int, word string) (int, bool) {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return i, false
+	}
+	c.out = append(c.out, word...)
+	return i + len(word), true
+}
+
+// num reads a number (strict grammar).
+func (c *compScanner) num(b []byte, i int) (int, bool) {
+	start := i
+	if b[i] == '-' {
+		i++
+	}
+	if i >= len(b) {
+		return i, false
+	}
+	switch {
+	case b[i] == '0':
+		i++
+	case b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return i, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		n := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == n {
+			return i, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		n := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == n {
+			return i, false
+		}
+	}
+	c.out = append(c.out, b[start:i]...)
+	return i, true
+}
+
+// str copies the string literal at b[i] (which must be '"'), validating
+// its escapes; esc reports whether it has any.
+func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false, false
+	}
+	start := i
+	i++
+	for i < len(b) {
+		ch := b[i]
+		switch {
+		case ch == '"':
+			c.out = append(c.out, b[start:i+1]...)
+			return i + 1, esc, true
+		case ch < 0x20:
+			return i, esc, false
+		case ch == '\\':
+			esc = true
+			if i+1 >= len(b) {
+				return i, esc, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if len(b)-i < 6 || !isHex4(b[i+2:i+6]) {
+					return i, esc, false
+				}
+				i += 6
+			default:
+				return i, esc, false
+			}
+			continue
+		}
+		i++
+	}
+	return i, esc, false
+}
+
+func isHex4(h []byte) bool {
+	for _, x := range h {
+		switch {
+		case x >= '0' && x <= '9', x >= 'a' && x <= 'f', x >= 'A' && x <= 'F':
+		default:
+			return false
+		}
+	}
+	return true
+}

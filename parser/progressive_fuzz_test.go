@@ -1,0 +1,39 @@
+package parser
+
+import (
+	"testing"
+)
+
+// FuzzProgressiveDelta feeds arbitrary input, cut in chunks of a size taken
+// from the input, through the progressive and delta modes: neither may
+// panic, both must report the same number of failed blocks, and applying
+// the delta yields must give the same components and data as applying the
+// progressive snapshots.
+func FuzzProgressiveDelta(f *testing.F) {
+	seeds := []string{
+		`<a2ui-json>[{"beginRendering": {"root": "root", "surfaceId": "s1"}}, {"surfaceUpdate": {"surfaceId": "s1", "components": [{"id": "root", "component": {"Card": {"child": "c1"}}}, {"id": "c1", "component": {"Text": {"text": {"literalString": "hello"}}}}]}}]</a2ui-json>`,
+		`text <a2ui-json>[{"version": "v0.9", "createSurface": {"catalogId": "c", "surfaceId": "s1"}}, {"version": "v0.9", "updateComponents": {"surfaceId": "s1", "components": [{"id": "root", "component": "Column", "children": ["a", "b"]}, {"id": "a", "component": "Text", "text": "x"}]}}, {"version": "v0.9", "updateDataModel": {"surfaceId": "s1", "path": "/", "value": {"k": {"n": 1}, "s": "http://x"}}}]</a2ui-json> tail`,
+		`<a2ui-json>[ {"dataModelUpdate": {"surfaceId": "default", "contents": [{"key": "items", "valueMap": [{"key": "name", "valueString": "Item 1"}, {}]}]}}]</a2ui-json>`,
+		`<a2ui-json>{"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Card", "child": "root"}]}}</a2ui-json>`,
+		`<a2ui-json>[{"a": [}]]]}}}</a2ui-json><a2ui-json>invalid</a2ui-json>`,
+	}
+	for i, s := range seeds {
+		f.Add(byte(i*5+1), []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, size byte, in []byte) {
+		n := int(size%32) + 1
+		chunks := chunked(in, n)
+		prog, perr := runMode(t, ModeProgressive, nil, chunks)
+		delta, derr := runMode(t, ModeDelta, nil, chunks)
+		if perr != derr {
+			t.Fatalf("errors: progressive %d, delta %d", perr, derr)
+		}
+		p, d := applyAll(t, prog), applyAll(t, delta)
+		if err := diffStates("components", p.comps, d.comps); err != nil {
+			t.Fatal(err)
+		}
+		if err := diffStates("data", p.data, d.data); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,471 @@
+package parser
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// Message kind keys.
+const (
+	kBeginRendering   = string(protocol.KindBeginRendering)
+	kSurfaceUpdate    = string(protocol.KindSurfaceUpdate)
+	kDataModelUpdate  = string(protocol.KindDataModelUpdate)
+	kDeleteSurface    = string(protocol.KindDeleteSurface)
+	kCreateSurface    = string(protocol.KindCreateSurface)
+	kUpdateComponents = string(protocol.KindUpdateComponents)
+	kUpdateDataModel  = string(protocol.KindUpdateDataModel)
+)
+
+// handleMessage handles a complete top-level (or protocol-looking) object.
+func (e *progressiveEngine) handleMessage(obj map[string]any) error {
+	if e.fam == protocol.FamilyUnknown {
+		for k := range obj {
+			_, fl := classifyKey([]byte(k))
+			if f := familyOfKindFlag(fl); f != protocol.FamilyUnknown {
+				e.setFamily(f)
+				break
+			}
+		}
+	}
+	var handled bool
+	var err error
+	switch e.fam {
+	case protocol.FamilyV08:
+		handled, err = e.handleV08(obj)
+	case protocol.FamilyV09:
+		handled, err = e.handleV09(obj)
+	}
+	if err != nil || handled {
+		return err
+	}
+	// Not a recognised message: validate it strictly (it fails when the
+	// catalog's schema does not allow it) and pass it through otherwise.
+	return e.yieldMessage(obj, true)
+}
+
+// validateLoose validates a complete message as the reference does before
+// handling it (no root or orphan checks).
+func (e *progressiveEngine) validateLoose(obj map[string]any) error {
+	if e.cat == nil {
+		return nil
+	}
+	return e.cat.Validate([]any{obj}, protocol.WithStrictIntegrity(false))
+}
+
+// bodySurface returns body.surfaceId when body is an object with a
+// non-empty string surfaceId.
+func bodySurface(v any) (string, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return "", false
+	}
+	s, ok := m["surfaceId"].(string)
+	return s, ok && s != ""
+}
+
+// messageSurfaceOf applies the reference's rule for the surface a complete
+// message addresses.
+func (e *progressiveEngine) messageSurfaceOf(obj map[string]any, kinds ...string) string {
+	sid := e.surface
+	if s, ok := obj["surfaceId"].(string); ok {
+		sid = s
+	}
+	for _, k := range kinds {
+		if v, ok := obj[k]; ok {
+			if k == kDeleteSurface {
+				if s, ok := v.(string); ok {
+					return s
+				}
+			}
+			if s, ok := bodySurface(v); ok {
+				return s
+			}
+			return sid
+		}
+	}
+	return sid
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// handleV08 is the v0.8 handling of a complete message.
+func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
+	if err := e.validateLoose(obj); err != nil {
+		return false, err
+	}
+	e.setSurface(e.messageSurfaceOf(obj, kSurfaceUpdate, kBeginRendering, kDeleteSurface))
+	sid := orUnknown(e.surface)
+
+	if _, ok := obj[kDeleteSurface]; ok {
+		if !e.yieldedStart[sid] {
+			// A deleteSurface before the surface began is ignored.
+			return true, nil
+		}
+		e.deleteSurface(sid)
+		return true, e.yieldMessage(obj, true)
+	}
+	_, isBR := obj[kBeginRendering]
+	if e.deleted[sid] && !isBR {
+		return true, nil
+	}
+	if _, ok := obj[kSurfaceUpdate]; ok && !e.yieldedStart[sid] {
+		e.pending[sid] = append(e.pending[sid], obj)
+		return true, nil
+	}
+	if isBR {
+		br, _ := obj[kBeginRendering].(map[string]any)
+		if s, ok := br["surfaceId"].(string); ok {
+			e.setSurface(s)
+		}
+		root, has := e.rootID()
+		if !has || root == "" {
+			root = "root"
+		}
+		if r, ok := br["root"].(string); ok {
+			root = r
+		}
+		e.setRoot(root)
+		delete(e.deleted, sid)
+		if !e.yieldedStart[sid] {
+			if err := e.yieldMessage(obj, true); err != nil {
+				return true, err
+			}
+			e.yieldedStart[sid] = true
+		}
+		if list := e.pending[sid]; len(list) > 0 {
+			delete(e.pending, sid)
+			for _, p := range list {
+				if _, err := e.handleV08(p); err != nil {
+					return true, err
+				}
+			}
+		}
+		return true, e.yieldReachable(false)
+	}
+	if su, ok := obj[kSurfaceUpdate]; ok {
+		e.kindSeen = true
+		e.addComponents(su)
+		return true, e.yieldReachable(true)
+	}
+	if _, ok := obj[kDataModelUpdate]; ok {
+		e.kindSeen = true
+		if err := e.yieldMessage(obj, true); err != nil {
+			return true, err
+		}
+		return true, e.yieldReachable(false)
+	}
+	return true, e.yieldMessage(obj, true)
+}
+
+// handleV09 is the v0.9-family handling of a complete message.
+func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
+	if err := e.validateLoose(obj); err != nil {
+		return false, err
+	}
+	e.setSurface(e.messageSurfaceOf(obj, kUpdateComponents, kCreateSurface))
+	sid := orUnknown(e.surface)
+
+	if cs, ok := obj[kCreateSurface]; ok {
+		e.kindSeen = true
+		if m, ok := cs.(map[string]any); ok {
+			root, has := e.rootID()
+			if !has || root == "" {
+				root = "root"
+			}
+			if r, ok := m["root"].(string); ok {
+				root = r
+			}
+			e.setRoot(root)
+		}
+		if v, ok := obj["version"].(string); ok {
+			e.surfaceVer[sid] = v
+		}
+		if !e.yieldedStart[sid] {
+			if err := e.yieldMessage(obj, true); err != nil {
+				return true, err
+			}
+			e.yieldedStart[sid] = true
+		}
+		delete(e.pending, sid)
+		return true, e.yieldReachable(false)
+	}
+	if uc, ok := obj[kUpdateComponents]; ok {
+		e.kindSeen = true
+		if m, ok := uc.(map[string]any); ok {
+			root, has := e.rootID()
+			if !has || root == "" {
+				root = "root"
+			}
+			if r, ok := m["root"].(string); ok {
+				root = r
+			}
+			e.setRoot(root)
+		}
+		e.addComponents(uc)
+		return true, e.yieldReachable(true)
+	}
+	if _, ok := obj[kDeleteSurface]; ok {
+		if !e.yieldedStart[sid] {
+			e.pending[sid] = append(e.pending[sid], obj)
+			return true, nil
+		}
+		e.kindSeen = true
+		if err := e.yieldMessage(obj, true); err != nil {
+			return true, err
+		}
+		// The surface is gone: a new one under the same id starts afresh.
+		e.forgetSurface(sid)
+		return true, nil
+	}
+	if _, ok := obj[kUpdateDataModel]; ok {
+		e.kindSeen = true
+		return true, e.yieldMessage(obj, true)
+	}
+	return false, nil
+}
+
+// addComponents records the components of a complete update for the
+// current surface.
+func (e *progressiveEngine) addComponents(body any) {
+	m, _ := body.(map[string]any)
+	list, _ := m["components"].([]any)
+	sc := e.state(e.surface)
+	for _, item := range list {
+		c, ok := item.(map[string]any)
+		if !ok {
+			continue
+		}
+		id, ok := c["id"].(string)
+		if !ok {
+			continue
+		}
+		e.put(sc, id, c)
+	}
+}
+
+// deleteSurface forgets a deleted v0.8 surface; later messages for it are
+// ignored until a new beginRendering.
+func (e *progressiveEngine) deleteSurface(sid string) {
+	e.forgetSurface(sid)
+	e.deleted[sid] = true
+}
+
+// forgetSurface drops everything known about a surface.
+func (e *progressiveEngine) forgetSurface(sid string) {
+	delete(e.pending, sid)
+	delete(e.yieldedStart, sid)
+	delete(e.seen, sid)
+	delete(e.rootIDs, sid)
+	delete(e.surfaceVer, sid)
+	for k := range e.dataYielded {
+		if k.surface == sid {
+			delete(e.dataYielded, k)
+		}
+	}
+}
+
+// handlePartialComponent caches a component seen inside a message that is
+// still arriving, unless it is not renderable yet (an empty object somewhere
+// in it, or a required property missing).
+func (e *progressiveEngine) handlePartialComponent(comp map[string]any) {
+	id, ok := comp["id"].(string)
+	if !ok || id == "" {
+		return
+	}
+	def := comp["component"]
+	if _, flat := def.(string); flat {
+		if hasEmptyObject(comp) {
+			return
+		}
+	} else if hasEmptyObject(def) {
+		return
+	}
+	if m, ok := def.(map[string]any); ok && len(m) > 0 {
+		typ := firstKey(m)
+		if props, ok := m[typ].(map[string]any); ok && e.cat != nil {
+			for _, req := range e.cat.RequiredFields(typ) {
+				if _, has := props[req]; !has {
+					return
+				}
+			}
+		}
+	}
+	e.put(e.state(e.surface), id, comp)
+	e.dirty = true
+}
+
+// firstKey returns the key of a one-key object (the component type of a
+// v0.8 component), or the smallest key when there are several.
+func firstKey(m map[string]any) string {
+	if len(m) == 1 {
+		for k := range m {
+			return k
+		}
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys[0]
+}
+
+// hasEmptyObject reports whether v holds an empty object at any depth.
+func hasEmptyObject(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			return true
+		}
+		for _, c := range x {
+			if hasEmptyObject(c) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range x {
+			if hasEmptyObject(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// yieldMessage validates msg (strictly, or loosely for partial messages,
+// which are dropped rather than failing the block) and emits it.
+func (e *progressiveEngine) yieldMessage(msg map[string]any, strict bool) error {
+	if !e.dedupeData(msg, strict) {
+		return nil
+	}
+	if e.cat != nil {
+		if err := e.cat.Validate([]any{msg}, protocol.WithStrictIntegrity(strict)); err != nil {
+			if strict {
+				return err
+			}
+			return nil
+		}
+	}
+	e.emit(msg)
+	return nil
+}
+
+// dataSlotOf is the surface and path a data model message addresses, for
+// the record of yielded data.
+func dataSlotOf(body map[string]any) dataSlot {
+	s, _ := body["surfaceId"].(string)
+	p, _ := body["path"].(string)
+	return dataSlot{s, p}
+}
+
+func (e *progressiveEngine) dataState(k dataSlot) map[string]any {
+	d := e.dataYielded[k]
+	if d == nil {
+		d = map[string]any{}
+		e.dataYielded[k] = d
+	}
+	return d
+}
+
+// dedupeData is the reference's data model de-duplication: a complete data
+// model update whose entries were all yielded already (by sniffing) is
+// skipped; every data model message records what it yields.
+func (e *progressiveEngine) dedupeData(m map[string]any, strict bool) bool {
+	if body, ok := m[kDataModelUpdate].(map[string]any); ok && e.fam == protocol.FamilyV08 {
+		contents := map[string]any{}
+		switch raw := body["contents"].(type) {
+		case []any:
+			for _, it := range raw {
+				entry, ok := it.(map[string]any)
+				if !ok {
+					continue
+				}
+				key, ok := entry["key"].(string)
+				if !ok || key == "" {
+					continue
+				}
+				var val any
+				for _, vk := range [...]string{"valueString", "valueNumber", "valueBoolean"} {
+					if truthy(entry[vk]) {
+						val = entry[vk]
+						break
+					}
+				}
+				if val == nil {
+					val = entry["valueMap"]
+				}
+				if val != nil {
+					contents[key] = val
+				}
+			}
+		case map[string]any:
+			contents = raw
+		}
+		if len(contents) > 0 {
+			d := e.dataState(dataSlotOf(body))
+			isNew := false
+			for k, v := range contents {
+				if !reflect.DeepEqual(d[k], v) {
+					isNew = true
+					break
+				}
+			}
+			if !isNew && strict {
+				return false
+			}
+			for k, v := range contents {
+				d[k] = v
+			}
+		}
+		return true
+	}
+	if body, ok := m[kUpdateDataModel].(map[string]any); ok && e.fam == protocol.FamilyV09 {
+		d := e.dataState(dataSlotOf(body))
+		isNew := false
+		for k, v := range body {
+			if k != "surfaceId" && k != "root" && !reflect.DeepEqual(d[k], v) {
+				isNew = true
+				break
+			}
+		}
+		if !isNew && strict {
+			return false
+		}
+		for k, v := range body {
+			if k != "surfaceId" && k != "root" {
+				d[k] = v
+			}
+		}
+	}
+	return true
+}
+
+// versionFor is the version string of a constructed v0.9-family message
+// for surface sid: the version of the message being read, else the
+// surface's createSurface version, else the catalog's.
+func (e *progressiveEngine) versionFor(sid string) string {
+	if e.sc.bufVersion != "" {
+		return e.sc.bufVersion
+	}
+	if v, ok := e.surfaceVer[sid]; ok {
+		return v
+	}
+	return e.defaultVersion
+}
+
+// errNoRoot reports a complete update whose surface has no root component.
+func errNoRoot(root, kind string) error {
+	return &protocol.ValidationError{
+		MessageIndex: -1,
+		Message:      fmt.Sprintf("No root component (id='%s') found in %s", root, kind),
+		Kind:         protocol.ErrMissingRoot,
+	}
+}

@@ -1,0 +1,290 @@
+package parser
+
+import (
+	"reflect"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// endOfChunk runs after each segment: it heals and reads the open objects
+// that can yield something (a component, a data model update) when a byte
+// that can change them arrived, then yields a snapshot if components
+// changed.
+func (e *progressiveEngine) endOfChunk() error {
+	s := &e.sc
+	if len(s.stack) > 0 && len(s.buf) > 0 && s.sig {
+		s.sig = false
+		if s.compTok {
+			e.sniffComponents()
+		}
+		var err error
+		switch e.fam {
+		case protocol.FamilyV08:
+			if s.dataTokV08 {
+				err = e.sniffDataV08()
+			}
+		case protocol.FamilyV09:
+			if s.dataTokV09 {
+				err = e.sniffDataV09()
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if e.dirty {
+		e.dirty = false
+		return e.yieldReachable(false)
+	}
+	return nil
+}
+
+// sniffFull is the size up to which an open object is healed whenever it
+// changed; a larger one is healed again only once it grew by an eighth, so
+// that the work (and, in delta mode, the output) stays linear in the input
+// however large one object gets.
+const sniffFull = 1024
+
+// shouldSniff applies the growth rule to frame f and records the sniff.
+func (s *progScan) shouldSniff(f *pframe) bool {
+	size := len(s.buf) - f.start
+	if size > sniffFull && size-f.sniffed < size/8 {
+		return false
+	}
+	f.sniffed = size
+	return true
+}
+
+// sniffComponents heals the open objects that have "id" and "component"
+// keys, innermost first, and caches those that are components.
+func (e *progressiveEngine) sniffComponents() {
+	s := &e.sc
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		f := &s.stack[i]
+		if f.open != '{' || f.flags&(flagID|flagComponent) != flagID|flagComponent || !s.shouldSniff(f) {
+			continue
+		}
+		obj, ok := e.heal.healDecode(s.buf[f.start:])
+		if !ok || !truthy(obj["id"]) || !truthy(obj["component"]) {
+			continue
+		}
+		switch c := obj["component"].(type) {
+		case string:
+			e.handlePartialComponent(obj)
+		case map[string]any:
+			if len(c) > 0 {
+				e.handlePartialComponent(obj)
+			}
+		}
+	}
+}
+
+// sniffSurface is the surface a sniffed data model update addresses.
+func (e *progressiveEngine) sniffSurface(body map[string]any) string {
+	if s, ok := body["surfaceId"].(string); ok && s != "" {
+		return s
+	}
+	if e.surface != "" {
+		return e.surface
+	}
+	return "default"
+}
+
+// sniffDataV08 yields the entries of a dataModelUpdate still arriving.
+func (e *progressiveEngine) sniffDataV08() error {
+	s := &e.sc
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		f := &s.stack[i]
+		if f.open != '{' || f.flags&flagDataV08 == 0 || !s.shouldSniff(f) {
+			continue
+		}
+		obj, ok := e.heal.healDecodeTrimming(s.buf[f.start:])
+		if !ok || len(obj) == 0 {
+			continue
+		}
+		body, ok := obj[kDataModelUpdate].(map[string]any)
+		if !ok {
+			continue
+		}
+		raw, ok := body["contents"]
+		if !ok {
+			continue
+		}
+		contents := contentsToDict(raw)
+		if len(contents) == 0 {
+			continue
+		}
+		sid := e.sniffSurface(body)
+		path, _ := body["path"].(string)
+		d := e.dataState(dataSlot{sid, path})
+		changed := map[string]any{}
+		for k, v := range contents {
+			if !reflect.DeepEqual(d[k], v) {
+				changed[k] = v
+			}
+		}
+		if len(changed) == 0 {
+			continue
+		}
+		var out any = changed
+		if list, ok := raw.([]any); ok {
+			out = pruneEntries(latestEntries(list, contents))
+		}
+		payload := map[string]any{"surfaceId": sid, "contents": out}
+		if p, ok := body["path"]; ok {
+			payload["path"] = p
+		}
+		if err := e.yieldMessage(map[string]any{kDataModelUpdate: payload}, false); err != nil {
+			return err
+		}
+		for k, v := range contents {
+			d[k] = v
+		}
+	}
+	return nil
+}
+
+// sniffDataV09 yields the changed top-level entries of an updateDataModel
+// value still arriving.
+func (e *progressiveEngine) sniffDataV09() error {
+	s := &e.sc
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		f := &s.stack[i]
+		if f.open != '{' || f.flags&flagDataV09 == 0 || !s.shouldSniff(f) {
+			continue
+		}
+		obj, ok := e.heal.healDecodeTrimming(s.buf[f.start:])
+		if !ok || len(obj) == 0 {
+			continue
+		}
+		body, ok := obj[kUpdateDataModel].(map[string]any)
+		if !ok {
+			continue
+		}
+		value, ok := body["value"].(map[string]any)
+		if !ok {
+			continue
+		}
+		sid := e.sniffSurface(body)
+		path, hasPath := body["path"].(string)
+		d := e.dataState(dataSlot{sid, path})
+		changed := map[string]any{}
+		for k, v := range value {
+			if !reflect.DeepEqual(d[k], v) {
+				changed[k] = v
+			}
+		}
+		if len(changed) == 0 {
+			continue
+		}
+		payload := map[string]any{"surfaceId": sid, "value": changed}
+		if hasPath {
+			// The reference drops the path here, which would write the
+			// entries at the root; keep it.
+			payload["path"] = path
+		}
+		msg := map[string]any{"version": e.versionFor(sid), kUpdateDataModel: payload}
+		if err := e.yieldMessage(msg, false); err != nil {
+			return err
+		}
+		for k, v := range changed {
+			d[k] = v
+		}
+	}
+	return nil
+}
+
+// contentsToDict flattens v0.8 data model contents (a list of {key,
+// value*} entries, valueMap nesting) into key -> value.
+func contentsToDict(raw any) map[string]any {
+	switch x := raw.(type) {
+	case map[string]any:
+		return x
+	case []any:
+		res := map[string]any{}
+		for _, it := range x {
+			entry, ok := it.(map[string]any)
+			if !ok {
+				continue
+			}
+			var val any
+			for _, vk := range [...]string{"value", "valueString", "valueNumber", "valueBoolean"} {
+				if v, ok := entry[vk]; ok {
+					val = v
+					break
+				}
+			}
+			if vm, has := entry["valueMap"]; has && val == nil {
+				val = contentsToDict(vm)
+			}
+			key, _ := entry["key"].(string)
+			if key != "" && val != nil {
+				res[key] = val
+			}
+		}
+		return res
+	}
+	return map[string]any{}
+}
+
+// latestEntries keeps, for each key of contents, the last entry of list
+// with that key, in list order.
+func latestEntries(list []any, contents map[string]any) []any {
+	seen := map[string]bool{}
+	var rev []any
+	for i := len(list) - 1; i >= 0; i-- {
+		entry, ok := list[i].(map[string]any)
+		if !ok {
+			continue
+		}
+		k, _ := entry["key"].(string)
+		if k == "" || seen[k] {
+			continue
+		}
+		if _, ok := contents[k]; !ok {
+			continue
+		}
+		seen[k] = true
+		rev = append(rev, entry)
+	}
+	out := make([]any, len(rev))
+	for i, v := range rev {
+		out[len(rev)-1-i] = v
+	}
+	return out
+}
+
+// pruneEntries drops data model entries that have a key but no value yet
+// (recursively inside valueMap).
+func pruneEntries(entries []any) []any {
+	out := make([]any, 0, len(entries))
+	for _, it := range entries {
+		entry, ok := it.(map[string]any)
+		if !ok {
+			out = append(out, it)
+			continue
+		}
+		hasVal := false
+		for _, vk := range [...]string{"value", "valueString", "valueNumber", "valueBoolean"} {
+			if _, ok := entry[vk]; ok {
+				hasVal = true
+				break
+			}
+		}
+		if vm, ok := entry["valueMap"]; ok {
+			if list, isList := vm.([]any); isList {
+				pruned := pruneEntries(list)
+				if len(pruned) == 0 && len(list) > 0 {
+					delete(entry, "valueMap")
+				} else {
+					entry["valueMap"] = pruned
+					hasVal = true
+				}
+			}
+		}
+		if _, hasKey := entry["key"]; hasVal && hasKey {
+			out = append(out, entry)
+		}
+	}
+	return out
+}

@@ -1,0 +1,386 @@
+package parser
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// compEntry is one component seen for a surface, with what the snapshot
+// needs of it cached: its references (topology), its processed form
+// (placeholders, paths) encoded as JSON, and whether it validates.
+type compEntry struct {
+	raw     map[string]any
+	refs    []string // ids it references (topology), de-duplicated
+	selfRef bool
+	reach   bool // reachable from the surface's root
+	depth   int  // depth below the root when it became reachable
+
+	stale   bool     // processed form must be recomputed (the component changed)
+	woken   int      // missing children that arrived since it was processed
+	usesBuf bool     // processed form depends on the buffered text
+	pjson   []byte   // processed form, encoded
+	hash    uint64   // hash of pjson
+	phs     []string // placeholder ids the processed form uses, in order
+	// phsYielded: every placeholder in phs has been yielded (or offered).
+	phsYielded bool
+	waits      []string // ids of missing children the processed form depends on
+	waitN      []int    // how many placeholder references each of them has
+	valid      int8     // 0 unknown, 1 valid, -1 invalid (for pjson)
+}
+
+// surfaceState holds the components seen for one surface and keeps, as
+// they arrive, the set reachable from the root; snapshots are assembled
+// from cached encodings, so the work per yield beyond the output itself
+// is proportional to what changed.
+type surfaceState struct {
+	id    string
+	comps map[string]*compEntry
+	order []string // arrival order
+
+	sorted  []string       // reachable ids, sorted
+	inbound map[string]int // edges from reachable components, per target id
+	tdepth  map[string]int // least depth of a reachable parent + 1, per target id
+	waiters map[string]map[string]struct{}
+	root    string
+	rootSet bool
+	rebuild bool // reachability must be recomputed from scratch
+	suspect bool // a cycle, a shared child or a deep tree may have appeared
+	selfRef int  // components that reference themselves
+	invalid int  // reachable components whose processed form does not validate
+	// reachBytes is the size of the encoded reachable components.
+	reachBytes int
+	deferred   bool // a snapshot was held back (see snapFull)
+
+	dirty   map[string]struct{} // reachable ids changed since the last check
+	woken   map[string]struct{} // large components whose reprocessing waits
+	bufDeps map[string]struct{} // components whose processed form reads the buffer
+	yielded map[string]uint64   // id -> hash of the JSON last yielded (components and placeholders)
+
+	// Delta mode: ids whose current form has not been sent yet.
+	unsent map[string]struct{}
+}
+
+func newSurfaceState(id string) *surfaceState {
+	return &surfaceState{
+		id:      id,
+		comps:   map[string]*compEntry{},
+		inbound: map[string]int{},
+		tdepth:  map[string]int{},
+		waiters: map[string]map[string]struct{}{},
+		dirty:   map[string]struct{}{},
+		woken:   map[string]struct{}{},
+		bufDeps: map[string]struct{}{},
+		yielded: map[string]uint64{},
+		unsent:  map[string]struct{}{},
+	}
+}
+
+// refIDs lists the distinct ids comp references, and whether it references
+// itself.
+func refIDs(comp map[string]any, id string, refs protocol.RefFieldsFunc, buf []protocol.ComponentRef) ([]string, bool, []protocol.ComponentRef) {
+	if !mayReference(comp, refs) {
+		return nil, false, buf
+	}
+	buf = protocol.ComponentRefs(buf[:0], comp, refs)
+	var out []string
+	var set map[string]struct{}
+	self := false
+	for _, r := range buf {
+		if r.ID == id {
+			self = true
+		}
+		if set == nil && len(out) >= 16 {
+			set = make(map[string]struct{}, len(buf))
+			for _, x := range out {
+				set[x] = struct{}{}
+			}
+		}
+		if set != nil {
+			if _, dup := set[r.ID]; dup {
+				continue
+			}
+			set[r.ID] = struct{}{}
+		} else if slices.Contains(out, r.ID) {
+			continue
+		}
+		out = append(out, r.ID)
+	}
+	return out, self, buf
+}
+
+// wellKnownRefKeys are the property names protocol.ComponentRefs always
+// treats as references.
+var wellKnownRefKeys = map[string]bool{
+	"child": true, "contentChild": true, "entryPointChild": true, "detail": true,
+	"summary": true, "root": true, "children": true, "explicitList": true, "template": true,
+}
+
+// mayReference is a quick test that comp has no property that
+// protocol.ComponentRefs could read a reference from (the well-known names,
+// the catalog's reference fields of its type, or an array of objects).
+func mayReference(comp map[string]any, refs protocol.RefFieldsFunc) bool {
+	check := func(typ string, props map[string]any) bool {
+		var single, list []string
+		if refs != nil {
+			single, list = refs(typ)
+		}
+		for k, v := range props {
+			if wellKnownRefKeys[k] || slices.Contains(single, k) || slices.Contains(list, k) {
+				return true
+			}
+			if _, ok := v.([]any); ok {
+				return true
+			}
+		}
+		return false
+	}
+	switch c := comp["component"].(type) {
+	case string:
+		return check(c, comp)
+	case map[string]any:
+		for typ, p := range c {
+			if props, ok := p.(map[string]any); ok && check(typ, props) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// put records comp (complete or healed) under id.
+func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any) {
+	ent := s.comps[id]
+	if ent != nil && jsonEqual(ent.raw, comp) {
+		return
+	}
+	var refs []string
+	var self bool
+	refs, self, e.refBuf = refIDs(comp, id, e.refs, e.refBuf)
+	isNew := ent == nil
+	if isNew {
+		ent = &compEntry{}
+		s.comps[id] = ent
+		s.order = append(s.order, id)
+	}
+	if ent.selfRef {
+		s.selfRef--
+	}
+	if self {
+		s.selfRef++
+	}
+	old := ent.refs
+	ent.raw, ent.refs, ent.selfRef = comp, refs, self
+	ent.stale = true
+	if ent.reach {
+		inNew, inOld := memberOf(refs), memberOf(old)
+		for _, r := range old {
+			if inNew(r) {
+				continue
+			}
+			s.inbound[r]--
+			if t := s.comps[r]; t != nil && t.reach && s.inbound[r] <= 0 && r != s.root {
+				s.rebuild = true
+			}
+		}
+		for _, r := range refs {
+			if inOld(r) {
+				continue
+			}
+			s.inbound[r]++
+			s.noteDepth(r, ent.depth+1)
+			if t := s.comps[r]; t != nil {
+				if t.reach {
+					s.suspect = true
+				} else {
+					s.makeReachable(r, ent.depth+1)
+				}
+			}
+		}
+		s.dirty[id] = struct{}{}
+	}
+	if isNew {
+		for p := range s.waiters[id] {
+			if pe := s.comps[p]; pe != nil {
+				pe.woken++
+				if pe.reach {
+					s.dirty[p] = struct{}{}
+				}
+			}
+		}
+		delete(s.waiters, id)
+		if s.rootSet && (id == s.root || s.inbound[id] > 0) {
+			depth := 0
+			if id != s.root {
+				depth = s.tdepth[id]
+			}
+			s.makeReachable(id, depth)
+		}
+	}
+}
+
+// memberOf returns a membership test for list (a set once it is long).
+func memberOf(list []string) func(string) bool {
+	if len(list) < 16 {
+		return func(x string) bool { return slices.Contains(list, x) }
+	}
+	set := make(map[string]struct{}, len(list))
+	for _, x := range list {
+		set[x] = struct{}{}
+	}
+	return func(x string) bool { _, ok := set[x]; return ok }
+}
+
+// makeReachable marks id and what it reaches as reachable.
+func (s *surfaceState) makeReachable(id string, depth int) {
+	type item struct {
+		id    string
+		depth int
+	}
+	stack := []item{{id, depth}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		ent := s.comps[it.id]
+		if ent == nil || ent.reach {
+			continue
+		}
+		ent.reach, ent.depth = true, it.depth
+		s.reachBytes += len(ent.pjson)
+		if it.depth > protocol.MaxComponentDepth {
+			s.suspect = true
+		}
+		if ent.valid < 0 {
+			s.invalid++
+		}
+		i, _ := slices.BinarySearch(s.sorted, it.id)
+		s.sorted = slices.Insert(s.sorted, i, it.id)
+		s.dirty[it.id] = struct{}{}
+		for _, r := range ent.refs {
+			s.inbound[r]++
+			s.noteDepth(r, it.depth+1)
+			if t := s.comps[r]; t != nil {
+				if t.reach {
+					s.suspect = true
+				} else {
+					stack = append(stack, item{r, it.depth + 1})
+				}
+			}
+		}
+	}
+}
+
+// noteDepth records that id is referenced at depth d below the root.
+func (s *surfaceState) noteDepth(id string, d int) {
+	if cur, ok := s.tdepth[id]; !ok || d < cur {
+		s.tdepth[id] = d
+	}
+}
+
+// analyze runs the full topology analysis (exact reference semantics and
+// errors) and rebuilds the incremental reachability from its result.
+func (e *progressiveEngine) analyze(s *surfaceState) error {
+	list := make([]map[string]any, 0, len(s.order))
+	for _, id := range s.order {
+		list = append(list, s.comps[id].raw)
+	}
+	reach, err := protocol.AnalyzeTopology(s.root, list, e.refs, protocol.TopologyOptions{})
+	if err != nil {
+		return err
+	}
+	clear(s.inbound)
+	clear(s.tdepth)
+	s.sorted = s.sorted[:0]
+	s.invalid, s.reachBytes = 0, 0
+	for _, ent := range s.comps {
+		ent.reach = false
+	}
+	for id := range reach {
+		ent := s.comps[id]
+		if ent == nil {
+			continue
+		}
+		ent.reach = true
+		s.reachBytes += len(ent.pjson)
+		s.sorted = append(s.sorted, id)
+		if ent.valid < 0 {
+			s.invalid++
+		}
+		s.dirty[id] = struct{}{}
+		for _, r := range ent.refs {
+			s.inbound[r]++
+		}
+	}
+	sort.Strings(s.sorted)
+	// Depths, breadth first from the root.
+	if ent := s.comps[s.root]; ent != nil {
+		ent.depth = 0
+		queue := []string{s.root}
+		seen := map[string]bool{s.root: true}
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for _, r := range s.comps[x].refs {
+				s.noteDepth(r, s.comps[x].depth+1)
+				if t := s.comps[r]; t != nil && !seen[r] {
+					seen[r] = true
+					t.depth = s.comps[x].depth + 1
+					queue = append(queue, r)
+				}
+			}
+		}
+	}
+	s.rebuild, s.suspect = false, false
+	return nil
+}
+
+// setRoot points the surface at its root component id.
+func (s *surfaceState) setRoot(root string) {
+	if s.rootSet && s.root == root {
+		return
+	}
+	s.root, s.rootSet, s.rebuild = root, true, true
+}
+
+// jsonEqual reports whether two decoded JSON values are equal.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+			return true
+		}
+		for k, v := range x {
+			w, ok := y[k]
+			if !ok || !jsonEqual(v, w) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case nil:
+		return b == nil
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	}
+	return a == b
+}

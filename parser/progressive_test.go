@@ -1,0 +1,206 @@
+package parser
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// feedSteps feeds steps to a parser and returns every message and error.
+func feedSteps(t *testing.T, p *Parser, steps ...string) (msgs []string, errs []error) {
+	t.Helper()
+	for _, s := range steps {
+		parts, err := p.Feed([]byte(s))
+		if err != nil {
+			errs = append(errs, err)
+		}
+		for _, pt := range parts {
+			for _, m := range pt.Messages {
+				msgs = append(msgs, string(m))
+			}
+		}
+	}
+	parts, err := p.Close()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	for _, pt := range parts {
+		for _, m := range pt.Messages {
+			msgs = append(msgs, string(m))
+		}
+	}
+	return msgs, errs
+}
+
+func TestProgressiveCases(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    []Option
+		steps   []string
+		want    []string // substrings of the messages, in order
+		wantErr error    // errors.Is target, or nil
+		errText string   // substring of the error text
+	}{
+		{
+			name: "version_string_preserved_for_later_versions",
+			steps: []string{
+				`<a2ui-json>[{"version":"v0.10","createSurface":{"surfaceId":"s","catalogId":"c"}},`,
+				`{"version":"v0.10","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"hel`,
+				`lo"}]}}]</a2ui-json>`,
+			},
+			want: []string{
+				`{"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.10"}`,
+				`{"updateComponents":{"components":[{"component":"Text","id":"root","text":"hel"}],"surfaceId":"s"},"version":"v0.10"}`,
+				`{"updateComponents":{"components":[{"component":"Text","id":"root","text":"hello"}],"surfaceId":"s"},"version":"v0.10"}`,
+			},
+		},
+		{
+			name: "bare_object_without_list",
+			steps: []string{
+				`<a2ui-json>{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}</a2ui-json>`,
+				`<a2ui-json>{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"x"}]}}</a2ui-json>`,
+			},
+			want: []string{
+				`"createSurface"`,
+				`{"updateComponents":{"components":[{"component":"Text","id":"root","text":"x"}],"surfaceId":"s"},"version":"v0.9"}`,
+			},
+		},
+		{
+			name: "jsonl_framing_with_empty_lines",
+			opts: []Option{WithFraming(FramingJSONL)},
+			steps: []string{
+				"{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"s\",\"catalogId\":\"c\"}}\n\n",
+				"{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"s\",\"components\":[{\"id\":\"root\",\"component\":\"Card\",\"child\":\"c1\"}]}}\n",
+			},
+			want: []string{
+				`"createSurface"`,
+				`{"updateComponents":{"components":[{"child":"loading_c1","component":"Card","id":"root"},{"children":[],"component":"Row","id":"loading_c1"}],"surfaceId":"s"},"version":"v0.9"}`,
+			},
+		},
+		{
+			name: "sniffed_data_model_keeps_path",
+			steps: []string{
+				`<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/user","value":{"name":"Ada","city":"Par`,
+				`is"}}}]</a2ui-json>`,
+			},
+			want: []string{
+				`{"updateDataModel":{"path":"/user","surfaceId":"s","value":{"name":"Ada"}},"version":"v0.9"}`,
+				`{"updateDataModel":{"path":"/user","surfaceId":"s","value":{"city":"Paris","name":"Ada"}},"version":"v0.9"}`,
+			},
+		},
+		{
+			name: "cut_url_is_not_yielded",
+			steps: []string{
+				`<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"photo","valueString":"https://exa`,
+				`mple.com/a.png"}]}}]</a2ui-json>`,
+			},
+			want: []string{
+				`{"dataModelUpdate":{"contents":[{"key":"photo","valueString":"https://example.com/a.png"}],"surfaceId":"s"}}`,
+			},
+		},
+		{
+			name:    "invalid_utf8_is_a_syntax_error",
+			steps:   []string{"<a2ui-json>[{\"version\":\"v0.9\",\"updateDataModel\":{\"surfaceId\":\"s\",\"value\":{\"a\":\"\xff\"}}}]</a2ui-json>"},
+			wantErr: ErrInvalidUTF8,
+		},
+		{
+			name:    "nesting_too_deep",
+			opts:    []Option{WithMaxDepth(8)},
+			steps:   []string{"<a2ui-json>[" + strings.Repeat("[", 20) + "</a2ui-json>"},
+			wantErr: ErrTooDeep,
+		},
+		{
+			name:    "no_json_in_block",
+			steps:   []string{"<a2ui-json>nothing here</a2ui-json>"},
+			errText: "Failed to parse JSON",
+		},
+		{
+			name: "block_after_a_failed_block_still_parses",
+			steps: []string{
+				`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"root"}]}}]</a2ui-json>`,
+				`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"t","catalogId":"c"}}]</a2ui-json>`,
+			},
+			want:    []string{`"surfaceId":"s"`, `"surfaceId":"t"`},
+			errText: "Self-reference detected",
+		},
+		{
+			name: "delete_surface_then_recreate_starts_afresh",
+			steps: []string{
+				`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a"}]}},`,
+				`{"version":"v0.9","deleteSurface":{"surfaceId":"s"}},{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a"}]}}]</a2ui-json>`,
+			},
+			want: []string{`"createSurface"`, `"text":"a"`, `"deleteSurface"`, `"createSurface"`, `"text":"a"`},
+		},
+	}
+	for _, tc := range tests {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(tc.name+"/"+mode.String(), func(t *testing.T) {
+				p, err := New(append([]Option{WithMode(mode)}, tc.opts...)...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				msgs, errs := feedSteps(t, p, tc.steps...)
+				for _, m := range msgs {
+					if !json.Valid([]byte(m)) {
+						t.Errorf("invalid JSON message %s", m)
+					}
+				}
+				if tc.wantErr != nil || tc.errText != "" {
+					found := false
+					for _, e := range errs {
+						if (tc.wantErr == nil || errors.Is(e, tc.wantErr)) && strings.Contains(e.Error(), tc.errText) {
+							found = true
+						}
+					}
+					if !found {
+						t.Fatalf("errors %v, want %v %q", errs, tc.wantErr, tc.errText)
+					}
+				} else if len(errs) > 0 {
+					t.Fatalf("unexpected errors %v", errs)
+				}
+				if mode == ModeDelta {
+					return // exact snapshots are a progressive-mode property
+				}
+				if len(msgs) != len(tc.want) {
+					t.Fatalf("got %d messages %q, want %d", len(msgs), msgs, len(tc.want))
+				}
+				for i, w := range tc.want {
+					if !strings.Contains(msgs[i], w) {
+						t.Errorf("message %d = %s, want it to contain %s", i, msgs[i], w)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestDeltaYieldsOnlyChanges(t *testing.T) {
+	p, err := New(WithMode(ModeDelta))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, errs := feedSteps(t, p,
+		`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`,
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},`,
+		`{"id":"a","component":"Text","text":"x"},`,
+		`{"id":"b","component":"Text","text":"y"}]}}]</a2ui-json>`,
+	)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	want := []string{
+		`{"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.9"}`,
+		`{"updateComponents":{"components":[{"children":["loading_a","loading_b"],"component":"Column","id":"root"},{"children":[],"component":"Row","id":"loading_a"},{"children":[],"component":"Row","id":"loading_b"}],"surfaceId":"s"},"version":"v0.9"}`,
+		`{"updateComponents":{"components":[{"component":"Text","id":"a","text":"x"},{"children":["a","loading_b"],"component":"Column","id":"root"}],"surfaceId":"s"},"version":"v0.9"}`,
+		`{"updateComponents":{"components":[{"component":"Text","id":"b","text":"y"},{"children":["a","b"],"component":"Column","id":"root"}],"surfaceId":"s"},"version":"v0.9"}`,
+	}
+	if len(msgs) != len(want) {
+		t.Fatalf("got %d messages:\n%s", len(msgs), strings.Join(msgs, "\n"))
+	}
+	for i := range want {
+		if msgs[i] != want[i] {
+			t.Errorf("message %d:\n got %s\nwant %s", i, msgs[i], want[i])
+		}
+	}
+}

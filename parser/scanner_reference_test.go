@@ -1,0 +1,229 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// refScanner is the scanner as it was before the inline grammar check: a
+// structure scan with a utf8.Valid and gjson.ValidBytes pass over every
+// complete message. The differential tests hold the scanner to its output.
+type refScanner struct {
+	maxDepth int
+
+	stack     []byte // open containers: '{' or '['; stack[0] is the list when inList
+	inList    bool   // a top-level array of messages is open
+	inMsg     bool   // inside a message
+	inString  bool   // inside a JSON string (only tracked inside messages)
+	escape    bool   // the previous byte was an unpaired backslash in a string
+	fenceLine bool   // skipping a ``` line between messages
+
+	buf    []byte // bytes of a message that spans segments
+	msgOff int64  // stream offset of the current message's '{'
+}
+
+func newRefScanner(maxDepth int) refScanner {
+	return refScanner{maxDepth: maxDepth, stack: make([]byte, 0, 16)}
+}
+
+// reset drops all state, keeping allocated buffers.
+func (s *refScanner) reset() {
+	s.stack = s.stack[:0]
+	s.inList, s.inMsg, s.inString, s.escape, s.fenceLine = false, false, false, false, false
+	s.buf = s.buf[:0]
+}
+
+// pending reports whether a message has started and not yet completed.
+func (s *refScanner) pending() bool { return s.inMsg }
+
+// partial returns the bytes of the unfinished message received so far, or
+// nil. Valid until the next scan or reset.
+func (s *refScanner) partial() []byte {
+	if !s.inMsg {
+		return nil
+	}
+	return s.buf
+}
+
+// base is the stack height outside any message.
+func (s *refScanner) base() int {
+	if s.inList {
+		return 1
+	}
+	return 0
+}
+
+// scan consumes seg, whose first byte is at stream offset off. For each
+// message completed in seg it calls emit with the message's bytes, valid only
+// during the call.
+func (s *refScanner) scan(seg []byte, off int64, emit func(msg []byte) error) error {
+	start := 0 // where the current message's bytes begin in seg
+	i, n := 0, len(seg)
+	for i < n {
+		if s.inString {
+			j := bytes.IndexByte(seg[i:], '"')
+			if j < 0 {
+				s.escape = refEscapedAtEnd(seg[i:], s.escape)
+				i = n
+				break
+			}
+			k := i + j
+			bs := 0
+			for k-1-bs >= i && seg[k-1-bs] == '\\' {
+				bs++
+			}
+			if k-bs == i && s.escape {
+				bs++
+			}
+			s.escape = false
+			if bs%2 == 0 {
+				s.inString = false
+			}
+			i = k + 1
+			continue
+		}
+		c := seg[i]
+		if s.inMsg {
+			switch c {
+			case '"':
+				s.inString = true
+			case '{', '[':
+				if len(s.stack) >= s.maxDepth {
+					return &SyntaxError{Offset: off + int64(i), Msg: fmt.Sprintf("nesting deeper than %d", s.maxDepth), Err: ErrTooDeep}
+				}
+				s.stack = append(s.stack, c)
+			case '}', ']':
+				top := s.stack[len(s.stack)-1]
+				if (c == '}') != (top == '{') {
+					return &SyntaxError{Offset: off + int64(i), Msg: fmt.Sprintf("mismatched %q closes %q", c, top)}
+				}
+				s.stack = s.stack[:len(s.stack)-1]
+				if len(s.stack) == s.base() {
+					msg := seg[start : i+1]
+					if len(s.buf) > 0 {
+						s.buf = append(s.buf, msg...)
+						msg = s.buf
+					}
+					s.inMsg = false
+					if err := s.check(msg); err != nil {
+						return err
+					}
+					if err := emit(msg); err != nil {
+						return err
+					}
+					s.buf = s.buf[:0]
+				}
+			}
+			i++
+			continue
+		}
+		// Between messages.
+		if s.fenceLine {
+			j := bytes.IndexByte(seg[i:], '\n')
+			if j < 0 {
+				i = n
+				break
+			}
+			s.fenceLine = false
+			i += j + 1
+			continue
+		}
+		switch c {
+		case ' ', '\t', '\n', '\r':
+		case '{':
+			s.inMsg = true
+			s.msgOff = off + int64(i)
+			start = i
+			if len(s.stack) >= s.maxDepth {
+				return &SyntaxError{Offset: off + int64(i), Msg: fmt.Sprintf("nesting deeper than %d", s.maxDepth), Err: ErrTooDeep}
+			}
+			s.stack = append(s.stack, '{')
+		case ',':
+			if !s.inList {
+				return s.unexpected(c, off+int64(i))
+			}
+		case '[':
+			if s.inList {
+				return s.unexpected(c, off+int64(i))
+			}
+			s.inList = true
+			s.stack = append(s.stack, '[')
+		case ']':
+			if !s.inList {
+				return s.unexpected(c, off+int64(i))
+			}
+			s.inList = false
+			s.stack = s.stack[:0]
+		case '`':
+			if s.inList {
+				return s.unexpected(c, off+int64(i))
+			}
+			s.fenceLine = true
+		default:
+			return s.unexpected(c, off+int64(i))
+		}
+		i++
+	}
+	if s.inMsg {
+		s.buf = append(s.buf, seg[start:]...)
+	}
+	return nil
+}
+
+func (s *refScanner) unexpected(c byte, off int64) error {
+	where := "before the message list"
+	if s.inList {
+		where = "between messages"
+	}
+	if c >= 0x20 && c < 0x7f {
+		return &SyntaxError{Offset: off, Msg: fmt.Sprintf("unexpected %q %s; want an A2UI message object", c, where)}
+	}
+	return &SyntaxError{Offset: off, Msg: fmt.Sprintf("unexpected byte 0x%02x %s; want an A2UI message object", c, where)}
+}
+
+// check validates a complete message once: UTF-8 first, then JSON syntax.
+func (s *refScanner) check(msg []byte) error {
+	if !utf8.Valid(msg) {
+		pos := 0
+		for pos < len(msg) {
+			r, size := utf8.DecodeRune(msg[pos:])
+			if r == utf8.RuneError && size <= 1 {
+				break
+			}
+			pos += size
+		}
+		return &SyntaxError{Offset: s.msgOff + int64(pos), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
+	}
+	if gjson.ValidBytes(msg) {
+		return nil
+	}
+	var v any
+	err := json.Unmarshal(msg, &v)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return &SyntaxError{Offset: s.msgOff + se.Offset - 1, Msg: se.Error()}
+	}
+	if err == nil {
+		err = errors.New("invalid JSON")
+	}
+	return &SyntaxError{Offset: s.msgOff, Msg: err.Error()}
+}
+
+// escapedAtEnd reports whether the byte after b would be escaped: b ends in
+// an odd run of backslashes, counting a carried escape when the run spans
+// all of b.
+func refEscapedAtEnd(b []byte, carried bool) bool {
+	r := 0
+	for r < len(b) && b[len(b)-1-r] == '\\' {
+		r++
+	}
+	if r == len(b) && carried {
+		r++
+	}
+	return r%2 == 1
+}

@@ -1,0 +1,527 @@
+package parser
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Grammar states of the inline JSON check (scanner.vs). The check accepts
+// exactly RFC 8259 JSON in valid UTF-8, as utf8.Valid followed by
+// gjson.ValidBytes or encoding/json.Valid do, one byte at a time so that it
+// resumes at any segment boundary.
+const (
+	vsValue      uint8 = iota // a value: after ':' or after ',' in an array
+	vsValueOrEnd              // a value or ']': after '['
+	vsKeyOrEnd                // a key or '}': after '{'
+	vsKey                     // a key: after ',' in an object
+	vsColon                   // ':' after a key
+	vsAfter                   // ',' or the container's close after a value
+	vsStr                     // inside a string
+	vsEsc                     // after a backslash in a string
+	vsHex                     // in the hex digits of \uXXXX (aux left)
+	vsUTF8                    // in a multi-byte UTF-8 sequence (aux left, next in lo..hi)
+	vsMinus                   // after a number's '-'
+	vsZero                    // after a number's leading '0'
+	vsInt                     // in a number's integer digits
+	vsDot                     // after a number's '.'
+	vsFrac                    // in a number's fraction digits
+	vsExp                     // after a number's 'e'
+	vsExpSign                 // after the exponent's sign
+	vsExpDigits               // in the exponent's digits
+	vsLit                     // in true, false or null (literals[aux] expected)
+)
+
+// literals holds the bytes after the first of true, false and null; a
+// literal's state is a position in it and the position of its end.
+const literals = "ruealseull"
+
+// strPlain marks the bytes a string may hold as they are: printable ASCII
+// but '"' and '\\'. Any other byte in a string needs a closer look.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// scanValid scans a message from seg[i], checking its grammar. It returns
+// the index after the message's closing brace with end set, or len(seg) when
+// seg ended first. At the first byte the grammar rejects it marks the message
+// loose and goes on with scanLoose from that byte.
+//
+// Each grammar state is a label and transitions are jumps, so that the state
+// is only stored when seg ends: the grammar costs a few predictable branches
+// per byte.
+func (s *scanner) scanValid(seg []byte, i int, off int64) (int, bool, error) {
+	n := len(seg)
+	stack := s.stack
+	vs, strEnd := s.vs, s.strEnd
+	var aux, auxEnd, lo, hi uint8 // kept in s only by the states using them
+	var c byte
+	switch vs {
+	case vsValue:
+		goto value
+	case vsValueOrEnd:
+		goto valueOrEnd
+	case vsKeyOrEnd:
+		goto keyOrEnd
+	case vsKey:
+		goto key
+	case vsColon:
+		goto colon
+	case vsAfter:
+		goto after
+	case vsStr:
+		goto str
+	case vsEsc:
+		goto esc
+	case vsHex:
+		aux = s.aux
+		goto hex
+	case vsUTF8:
+		aux, lo, hi = s.aux, s.lo, s.hi
+		goto utf8Cont
+	case vsMinus:
+		goto minus
+	case vsZero:
+		goto zero
+	case vsInt:
+		goto integer
+	case vsDot:
+		goto dot
+	case vsFrac:
+		goto frac
+	case vsExp:
+		goto exp
+	case vsExpSign:
+		goto expSign
+	case vsExpDigits:
+		goto expDigits
+	default:
+		aux, auxEnd = s.aux, s.auxEnd
+		goto lit
+	}
+
+value:
+	if i == n {
+		vs = vsValue
+		goto out
+	}
+	c = seg[i]
+	i++
+	switch c {
+	case '"':
+		strEnd = vsAfter
+		goto str
+	case '{', '[':
+		if len(stack) >= s.maxDepth {
+			s.stack = s.stack[:len(stack)]
+			return i - 1, false, s.tooDeep(off + int64(i-1))
+		}
+		stack = append(stack, c)
+		if cap(stack) != cap(s.stack) {
+			s.stack = stack // grown: a new array
+		}
+		if c == '{' {
+			goto keyOrEnd
+		}
+		goto valueOrEnd
+	case '-':
+		goto minus
+	case '0':
+		goto zero
+	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		goto integer
+	case 't':
+		aux, auxEnd = 0, 3
+		goto lit
+	case 'f':
+		aux, auxEnd = 3, 7
+		goto lit
+	case 'n':
+		aux, auxEnd = 7, 10
+		goto lit
+	case ' ', '\t', '\n', '\r':
+		goto value
+	}
+	i--
+	goto failOut
+
+valueOrEnd:
+	if i == n {
+		vs = vsValueOrEnd
+		goto out
+	}
+	switch seg[i] {
+	case ']':
+		i++
+		stack = stack[:len(stack)-1] // an array never closes the message
+		goto after
+	case ' ', '\t', '\n', '\r':
+		i++
+		goto valueOrEnd
+	}
+	goto value
+
+keyOrEnd:
+	if i == n {
+		vs = vsKeyOrEnd
+		goto out
+	}
+	switch seg[i] {
+	case '"':
+		i++
+		strEnd = vsColon
+		goto str
+	case '}':
+		i++
+		stack = stack[:len(stack)-1]
+		if len(stack) == s.base() {
+			s.stack = s.stack[:len(stack)]
+			return i, true, nil
+		}
+		goto after
+	case ' ', '\t', '\n', '\r':
+		i++
+		goto keyOrEnd
+	}
+	goto failOut
+
+key:
+	if i == n {
+		vs = vsKey
+		goto out
+	}
+	switch seg[i] {
+	case '"':
+		i++
+		strEnd = vsColon
+		goto str
+	case ' ', '\t', '\n', '\r':
+		i++
+		goto key
+	}
+	goto failOut
+
+colon:
+	if i == n {
+		vs = vsColon
+		goto out
+	}
+	switch seg[i] {
+	case ':':
+		i++
+		goto value
+	case ' ', '\t', '\n', '\r':
+		i++
+		goto colon
+	}
+	goto failOut
+
+after:
+	if i == n {
+		vs = vsAfter
+		goto out
+	}
+	switch c = seg[i]; c {
+	case ',':
+		i++
+		if stack[len(stack)-1] == '{' {
+			goto key
+		}
+		goto value
+	case '}', ']':
+		if (c == '}') != (stack[len(stack)-1] == '{') {
+			goto failOut
+		}
+		i++
+		stack = stack[:len(stack)-1]
+		if len(stack) == s.base() {
+			s.stack = s.stack[:len(stack)]
+			return i, true, nil
+		}
+		goto after
+	case ' ', '\t', '\n', '\r':
+		i++
+		goto after
+	}
+	goto failOut
+
+str:
+	// Eight bytes at a time to the first stop byte. The last word of seg is
+	// read whole and shifted, so that the bytes past seg's end read as
+	// zero: stop bytes, which end the string's bytes in seg.
+	for i+8 <= n {
+		if m := stopBytes(binary.LittleEndian.Uint64(seg[i:])); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			goto strStop
+		}
+		i += 8
+	}
+	if i < n {
+		if n >= 8 {
+			x := binary.LittleEndian.Uint64(seg[n-8:]) >> (8 * uint(i-(n-8)))
+			i = min(i+bits.TrailingZeros64(stopBytes(x))>>3, n)
+		} else {
+			for i < n && strPlain[seg[i]] {
+				i++
+			}
+		}
+	}
+	if i == n {
+		vs = vsStr
+		goto out
+	}
+strStop:
+	c = seg[i]
+	switch {
+	case c == '"':
+		i++
+		if strEnd == vsColon {
+			goto colon
+		}
+		goto after
+	case c == '\\':
+		i++
+		goto esc
+	case c < 0x20:
+		goto failIn
+	}
+	{
+		var ok bool
+		if aux, lo, hi, ok = utf8Lead(c); !ok {
+			goto failIn
+		}
+	}
+	i++
+	goto utf8Cont
+
+esc:
+	if i == n {
+		vs = vsEsc
+		goto out
+	}
+	switch seg[i] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		i++
+		goto str
+	case 'u':
+		i++
+		aux = 4
+		goto hex
+	}
+	goto failEsc
+
+hex:
+	if i == n {
+		vs = vsHex
+		goto outAux
+	}
+	if !isHex(seg[i]) {
+		goto failIn
+	}
+	i++
+	if aux--; aux == 0 {
+		goto str
+	}
+	goto hex
+
+utf8Cont:
+	if i == n {
+		vs = vsUTF8
+		goto outAux
+	}
+	if c = seg[i]; c < lo || c > hi {
+		goto failIn
+	}
+	i++
+	lo, hi = 0x80, 0xBF
+	if aux--; aux == 0 {
+		goto str
+	}
+	goto utf8Cont
+
+lit:
+	if i == n {
+		vs = vsLit
+		goto outAux
+	}
+	if seg[i] != literals[aux] {
+		goto failOut
+	}
+	i++
+	if aux++; aux == auxEnd {
+		goto after
+	}
+	goto lit
+
+minus:
+	if i == n {
+		vs = vsMinus
+		goto out
+	}
+	switch c = seg[i]; {
+	case c == '0':
+		i++
+		goto zero
+	case c >= '1' && c <= '9':
+		i++
+		goto integer
+	}
+	goto failOut
+
+zero:
+	if i == n {
+		vs = vsZero
+		goto out
+	}
+	switch c = seg[i]; {
+	case c == '.':
+		i++
+		goto dot
+	case c == 'e' || c == 'E':
+		i++
+		goto exp
+	case c >= '0' && c <= '9':
+		goto failOut
+	}
+	goto after // the byte after the number
+
+integer:
+	for i < n && seg[i] >= '0' && seg[i] <= '9' {
+		i++
+	}
+	if i == n {
+		vs = vsInt
+		goto out
+	}
+	switch seg[i] {
+	case '.':
+		i++
+		goto dot
+	case 'e', 'E':
+		i++
+		goto exp
+	}
+	goto after
+
+dot:
+	if i == n {
+		vs = vsDot
+		goto out
+	}
+	if c = seg[i]; c < '0' || c > '9' {
+		goto failOut
+	}
+	i++
+	goto frac
+
+frac:
+	for i < n && seg[i] >= '0' && seg[i] <= '9' {
+		i++
+	}
+	if i == n {
+		vs = vsFrac
+		goto out
+	}
+	if c = seg[i]; c == 'e' || c == 'E' {
+		i++
+		goto exp
+	}
+	goto after
+
+exp:
+	if i == n {
+		vs = vsExp
+		goto out
+	}
+	switch c = seg[i]; {
+	case c == '+' || c == '-':
+		i++
+		goto expSign
+	case c >= '0' && c <= '9':
+		i++
+		goto expDigits
+	}
+	goto failOut
+
+expSign:
+	if i == n {
+		vs = vsExpSign
+		goto out
+	}
+	if c = seg[i]; c < '0' || c > '9' {
+		goto failOut
+	}
+	i++
+	goto expDigits
+
+expDigits:
+	for i < n && seg[i] >= '0' && seg[i] <= '9' {
+		i++
+	}
+	if i == n {
+		vs = vsExpDigits
+		goto out
+	}
+	goto after
+
+outAux:
+	s.aux, s.auxEnd, s.lo, s.hi = aux, auxEnd, lo, hi
+out:
+	s.vs, s.strEnd = vs, strEnd
+	s.stack = s.stack[:len(stack)] // same array: no pointer store
+	return n, false, nil
+
+	// Hand the message to scanLoose at seg[i], in the string state the
+	// structure scan is in there.
+failIn:
+	s.inString, s.escape = true, false
+	goto fail
+failEsc:
+	s.inString, s.escape = true, true
+	goto fail
+failOut:
+	s.inString, s.escape = false, false
+fail:
+	s.stack = s.stack[:len(stack)]
+	s.loose = true
+	return s.scanLoose(seg, i, off)
+}
+
+// utf8Lead returns, for the first byte of a multi-byte UTF-8 sequence, the
+// number of continuation bytes and the range of the first one; ok is false
+// for a byte that cannot start one (as utf8.Valid decides).
+func utf8Lead(c byte) (need, lo, hi byte, ok bool) {
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		return 1, 0x80, 0xBF, true
+	case c == 0xE0:
+		return 2, 0xA0, 0xBF, true
+	case c == 0xED:
+		return 2, 0x80, 0x9F, true
+	case c >= 0xE1 && c <= 0xEF:
+		return 2, 0x80, 0xBF, true
+	case c == 0xF0:
+		return 3, 0x90, 0xBF, true
+	case c >= 0xF1 && c <= 0xF3:
+		return 3, 0x80, 0xBF, true
+	case c == 0xF4:
+		return 3, 0x80, 0x8F, true
+	}
+	return 0, 0, 0, false
+}
+
+// stopBytes returns, for eight string bytes in little-endian order, a mask
+// with the high bit set in the lowest byte that cannot be skipped ('"', '\\',
+// a control byte or a non-ASCII byte); bits above it may be set too.
+func stopBytes(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q := x ^ ('"' * ones)
+	b := x ^ ('\\' * ones)
+	return (x | (x - 0x20*ones) | (q-ones)&^q | (b-ones)&^b) & highs
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

@@ -1,0 +1,151 @@
+package protocol
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+)
+
+// suiteCatalogsAndPayloads loads every catalog and payload of the validator
+// suite.
+func suiteCatalogsAndPayloads(tb testing.TB) ([]*Catalog, [][]byte) {
+	tb.Helper()
+	path := shareddata.Path(tb, "a2ui", "conformance", "suites", "validator.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var cases []struct {
+		Catalog any `yaml:"catalog"`
+		Payload any `yaml:"payload"`
+		Steps   []struct {
+			Payload any `yaml:"payload"`
+		} `yaml:"steps"`
+	}
+	if err := yaml.Unmarshal(data, &cases); err != nil {
+		tb.Fatal(err)
+	}
+	var cats []*Catalog
+	var payloads [][]byte
+	for _, c := range cases {
+		spec, err := CatalogSpecFromValue(c.Catalog)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cat, err := LoadCatalog(spec, filepath.Dir(filepath.Dir(path)))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		cats = append(cats, cat)
+		all := []any{c.Payload}
+		for _, s := range c.Steps {
+			all = append(all, s.Payload)
+		}
+		for _, p := range all {
+			if p == nil {
+				continue
+			}
+			v, err := toJSONValue(p)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			payloads = append(payloads, b)
+		}
+	}
+	return cats, payloads
+}
+
+// The quick (dispatching, validity-only) schema must accept exactly what
+// the full schema accepts.
+func checkQuickAgrees(t *testing.T, cats []*Catalog, payload []byte) {
+	v, err := decodeJSON(payload)
+	if err != nil {
+		return
+	}
+	msgs, ok := v.([]any)
+	if !ok {
+		msgs = []any{v}
+	}
+	for i, cat := range cats {
+		quick := cat.quick.Validate(msgs) == nil
+		full := cat.schema.Validate(msgs) == nil
+		if quick != full {
+			t.Fatalf("catalog %d (%s): quick valid=%v, full valid=%v for %s", i, cat.CatalogID(), quick, full, payload)
+		}
+	}
+}
+
+func TestQuickSchemaAgrees(t *testing.T) {
+	cats, payloads := suiteCatalogsAndPayloads(t)
+	extra := []string{
+		`[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"r","component":"Nope"}]}}]`,
+		`[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"r"}]}}]`,
+		`[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":["r"]}}]`,
+		`[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"r","component":"Card","child":5}]}}]`,
+		`[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"r","component":"Text","text":{"path":"/x"}}]}}]`,
+	}
+	for _, e := range extra {
+		payloads = append(payloads, []byte(e))
+	}
+	for _, p := range payloads {
+		checkQuickAgrees(t, cats, p)
+	}
+}
+
+func FuzzQuickSchemaAgrees(f *testing.F) {
+	cats, payloads := suiteCatalogsAndPayloads(f)
+	for _, p := range payloads {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkQuickAgrees(t, cats, data)
+	})
+}
+
+func TestDispatchOneOfs(t *testing.T) {
+	card := map[string]any{"type": "object", "properties": map[string]any{"component": map[string]any{"const": "Card"}}, "required": []any{"component"}}
+	text := map[string]any{"allOf": []any{map[string]any{"properties": map[string]any{"component": map[string]any{"const": "Text"}}, "required": []any{"id", "component"}}}}
+	loose := map[string]any{"properties": map[string]any{"component": map[string]any{"const": "Loose"}}} // not required
+	mk := func(refs ...string) map[string]any {
+		alts := make([]any, len(refs))
+		for i, r := range refs {
+			alts[i] = map[string]any{"$ref": "#/components/" + r}
+		}
+		return map[string]any{
+			"components": map[string]any{"Card": card, "Text": text, "Loose": loose},
+			"$defs":      map[string]any{"anyComponent": map[string]any{"oneOf": alts, "discriminator": map[string]any{"propertyName": "component"}}},
+		}
+	}
+	tests := []struct {
+		name     string
+		cat      map[string]any
+		dispatch bool
+	}{
+		{"pinned_alternatives", mk("Card", "Text"), true},
+		{"unpinned_alternative_kept", mk("Card", "Loose"), false},
+		{"duplicate_constant_kept", mk("Card", "Card"), false},
+		{"missing_target_kept", mk("Card", "Ghost"), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := dispatchOneOfs(tt.cat)
+			anyComp := out["$defs"].(map[string]any)["anyComponent"].(map[string]any)
+			_, hasOneOf := anyComp["oneOf"]
+			if hasOneOf == tt.dispatch {
+				t.Fatalf("oneOf kept = %v, want dispatch %v: %v", hasOneOf, tt.dispatch, anyComp)
+			}
+			if _, still := tt.cat["$defs"].(map[string]any)["anyComponent"].(map[string]any)["oneOf"]; !still {
+				t.Fatal("input catalog was modified")
+			}
+		})
+	}
+}

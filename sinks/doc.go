@@ -1,0 +1,11 @@
+// Package sinks holds the destinations of processor batches.
+//
+// A Sink receives each processor.Batch with Emit and is flushed and released
+// with Close. Provided: JSONL (one JSON line per batch on an io.Writer, such
+// as stdout), Func (a callback) and NATS (a publish per batch on a subject,
+// through a one-method Publisher that *nats.Conn satisfies, so this package
+// does not depend on a NATS client).
+//
+// All sinks here are safe for concurrent use. Emit after Close returns
+// ErrClosed.
+package sinks

@@ -1,0 +1,34 @@
+// Package a2a binds A2UI to A2A (Agent2Agent), following the A2UI A2A
+// extension specification (v0.9.1) and both A2A protocol versions in use:
+// 1.0 and 0.3.
+//
+// It covers:
+//
+//   - extension URIs (ExtensionURI, ExtensionVersion) and negotiation:
+//     the URIs a request asks for in its A2A-Extensions or X-A2A-Extensions
+//     headers or its metadata (RequestedFromHeader, RequestedFromMetadata),
+//     the URIs an agent card advertises (AdvertisedExtensions), and the
+//     newest common version by SemVer (SelectNewest, Activate);
+//   - the agent card entry (NewAgentExtension) and the MIME types
+//     (MIMEType, LegacyMIMEType, MIMETypeFor);
+//   - parts in both wire shapes (Part, ShapeV03, ShapeV10): building,
+//     reading, detecting A2UI parts and extracting their messages
+//     (Messages), including the {"value":[…]} wrapping;
+//   - client metadata (a2uiClientCapabilities in its keyed and flat forms,
+//     a2uiClientDataModel) and client-to-server events (action, error);
+//   - streamed model output to parts (ChunkParts, ResponseParts) with the
+//     parser package;
+//   - an A2A JSON-RPC endpoint over net/http (Server) that answers with a
+//     pluggable Runner and streams one server-sent event per completed part.
+//
+// Errors are typed (*PartError, *MetadataError, *EventError, *RPCError) and
+// wrap the sentinels ErrMalformedPart, ErrMalformedMetadata and
+// ErrInvalidEvent; test them with errors.Is and errors.As.
+//
+// Concurrency: the functions of this package are safe for concurrent use.
+// Part and the metadata types are plain values. A Server is safe for
+// concurrent use and serves requests in parallel; each request runs its
+// Runner on the request's goroutine and stops it through the request's
+// context when the client disconnects. ReplayRunner and StaticRunner are
+// safe for concurrent use.
+package a2a
