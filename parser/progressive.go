@@ -49,6 +49,7 @@ type progressiveEngine struct {
 
 	sc   progScan
 	heal healer
+	cs   compScanner // byte-level component reader
 
 	// Stream state (survives blocks).
 	surface      string // current surface ("" = none)
@@ -135,7 +136,11 @@ func (e *progressiveEngine) setSurface(s string) {
 		if u := e.seen[""]; u != nil && len(u.order) > 0 {
 			dst := e.state(s)
 			for _, id := range u.order {
-				e.put(dst, id, u.comps[id].raw)
+				if ent := u.comps[id]; ent.fast != nil {
+					e.putFast(dst, ent.fast)
+				} else {
+					e.put(dst, id, ent.raw)
+				}
 			}
 			delete(e.seen, "")
 		}

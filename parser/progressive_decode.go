@@ -22,10 +22,11 @@ type jsonDecoder struct {
 	base  int
 }
 
-// knownObject is an object decoded before, and the offset just past it.
+// knownObject is an object decoded before (a map, or a *fastComp read at
+// byte level), and the offset just past it.
 type knownObject struct {
 	end int
-	v   map[string]any
+	v   any
 }
 
 // decodeObject decodes b as exactly one JSON object (surrounding

@@ -239,6 +239,10 @@ func (e *progressiveEngine) addComponents(body any) {
 	list, _ := m["components"].([]any)
 	sc := e.state(e.surface)
 	for _, item := range list {
+		if fc, ok := item.(*fastComp); ok {
+			e.putFast(sc, fc)
+			continue
+		}
 		c, ok := item.(map[string]any)
 		if !ok {
 			continue

@@ -192,9 +192,17 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		}
 	}
 	p := placeholderSet{e: e, s: s}
-	pval := p.process(ent.raw)
+	var pval map[string]any
 	oldLen := len(ent.pjson)
-	ent.pjson = appendJSON(ent.pjson[:0], pval)
+	if ent.fast != nil {
+		ent.pjson, ent.shared = p.processFast(ent.fast)
+	} else {
+		pval = p.process(ent.raw)
+		if ent.shared {
+			ent.pjson, ent.shared = nil, false
+		}
+		ent.pjson = appendJSON(ent.pjson[:0], pval)
+	}
 	ent.hash = maphash.Bytes(hashSeed, ent.pjson)
 	if ent.reach {
 		s.reachBytes += len(ent.pjson) - oldLen
@@ -217,6 +225,9 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {
+		if pval == nil {
+			pval, _ = decodeObject(ent.pjson)
+		}
 		ent.valid = 1
 		msg := e.componentMessage(s.id, []any{pval})
 		if e.cat.Validate([]any{msg}, protocol.WithStrictIntegrity(false)) != nil {
@@ -548,6 +559,40 @@ func (p *placeholderSet) process(comp map[string]any) map[string]any {
 		return out
 	}
 	return p.walk(comp, compID).(map[string]any)
+}
+
+// processFast is process for a component read at byte level: its bytes,
+// with the ids of children that have not arrived turned into placeholder
+// ids. shared reports that the result is fc.src itself.
+func (p *placeholderSet) processFast(fc *fastComp) (out []byte, shared bool) {
+	missing := 0
+	for f := range childFields {
+		for i, sl := range fc.slots {
+			if int(sl.field) != f {
+				continue
+			}
+			if _, ok := p.s.comps[string(fc.slotID(i))]; ok {
+				continue
+			}
+			missing++
+			ck := string(fc.slotID(i))
+			p.add("loading_"+ck, ck)
+		}
+	}
+	if missing == 0 {
+		return fc.src, true
+	}
+	out = make([]byte, 0, len(fc.src)+missing*len("loading_"))
+	last := 0
+	for i, sl := range fc.slots {
+		if _, ok := p.s.comps[string(fc.slotID(i))]; ok {
+			continue
+		}
+		out = append(out, fc.src[last:sl.a]...)
+		out = append(out, "loading_"...)
+		last = int(sl.a)
+	}
+	return append(out, fc.src[last:]...), false
 }
 
 // needsWalk reports whether v holds anything the processing rewrites: a

@@ -32,7 +32,7 @@ const (
 
 // pframe is one open container.
 type pframe struct {
-	open    byte // '{' or '['
+	open    byte     // '{' or '['
 	key     keyClass // the key it is the value of (keyOther if none)
 	start   int      // offset of the opening byte in buf
 	flags   uint8
@@ -108,6 +108,7 @@ func (s *progScan) resetMsg() {
 	s.bufSurface, s.bufRoot, s.hasBufRoot, s.bufVersion = "", "", false, ""
 	s.compTok, s.dataTokV08, s.dataTokV09 = false, false, false
 	s.stubs = 0
+	clear(s.known)
 }
 
 func classifyKey(k []byte) (keyClass, uint8) {
@@ -411,8 +412,40 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 	isProto := s.inList && f.flags&e.kindFlags() != 0
 	var err error
 	parsed := false
+	if isComp && !topLevel && e.fastComps() && s.isComponentElement() {
+		switch e.cs.scan(s.buf[f.start:]) {
+		case compInvalid:
+			return nil
+		case compFast:
+			// Read at byte level; the enclosing message reuses it.
+			s.foundValid = true
+			sc := e.state(e.surface)
+			fc := e.fastResult(sc)
+			if s.known == nil {
+				s.known = map[int]knownObject{}
+			}
+			s.known[f.start] = knownObject{end: len(s.buf), v: fc}
+			s.stubs++
+			if !fc.emptyObj {
+				e.putFast(sc, fc)
+				e.dirty = true
+			}
+			return nil
+		}
+	}
 	if topLevel || isComp || isProto {
-		if obj, ok := decodeObjectKnown(s.buf[f.start:], f.start, s.known); ok {
+		var obj map[string]any
+		var ok bool
+		if s.stubs > 0 && !topLevel {
+			// Only the top-level message may read byte-level components.
+			obj, ok = decodeObject(s.buf[f.start:])
+		} else {
+			obj, ok = decodeObjectKnown(s.buf[f.start:], f.start, s.known)
+			if ok && s.stubs > 0 && !e.stubsHandled(obj, isComp) {
+				obj, ok = decodeObject(s.buf[f.start:])
+			}
+		}
+		if ok {
 			parsed = true
 			s.foundValid = true
 			if isComp && truthy(obj["id"]) && truthy(obj["component"]) {
@@ -442,6 +475,54 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 		clear(s.known)
 	}
 	return err
+}
+
+// fastComps reports whether components may take the byte-level path.
+func (e *progressiveEngine) fastComps() bool {
+	return e.fam == protocol.FamilyV09 && e.cat == nil
+}
+
+// isComponentElement reports whether the object just closed (already
+// popped) is an element of the "components" list of an updateComponents
+// body of a top-level message.
+func (s *progScan) isComponentElement() bool {
+	n := len(s.stack)
+	if n < 3 {
+		return false
+	}
+	arr, body, msg := s.stack[n-1], s.stack[n-2], n-3
+	if arr.open != '[' || arr.key != keyComponents || body.open != '{' || body.key != keyUpdateComponents || s.stack[msg].open != '{' {
+		return false
+	}
+	if s.inList {
+		return msg == 1 && s.stack[0].open == '['
+	}
+	return msg == 0
+}
+
+// stubsHandled reports whether a top-level message decoded with byte-level
+// components in it is handled by the updateComponents path, the only one
+// that reads them; otherwise it must be decoded again in full.
+func (e *progressiveEngine) stubsHandled(obj map[string]any, isComp bool) bool {
+	if isComp && truthy(obj["id"]) && truthy(obj["component"]) {
+		return false
+	}
+	if !e.fastComps() {
+		return false
+	}
+	_, uc := obj[kUpdateComponents]
+	_, cs := obj[kCreateSurface]
+	return uc && !cs
+}
+
+// fastResult returns the component e.cs just read, reusing the one sc
+// holds when it has the same bytes.
+func (e *progressiveEngine) fastResult(sc *surfaceState) *fastComp {
+	c := &e.cs
+	if ent := sc.comps[string(c.out[c.idA:c.idB])]; ent != nil && ent.fast != nil && string(ent.fast.src) == string(c.out) {
+		return ent.fast
+	}
+	return c.result()
 }
 
 // kindFlags are the flags of the message kinds the reference recognises as

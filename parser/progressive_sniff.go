@@ -64,19 +64,76 @@ func (e *progressiveEngine) sniffComponents() {
 		if f.open != '{' || f.flags&(flagID|flagComponent) != flagID|flagComponent || !s.shouldSniff(f) {
 			continue
 		}
+		if e.fastComps() {
+			healed, ok := e.healOpen(i)
+			if !ok {
+				continue
+			}
+			switch e.cs.scan(healed) {
+			case compInvalid:
+				continue
+			case compFast:
+				if !e.cs.emptyObj {
+					sc := e.state(e.surface)
+					e.putFast(sc, e.fastResult(sc))
+				}
+				e.dirty = true
+				continue
+			}
+			obj, ok := decodeObject(healed)
+			if ok && truthy(obj["id"]) && truthy(obj["component"]) {
+				e.sniffedComponent(obj)
+			}
+			continue
+		}
 		obj, ok := e.heal.healDecode(s.buf[f.start:])
 		if !ok || !truthy(obj["id"]) || !truthy(obj["component"]) {
 			continue
 		}
-		switch c := obj["component"].(type) {
-		case string:
+		e.sniffedComponent(obj)
+	}
+}
+
+// sniffedComponent caches a healed component.
+func (e *progressiveEngine) sniffedComponent(obj map[string]any) {
+	switch c := obj["component"].(type) {
+	case string:
+		e.handlePartialComponent(obj)
+	case map[string]any:
+		if len(c) > 0 {
 			e.handlePartialComponent(obj)
-		case map[string]any:
-			if len(c) > 0 {
-				e.handlePartialComponent(obj)
-			}
 		}
 	}
+}
+
+// healOpen is healer.heal for the open object at stack index i, using what
+// the scanner knows (the open containers, the open string) instead of
+// scanning the object's bytes again: the result is the same.
+func (e *progressiveEngine) healOpen(i int) ([]byte, bool) {
+	s := &e.sc
+	start := s.stack[i].start
+	f := rstripSpace(s.buf[start:])
+	if len(f) == 0 {
+		return nil, false
+	}
+	out := append(e.heal.out[:0], f...)
+	if s.inStr {
+		if !mayCutString(f, s.strStart-start) {
+			return nil, false
+		}
+		out = append(out, '"')
+	} else if n := len(out); out[n-1] == ',' {
+		out = rstripSpace(out[:n-1])
+	}
+	for j := len(s.stack) - 1; j >= i; j-- {
+		if s.stack[j].open == '{' {
+			out = append(out, '}')
+		} else {
+			out = append(out, ']')
+		}
+	}
+	e.heal.out = out
+	return out, true
 }
 
 // sniffSurface is the surface a sniffed data model update addresses.

@@ -12,8 +12,10 @@ import (
 // needs of it cached: its references (topology), its processed form
 // (placeholders, paths) encoded as JSON, and whether it validates.
 type compEntry struct {
-	raw     map[string]any
-	refs    []string // ids it references (topology), de-duplicated
+	raw     map[string]any // decoded form (nil until needed when fast is set)
+	fast    *fastComp      // byte-level form, or nil
+	shared  bool           // pjson is fast.src (never written to)
+	refs    []string       // ids it references (topology), de-duplicated
 	selfRef bool
 	reach   bool // reachable from the surface's root
 	depth   int  // depth below the root when it became reachable
@@ -150,15 +152,46 @@ func mayReference(comp map[string]any, refs protocol.RefFieldsFunc) bool {
 	return false
 }
 
+// rawMap returns the decoded form of the component.
+func (ent *compEntry) rawMap() map[string]any {
+	if ent.raw == nil && ent.fast != nil {
+		ent.raw, _ = decodeObject(ent.fast.src)
+	}
+	return ent.raw
+}
+
 // put records comp (complete or healed) under id.
 func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any) {
 	ent := s.comps[id]
-	if ent != nil && jsonEqual(ent.raw, comp) {
+	if ent != nil && jsonEqual(ent.rawMap(), comp) {
 		return
 	}
 	var refs []string
 	var self bool
 	refs, self, e.refBuf = refIDs(comp, id, e.refs, e.refBuf)
+	ent = e.record(s, id, ent, refs, self)
+	ent.raw, ent.fast = comp, nil
+}
+
+// putFast records a component read at byte level.
+func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) {
+	ent := s.comps[fc.id]
+	if ent != nil {
+		if ent.fast != nil {
+			if ent.fast == fc || string(ent.fast.src) == string(fc.src) {
+				return
+			}
+		} else if m, ok := decodeObject(fc.src); ok && jsonEqual(ent.raw, m) {
+			return
+		}
+	}
+	refs, self := fc.refs()
+	ent = e.record(s, fc.id, ent, refs, self)
+	ent.raw, ent.fast = nil, fc
+}
+
+// record updates the surface for a new or changed component.
+func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, refs []string, self bool) *compEntry {
 	isNew := ent == nil
 	if isNew {
 		ent = &compEntry{}
@@ -172,7 +205,7 @@ func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any)
 		s.selfRef++
 	}
 	old := ent.refs
-	ent.raw, ent.refs, ent.selfRef = comp, refs, self
+	ent.refs, ent.selfRef = refs, self
 	ent.stale = true
 	if ent.reach {
 		inNew, inOld := memberOf(refs), memberOf(old)
@@ -219,6 +252,7 @@ func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any)
 			s.makeReachable(id, depth)
 		}
 	}
+	return ent
 }
 
 // memberOf returns a membership test for list (a set once it is long).
@@ -284,7 +318,7 @@ func (s *surfaceState) noteDepth(id string, d int) {
 func (e *progressiveEngine) analyze(s *surfaceState) error {
 	list := make([]map[string]any, 0, len(s.order))
 	for _, id := range s.order {
-		list = append(list, s.comps[id].raw)
+		list = append(list, s.comps[id].rawMap())
 	}
 	reach, err := protocol.AnalyzeTopology(s.root, list, e.refs, protocol.TopologyOptions{})
 	if err != nil {

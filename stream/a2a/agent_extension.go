@@ -63,7 +63,7 @@ func (e *AgentExtension) params() *ExtensionParams {
 // param appears only when it differs from its default, and Params is nil
 // when no param does.
 func NewAgentExtension(version string, opts ...ExtensionOption) (AgentExtension, error) {
-	uri, err := ExtensionURI(version)
+	uri, err := protocol.ExtensionURI(version)
 	if err != nil {
 		return AgentExtension{}, err
 	}

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"encoding/json"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 	"net/http"
 )
 
@@ -62,8 +63,8 @@ func (s *Server) Card(endpointURL string) []byte {
 		},
 		Version:            s.cfg.agentVersion,
 		Capabilities:       agentCapabilities{Streaming: true, Extensions: s.cfg.extensions},
-		DefaultInputModes:  []string{"text/plain", "application/json", MIMEType},
-		DefaultOutputModes: []string{"text/plain", MIMEType},
+		DefaultInputModes:  []string{"text/plain", "application/json", protocol.MIMEType},
+		DefaultOutputModes: []string{"text/plain", protocol.MIMEType},
 		Skills: []agentSkill{{
 			ID: "a2ui", Name: "A2UI interface",
 			Description: "Answers with prose and A2UI user interfaces, streamed part by part.",

@@ -4,13 +4,13 @@
 //
 // It covers:
 //
-//   - extension URIs (ExtensionURI, ExtensionVersion) and negotiation:
+//   - extension URIs (protocol.ExtensionURI, protocol.ExtensionVersion) and negotiation:
 //     the URIs a request asks for in its A2A-Extensions or X-A2A-Extensions
 //     headers or its metadata (RequestedFromHeader, RequestedFromMetadata),
 //     the URIs an agent card advertises (AdvertisedExtensions), and the
 //     newest common version by SemVer (SelectNewest, Activate);
 //   - the agent card entry (NewAgentExtension) and the MIME types
-//     (MIMEType, LegacyMIMEType, MIMETypeFor);
+//     (protocol.MIMEType, protocol.LegacyMIMEType, protocol.MIMETypeFor);
 //   - parts in both wire shapes (Part, ShapeV03, ShapeV10): building,
 //     reading, detecting A2UI parts and extracting their messages
 //     (Messages), including the {"value":[…]} wrapping;

@@ -3,6 +3,7 @@ package a2a_test
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 	"net/http"
 
 	"github.com/a2ui-stream/a2ui-stream/stream/a2a"
@@ -16,7 +17,7 @@ func Example_negotiation() {
 	card, _ := json.Marshal(map[string]any{"capabilities": map[string]any{"extensions": []a2a.AgentExtension{ext}}})
 
 	act, ok := a2a.Activate(a2a.RequestedFromHeader(h), a2a.AdvertisedExtensions(card))
-	fmt.Println(ok, act.Version, a2a.MIMETypeFor(act.Version))
+	fmt.Println(ok, act.Version, protocol.MIMETypeFor(act.Version))
 	// Output: true 0.9.1 application/a2ui+json
 }
 

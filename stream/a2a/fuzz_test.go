@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"encoding/json"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -65,7 +66,7 @@ func FuzzClientInput(f *testing.F) {
 		_ = RequestedFromMetadata(b)
 		_ = AdvertisedExtensions(b)
 		_ = RequestedExtensions(in)
-		_, _ = ExtensionVersion(in)
+		_, _ = protocol.ExtensionVersion(in)
 		_, _ = ParseParts(b)
 	})
 }

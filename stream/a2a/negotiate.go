@@ -27,7 +27,7 @@ func RequestedExtensions(values ...string) []string {
 	for _, v := range values {
 		for entry := range strings.SplitSeq(v, ",") {
 			entry = strings.TrimSpace(entry)
-			if !IsExtensionURI(entry) || contains(out, entry) {
+			if !protocol.IsExtensionURI(entry) || contains(out, entry) {
 				continue
 			}
 			out = append(out, entry)
@@ -89,7 +89,7 @@ func RequestedFromMetadata(metadata json.RawMessage) []string {
 func AdvertisedExtensions(card []byte) []string {
 	var out []string
 	gjson.GetBytes(card, "capabilities.extensions").ForEach(func(_, ext gjson.Result) bool {
-		if uri := ext.Get("uri").String(); IsExtensionURI(uri) && !contains(out, uri) {
+		if uri := ext.Get("uri").String(); protocol.IsExtensionURI(uri) && !contains(out, uri) {
 			out = append(out, uri)
 		}
 		return true
@@ -105,12 +105,12 @@ func SelectNewest(requested, advertised []string) (string, bool) {
 	var best string
 	var bestV protocol.Version
 	for _, r := range requested {
-		rv, ok := ExtensionVersion(r)
+		rv, ok := protocol.ExtensionVersion(r)
 		if !ok {
 			continue
 		}
 		for _, a := range advertised {
-			av, ok := ExtensionVersion(a)
+			av, ok := protocol.ExtensionVersion(a)
 			if !ok || av.Compare(rv) != 0 {
 				continue
 			}
@@ -137,7 +137,7 @@ func Activate(requested, advertised []string) (Activation, bool) {
 	if !ok {
 		return Activation{}, false
 	}
-	v, _ := ExtensionVersion(uri)
+	v, _ := protocol.ExtensionVersion(uri)
 	return Activation{URI: uri, Version: v}, true
 }
 

@@ -103,7 +103,7 @@ func TestAdvertisedExtensions(t *testing.T) {
 }
 
 func TestSelectNewestAndActivate(t *testing.T) {
-	v := func(s string) string { return ExtensionBaseURI + "/v" + s }
+	v := func(s string) string { return protocol.ExtensionBaseURI + "/v" + s }
 	tests := []struct {
 		name                  string
 		requested, advertised []string

@@ -68,7 +68,7 @@ func WithPublicURL(u string) Option {
 func WithExtensions(exts ...AgentExtension) Option {
 	return func(c *config) error {
 		for _, e := range exts {
-			if !IsExtensionURI(e.URI) {
+			if !protocol.IsExtensionURI(e.URI) {
 				return fmt.Errorf("%w: %q", ErrNotExtensionURI, e.URI)
 			}
 		}

@@ -76,12 +76,12 @@ func NewTextPart(text string, shape Shape) Part {
 
 // NewDataPart returns a data part holding data (one A2UI message or a list of
 // them) in the given shape, marked with the MIME type of version (see
-// MIMETypeFor). An empty version means the current protocol and gives
-// MIMEType. data is not copied.
+// protocol.MIMETypeFor). An empty version means the current protocol and gives
+// protocol.MIMEType. data is not copied.
 func NewDataPart(data json.RawMessage, version protocol.Version, shape Shape) Part {
-	mt := MIMEType
+	mt := protocol.MIMEType
 	if version != "" {
-		mt = MIMETypeFor(version)
+		mt = protocol.MIMETypeFor(version)
 	}
 	return Part{Kind: KindData, Data: data, MediaType: mt, Shape: shape}
 }
@@ -89,7 +89,7 @@ func NewDataPart(data json.RawMessage, version protocol.Version, shape Shape) Pa
 // IsA2UI reports whether p is a data part marked as A2UI with either MIME
 // type, wherever the mark was found (metadata.mimeType, a mimeType property
 // on the part itself, or mediaType).
-func (p Part) IsA2UI() bool { return p.Kind == KindData && IsA2UIMIMEType(p.MediaType) }
+func (p Part) IsA2UI() bool { return p.Kind == KindData && protocol.IsA2UIMIMEType(p.MediaType) }
 
 // MarshalJSON writes the part in the shape p.Shape names.
 func (p Part) MarshalJSON() ([]byte, error) {
@@ -229,7 +229,7 @@ func ParsePart(b []byte) (Part, error) {
 			p.Metadata = nil
 		}
 	}
-	if i := slices.IndexFunc(cands, IsA2UIMIMEType); i >= 0 {
+	if i := slices.IndexFunc(cands, protocol.IsA2UIMIMEType); i >= 0 {
 		p.MediaType = cands[i]
 	} else if len(cands) > 0 {
 		p.MediaType = cands[0]

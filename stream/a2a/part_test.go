@@ -3,6 +3,7 @@ package a2a
 import (
 	"encoding/json"
 	"errors"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 	"testing"
 )
 
@@ -78,15 +79,15 @@ func TestParsePart(t *testing.T) {
 		{name: "v0.3 text", in: `{"kind":"text","text":"hello"}`, kind: KindText, shape: ShapeV03, text: "hello"},
 		{name: "v1.0 text", in: `{"text":"hello"}`, kind: KindText, shape: ShapeV10, text: "hello"},
 		{name: "v0.3 data in metadata.mimeType", in: `{"kind":"data","data":{"a":1},"metadata":{"mimeType":"application/a2ui+json"}}`,
-			kind: KindData, shape: ShapeV03, data: `{"a":1}`, mediaType: MIMEType, isA2UI: true},
+			kind: KindData, shape: ShapeV03, data: `{"a":1}`, mediaType: protocol.MIMEType, isA2UI: true},
 		{name: "v1.0 data in mediaType", in: `{"data":[{"a":1}],"mediaType":"application/a2ui+json"}`,
-			kind: KindData, shape: ShapeV10, data: `[{"a":1}]`, mediaType: MIMEType, isA2UI: true},
+			kind: KindData, shape: ShapeV10, data: `[{"a":1}]`, mediaType: protocol.MIMEType, isA2UI: true},
 		{name: "legacy MIME", in: `{"kind":"data","data":{},"metadata":{"mimeType":"application/json+a2ui"}}`,
-			kind: KindData, shape: ShapeV03, data: `{}`, mediaType: LegacyMIMEType, isA2UI: true},
+			kind: KindData, shape: ShapeV03, data: `{}`, mediaType: protocol.LegacyMIMEType, isA2UI: true},
 		{name: "mimeType on the part itself", in: `{"kind":"data","data":{},"mimeType":"application/a2ui+json"}`,
-			kind: KindData, shape: ShapeV03, data: `{}`, mediaType: MIMEType, isA2UI: true},
+			kind: KindData, shape: ShapeV03, data: `{}`, mediaType: protocol.MIMEType, isA2UI: true},
 		{name: "A2UI MIME wins over another", in: `{"data":{},"mediaType":"application/json","metadata":{"mimeType":"application/a2ui+json"}}`,
-			kind: KindData, shape: ShapeV10, data: `{}`, mediaType: MIMEType, isA2UI: true},
+			kind: KindData, shape: ShapeV10, data: `{}`, mediaType: protocol.MIMEType, isA2UI: true},
 		{name: "plain data part", in: `{"kind":"data","data":{"x":1},"metadata":{"mimeType":"application/json"}}`,
 			kind: KindData, shape: ShapeV03, data: `{"x":1}`, mediaType: "application/json"},
 		{name: "data with no MIME", in: `{"data":{"x":1}}`, kind: KindData, shape: ShapeV10, data: `{"x":1}`},

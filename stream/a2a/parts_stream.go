@@ -13,7 +13,7 @@ import (
 // PartOptions says how parsed model output becomes A2A parts.
 type PartOptions struct {
 	// Version selects the MIME type of data parts (see NewDataPart); empty
-	// means the current protocol, MIMEType.
+	// means the current protocol, protocol.MIMEType.
 	Version protocol.Version
 	// Shape is the wire shape of the parts (default ShapeV03).
 	Shape Shape

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -122,7 +123,7 @@ func TestSendBothDialects(t *testing.T) {
 			wantExtension: uri08},
 		{name: "A2A 0.3 without extension", method: "message/send", id: `-1.5`,
 			wantResult: `{"kind":"message","messageId":"*","contextId":"ctx","role":"agent","parts":[{"kind":"text","text":"Hello"},{"kind":"data","data":{"version":"v0.9.1","deleteSurface":{"surfaceId":"s"}},"metadata":{"mimeType":"application/a2ui+json"}}]}`},
-		{name: "unadvertised extension not activated", method: "SendMessage", id: `null`, header: http.Header{"A2a-Extensions": {ExtensionBaseURI + "/v9.9"}},
+		{name: "unadvertised extension not activated", method: "SendMessage", id: `null`, header: http.Header{"A2a-Extensions": {protocol.ExtensionBaseURI + "/v9.9"}},
 			wantResult: `{"message":{"messageId":"*","contextId":"ctx","role":"ROLE_AGENT","parts":[{"text":"Hello"},{"data":{"version":"v0.9.1","deleteSurface":{"surfaceId":"s"}},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}]}}`},
 	}
 	for _, tt := range tests {

@@ -1,10 +1,8 @@
-package a2a
+package protocol
 
 import (
 	"mime"
 	"strings"
-
-	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // MIME types that mark an A2A data part as carrying A2UI messages.
@@ -18,11 +16,11 @@ const (
 // MIMETypeFor returns the MIME type for parts of protocol version v:
 // MIMEType from v0.9.1 on, LegacyMIMEType before it and when v is empty or
 // malformed.
-func MIMETypeFor(v protocol.Version) string {
-	if _, err := protocol.ParseVersion(string(v)); err != nil {
+func MIMETypeFor(v Version) string {
+	if _, err := ParseVersion(string(v)); err != nil {
 		return LegacyMIMEType
 	}
-	if v.Compare(protocol.V091) >= 0 {
+	if v.Compare(V091) >= 0 {
 		return MIMEType
 	}
 	return LegacyMIMEType

@@ -1,10 +1,8 @@
-package a2a
+package protocol
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // ExtensionBaseURI is the prefix of every A2UI extension URI. The URI of a
@@ -17,21 +15,21 @@ const extensionPrefix = ExtensionBaseURI + "/v"
 // "v0.9.1" both give "https://a2ui.org/a2a-extension/a2ui/v0.9.1". A
 // malformed version is an error.
 func ExtensionURI(version string) (string, error) {
-	v, err := protocol.ParseVersion(version)
+	v, err := ParseVersion(version)
 	if err != nil {
-		return "", fmt.Errorf("a2a: extension URI: %w", err)
+		return "", fmt.Errorf("protocol: extension URI: %w", err)
 	}
 	return extensionPrefix + string(v), nil
 }
 
 // ExtensionVersion returns the version an A2UI extension URI names, and false
 // for any other URI (including an A2UI URI with a malformed version).
-func ExtensionVersion(uri string) (protocol.Version, bool) {
+func ExtensionVersion(uri string) (Version, bool) {
 	rest, ok := strings.CutPrefix(strings.TrimSpace(uri), extensionPrefix)
 	if !ok {
 		return "", false
 	}
-	v, err := protocol.ParseVersion(rest)
+	v, err := ParseVersion(rest)
 	if err != nil || strings.HasPrefix(rest, "v") || strings.TrimSpace(rest) != rest {
 		return "", false
 	}
