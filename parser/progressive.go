@@ -17,7 +17,12 @@ import (
 //     component (they have "id" and "component" keys) or a data model
 //     update are healed and decoded, and only when a byte that can change
 //     the healed result arrived since the last time;
-//   - the bytes of a top-level message are dropped once it completes.
+//   - the bytes of a top-level message are dropped once it completes;
+//   - without a catalog, components of the common shapes are kept as their
+//     compact bytes and never decoded (progressive_fastcomp.go): healing
+//     reuses the scanner's state, the processed form is the bytes with
+//     missing child ids rewritten, and snapshots and deltas are assembled
+//     from these cached encodings.
 //
 // The family rules (v0.8, or the v0.9 family: 0.9, 0.9.1, 0.10, 1.0) come
 // from the catalog's version; without a catalog, from the first message
@@ -43,13 +48,16 @@ type progressiveEngine struct {
 	famFixed bool // family fixed by the catalog
 	maxDepth int
 	delta    bool
+	generic  bool // tests: never take the byte-level component path
 
 	// Default version string of constructed v0.9-family messages.
 	defaultVersion string
 
-	sc   progScan
-	heal healer
-	cs   compScanner // byte-level component reader
+	sc    progScan
+	heal  healer
+	cs    compScanner // byte-level component reader
+	names idNames     // interned ids of byte-level components
+	epoch uint64      // processing epoch (see processFast)
 
 	// Stream state (survives blocks).
 	surface      string // current surface ("" = none)
@@ -67,8 +75,17 @@ type progressiveEngine struct {
 	surfaceVer   map[string]string
 	dirty        bool
 
+	// The input of the last data model sniff, to skip decoding it again
+	// while it does not change (dataGen counts changes to dataYielded).
+	dataLast        []byte
+	dataLastSurface string
+	dataLastGen     int
+	dataGen         int
+
 	// Per Feed: messages emitted, finalised in feedEnd.
 	emitted []emission
+	drop    []bool              // scratch for finishFeed
+	suSeen  map[string]struct{} // scratch for finishFeed
 	out     *emitter
 
 	refBuf  []protocol.ComponentRef
@@ -80,6 +97,15 @@ type progressiveEngine struct {
 
 	snapEnts []*compEntry // scratch for emitSnapshot
 	snapPhs  []string
+	snapPhJS [][]byte
+
+	deltaPhs []string // scratch for emitDelta
+	pieces   [][]byte // scratch for emitSnapshot and emitDelta
+	closeBuf []byte
+
+	cur         *surfaceState // cache of state(curID)
+	curID       string
+	missScratch []bool // scratch for processFast
 
 	dstate *deltaState
 }
@@ -96,6 +122,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 		pending:      map[string][]map[string]any{},
 		dataYielded:  map[dataSlot]map[string]any{},
 		surfaceVer:   map[string]string{},
+		dataLastGen:  -1,
 	}
 	if e.maxDepth <= 0 {
 		e.maxDepth = DefaultMaxDepth
@@ -143,6 +170,7 @@ func (e *progressiveEngine) setSurface(s string) {
 				}
 			}
 			delete(e.seen, "")
+			e.cur = nil
 		}
 	}
 }

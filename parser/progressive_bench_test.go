@@ -87,3 +87,5 @@ func BenchmarkScalingProgressive(b *testing.B) { benchScaling(b, ModeProgressive
 func BenchmarkProgressiveV09Chunk64K(b *testing.B) {
 	benchCorpus(b, "stream_v09.txt", ModeProgressive, 65536)
 }
+
+func BenchmarkDeltaV09Chunk64K(b *testing.B) { benchCorpus(b, "stream_v09.txt", ModeDelta, 65536) }

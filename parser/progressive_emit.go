@@ -45,21 +45,31 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 	if len(e.emitted) == 0 {
 		return
 	}
-	drop := make([]bool, len(e.emitted))
-	// Per-part de-duplication of surfaceUpdate snapshots, keeping the last.
-	for i := len(e.emitted) - 1; i >= 0; {
-		part := e.emitted[i].part
-		seen := map[string]bool{}
-		for ; i >= 0 && e.emitted[i].part == part; i-- {
-			s := e.emitted[i].suSurface
-			if s == "" {
-				continue
-			}
-			if seen[s] {
-				drop[i] = true
-			}
-			seen[s] = true
+	drop := e.drop[:0]
+	for range e.emitted {
+		drop = append(drop, false)
+	}
+	e.drop = drop
+	// Per-part de-duplication of surfaceUpdate snapshots, keeping the last:
+	// a snapshot is dropped when a later one of the same part has the same
+	// surface.
+	part := -1
+	for i := len(e.emitted) - 1; i >= 0; i-- {
+		s := e.emitted[i].suSurface
+		if s == "" {
+			continue
 		}
+		if e.suSeen == nil {
+			e.suSeen = map[string]struct{}{}
+		}
+		if p := e.emitted[i].part; p != part {
+			part = p
+			clear(e.suSeen)
+		}
+		if _, dup := e.suSeen[s]; dup {
+			drop[i] = true
+		}
+		e.suSeen[s] = struct{}{}
 	}
 	for i := range e.emitted {
 		em := &e.emitted[i]
@@ -113,5 +123,6 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 		}
 		out.parts = parts
 	}
+	clear(e.emitted)
 	e.emitted = e.emitted[:0]
 }

@@ -1,9 +1,12 @@
 package parser
 
-// This file is the byte-level path for the common component shape: a
-// v0.9-family component (string "component") without a catalog, whose only
+// This file is the byte-level path for the common component shapes, without
+// a catalog: a v0.9-family component (string "component") whose only
 // component references are top-level "child"-like strings and
-// "children"-like lists of strings. Such a component is kept as its compact
+// "children"-like lists of strings, and a v0.8 component ("component": {Type:
+// props}) whose references are such properties (or "children":
+// {"explicitList": [...]}) and whose data bindings are already normalised
+// ({"path": "/x"} alone). Such a component is kept as its compact
 // JSON bytes, never decoded into maps: its references and the positions of
 // its child ids are read in one pass, and its processed form (placeholders
 // for missing children) is the bytes with those ids rewritten. Anything
@@ -25,6 +28,7 @@ const (
 	cfContentChild
 	cfEntryPointChild
 	cfComponentID
+	cfNestedList // v0.8 "children": {"explicitList": [...]}, met after the others
 )
 
 // childSlot is one child id in a fast component's bytes.
@@ -33,15 +37,18 @@ type childSlot struct {
 	a, b  int32 // bounds of the id (inside the quotes) in src
 }
 
-// fastComp is a component read at byte level. It is immutable once built.
+// fastComp is a component read at byte level. Its bytes are immutable once
+// built; pns is a cache filled when it is processed.
 type fastComp struct {
 	id       string
 	src      []byte      // compact JSON of the component
 	slots    []childSlot // child ids, in byte order
-	emptyObj bool        // an empty object somewhere in it
+	emptyObj bool        // an empty object in it (v0.8: in its definition)
+	inline   [2]childSlot
+	pns      []*phName // placeholders of the slots, once looked up
 }
 
-// ref returns the id of slot i.
+// slotID returns the id of slot i.
 func (fc *fastComp) slotID(i int) []byte {
 	sl := fc.slots[i]
 	return fc.src[sl.a:sl.b]
@@ -50,7 +57,7 @@ func (fc *fastComp) slotID(i int) []byte {
 // refs lists the distinct ids the component references, in the order
 // protocol.ComponentRefs gives them (property names sorted, then list
 // order), and whether it references itself.
-func (fc *fastComp) refs() ([]string, bool) {
+func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 	if len(fc.slots) == 0 {
 		return nil, false
 	}
@@ -61,7 +68,7 @@ func (fc *fastComp) refs() ([]string, bool) {
 	// entryPointChild, explicitList.
 	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfEntryPointChild, cfExplicitList} {
 		for i, sl := range fc.slots {
-			if sl.field != f {
+			if sl.field != f && (f != cfChildren || sl.field != cfNestedList) {
 				continue
 			}
 			id := fc.slotID(i)
@@ -81,7 +88,7 @@ func (fc *fastComp) refs() ([]string, bool) {
 			} else if containsBytes(out, id) {
 				continue
 			}
-			s := string(id)
+			s := names.id(id)
 			if set != nil {
 				set[s] = struct{}{}
 			}
@@ -111,6 +118,7 @@ type compScanner struct {
 	emptyObj bool
 	seen     uint8 // top-level special keys seen
 	slow     bool
+	v08      bool // reading a v0.8 component
 }
 
 // Top-level special keys (bits of compScanner.seen).
@@ -124,10 +132,12 @@ const (
 	seenEntryPointChild
 )
 
-// scan reads b, which must hold exactly one JSON object.
-func (c *compScanner) scan(b []byte) int {
+// scan reads b, which must hold exactly one JSON object, as a component of
+// the v0.9 family or (v08) of v0.8.
+func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots = c.out[:0], c.slots[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
+	c.v08 = v08
 	i := jsonWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return compInvalid
@@ -146,12 +156,15 @@ func (c *compScanner) scan(b []byte) int {
 }
 
 // result copies the scanned component into a new fastComp.
-func (c *compScanner) result() *fastComp {
+func (c *compScanner) result(names *idNames) *fastComp {
 	src := make([]byte, len(c.out))
 	copy(src, c.out)
-	fc := &fastComp{id: string(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj}
-	if len(c.slots) > 0 {
-		fc.slots = make([]childSlot, len(c.slots))
+	fc := &fastComp{id: names.id(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj}
+	if n := len(c.slots); n <= len(fc.inline) {
+		fc.slots = fc.inline[:n:n]
+		copy(fc.slots, c.slots)
+	} else {
+		fc.slots = make([]childSlot, n)
 		copy(fc.slots, c.slots)
 	}
 	return fc
@@ -223,7 +236,7 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 		}
 		key := c.out[ka : len(c.out)-1]
 		bit, field, slow := topKey(key)
-		if slow || c.seen&bit != 0 {
+		if slow || c.seen&bit != 0 || (c.v08 && field >= 0) {
 			c.slow = true
 			return i, false
 		}
@@ -238,6 +251,15 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		switch {
+		case bit == seenComponent && c.v08:
+			if b[i] != '{' {
+				c.slow = true
+				return i, false
+			}
+			if i, ok = c.def(b, i); !ok {
+				return i, false
+			}
+			c.compOK = true
 		case bit == seenID || bit == seenComponent:
 			if b[i] != '"' {
 				c.slow = true
@@ -259,40 +281,7 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 				c.compOK = true
 			}
 		case field == cfChildren || field == cfExplicitList:
-			if b[i] != '[' {
-				c.slow = true
-				return i, false
-			}
-			c.out = append(c.out, '[')
-			i = jsonWS(b, i+1)
-			if i < len(b) && b[i] == ']' {
-				c.slow = true // an empty list reads the buffer
-				return i, false
-			}
-			for {
-				i = jsonWS(b, i)
-				if i >= len(b) || b[i] != '"' {
-					c.slow = i < len(b)
-					return i, false
-				}
-				i, ok = c.slot(b, i, field)
-				if !ok {
-					return i, false
-				}
-				i = jsonWS(b, i)
-				if i >= len(b) {
-					return i, false
-				}
-				if b[i] == ',' {
-					c.out = append(c.out, ',')
-					i++
-					continue
-				}
-				if b[i] == ']' {
-					c.out = append(c.out, ']')
-					i++
-					break
-				}
+			if i, ok = c.list(b, i, field); !ok {
 				return i, false
 			}
 		case field >= 0:
@@ -304,6 +293,14 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 			if !ok {
 				return i, false
 			}
+		case c.v08:
+			// Only the component definition is read for references and
+			// rewritten; an empty object elsewhere does not count.
+			empty := c.emptyObj
+			if i, ok = c.value(b, i, 1); !ok {
+				return i, false
+			}
+			c.emptyObj = empty
 		default:
 			if b[i] == '[' {
 				i, ok = c.topArray(b, i)
@@ -325,6 +322,201 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 		}
 		if b[i] == '}' {
 			c.out = append(c.out, '}')
+			return i + 1, true
+		}
+		return i, false
+	}
+}
+
+// def reads a v0.8 component definition {"Type": props} at b[i] == '{'.
+func (c *compScanner) def(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	i = jsonWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.slow = true
+		return i + 1, false
+	}
+	ka := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		return i, false
+	}
+	if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
+		c.slow = true
+		return i, false
+	}
+	i = jsonWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	c.out = append(c.out, ':')
+	i = jsonWS(b, i+1)
+	if i >= len(b) {
+		return i, false
+	}
+	if b[i] != '{' {
+		c.slow = true
+		return i, false
+	}
+	if i, ok = c.props(b, i); !ok {
+		return i, false
+	}
+	i = jsonWS(b, i)
+	if i >= len(b) {
+		return i, false
+	}
+	if b[i] != '}' {
+		c.slow = i < len(b) && b[i] == ',' // several types
+		return i, false
+	}
+	c.out = append(c.out, '}')
+	return i + 1, true
+}
+
+// props reads the properties of a v0.8 component at b[i] == '{'.
+func (c *compScanner) props(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	i = jsonWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.emptyObj = true
+		c.out = append(c.out, '}')
+		return i + 1, true
+	}
+	var seen uint8
+	for {
+		i = jsonWS(b, i)
+		ka := len(c.out) + 1
+		var esc, ok bool
+		i, esc, ok = c.str(b, i)
+		if !ok {
+			return i, false
+		}
+		if esc {
+			c.slow = true
+			return i, false
+		}
+		key := c.out[ka : len(c.out)-1]
+		bit, field, slow := topKey(key)
+		if slow || string(key) == "path" || (bit != 0 && seen&bit != 0) || bit == seenID || bit == seenComponent {
+			c.slow = true
+			return i, false
+		}
+		seen |= bit
+		i = jsonWS(b, i)
+		if i >= len(b) || b[i] != ':' {
+			return i, false
+		}
+		c.out = append(c.out, ':')
+		i = jsonWS(b, i+1)
+		if i >= len(b) {
+			return i, false
+		}
+		switch {
+		case field == cfChildren && b[i] == '{':
+			i, ok = c.nestedList(b, i)
+		case field == cfChildren || field == cfExplicitList:
+			i, ok = c.list(b, i, field)
+		case field >= 0:
+			if b[i] != '"' {
+				c.slow = true
+				return i, false
+			}
+			i, ok = c.slot(b, i, field)
+		case b[i] == '[':
+			i, ok = c.topArray(b, i)
+		default:
+			i, ok = c.value(b, i, 2)
+		}
+		if !ok {
+			return i, false
+		}
+		i = jsonWS(b, i)
+		if i >= len(b) {
+			return i, false
+		}
+		if b[i] == ',' {
+			c.out = append(c.out, ',')
+			i++
+			continue
+		}
+		if b[i] == '}' {
+			c.out = append(c.out, '}')
+			return i + 1, true
+		}
+		return i, false
+	}
+}
+
+// nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'.
+func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	i = jsonWS(b, i+1)
+	ka := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		c.slow = c.slow || (i < len(b) && b[i] == '}')
+		return i, false
+	}
+	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
+		c.slow = true
+		return i, false
+	}
+	i = jsonWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	c.out = append(c.out, ':')
+	if i, ok = c.list(b, jsonWS(b, i+1), cfNestedList); !ok {
+		return i, false
+	}
+	i = jsonWS(b, i)
+	if i >= len(b) {
+		return i, false
+	}
+	if b[i] != '}' {
+		c.slow = b[i] == ','
+		return i, false
+	}
+	c.out = append(c.out, '}')
+	return i + 1, true
+}
+
+// list reads a non-empty list of child ids at b[i].
+func (c *compScanner) list(b []byte, i int, field int) (int, bool) {
+	if i >= len(b) {
+		return i, false
+	}
+	if b[i] != '[' {
+		c.slow = true
+		return i, false
+	}
+	c.out = append(c.out, '[')
+	i = jsonWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		c.slow = true // an empty list reads the buffer
+		return i, false
+	}
+	for {
+		i = jsonWS(b, i)
+		if i >= len(b) || b[i] != '"' {
+			c.slow = i < len(b)
+			return i, false
+		}
+		var ok bool
+		if i, ok = c.slot(b, i, field); !ok {
+			return i, false
+		}
+		i = jsonWS(b, i)
+		if i >= len(b) {
+			return i, false
+		}
+		if b[i] == ',' {
+			c.out = append(c.out, ',')
+			i++
+			continue
+		}
+		if b[i] == ']' {
+			c.out = append(c.out, ']')
 			return i + 1, true
 		}
 		return i, false
@@ -400,6 +592,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			c.out = append(c.out, '}')
 			return i + 1, true
 		}
+		keys, path := 0, false
 		for {
 			i = jsonWS(b, i)
 			ka := len(c.out) + 1
@@ -408,17 +601,35 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			if !ok {
 				return i, false
 			}
-			if esc || isChildField(c.out[ka:len(c.out)-1]) {
+			key := c.out[ka : len(c.out)-1]
+			if esc || isChildField(key) {
 				c.slow = true
 				return i, false
 			}
+			keys++
+			isPath := c.v08 && string(key) == "path"
 			i = jsonWS(b, i)
 			if i >= len(b) || b[i] != ':' {
 				return i, false
 			}
 			c.out = append(c.out, ':')
+			va := len(c.out)
 			i, ok = c.value(b, jsonWS(b, i+1), depth+1)
 			if !ok {
+				return i, false
+			}
+			if isPath {
+				// v0.8 data bindings are normalised to {"path": "/x"}: only
+				// one already in that form stays as it is.
+				v := c.out[va:]
+				if len(v) < 3 || v[0] != '"' || v[1] != '/' || v[2] == '/' || bytesHasByte(v, '\\') {
+					c.slow = true
+					return i, false
+				}
+				path = true
+			}
+			if path && keys > 1 {
+				c.slow = true
 				return i, false
 			}
 			i = jsonWS(b, i)
@@ -578,4 +789,61 @@ func isHex4(h []byte) bool {
 		}
 	}
 	return true
+}
+
+// idNames interns component ids and their placeholders, so that the
+// byte-level path does not allocate them again for every healed version of
+// a component.
+type idNames struct {
+	ids map[string]string
+	phs map[string]*phName // id -> its placeholder
+}
+
+// phName is the placeholder of a missing child.
+type phName struct {
+	id, ph string
+	js     []byte // encoding of the placeholder component
+	mark   uint64 // processing epoch it was last used in (see processFast)
+	idx    int    // its index in that processing's waits
+}
+
+// maxNames bounds the interned names (the tables start afresh beyond it).
+const maxNames = 1 << 16
+
+// id returns id as an interned string.
+func (n *idNames) id(b []byte) string {
+	if s, ok := n.ids[string(b)]; ok {
+		return s
+	}
+	if n.ids == nil || len(n.ids) >= maxNames {
+		n.ids = make(map[string]string, 64)
+	}
+	s := string(b)
+	n.ids[s] = s
+	return s
+}
+
+// placeholder returns the placeholder of child id b; enc encodes a
+// placeholder component.
+func (n *idNames) placeholder(b []byte, enc func(string) []byte) *phName {
+	if p, ok := n.phs[string(b)]; ok {
+		return p
+	}
+	if n.phs == nil || len(n.phs) >= maxNames {
+		n.phs = make(map[string]*phName, 64)
+	}
+	id := n.id(b)
+	p := &phName{id: id, ph: "loading_" + id}
+	p.js = enc(p.ph)
+	n.phs[id] = p
+	return p
+}
+
+func bytesHasByte(b []byte, x byte) bool {
+	for _, c := range b {
+		if c == x {
+			return true
+		}
+	}
+	return false
 }

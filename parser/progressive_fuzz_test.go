@@ -8,7 +8,8 @@ import (
 // from the input, through the progressive and delta modes: neither may
 // panic, both must report the same number of failed blocks, and applying
 // the delta yields must give the same components and data as applying the
-// progressive snapshots.
+// progressive snapshots; and the byte-level component path must yield the
+// same messages as the generic one.
 func FuzzProgressiveDelta(f *testing.F) {
 	seeds := []string{
 		`<a2ui-json>[{"beginRendering": {"root": "root", "surfaceId": "s1"}}, {"surfaceUpdate": {"surfaceId": "s1", "components": [{"id": "root", "component": {"Card": {"child": "c1"}}}, {"id": "c1", "component": {"Text": {"text": {"literalString": "hello"}}}}]}}]</a2ui-json>`,
@@ -35,5 +36,6 @@ func FuzzProgressiveDelta(f *testing.F) {
 		if err := diffStates("data", p.data, d.data); err != nil {
 			t.Fatal(err)
 		}
+		checkSamePaths(t, chunks)
 	})
 }

@@ -234,27 +234,3 @@ func (h *healer) healDecode(frag []byte) (map[string]any, bool) {
 	}
 	return decodeObject(fixed)
 }
-
-// healDecodeTrimming is healDecode with the reference's fallback for data
-// model fragments: when the healed fragment does not parse, cut it back at
-// its last comma, again and again, until a prefix heals into an object.
-func (h *healer) healDecodeTrimming(frag []byte) (map[string]any, bool) {
-	if m, ok := h.healDecode(frag); ok {
-		return m, true
-	}
-	trimmed := frag
-	for {
-		i := bytes.LastIndexByte(trimmed, ',')
-		if i < 0 {
-			return nil, false
-		}
-		trimmed = trimmed[:i]
-		fixed, ok := h.heal(trimmed)
-		if !ok {
-			continue
-		}
-		if m, ok := decodeObject(fixed); ok {
-			return m, true
-		}
-	}
-}

@@ -267,6 +267,8 @@ func (e *progressiveEngine) forgetSurface(sid string) {
 	delete(e.pending, sid)
 	delete(e.yieldedStart, sid)
 	delete(e.seen, sid)
+	e.cur = nil
+	e.dataGen++
 	delete(e.rootIDs, sid)
 	delete(e.surfaceVer, sid)
 	for k := range e.dataYielded {
@@ -383,6 +385,7 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]any {
 // model update whose entries were all yielded already (by sniffing) is
 // skipped; every data model message records what it yields.
 func (e *progressiveEngine) dedupeData(m map[string]any, strict bool) bool {
+	e.dataGen++
 	if body, ok := m[kDataModelUpdate].(map[string]any); ok && e.fam == protocol.FamilyV08 {
 		contents := map[string]any{}
 		switch raw := body["contents"].(type) {

@@ -51,21 +51,25 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 	for id := range s.bufDeps {
 		if ent := s.comps[id]; ent != nil && ent.reach {
 			ent.stale = true
-			s.dirty[id] = struct{}{}
+			s.markDirty(ent)
 		}
 	}
 	for id := range s.woken {
-		s.dirty[id] = struct{}{}
+		if ent := s.comps[id]; ent != nil {
+			s.markDirty(ent)
+		}
 	}
 	clear(s.woken)
 	should := false
-	for id := range s.dirty {
-		ent := s.comps[id]
-		if ent == nil || !ent.reach {
-			delete(s.dirty, id)
+	kept := s.dirtyList[:0]
+	for _, ent := range s.dirtyList {
+		if !ent.reach {
+			ent.isDirty = false
 			continue
 		}
-		if !ent.stale && ent.woken > 0 && e.cat == nil && e.patchArrived(s, ent) {
+		kept = append(kept, ent)
+		id := ent.id
+		if !ent.stale && ent.woken > 0 && e.cat == nil && ent.fast == nil && e.patchArrived(s, ent) {
 			ent.woken = 0
 		}
 		if !ent.stale && ent.woken > 0 {
@@ -82,21 +86,23 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 		if ent.stale {
 			e.process(s, id, ent)
 		}
-		if prev, ok := s.yielded[id]; !ok || prev != ent.hash {
+		if !ent.yOK || ent.yHash != ent.hash {
 			should = true
-			s.unsent[id] = struct{}{}
+			s.markUnsent(ent)
 		}
 		if !ent.phsYielded {
 			for _, ph := range ent.phs {
-				if _, ok := s.yielded[ph]; !ok {
+				if !s.phWasYielded(ph) {
 					should = true
-					s.unsent[ph] = struct{}{}
+					s.phUnsent[ph] = struct{}{}
 				}
 			}
 		}
 	}
+	clear(s.dirtyList[len(kept):])
+	s.dirtyList = kept
 	if !should {
-		clear(s.dirty)
+		s.clearDirty()
 		return nil
 	}
 	if !e.delta && !checkRoot && !e.forceYield && s.reachBytes > snapFull && e.smallChange(s) {
@@ -116,19 +122,16 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 			e.emitSnapshot(s, sid)
 		}
 	}
-	for id := range s.dirty {
-		ent := s.comps[id]
-		s.yielded[id] = ent.hash
+	for _, ent := range s.dirtyList {
+		ent.yHash, ent.yOK = ent.hash, true
 		if !ent.phsYielded {
 			for _, ph := range ent.phs {
-				if _, ok := s.yielded[ph]; !ok {
-					s.yielded[ph] = 0
-				}
+				s.phYielded[ph] = struct{}{}
 			}
 			ent.phsYielded = true
 		}
 	}
-	clear(s.dirty)
+	s.clearDirty()
 	return nil
 }
 
@@ -140,9 +143,8 @@ const snapFull = 32 << 10
 // snapshot is less than an eighth of the snapshot.
 func (e *progressiveEngine) smallChange(s *surfaceState) bool {
 	changed := 0
-	for id := range s.dirty {
-		ent := s.comps[id]
-		if prev, ok := s.yielded[id]; !ok || prev != ent.hash {
+	for _, ent := range s.dirtyList {
+		if !ent.yOK || ent.yHash != ent.hash {
 			changed += len(ent.pjson)
 		}
 		if !ent.phsYielded {
@@ -173,29 +175,33 @@ func (e *progressiveEngine) flushDeferred() error {
 
 // state returns the component state of a surface.
 func (e *progressiveEngine) state(sid string) *surfaceState {
+	if e.cur != nil && e.curID == sid {
+		return e.cur
+	}
 	s := e.seen[sid]
 	if s == nil {
 		s = newSurfaceState(sid)
 		e.seen[sid] = s
 	}
+	e.cur, e.curID = s, sid
 	return s
 }
 
 // process recomputes a component's processed form and its encoding.
 func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) {
-	for _, w := range ent.waits {
-		if m := s.waiters[w]; m != nil {
-			delete(m, id)
-			if len(m) == 0 {
-				delete(s.waiters, w)
-			}
-		}
-	}
+	oldWaits := ent.waits
 	p := placeholderSet{e: e, s: s}
 	var pval map[string]any
 	oldLen := len(ent.pjson)
 	if ent.fast != nil {
-		ent.pjson, ent.shared = p.processFast(ent.fast)
+		// Reuse the entry's buffers (nothing outside it keeps them).
+		var reuse []byte
+		if !ent.shared {
+			reuse = ent.pjson[:0]
+		}
+		p.extra, p.extraJS, p.waits, p.waitN = ent.phs[:0], ent.phJS[:0], ent.waitsSpare[:0], ent.waitN[:0]
+		ent.waitsSpare = oldWaits
+		ent.pjson, ent.shared = p.processFast(ent.fast, reuse)
 	} else {
 		pval = p.process(ent.raw)
 		if ent.shared {
@@ -208,13 +214,28 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.reachBytes += len(ent.pjson) - oldLen
 	}
 	ent.phs, ent.waits, ent.waitN, ent.usesBuf = p.extra, p.waits, p.waitN, p.usesBuf
-	for _, w := range ent.waits {
-		m := s.waiters[w]
-		if m == nil {
-			m = map[string]struct{}{}
-			s.waiters[w] = m
+	if ent.fast != nil {
+		ent.phJS = p.extraJS
+	} else {
+		ent.phJS = nil
+		for _, ph := range ent.phs {
+			ent.phJS = append(ent.phJS, e.placeholderJSON(ph))
 		}
-		m[id] = struct{}{}
+	}
+	// Register the waits. When they extend the previous ones, only the new
+	// ones; otherwise all of them, in a new generation (the registrations
+	// of older generations no longer count), so that each missing child
+	// wakes the component exactly once.
+	k := 0
+	for k < len(oldWaits) && k < len(ent.waits) && oldWaits[k] == ent.waits[k] {
+		k++
+	}
+	if k < len(oldWaits) {
+		ent.gen++
+		k = 0
+	}
+	for _, w := range ent.waits[k:] {
+		s.waiters[w] = append(s.waiters[w], waitRef{id: id, ent: ent, gen: ent.gen})
 	}
 	if ent.usesBuf {
 		s.bufDeps[id] = struct{}{}
@@ -279,6 +300,7 @@ func (e *progressiveEngine) patchArrived(s *surfaceState, ent *compEntry) bool {
 		ent.pjson = bytes.ReplaceAll(ent.pjson, p, append([]byte{'"'}, p[9:]...))
 		if j := slices.Index(ent.phs, "loading_"+w); j >= 0 {
 			ent.phs = slices.Delete(slices.Clone(ent.phs), j, j+1)
+			ent.phJS = slices.Delete(ent.phJS, j, j+1)
 		}
 	}
 	for k := len(arrived) - 1; k >= 0; k-- {
@@ -301,8 +323,8 @@ func (e *progressiveEngine) snapshotValid(s *surfaceState, sid string) bool {
 	if e.phValid == nil {
 		e.phValid = map[string]bool{}
 	}
-	for id := range s.dirty {
-		for _, ph := range s.comps[id].phs {
+	for _, ent := range s.dirtyList {
+		for _, ph := range ent.phs {
 			ok, known := e.phValid[ph]
 			if !known {
 				msg := e.componentMessage(sid, []any{e.placeholder(ph)})
@@ -335,13 +357,12 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 	ents := e.snapEnts[:0]
 	n := 96 + len(sid)
 	nph := 0
-	for _, id := range s.sorted {
-		ent := s.comps[id]
+	for _, ent := range s.sortedEnts() {
 		ents = append(ents, ent)
 		n += len(ent.pjson) + 1
 		nph += len(ent.phs)
 	}
-	e.snapPhs = e.snapPhs[:0]
+	e.snapPhs, e.snapPhJS = e.snapPhs[:0], e.snapPhJS[:0]
 	if nph > 0 {
 		useMap := nph > 32
 		if useMap {
@@ -351,7 +372,7 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 			clear(e.phSeen)
 		}
 		for _, ent := range ents {
-			for _, ph := range ent.phs {
+			for k, ph := range ent.phs {
 				if useMap {
 					if _, dup := e.phSeen[ph]; dup {
 						continue
@@ -361,105 +382,145 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 					continue
 				}
 				e.snapPhs = append(e.snapPhs, ph)
-				n += len(e.placeholderJSON(ph)) + 1
+				e.snapPhJS = append(e.snapPhJS, ent.phJS[k])
+				n += len(ent.phJS[k]) + 1
 			}
 		}
 	}
-	b := make([]byte, 0, n)
-	b = e.openComponentMessage(b)
+	pieces := append(e.pieces[:0], e.openComponentMessage(nil))
 	for i, ent := range ents {
 		if i > 0 {
-			b = append(b, ',')
+			pieces = append(pieces, comma)
 		}
-		b = append(b, ent.pjson...)
+		pieces = append(pieces, ent.pjson)
 	}
-	for _, ph := range e.snapPhs {
-		b = append(b, ',')
-		b = append(b, e.placeholderJSON(ph)...)
+	for _, js := range e.snapPhJS {
+		pieces = append(pieces, comma, js)
 	}
-	clear(ents)
-	e.snapEnts = ents[:0]
-	b = e.closeComponentMessage(b, sid)
+	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
+	pieces = append(pieces, e.closeBuf)
+	// bytes.Join does not clear the memory it then fills.
+	b := bytes.Join(pieces, nil)
+	// The scratch slices are not cleared (that costs write barriers); what
+	// they still reference is overwritten by the next snapshot.
+	e.pieces, e.snapEnts = pieces[:0], ents[:0]
 	e.emitRaw(b, e.fam == protocol.FamilyV08, sid)
-	clear(s.unsent)
+	s.clearUnsent()
 }
+
+var comma = []byte{','}
 
 // emitDelta emits only the components and placeholders of the snapshot not
 // yet sent in their current form.
 func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
-	var comps, phs []string
-	var inUse map[string]struct{}
-	for id := range s.unsent {
+	phs := e.deltaPhs[:0]
+	n := 96 + len(sid)
+	ents := e.snapEnts[:0]
+	for _, ent := range s.unsentList {
+		if ent.reach {
+			ents = append(ents, ent)
+			n += len(ent.pjson) + 1
+		}
+	}
+	inUseBuilt := false
+	for id := range s.phUnsent {
 		if ent := s.comps[id]; ent != nil {
-			if ent.reach {
-				comps = append(comps, id)
+			if ent.reach && !ent.isUnsent {
+				ents = append(ents, ent)
+				n += len(ent.pjson) + 1
 			}
 			continue
 		}
-		if inUse == nil {
-			inUse = e.placeholdersInUse(s)
+		if !inUseBuilt {
+			e.placeholdersInUse(s)
+			inUseBuilt = true
 		}
-		if _, ok := inUse[id]; ok {
+		if _, ok := e.phSeen[id]; ok {
 			phs = append(phs, id)
+			n += len(e.placeholderJSON(id)) + 1
 		}
 	}
-	clear(s.unsent)
-	if len(comps)+len(phs) == 0 {
+	s.clearUnsent()
+	e.deltaPhs, e.snapEnts = phs, ents[:0]
+	if len(ents)+len(phs) == 0 {
 		return
 	}
-	sort.Strings(comps)
-	sort.Strings(phs)
-	b := e.openComponentMessage(nil)
-	for i, id := range comps {
+	if len(ents) > 1 {
+		slices.SortFunc(ents, func(a, b *compEntry) int { return strings.Compare(a.id, b.id) })
+	}
+	if len(phs) > 1 {
+		slices.Sort(phs)
+	}
+	pieces := append(e.pieces[:0], e.openComponentMessage(nil))
+	for i, ent := range ents {
 		if i > 0 {
-			b = append(b, ',')
+			pieces = append(pieces, comma)
 		}
-		b = append(b, s.comps[id].pjson...)
+		pieces = append(pieces, ent.pjson)
 	}
 	for i, ph := range phs {
-		if i > 0 || len(comps) > 0 {
-			b = append(b, ',')
+		if i > 0 || len(ents) > 0 {
+			pieces = append(pieces, comma)
 		}
-		b = append(b, e.placeholderJSON(ph)...)
+		pieces = append(pieces, e.placeholderJSON(ph))
 	}
-	b = e.closeComponentMessage(b, sid)
+	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
+	pieces = append(pieces, e.closeBuf)
+	b := bytes.Join(pieces, nil)
+	e.pieces = pieces[:0]
 	e.emitRaw(b, false, sid)
 }
 
-// placeholdersInUse returns the placeholders of the current snapshot:
-// those of the changed components, or, when an earlier snapshot was held
-// back (it did not validate), of every reachable component.
-func (e *progressiveEngine) placeholdersInUse(s *surfaceState) map[string]struct{} {
-	use := map[string]struct{}{}
-	for id := range s.dirty {
-		for _, ph := range s.comps[id].phs {
+// placeholdersInUse collects in e.phSeen the placeholders of the current
+// snapshot: those of the changed components, or, when an earlier snapshot
+// was held back (it did not validate), of every reachable component.
+func (e *progressiveEngine) placeholdersInUse(s *surfaceState) {
+	if e.phSeen == nil {
+		e.phSeen = map[string]struct{}{}
+	}
+	use := e.phSeen
+	clear(use)
+	for _, ent := range s.dirtyList {
+		for _, ph := range ent.phs {
 			use[ph] = struct{}{}
 		}
 	}
-	for id := range s.unsent {
+	for id := range s.phUnsent {
 		if _, ok := s.comps[id]; ok {
 			continue
 		}
 		if _, ok := use[id]; !ok {
-			for _, cid := range s.sorted {
-				for _, ph := range s.comps[cid].phs {
-					use[ph] = struct{}{}
+			for _, ent := range s.comps {
+				if ent.reach {
+					for _, ph := range ent.phs {
+						use[ph] = struct{}{}
+					}
 				}
 			}
-			return use
+			return
 		}
 	}
-	return use
 }
 
 // openComponentMessage starts the encoding of a component message (keys in
 // sorted order, as every message is encoded).
 func (e *progressiveEngine) openComponentMessage(b []byte) []byte {
-	if e.fam == protocol.FamilyV09 {
-		return append(b, `{"updateComponents":{"components":[`...)
+	if b == nil {
+		if e.fam == protocol.FamilyV09 {
+			return openUpdateComponents
+		}
+		return openSurfaceUpdate
 	}
-	return append(b, `{"surfaceUpdate":{"components":[`...)
+	if e.fam == protocol.FamilyV09 {
+		return append(b, openUpdateComponents...)
+	}
+	return append(b, openSurfaceUpdate...)
 }
+
+var (
+	openUpdateComponents = []byte(`{"updateComponents":{"components":[`)
+	openSurfaceUpdate    = []byte(`{"surfaceUpdate":{"components":[`)
+)
 
 func (e *progressiveEngine) closeComponentMessage(b []byte, sid string) []byte {
 	b = append(b, `],"surfaceId":`...)
@@ -500,47 +561,61 @@ type placeholderSet struct {
 	waits   []string // missing child ids
 	waitN   []int    // placements of each missing child's placeholder
 	usesBuf bool
-	have    map[string]struct{} // extra and waits, once they grow
+	extraJS [][]byte            // encodings of extra (byte-level path only)
+	haveP   map[string]struct{} // extra as a set, once it grows
+	haveW   map[string]int      // index in waits, once it grows
 }
 
-func (p *placeholderSet) add(id, missing string) {
-	if !p.has("p\x00"+id, p.extra, id) {
+// setFrom is the list size from which membership uses a map.
+const setFrom = 12
+
+// add records placeholder id for missing child (none when ""), and
+// reports whether id is new.
+func (p *placeholderSet) add(id, missing string) (isNew bool) {
+	switch {
+	case p.haveP != nil:
+		if _, ok := p.haveP[id]; !ok {
+			p.haveP[id] = struct{}{}
+			p.extra = append(p.extra, id)
+			isNew = true
+		}
+	case !slices.Contains(p.extra, id):
 		p.extra = append(p.extra, id)
+		isNew = true
+		if len(p.extra) >= setFrom {
+			p.haveP = make(map[string]struct{}, 2*len(p.extra))
+			for _, x := range p.extra {
+				p.haveP[x] = struct{}{}
+			}
+		}
 	}
 	if missing == "" {
-		return
+		return isNew
 	}
-	if !p.has("w\x00"+missing, p.waits, missing) {
-		p.waits = append(p.waits, missing)
-		p.waitN = append(p.waitN, 1)
-		return
+	i := -1
+	if p.haveW != nil {
+		if j, ok := p.haveW[missing]; ok {
+			i = j
+		}
+	} else {
+		i = slices.Index(p.waits, missing)
 	}
-	// Count the placements of an already-missing child.
-	if i := slices.Index(p.waits, missing); i >= 0 {
+	if i >= 0 {
+		// Count the placements of an already-missing child.
 		p.waitN[i]++
+		return isNew
 	}
-}
-
-// has reports whether v is in list (as key in the set once lists grow),
-// recording it.
-func (p *placeholderSet) has(key string, list []string, v string) bool {
-	if p.have == nil && len(list) < 16 {
-		return slices.Contains(list, v)
-	}
-	if p.have == nil {
-		p.have = make(map[string]struct{}, 4*len(list))
-		for _, x := range p.extra {
-			p.have["p\x00"+x] = struct{}{}
-		}
-		for _, x := range p.waits {
-			p.have["w\x00"+x] = struct{}{}
+	p.waits = append(p.waits, missing)
+	p.waitN = append(p.waitN, 1)
+	if p.haveW != nil {
+		p.haveW[missing] = len(p.waits) - 1
+	} else if len(p.waits) >= setFrom {
+		p.haveW = make(map[string]int, 2*len(p.waits))
+		for j, x := range p.waits {
+			p.haveW[x] = j
 		}
 	}
-	if _, ok := p.have[key]; ok {
-		return true
-	}
-	p.have[key] = struct{}{}
-	return false
+	return isNew
 }
 
 // process returns a copy of comp with missing children replaced by
@@ -564,28 +639,55 @@ func (p *placeholderSet) process(comp map[string]any) map[string]any {
 // processFast is process for a component read at byte level: its bytes,
 // with the ids of children that have not arrived turned into placeholder
 // ids. shared reports that the result is fc.src itself.
-func (p *placeholderSet) processFast(fc *fastComp) (out []byte, shared bool) {
+func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
+	miss := p.e.missScratch[:0]
 	missing := 0
-	for f := range childFields {
-		for i, sl := range fc.slots {
-			if int(sl.field) != f {
-				continue
-			}
-			if _, ok := p.s.comps[string(fc.slotID(i))]; ok {
-				continue
-			}
+	for i := range fc.slots {
+		_, ok := p.s.comps[string(fc.slotID(i))]
+		miss = append(miss, !ok)
+		if !ok {
 			missing++
-			ck := string(fc.slotID(i))
-			p.add("loading_"+ck, ck)
 		}
 	}
+	p.e.missScratch = miss
 	if missing == 0 {
 		return fc.src, true
 	}
-	out = make([]byte, 0, len(fc.src)+missing*len("loading_"))
+	// Placeholders in the order the generic walk meets them: by child
+	// field, then in list order; each once (a placeholder and its missing
+	// child go together), counting the placements of each child.
+	if fc.pns == nil {
+		fc.pns = make([]*phName, len(fc.slots))
+	}
+	p.e.epoch++
+	epoch := p.e.epoch
+	for f := range uint8(cfNestedList + 1) {
+		for i, sl := range fc.slots {
+			if sl.field != f || !miss[i] {
+				continue
+			}
+			pn := fc.pns[i]
+			if pn == nil {
+				pn = p.e.names.placeholder(fc.slotID(i), p.e.placeholderJSON)
+				fc.pns[i] = pn
+			}
+			if pn.mark == epoch {
+				p.waitN[pn.idx]++
+				continue
+			}
+			pn.mark, pn.idx = epoch, len(p.waits)
+			p.extra = append(p.extra, pn.ph)
+			p.extraJS = append(p.extraJS, pn.js)
+			p.waits = append(p.waits, pn.id)
+			p.waitN = append(p.waitN, 1)
+		}
+	}
+	if out == nil {
+		out = make([]byte, 0, len(fc.src)+missing*len("loading_"))
+	}
 	last := 0
 	for i, sl := range fc.slots {
-		if _, ok := p.s.comps[string(fc.slotID(i))]; ok {
+		if !miss[i] {
 			continue
 		}
 		out = append(out, fc.src[last:sl.a]...)

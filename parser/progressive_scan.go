@@ -28,6 +28,7 @@ const (
 	keyVersion
 	keyComponents       // "components"
 	keyUpdateComponents // "updateComponents"
+	keySurfaceUpdate    // "surfaceUpdate"
 )
 
 // pframe is one open container.
@@ -123,7 +124,9 @@ func classifyKey(k []byte) (keyClass, uint8) {
 		return keyRoot, 0
 	case "version":
 		return keyVersion, 0
-	case "beginRendering", "surfaceUpdate", "deleteSurface":
+	case "surfaceUpdate":
+		return keySurfaceUpdate, flagKindV08
+	case "beginRendering", "deleteSurface":
 		return keyOther, flagKindV08
 	case "dataModelUpdate":
 		return keyOther, flagKindV08 | flagDataV08
@@ -412,8 +415,8 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 	isProto := s.inList && f.flags&e.kindFlags() != 0
 	var err error
 	parsed := false
-	if isComp && !topLevel && e.fastComps() && s.isComponentElement() {
-		switch e.cs.scan(s.buf[f.start:]) {
+	if isComp && !topLevel && e.fastComps() && s.isComponentElement(e.bodyKey()) {
+		switch e.cs.scan(s.buf[f.start:], e.fam == protocol.FamilyV08) {
 		case compInvalid:
 			return nil
 		case compFast:
@@ -479,25 +482,33 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 
 // fastComps reports whether components may take the byte-level path.
 func (e *progressiveEngine) fastComps() bool {
-	return e.fam == protocol.FamilyV09 && e.cat == nil
+	return (e.fam == protocol.FamilyV09 || e.fam == protocol.FamilyV08) && e.cat == nil && !e.generic
 }
 
 // isComponentElement reports whether the object just closed (already
 // popped) is an element of the "components" list of an updateComponents
 // body of a top-level message.
-func (s *progScan) isComponentElement() bool {
+func (s *progScan) isComponentElement(bodyKey keyClass) bool {
 	n := len(s.stack)
 	if n < 3 {
 		return false
 	}
 	arr, body, msg := s.stack[n-1], s.stack[n-2], n-3
-	if arr.open != '[' || arr.key != keyComponents || body.open != '{' || body.key != keyUpdateComponents || s.stack[msg].open != '{' {
+	if arr.open != '[' || arr.key != keyComponents || body.open != '{' || body.key != bodyKey || s.stack[msg].open != '{' {
 		return false
 	}
 	if s.inList {
 		return msg == 1 && s.stack[0].open == '['
 	}
 	return msg == 0
+}
+
+// bodyKey is the key of the component message body of the family.
+func (e *progressiveEngine) bodyKey() keyClass {
+	if e.fam == protocol.FamilyV08 {
+		return keySurfaceUpdate
+	}
+	return keyUpdateComponents
 }
 
 // stubsHandled reports whether a top-level message decoded with byte-level
@@ -509,6 +520,14 @@ func (e *progressiveEngine) stubsHandled(obj map[string]any, isComp bool) bool {
 	}
 	if !e.fastComps() {
 		return false
+	}
+	if e.fam == protocol.FamilyV08 {
+		// handleV08 reads a surfaceUpdate's components (now or, pending,
+		// later) unless the message is also one it yields whole.
+		_, su := obj[kSurfaceUpdate]
+		_, br := obj[kBeginRendering]
+		_, ds := obj[kDeleteSurface]
+		return su && !br && !ds
 	}
 	_, uc := obj[kUpdateComponents]
 	_, cs := obj[kCreateSurface]
@@ -522,7 +541,7 @@ func (e *progressiveEngine) fastResult(sc *surfaceState) *fastComp {
 	if ent := sc.comps[string(c.out[c.idA:c.idB])]; ent != nil && ent.fast != nil && string(ent.fast.src) == string(c.out) {
 		return ent.fast
 	}
-	return c.result()
+	return c.result(&e.names)
 }
 
 // kindFlags are the flags of the message kinds the reference recognises as

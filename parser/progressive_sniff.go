@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"reflect"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -59,17 +60,24 @@ func (s *progScan) shouldSniff(f *pframe) bool {
 // keys, innermost first, and caches those that are components.
 func (e *progressiveEngine) sniffComponents() {
 	s := &e.sc
+	fast := e.fastComps()
+	// Every healed object ends the same way: after a dangling key none of
+	// them is valid JSON.
+	dangling := fast && s.danglingKey()
 	for i := len(s.stack) - 1; i >= 0; i-- {
 		f := &s.stack[i]
 		if f.open != '{' || f.flags&(flagID|flagComponent) != flagID|flagComponent || !s.shouldSniff(f) {
 			continue
 		}
-		if e.fastComps() {
+		if fast {
+			if dangling {
+				continue
+			}
 			healed, ok := e.healOpen(i)
 			if !ok {
 				continue
 			}
-			switch e.cs.scan(healed) {
+			switch e.cs.scan(healed, e.fam == protocol.FamilyV08) {
 			case compInvalid:
 				continue
 			case compFast:
@@ -155,48 +163,57 @@ func (e *progressiveEngine) sniffDataV08() error {
 		if f.open != '{' || f.flags&flagDataV08 == 0 || !s.shouldSniff(f) {
 			continue
 		}
-		obj, ok := e.heal.healDecodeTrimming(s.buf[f.start:])
+		obj, ok := e.healData(i)
 		if !ok || len(obj) == 0 {
 			continue
 		}
-		body, ok := obj[kDataModelUpdate].(map[string]any)
-		if !ok {
-			continue
-		}
-		raw, ok := body["contents"]
-		if !ok {
-			continue
-		}
-		contents := contentsToDict(raw)
-		if len(contents) == 0 {
-			continue
-		}
-		sid := e.sniffSurface(body)
-		path, _ := body["path"].(string)
-		d := e.dataState(dataSlot{sid, path})
-		changed := map[string]any{}
-		for k, v := range contents {
-			if !reflect.DeepEqual(d[k], v) {
-				changed[k] = v
-			}
-		}
-		if len(changed) == 0 {
-			continue
-		}
-		var out any = changed
-		if list, ok := raw.([]any); ok {
-			out = pruneEntries(latestEntries(list, contents))
-		}
-		payload := map[string]any{"surfaceId": sid, "contents": out}
-		if p, ok := body["path"]; ok {
-			payload["path"] = p
-		}
-		if err := e.yieldMessage(map[string]any{kDataModelUpdate: payload}, false); err != nil {
+		if err := e.sniffedDataV08(obj); err != nil {
 			return err
 		}
-		for k, v := range contents {
-			d[k] = v
+		e.dataLastGen = e.dataGen
+	}
+	return nil
+}
+
+// sniffedDataV08 yields what is new in a healed data model message.
+func (e *progressiveEngine) sniffedDataV08(obj map[string]any) error {
+	body, ok := obj[kDataModelUpdate].(map[string]any)
+	if !ok {
+		return nil
+	}
+	raw, ok := body["contents"]
+	if !ok {
+		return nil
+	}
+	contents := contentsToDict(raw)
+	if len(contents) == 0 {
+		return nil
+	}
+	sid := e.sniffSurface(body)
+	path, _ := body["path"].(string)
+	d := e.dataState(dataSlot{sid, path})
+	changed := map[string]any{}
+	for k, v := range contents {
+		if !reflect.DeepEqual(d[k], v) {
+			changed[k] = v
 		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	var out any = changed
+	if list, ok := raw.([]any); ok {
+		out = pruneEntries(latestEntries(list, contents))
+	}
+	payload := map[string]any{"surfaceId": sid, "contents": out}
+	if p, ok := body["path"]; ok {
+		payload["path"] = p
+	}
+	if err := e.yieldMessage(map[string]any{kDataModelUpdate: payload}, false); err != nil {
+		return err
+	}
+	for k, v := range contents {
+		d[k] = v
 	}
 	return nil
 }
@@ -210,43 +227,52 @@ func (e *progressiveEngine) sniffDataV09() error {
 		if f.open != '{' || f.flags&flagDataV09 == 0 || !s.shouldSniff(f) {
 			continue
 		}
-		obj, ok := e.heal.healDecodeTrimming(s.buf[f.start:])
+		obj, ok := e.healData(i)
 		if !ok || len(obj) == 0 {
 			continue
 		}
-		body, ok := obj[kUpdateDataModel].(map[string]any)
-		if !ok {
-			continue
-		}
-		value, ok := body["value"].(map[string]any)
-		if !ok {
-			continue
-		}
-		sid := e.sniffSurface(body)
-		path, hasPath := body["path"].(string)
-		d := e.dataState(dataSlot{sid, path})
-		changed := map[string]any{}
-		for k, v := range value {
-			if !reflect.DeepEqual(d[k], v) {
-				changed[k] = v
-			}
-		}
-		if len(changed) == 0 {
-			continue
-		}
-		payload := map[string]any{"surfaceId": sid, "value": changed}
-		if hasPath {
-			// The reference drops the path here, which would write the
-			// entries at the root; keep it.
-			payload["path"] = path
-		}
-		msg := map[string]any{"version": e.versionFor(sid), kUpdateDataModel: payload}
-		if err := e.yieldMessage(msg, false); err != nil {
+		if err := e.sniffedDataV09(obj); err != nil {
 			return err
 		}
-		for k, v := range changed {
-			d[k] = v
+		e.dataLastGen = e.dataGen
+	}
+	return nil
+}
+
+// sniffedDataV09 yields what is new in a healed data model message.
+func (e *progressiveEngine) sniffedDataV09(obj map[string]any) error {
+	body, ok := obj[kUpdateDataModel].(map[string]any)
+	if !ok {
+		return nil
+	}
+	value, ok := body["value"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	sid := e.sniffSurface(body)
+	path, hasPath := body["path"].(string)
+	d := e.dataState(dataSlot{sid, path})
+	changed := map[string]any{}
+	for k, v := range value {
+		if !reflect.DeepEqual(d[k], v) {
+			changed[k] = v
 		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	payload := map[string]any{"surfaceId": sid, "value": changed}
+	if hasPath {
+		// The reference drops the path here, which would write the
+		// entries at the root; keep it.
+		payload["path"] = path
+	}
+	msg := map[string]any{"version": e.versionFor(sid), kUpdateDataModel: payload}
+	if err := e.yieldMessage(msg, false); err != nil {
+		return err
+	}
+	for k, v := range changed {
+		d[k] = v
 	}
 	return nil
 }
@@ -344,4 +370,59 @@ func pruneEntries(entries []any) []any {
 		}
 	}
 	return out
+}
+
+// healData heals the open data model message at stack index i and decodes
+// it, with the reference's fallback for data model fragments: when the
+// healed fragment does not parse, it is cut back at its last comma, again
+// and again, until a prefix heals into an object. It reports false, without
+// decoding, when the input is the one the last data sniff handled and no
+// data was recorded since: the outcome would be the same (nothing new).
+func (e *progressiveEngine) healData(i int) (map[string]any, bool) {
+	s := &e.sc
+	frag := s.buf[s.stack[i].start:]
+	try := func(src []byte) (map[string]any, bool, bool) {
+		if e.dataLastGen == e.dataGen && e.dataLastSurface == e.surface && string(e.dataLast) == string(src) {
+			return nil, false, true
+		}
+		m, ok := decodeObject(src)
+		if ok {
+			e.dataLast = append(e.dataLast[:0], src...)
+			e.dataLastSurface = e.surface
+		}
+		return m, ok, false
+	}
+	if src, ok := e.healOpen(i); ok {
+		if m, ok, same := try(src); ok || same {
+			return m, ok
+		}
+	}
+	trimmed := frag
+	for {
+		j := bytes.LastIndexByte(trimmed, ',')
+		if j < 0 {
+			return nil, false
+		}
+		trimmed = trimmed[:j]
+		fixed, ok := e.heal.heal(trimmed)
+		if !ok {
+			continue
+		}
+		if m, ok, same := try(fixed); ok || same {
+			return m, ok
+		}
+	}
+}
+
+// danglingKey reports whether the buffered text ends with an object key
+// (whole or cut) or a key and its colon, with no value yet: healed, it is
+// not valid JSON.
+func (s *progScan) danglingKey() bool {
+	if len(s.stack) == 0 || s.stack[len(s.stack)-1].open != '{' {
+		return false
+	}
+	if s.inStr {
+		return !s.strIsVal
+	}
+	return s.prevColon || (s.afterStr && !s.strIsVal)
 }

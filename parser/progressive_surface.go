@@ -3,7 +3,7 @@ package parser
 import (
 	"reflect"
 	"slices"
-	"sort"
+	"strings"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -26,11 +26,28 @@ type compEntry struct {
 	pjson   []byte   // processed form, encoded
 	hash    uint64   // hash of pjson
 	phs     []string // placeholder ids the processed form uses, in order
+	phJS    [][]byte // their encodings
 	// phsYielded: every placeholder in phs has been yielded (or offered).
 	phsYielded bool
 	waits      []string // ids of missing children the processed form depends on
+	waitsSpare []string // buffer for the next waits
+	gen        uint32   // generation of its waits registrations (see waitRef)
 	waitN      []int    // how many placeholder references each of them has
 	valid      int8     // 0 unknown, 1 valid, -1 invalid (for pjson)
+
+	id       string
+	yHash    uint64 // hash of the form last yielded
+	yOK      bool   // a form was yielded
+	isDirty  bool   // in surfaceState.dirtyList
+	isUnsent bool   // in surfaceState.unsentList
+}
+
+// waitRef records that a component's processed form (of generation gen)
+// holds a placeholder for a missing child.
+type waitRef struct {
+	id  string
+	ent *compEntry
+	gen uint32
 }
 
 // surfaceState holds the components seen for one surface and keeps, as
@@ -42,10 +59,10 @@ type surfaceState struct {
 	comps map[string]*compEntry
 	order []string // arrival order
 
-	sorted  []string       // reachable ids, sorted
-	inbound map[string]int // edges from reachable components, per target id
-	tdepth  map[string]int // least depth of a reachable parent + 1, per target id
-	waiters map[string]map[string]struct{}
+	sorted  []*compEntry         // reachable components (by id unless sortedStale)
+	inbound map[string]int       // edges from reachable components, per target id
+	tdepth  map[string]int       // least depth of a reachable parent + 1, per target id
+	waiters map[string][]waitRef // missing child id -> components that wait for it
 	root    string
 	rootSet bool
 	rebuild bool // reachability must be recomputed from scratch
@@ -56,27 +73,95 @@ type surfaceState struct {
 	reachBytes int
 	deferred   bool // a snapshot was held back (see snapFull)
 
-	dirty   map[string]struct{} // reachable ids changed since the last check
-	woken   map[string]struct{} // large components whose reprocessing waits
-	bufDeps map[string]struct{} // components whose processed form reads the buffer
-	yielded map[string]uint64   // id -> hash of the JSON last yielded (components and placeholders)
+	dirtyList []*compEntry        // reachable components changed since the last check
+	woken     map[string]struct{} // large components whose reprocessing waits
+	bufDeps   map[string]struct{} // components whose processed form reads the buffer
+	phYielded map[string]struct{} // placeholders yielded
 
-	// Delta mode: ids whose current form has not been sent yet.
-	unsent map[string]struct{}
+	// Components and placeholders whose current form has not been sent.
+	unsentList []*compEntry
+	phUnsent   map[string]struct{}
+
+	sortedStale bool // sorted needs sorting
+	sortedN     int  // length of its sorted prefix
+}
+
+// markDirty records that a component changed since the last check.
+func (s *surfaceState) markDirty(ent *compEntry) {
+	if !ent.isDirty {
+		ent.isDirty = true
+		s.dirtyList = append(s.dirtyList, ent)
+	}
+}
+
+func (s *surfaceState) clearDirty() {
+	for i, ent := range s.dirtyList {
+		ent.isDirty = false
+		s.dirtyList[i] = nil
+	}
+	s.dirtyList = s.dirtyList[:0]
+}
+
+// markUnsent records that a component's current form was not sent.
+func (s *surfaceState) markUnsent(ent *compEntry) {
+	if !ent.isUnsent {
+		ent.isUnsent = true
+		s.unsentList = append(s.unsentList, ent)
+	}
+}
+
+func (s *surfaceState) clearUnsent() {
+	for i, ent := range s.unsentList {
+		ent.isUnsent = false
+		s.unsentList[i] = nil
+	}
+	s.unsentList = s.unsentList[:0]
+	clear(s.phUnsent)
+}
+
+// phWasYielded reports whether a placeholder id was yielded (or a
+// component of that id).
+func (s *surfaceState) phWasYielded(ph string) bool {
+	if _, ok := s.phYielded[ph]; ok {
+		return true
+	}
+	ent := s.comps[ph]
+	return ent != nil && ent.yOK
+}
+
+// sortedEnts returns the reachable components in id order.
+func (s *surfaceState) sortedEnts() []*compEntry {
+	if !s.sortedStale {
+		return s.sorted
+	}
+	s.sortedStale = false
+	byID := func(a, b *compEntry) int { return strings.Compare(a.id, b.id) }
+	if k := s.sortedN; k <= len(s.sorted) && len(s.sorted)-k <= 8 {
+		// A few were appended to the sorted prefix: insert them.
+		for _, ent := range s.sorted[k:] {
+			i, _ := slices.BinarySearchFunc(s.sorted[:k], ent, byID)
+			copy(s.sorted[i+1:k+1], s.sorted[i:k])
+			s.sorted[i] = ent
+			k++
+		}
+	} else {
+		slices.SortFunc(s.sorted, byID)
+	}
+	s.sortedN = len(s.sorted)
+	return s.sorted
 }
 
 func newSurfaceState(id string) *surfaceState {
 	return &surfaceState{
-		id:      id,
-		comps:   map[string]*compEntry{},
-		inbound: map[string]int{},
-		tdepth:  map[string]int{},
-		waiters: map[string]map[string]struct{}{},
-		dirty:   map[string]struct{}{},
-		woken:   map[string]struct{}{},
-		bufDeps: map[string]struct{}{},
-		yielded: map[string]uint64{},
-		unsent:  map[string]struct{}{},
+		id:        id,
+		comps:     map[string]*compEntry{},
+		inbound:   map[string]int{},
+		tdepth:    map[string]int{},
+		waiters:   map[string][]waitRef{},
+		woken:     map[string]struct{}{},
+		bufDeps:   map[string]struct{}{},
+		phYielded: map[string]struct{}{},
+		phUnsent:  map[string]struct{}{},
 	}
 }
 
@@ -173,28 +258,30 @@ func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any)
 	ent.raw, ent.fast = comp, nil
 }
 
-// putFast records a component read at byte level.
-func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) {
+// putFast records a component read at byte level, and reports whether it
+// is new or changed.
+func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool) {
 	ent := s.comps[fc.id]
 	if ent != nil {
 		if ent.fast != nil {
 			if ent.fast == fc || string(ent.fast.src) == string(fc.src) {
-				return
+				return false
 			}
 		} else if m, ok := decodeObject(fc.src); ok && jsonEqual(ent.raw, m) {
-			return
+			return false
 		}
 	}
-	refs, self := fc.refs()
+	refs, self := fc.refs(&e.names)
 	ent = e.record(s, fc.id, ent, refs, self)
 	ent.raw, ent.fast = nil, fc
+	return true
 }
 
 // record updates the surface for a new or changed component.
 func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, refs []string, self bool) *compEntry {
 	isNew := ent == nil
 	if isNew {
-		ent = &compEntry{}
+		ent = &compEntry{id: id}
 		s.comps[id] = ent
 		s.order = append(s.order, id)
 	}
@@ -208,8 +295,15 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 	ent.refs, ent.selfRef = refs, self
 	ent.stale = true
 	if ent.reach {
-		inNew, inOld := memberOf(refs), memberOf(old)
-		for _, r := range old {
+		// Only the references after the common prefix can differ (each
+		// list holds distinct ids).
+		k := 0
+		for k < len(old) && k < len(refs) && old[k] == refs[k] {
+			k++
+		}
+		oldT, newT := old[k:], refs[k:]
+		inNew, inOld := memberOf(newT), memberOf(oldT)
+		for _, r := range oldT {
 			if inNew(r) {
 				continue
 			}
@@ -218,7 +312,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 				s.rebuild = true
 			}
 		}
-		for _, r := range refs {
+		for _, r := range newT {
 			if inOld(r) {
 				continue
 			}
@@ -232,14 +326,14 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 				}
 			}
 		}
-		s.dirty[id] = struct{}{}
+		s.markDirty(ent)
 	}
 	if isNew {
-		for p := range s.waiters[id] {
-			if pe := s.comps[p]; pe != nil {
+		for _, w := range s.waiters[id] {
+			if pe := s.comps[w.id]; pe != nil && pe == w.ent && pe.gen == w.gen {
 				pe.woken++
 				if pe.reach {
-					s.dirty[p] = struct{}{}
+					s.markDirty(pe)
 				}
 			}
 		}
@@ -257,6 +351,9 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 
 // memberOf returns a membership test for list (a set once it is long).
 func memberOf(list []string) func(string) bool {
+	if len(list) == 0 {
+		return func(string) bool { return false }
+	}
 	if len(list) < 16 {
 		return func(x string) bool { return slices.Contains(list, x) }
 	}
@@ -289,9 +386,9 @@ func (s *surfaceState) makeReachable(id string, depth int) {
 		if ent.valid < 0 {
 			s.invalid++
 		}
-		i, _ := slices.BinarySearch(s.sorted, it.id)
-		s.sorted = slices.Insert(s.sorted, i, it.id)
-		s.dirty[it.id] = struct{}{}
+		s.sorted = append(s.sorted, ent)
+		s.sortedStale = true
+		s.markDirty(ent)
 		for _, r := range ent.refs {
 			s.inbound[r]++
 			s.noteDepth(r, it.depth+1)
@@ -326,7 +423,7 @@ func (e *progressiveEngine) analyze(s *surfaceState) error {
 	}
 	clear(s.inbound)
 	clear(s.tdepth)
-	s.sorted = s.sorted[:0]
+	s.sorted, s.sortedN = s.sorted[:0], 0
 	s.invalid, s.reachBytes = 0, 0
 	for _, ent := range s.comps {
 		ent.reach = false
@@ -338,16 +435,16 @@ func (e *progressiveEngine) analyze(s *surfaceState) error {
 		}
 		ent.reach = true
 		s.reachBytes += len(ent.pjson)
-		s.sorted = append(s.sorted, id)
+		s.sorted = append(s.sorted, ent)
 		if ent.valid < 0 {
 			s.invalid++
 		}
-		s.dirty[id] = struct{}{}
+		s.markDirty(ent)
 		for _, r := range ent.refs {
 			s.inbound[r]++
 		}
 	}
-	sort.Strings(s.sorted)
+	s.sortedStale = true
 	// Depths, breadth first from the root.
 	if ent := s.comps[s.root]; ent != nil {
 		ent.depth = 0

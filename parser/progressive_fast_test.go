@@ -1,0 +1,120 @@
+package parser
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// runCanonical feeds chunks in mode and returns, per Feed and Close call,
+// the canonical (sorted-key) encoding of its parts, with the byte-level
+// component path on or off.
+func runCanonical(t *testing.T, mode Mode, generic bool, chunks [][]byte) []string {
+	t.Helper()
+	p, err := New(WithMode(mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.eng.(*progressiveEngine).generic = generic
+	var out []string
+	record := func(parts []Part, err error) {
+		s := ""
+		for _, pt := range parts {
+			s += fmt.Sprintf("text=%q;", pt.Text)
+			for _, m := range pt.Messages {
+				v, ok := decodeObject(m)
+				if !ok || !json.Valid(m) {
+					t.Fatalf("invalid message %s", m)
+				}
+				s += canonicalJSON(v) + ";"
+			}
+		}
+		if err != nil {
+			s += "error=" + err.Error()
+		}
+		out = append(out, s)
+	}
+	for _, c := range chunks {
+		record(p.Feed(c))
+	}
+	record(p.Close())
+	return out
+}
+
+// checkSamePaths checks that the byte-level component path yields, call by
+// call, the same messages (up to key order) as the generic path.
+func checkSamePaths(t *testing.T, chunks [][]byte) {
+	t.Helper()
+	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+		fast := runCanonical(t, mode, false, chunks)
+		slow := runCanonical(t, mode, true, chunks)
+		for i := range fast {
+			if fast[i] != slow[i] {
+				t.Fatalf("%s call %d:\nbyte-level: %s\n   generic: %s", mode, i, fast[i], slow[i])
+			}
+		}
+	}
+}
+
+func TestFastPathMatchesGenericOnSuite(t *testing.T) {
+	cases, _ := loadStreamingSuite(t)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			var chunks [][]byte
+			var all []byte
+			for _, st := range c.Steps {
+				chunks = append(chunks, []byte(st.Input))
+				all = append(all, st.Input...)
+			}
+			checkSamePaths(t, chunks)
+			for _, n := range []int{1, 3, 16} {
+				checkSamePaths(t, chunked(all, n))
+			}
+		})
+	}
+}
+
+func TestFastPathMatchesGenericOnCorpus(t *testing.T) {
+	for _, corpus := range []string{"stream_v09", "stream_v08"} {
+		turns := corpusTurns(t, corpus, []int{0, 1, 2, 7, 42, 99, 150, 199})
+		for ti, turn := range turns {
+			for _, n := range []int{1, 5, 16, 256} {
+				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus, ti, n), func(t *testing.T) {
+					checkSamePaths(t, chunked(turn, n))
+				})
+			}
+		}
+	}
+}
+
+func TestFastPathCases(t *testing.T) {
+	const cs = `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`
+	tests := []struct {
+		name string
+		in   string
+	}{
+		{"leaf_and_children", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b","a"]},{"id":"a","component":"Text","text":"x y z"},{"id":"b","component":"Button","child":"a"}]}}]</a2ui-json>`},
+		{"whitespace_and_escapes", cs + `{ "version" : "v0.9" , "updateComponents" : { "surfaceId" : "s" , "components" : [ { "id" : "root" , "component" : "Column" , "children" : [ "a" , "b\u0041" ] } , { "id" : "a" , "component" : "Text" , "text" : "q\"uote\\ \u00e9 ok" , "n": -1.5e3, "t": true, "f": false, "z": null } ] } } ]</a2ui-json>`},
+		{"empty_children_reads_buffer", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":[]},{"id":"x","component":"Text","text":"t"}]}}]</a2ui-json>`},
+		{"nested_child_field_and_tabs", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Tabs","tabs":[{"title":"a","child":"t1"}],"extra":{"child":"zz"}},{"id":"t1","component":"Text","text":"x"}]}}]</a2ui-json>`},
+		{"empty_object_in_partial", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"abc","style":{},"more":"def"}]}}]</a2ui-json>`},
+		{"duplicate_and_odd_keys", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a","child":"b"},{"id":"a","component":"Text","text":"1","root":"x"},{"id":"b","component":"Text","text":"2","componentId":"a"}]}}]</a2ui-json>`},
+		{"self_reference", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"root"}]}}]</a2ui-json>`},
+		{"cycle", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"},{"id":"a","component":"Card","child":"root"}]}}]</a2ui-json>`},
+		{"components_in_create_surface", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"},"updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"x"}]}}]</a2ui-json>`},
+		{"bare_object", `<a2ui-json>{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}</a2ui-json><a2ui-json>{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Row","children":["a"]},{"id":"a","component":"Text","text":"hello world"}]}}</a2ui-json>`},
+		{"invalid_component", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":tru}]}}]</a2ui-json>`},
+		{"v08_shapes", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a","b","c","a"]},"alignment":"center"}}},{"id":"a","component":{"Text":{"text":{"literalString":"hello there"},"usageHint":"h2"}}},{"id":"b","component":{"Button":{"child":"bt","action":{"name":"go","context":[{"key":"k","value":{"path":"/x"}}]}}}},{"id":"bt","component":{"Text":{"text":{"path":"/label"}}}},{"id":"c","component":{"TextField":{"label":{"literalString":"Name"},"text":{"path":"name"}}}}]}}]</a2ui-json>`},
+		{"v08_paths_to_normalise", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Row":{"children":{"explicitList":["a","b","c"]}}}},{"id":"a","component":{"Text":{"text":{"path":"//double","literalString":"x"}}}},{"id":"b","component":{"Text":{"text":{"path":7}}}},{"id":"c","component":{"Text":{"text":{"literalString":"y","path":"/z"}}}}]}}]</a2ui-json>`},
+		{"v08_template_and_odd", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"List":{"children":{"template":{"componentId":"item","dataBinding":"/items"}}}}},{"id":"item","component":{"Card":{"child":"root"}},"weight":{}},{"id":"e","component":{"Text":{}}},{"id":"two","component":{"Text":{"text":{"literalString":"a"}},"Image":{"url":{"literalString":"b"}}}},{"id":"list","component":{"Column":{"children":{"explicitList":[]}}}}]}}]</a2ui-json>`},
+		{"v08_pending_before_begin", `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Card":{"child":"a"}}},{"id":"a","component":{"Text":{"text":{"literalString":"late"}}}}]}},{"beginRendering":{"surfaceId":"s","root":"root"}}]</a2ui-json>`},
+		{"non_string_id", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":7,"component":"Text"},{"id":"root","component":"Column","children":[7,"a"]},{"id":"a","component":"Text","text":"x"}]}}]</a2ui-json>`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, n := range []int{1, 2, 7, 16, len(tc.in)} {
+				checkSamePaths(t, chunked([]byte(tc.in), n))
+			}
+		})
+	}
+}
