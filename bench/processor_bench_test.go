@@ -165,3 +165,28 @@ func BenchmarkProcessorProgressive(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCatalogValidMessageJSON measures the basic catalog's fast
+// validity check (protocol.Catalog.ValidMessageJSON) alone over the 600
+// messages of the v0.9 corpus, the schema step of BenchmarkProcessor/schema.
+func BenchmarkCatalogValidMessageJSON(b *testing.B) {
+	lists, nMsgs, nBytes := corpusLists(b)
+	cat := basicCatalogV09(b)
+	var msgs []string
+	for _, l := range lists {
+		for _, m := range l {
+			if !cat.ValidMessageJSON(string(m)) {
+				b.Fatalf("corpus message not accepted by the fast check: %.200s", m)
+			}
+			msgs = append(msgs, string(m))
+		}
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(nBytes))
+	for b.Loop() {
+		for _, m := range msgs {
+			cat.ValidMessageJSON(m)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nMsgs*b.N), "ns/msg")
+}

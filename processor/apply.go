@@ -8,8 +8,8 @@ import (
 )
 
 // apply validates and applies one message. On failure the state is exactly
-// as before. msg must be a string the processor may keep (it is: the
-// string conversion in ProcessListFrom copies the caller's bytes).
+// as before. msg must be a string the processor may keep (it is:
+// ProcessListFrom copies the caller's bytes).
 func (p *Processor) apply(msg, agent string, t *tracker) (protocol.Kind, string, *MessageError) {
 	env, merr := decodeEnvelope(&p.tp, msg)
 	if merr != nil {
@@ -54,6 +54,9 @@ func (p *Processor) checkSchema(msg string, env *envelope) *MessageError {
 	c := p.catalogFor(env.family, catalogID)
 	if c == nil {
 		return fail("", ErrUnknownCatalog, "no catalog is configured for %s messages", env.family)
+	}
+	if c.ValidMessageJSON(msg) {
+		return nil
 	}
 	dec := json.NewDecoder(strings.NewReader(msg))
 	dec.UseNumber()

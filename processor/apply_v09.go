@@ -92,7 +92,7 @@ func (p *Processor) checkComponents(s *Surface, comps []*Component) (map[string]
 	}
 	added := 0
 	for _, c := range comps {
-		if upd[c.ID] != c {
+		if !latest(upd, comps, c) {
 			continue // a later component has this id
 		}
 		if _, ok := s.components[c.ID]; !ok {
@@ -155,7 +155,7 @@ func (p *Processor) storeComponents(s *Surface, comps []*Component, upd map[stri
 		s.components = upd
 		s.order = make([]string, 0, len(upd))
 		for _, c := range comps {
-			if upd[c.ID] == c {
+			if latest(upd, comps, c) {
 				s.order = append(s.order, c.ID)
 			}
 		}
@@ -173,7 +173,7 @@ func (p *Processor) storeComponents(s *Surface, comps []*Component, upd map[stri
 			s.order = append(s.order, c.ID)
 		}
 		s.components[c.ID] = c
-		if upd[c.ID] == c {
+		if latest(upd, comps, c) {
 			ids = append(ids, c.ID)
 		}
 		if recreated {

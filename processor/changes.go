@@ -5,52 +5,131 @@ import (
 	"sort"
 )
 
-// tracker accumulates the net changes of one list.
+// tracker accumulates the net changes of one list. It is built for the
+// common list that touches a few surfaces: small slices searched linearly,
+// with an index map only once they grow, and its slices handed over to
+// the Batch (a tracker lives for one list).
 type tracker struct {
-	created map[string]bool
-	deleted map[string]bool
-	surf    map[string]*surfaceDelta
+	created idSet
+	deleted idSet
+	surf    []surfaceDelta // one entry per surface ever touched in the list
+	index   map[string]int // surf by surface id, once surf is large
 }
 
+// smallSet is the size up to which the tracker searches linearly.
+const smallSet = 8
+
 type surfaceDelta struct {
+	id        string
+	live      bool                // something recorded since the last reset
 	upserted  []string            // unique, in order of first arrival
 	seen      map[string]struct{} // upserted as a set, once needed
 	recreated []string
-	paths     map[string]struct{}
+	paths     []string // may repeat; sorted and deduplicated by changes
 	root      string
 	styles    bool
 }
 
+// idSet is a set of ids in insertion order.
+type idSet struct {
+	list  []string
+	index map[string]struct{} // once list is large
+}
+
+func (s *idSet) has(id string) bool {
+	if s.index != nil {
+		_, ok := s.index[id]
+		return ok
+	}
+	return slices.Contains(s.list, id)
+}
+
+func (s *idSet) add(id string) {
+	if s.has(id) {
+		return
+	}
+	s.list = append(s.list, id)
+	if s.index != nil {
+		s.index[id] = struct{}{}
+	} else if len(s.list) > smallSet {
+		s.index = make(map[string]struct{}, 2*len(s.list))
+		for _, x := range s.list {
+			s.index[x] = struct{}{}
+		}
+	}
+}
+
+func (s *idSet) remove(id string) {
+	if i := slices.Index(s.list, id); i >= 0 {
+		s.list = slices.Delete(s.list, i, i+1)
+		delete(s.index, id)
+	}
+}
+
+// sorted hands the set's ids over, sorted (nil when empty).
+func (s *idSet) sorted() []string {
+	if len(s.list) == 0 {
+		return nil
+	}
+	sort.Strings(s.list)
+	return s.list
+}
+
+// find returns the entry of a surface, or nil.
+func (t *tracker) find(id string) *surfaceDelta {
+	if t.index != nil {
+		if i, ok := t.index[id]; ok {
+			return &t.surf[i]
+		}
+		return nil
+	}
+	for i := range t.surf {
+		if t.surf[i].id == id {
+			return &t.surf[i]
+		}
+	}
+	return nil
+}
+
+// delta returns the entry of a surface, creating it. The pointer is valid
+// until the next call.
 func (t *tracker) delta(id string) *surfaceDelta {
-	if t.surf == nil {
-		t.surf = make(map[string]*surfaceDelta)
-	}
-	d := t.surf[id]
+	d := t.find(id)
 	if d == nil {
-		d = &surfaceDelta{}
-		t.surf[id] = d
+		t.surf = append(t.surf, surfaceDelta{id: id})
+		if t.index != nil {
+			t.index[id] = len(t.surf) - 1
+		} else if len(t.surf) > smallSet {
+			t.index = make(map[string]int, 2*len(t.surf))
+			for i := range t.surf {
+				t.index[t.surf[i].id] = i
+			}
+		}
+		d = &t.surf[len(t.surf)-1]
 	}
+	d.live = true
 	return d
 }
 
-func (t *tracker) create(id string) {
-	if t.created == nil {
-		t.created = make(map[string]bool)
+// drop forgets what was recorded for a surface.
+func (t *tracker) drop(id string) {
+	if d := t.find(id); d != nil {
+		*d = surfaceDelta{id: id}
 	}
-	t.created[id] = true
-	delete(t.surf, id)
+}
+
+func (t *tracker) create(id string) {
+	t.created.add(id)
+	t.drop(id)
 }
 
 func (t *tracker) remove(id string) {
-	if t.created[id] {
-		delete(t.created, id)
+	if t.created.has(id) {
+		t.created.remove(id)
 	} else {
-		if t.deleted == nil {
-			t.deleted = make(map[string]bool)
-		}
-		t.deleted[id] = true
+		t.deleted.add(id)
 	}
-	delete(t.surf, id)
+	t.drop(id)
 }
 
 // upserts records component ids upserted by one message (unique within
@@ -82,10 +161,7 @@ func (t *tracker) recreate(surface, id string) {
 
 func (t *tracker) dataPath(surface, path string) {
 	d := t.delta(surface)
-	if d.paths == nil {
-		d.paths = make(map[string]struct{})
-	}
-	d.paths[path] = struct{}{}
+	d.paths = append(d.paths, path)
 }
 
 func (t *tracker) setRoot(surface, root string) { t.delta(surface).root = root }
@@ -94,20 +170,24 @@ func (t *tracker) setStyles(surface string) { t.delta(surface).styles = true }
 
 func (t *tracker) changes() Changes {
 	var c Changes
-	c.SurfacesCreated = sortedSet(t.created)
-	c.SurfacesDeleted = sortedSet(t.deleted)
-	for id, d := range t.surf {
+	c.SurfacesCreated = t.created.sorted()
+	c.SurfacesDeleted = t.deleted.sorted()
+	for i := range t.surf {
+		d := &t.surf[i]
+		if !d.live {
+			continue
+		}
 		sc := SurfaceChanges{
 			ComponentsUpserted:  d.upserted,
 			ComponentsRecreated: sortedUnique(d.recreated),
-			DataPaths:           collapsePaths(sortedPaths(d.paths)),
+			DataPaths:           collapsePaths(sortedUnique(d.paths)),
 			Root:                d.root,
 			StylesChanged:       d.styles,
 		}
 		if c.Surfaces == nil {
 			c.Surfaces = make(map[string]SurfaceChanges, len(t.surf))
 		}
-		c.Surfaces[id] = sc
+		c.Surfaces[d.id] = sc
 	}
 	return c
 }
@@ -120,54 +200,30 @@ func sortedUnique(ids []string) []string {
 	return slices.Compact(ids)
 }
 
-func sortedSet(m map[string]bool) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// collapsePaths drops, from sorted pointers, those below another one
-// ("/a/b" goes when "/a" is present; everything goes when "/" is).
+// collapsePaths drops, from sorted unique pointers, those below another
+// one ("/a/b" goes when "/a" is present; everything goes when "/" is). It
+// filters in place.
 func collapsePaths(sorted []string) []string {
 	if len(sorted) == 0 {
 		return nil
 	}
-	set := make(map[string]struct{}, len(sorted))
-	for _, p := range sorted {
-		if p == "/" {
-			return []string{"/"}
-		}
-		set[p] = struct{}{}
+	if slices.Contains(sorted, "/") {
+		return []string{"/"}
 	}
-	out := make([]string, 0, len(sorted))
+	// A path's shortest listed ancestor is never dropped, so checking
+	// against the paths kept so far (sorted, and all before the path)
+	// finds every covered path.
+	out := sorted[:0]
 	for _, p := range sorted {
 		covered := false
 		for i := len(p) - 1; i > 0 && !covered; i-- {
 			if p[i] == '/' {
-				_, covered = set[p[:i]]
+				_, covered = slices.BinarySearch(out, p[:i])
 			}
 		}
 		if !covered {
 			out = append(out, p)
 		}
 	}
-	return out
-}
-
-func sortedPaths(m map[string]struct{}) []string {
-	if len(m) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
 	return out
 }

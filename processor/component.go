@@ -17,11 +17,12 @@ type Component struct {
 	// one ({"id","component":{"Text":{…}}}, with "weight" if given).
 	JSON string
 
-	refs  []ref // references to other components (topology)
-	nrefs int32 // len(refs), while parsing
+	refs []ref // references to other components (topology)
 
 	// height is the length of the longest reference path below the
-	// component in its surface's graph (topology checks only).
+	// component in its surface's graph (topology checks only). While
+	// parseComponents runs it holds len(refs), so that a Component fits
+	// in 96 bytes.
 	height int32
 
 	// Scratch marks of the topology checks, stamped with an epoch (not
@@ -104,7 +105,7 @@ func parseComponents(tp *tape, arr int, v08, withRefs bool, refFields protocol.R
 		if ferr = parseComponent(tp, &slab[i], c, i, v08, withRefs, refFields, &refBuf); ferr != nil {
 			return false
 		}
-		slab[i].nrefs = int32(len(refBuf) - start)
+		slab[i].height = int32(len(refBuf) - start) // len(refs), for now
 		return true
 	})
 	if ferr != nil {
@@ -116,7 +117,8 @@ func parseComponents(tp *tape, arr int, v08, withRefs bool, refFields protocol.R
 	out := make([]*Component, len(slab))
 	at := 0
 	for i := range slab {
-		n := int(slab[i].nrefs)
+		n := int(slab[i].height)
+		slab[i].height = 0
 		slab[i].refs = refBuf[at : at+n : at+n]
 		at += n
 		out[i] = &slab[i]

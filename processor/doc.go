@@ -58,7 +58,10 @@
 // graph as it would be after the message. They run incrementally on the raw
 // message, without decoding it; differential tests hold them to the protocol
 // package's functions. WithCatalog adds the catalog's JSON Schema
-// (protocol.Catalog.ValidateSchema) and protocol.CheckLimits.
+// (protocol.Catalog.ValidateSchema) and protocol.CheckLimits: a message
+// first takes protocol.Catalog.ValidMessageJSON, a validity check on its
+// text, and only one that does not pass it is decoded and validated again
+// for the error report.
 //
 // # Concurrency and memory
 //
@@ -68,5 +71,5 @@
 // WithMaxDataModelBytes (per surface); a message that would exceed a bound
 // fails with ErrLimit and changes nothing. Components and data values are
 // held as the JSON text they arrived as (copied: the caller keeps its
-// bytes).
+// bytes; the small messages of a list share one copy).
 package processor

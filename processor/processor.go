@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"sort"
+	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -83,16 +84,44 @@ func (p *Processor) ProcessList(msgs []json.RawMessage) Batch {
 	return p.ProcessListFrom("", msgs)
 }
 
+// sharedCopyMax is the size up to which a list's messages share one copy.
+const sharedCopyMax = 16 << 10
+
 // ProcessListFrom is ProcessList for a list sent by a given agent: surfaces
 // the list creates are recorded as that agent's, for ClientDataModelFor.
 func (p *Processor) ProcessListFrom(agent string, msgs []json.RawMessage) Batch {
 	p.seq++
 	b := Batch{Seq: p.seq, Agent: agent, Results: make([]Result, len(msgs))}
 	var t tracker
+	// One copy of the list's small messages (the state keeps substrings of
+	// it); a large message gets its own, so that the state never pins a
+	// large message it does not use (e.g. one that failed).
+	total := 0
+	for _, m := range msgs {
+		if len(m) <= sharedCopyMax {
+			total += len(m)
+		}
+	}
+	var sb strings.Builder
+	sb.Grow(total)
+	for _, m := range msgs {
+		if len(m) <= sharedCopyMax {
+			sb.Write(m)
+		}
+	}
+	shared := sb.String()
+	off := 0
 	for i, m := range msgs {
 		r := &b.Results[i]
 		r.Index = i
-		kind, sid, merr := p.apply(string(m), agent, &t)
+		var msg string
+		if len(m) <= sharedCopyMax {
+			msg = shared[off : off+len(m)]
+			off += len(m)
+		} else {
+			msg = string(m)
+		}
+		kind, sid, merr := p.apply(msg, agent, &t)
 		r.Type, r.SurfaceID = kind, sid
 		if merr == nil {
 			r.OK = true

@@ -67,7 +67,12 @@ func (tp *tape) parse(src string) error {
 	if !utf8.ValidString(src) {
 		return &syntaxError{0, "invalid UTF-8"}
 	}
-	i, err := tp.value(skipWS(src, 0), 0)
+	// Build on a local copy of the token slice: appending to the heap
+	// tape's slice would store its header (a pointer) back, with a write
+	// barrier, on every token.
+	b := tapeBuilder{src: src, toks: tp.toks}
+	i, err := b.value(skipWS(src, 0), 0)
+	tp.toks = b.toks
 	if err != nil {
 		return err
 	}
@@ -90,7 +95,13 @@ func skipWS(s string, i int) int {
 }
 
 // value parses the value at s[i], depth containers deep.
-func (tp *tape) value(i, depth int) (int, error) {
+// tapeBuilder fills a tape's tokens (see parse).
+type tapeBuilder struct {
+	src  string
+	toks []token
+}
+
+func (tp *tapeBuilder) value(i, depth int) (int, error) {
 	s := tp.src
 	if i >= len(s) {
 		return i, &syntaxError{i, "unexpected end of input"}
@@ -133,7 +144,7 @@ func (tp *tape) value(i, depth int) (int, error) {
 }
 
 // container parses the object or array at s[i].
-func (tp *tape) container(i, depth int) (int, error) {
+func (tp *tapeBuilder) container(i, depth int) (int, error) {
 	s := tp.src
 	at := len(tp.toks)
 	obj := s[i] == '{'
@@ -157,18 +168,34 @@ func (tp *tape) container(i, depth int) (int, error) {
 					return end, err
 				}
 				tp.toks = append(tp.toks, token{kind: tokString, esc: esc, start: int32(i), end: int32(end), next: int32(len(tp.toks) + 1)})
-				i = skipWS(s, end)
+				i = end
 				if i >= len(s) || s[i] != ':' {
-					return i, &syntaxError{i, "expected ':'"}
+					if i = skipWS(s, i); i >= len(s) || s[i] != ':' {
+						return i, &syntaxError{i, "expected ':'"}
+					}
 				}
-				i = skipWS(s, i+1)
+				if i++; i < len(s) && s[i] <= ' ' {
+					i = skipWS(s, i)
+				}
 			}
-			if i, err = tp.value(i, depth+1); err != nil {
+			if i < len(s) && s[i] == '"' && depth < protocol.MaxComponentDepth {
+				// A string member or item (the most common value), inline.
+				end, esc, err := scanString(s, i)
+				if err != nil {
+					return end, err
+				}
+				tp.toks = append(tp.toks, token{kind: tokString, esc: esc, start: int32(i), end: int32(end), next: int32(len(tp.toks) + 1)})
+				i = end
+			} else if i, err = tp.value(i, depth+1); err != nil {
 				return i, err
 			}
-			i = skipWS(s, i)
+			if i < len(s) && s[i] <= ' ' {
+				i = skipWS(s, i)
+			}
 			if i < len(s) && s[i] == ',' {
-				i = skipWS(s, i+1)
+				if i++; i < len(s) && s[i] <= ' ' {
+					i = skipWS(s, i)
+				}
 				continue
 			}
 			if i < len(s) && s[i] == closer {

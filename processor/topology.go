@@ -52,6 +52,17 @@ func (g *graph) lookup(id string) (*Component, bool) {
 // inUpdate reports whether c is the update's component for its id.
 func (g *graph) inUpdate(c *Component) bool { return g.upd[c.ID] == c }
 
+// latest is inUpdate for one of the update's own components, without a
+// lookup when the update's ids are unique.
+func (g *graph) latest(c *Component) bool { return latest(g.upd, g.comps, c) }
+
+// latest reports whether c, one of an update's components (indexed by
+// upd), is the last one with its id: always when the ids are unique (upd
+// then has an entry per component), which the topology checks ensure.
+func latest(upd map[string]*Component, comps []*Component, c *Component) bool {
+	return len(upd) == len(comps) || upd[c.ID] == c
+}
+
 // each calls fn for every component of the graph, in a fixed order (the
 // surface's arrival order, then the update's), so that error messages are
 // deterministic.
@@ -65,7 +76,7 @@ func (g *graph) each(fn func(*Component) *MessageError) *MessageError {
 		}
 	}
 	for _, c := range g.comps {
-		if g.inUpdate(c) {
+		if g.latest(c) {
 			if merr := fn(c); merr != nil {
 				return merr
 			}
@@ -200,7 +211,7 @@ func (p *Processor) checkIncremental(g *graph, epoch uint64) *MessageError {
 	s.buildParents()
 	// Cycles: for each new reference u -> v, v must not reach u.
 	for _, c := range g.comps {
-		if !g.inUpdate(c) {
+		if !g.latest(c) {
 			continue
 		}
 		old := s.components[c.ID]
@@ -230,7 +241,7 @@ func (p *Processor) checkIncremental(g *graph, epoch uint64) *MessageError {
 	// then compute its heights exactly, children first.
 	var uParents map[string][]*Component // the update's components by referenced id
 	for _, c := range g.comps {
-		if !g.inUpdate(c) {
+		if !g.latest(c) {
 			continue
 		}
 		for _, r := range c.refs {
@@ -249,7 +260,7 @@ func (p *Processor) checkIncremental(g *graph, epoch uint64) *MessageError {
 		}
 	}
 	for _, c := range g.comps {
-		if g.inUpdate(c) {
+		if g.latest(c) {
 			mark(c)
 		}
 	}
@@ -372,7 +383,7 @@ func (p *Processor) reaches(g *graph, start, target *Component, epoch uint64) bo
 // surface's. It runs before the update's components replace the old ones.
 func (p *Processor) commitTopology(s *Surface, comps []*Component, upd map[string]*Component, plan topoPlan) {
 	for _, c := range comps {
-		if upd[c.ID] == c && c.tentEpoch == plan.epoch {
+		if latest(upd, comps, c) && c.tentEpoch == plan.epoch {
 			c.height = c.tent
 		}
 	}
@@ -389,7 +400,7 @@ func (p *Processor) commitTopology(s *Surface, comps []*Component, upd map[strin
 		c.height = c.tent
 	}
 	for _, c := range comps {
-		if upd[c.ID] != c {
+		if !latest(upd, comps, c) {
 			continue
 		}
 		if old := s.components[c.ID]; old != nil {

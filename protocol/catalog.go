@@ -38,6 +38,10 @@ type Catalog struct {
 	// built. Valid payloads, the common case, take only this pass; invalid
 	// ones are re-validated with schema for the report.
 	quick *jsonschema.Schema
+	// fast is the quick catalog compiled for validity checks on a
+	// message's bytes (see ValidMessageJSON); nil when the schemas use a
+	// keyword it does not implement.
+	fast *fastSchema
 	// typeSchemaURLs holds, when the catalog's anyComponent was
 	// synthesised (withAnyComponent), the locations of its component-type
 	// schema; an enum failure there reads "Unknown component type: X".
@@ -210,12 +214,16 @@ func (c *Catalog) compileWith(catalog map[string]any, quick bool) (*jsonschema.S
 	comp.UseLoader(noLoader{})
 
 	added := map[string]string{} // url -> spec field, to name a failing schema
+	var resources []fastResource
 	add := func(url string, doc map[string]any, what string) error {
 		key := strings.TrimSuffix(url, "#")
 		if _, dup := added[key]; dup {
 			return nil
 		}
 		added[key] = what
+		if what != "payload" {
+			resources = append(resources, fastResource{url: url, doc: doc})
+		}
 		if err := comp.AddResource(url, doc); err != nil {
 			return &CatalogError{Source: what, Err: err}
 		}
@@ -277,6 +285,10 @@ func (c *Catalog) compileWith(catalog map[string]any, quick bool) (*jsonschema.S
 			}
 		}
 		return nil, &CatalogError{Source: source, Err: err}
+	}
+	if quick {
+		// nil when the schemas use something the fast validator lacks.
+		c.fast, _ = compileFastSchema(s2cURL, resources)
 	}
 	return sch, nil
 }

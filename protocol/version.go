@@ -92,26 +92,32 @@ func (v Version) Compare(w Version) int {
 	return 0
 }
 
-// semver parses "major.minor[.patch]" into three numbers.
+// semver parses "major.minor[.patch]" into three numbers (without
+// allocating: it runs for every message).
 func semver(s string) ([3]int, bool) {
 	var n [3]int
-	if s == "" {
-		return n, false
-	}
-	parts := strings.Split(s, ".")
-	if len(parts) < 2 || len(parts) > 3 {
-		return n, false
-	}
-	for i, p := range parts {
-		if p == "" || len(p) > 9 {
-			return n, false
-		}
-		for _, c := range p {
-			if c < '0' || c > '9' {
+	part, digits := 0, 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.':
+			if digits == 0 || part == 2 {
 				return n, false
 			}
-			n[i] = n[i]*10 + int(c-'0')
+			part++
+			digits = 0
+		case c >= '0' && c <= '9':
+			if digits == 9 {
+				return n, false
+			}
+			n[part] = n[part]*10 + int(c-'0')
+			digits++
+		default:
+			return n, false
 		}
+	}
+	if digits == 0 || part < 1 {
+		return n, false
 	}
 	return n, true
 }

@@ -1,0 +1,438 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"strings"
+	"unicode/utf8"
+)
+
+// fastMaxEvalMembers: objects with more members are left to the library
+// when unevaluatedProperties needs to know which members were evaluated
+// (one bit per member).
+const fastMaxEvalMembers = 64
+
+// fastMaxDepth bounds schema recursion at one instance location and
+// nesting overall; deeper means "not decided here".
+const fastMaxDepth = 512
+
+// fastRun is one evaluation of a fastSchema over a tape.
+type fastRun struct {
+	tp    *fastTape
+	depth int
+	bail  bool // undecided: the caller takes the full path
+}
+
+// valid reports whether token t satisfies n. With wantEval it also
+// returns, for an object, the members n evaluated (bit i = i-th member),
+// for an enclosing unevaluatedProperties.
+func (r *fastRun) valid(n *fsNode, t int, wantEval bool) (bool, uint64) {
+	switch n.always {
+	case 1:
+		return true, 0
+	case -1:
+		return false, 0
+	}
+	if r.bail {
+		return false, 0
+	}
+	if r.depth >= fastMaxDepth {
+		r.bail = true
+		return false, 0
+	}
+	r.depth++
+	ok, eval := r.check(n, t, wantEval)
+	r.depth--
+	return ok, eval
+}
+
+func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
+	if n.typeOnly {
+		return r.typeOK(n.types, t), 0
+	}
+	tok := &r.tp.toks[t]
+	if n.types != 0 && !r.typeOK(n.types, t) {
+		return false, 0
+	}
+	if n.hasConst && !r.equal(t, n.constV) {
+		return false, 0
+	}
+	if n.enumStrs != nil {
+		if tok.kind != fkString {
+			return false, 0
+		}
+		if _, ok := n.enumStrs[r.tp.str(t)]; !ok {
+			return false, 0
+		}
+	} else if n.enum != nil {
+		found := false
+		for _, e := range n.enum {
+			if r.equal(t, e) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false, 0
+		}
+	}
+	needEval := (wantEval || n.uneval != nil) && tok.kind == fkObject
+	if needEval && tok.n > fastMaxEvalMembers {
+		r.bail = true
+		return false, 0
+	}
+	var eval uint64
+	switch tok.kind {
+	case fkObject:
+		ok, e := r.object(n, t)
+		if !ok {
+			return false, 0
+		}
+		eval |= e
+	case fkArray:
+		if !r.array(n, t) {
+			return false, 0
+		}
+	case fkString:
+		if !r.string(n, t) {
+			return false, 0
+		}
+	case fkNumber:
+		if !r.number(n, t) {
+			return false, 0
+		}
+	}
+	if n.ref != nil {
+		ok, e := r.valid(n.ref, t, needEval)
+		if !ok {
+			return false, 0
+		}
+		eval |= e
+	}
+	if n.not != nil {
+		if ok, _ := r.valid(n.not, t, false); ok || r.bail {
+			return false, 0
+		}
+	}
+	if ok, e := r.allOf(n, t, needEval); !ok {
+		return false, 0
+	} else {
+		eval |= e
+	}
+	if n.anyOf != nil {
+		matched := false
+		for _, s := range n.anyOf {
+			ok, e := r.valid(s, t, needEval)
+			if ok {
+				matched = true
+				eval |= e
+				if !needEval {
+					break
+				}
+			}
+		}
+		if !matched {
+			return false, 0
+		}
+	}
+	if n.oneOf != nil {
+		matched := 0
+		for _, s := range n.oneOf {
+			ok, e := r.valid(s, t, needEval)
+			if ok {
+				matched++
+				if matched > 1 {
+					return false, 0
+				}
+				eval |= e
+			}
+		}
+		if matched != 1 {
+			return false, 0
+		}
+	}
+	if n.ifN != nil {
+		if ok, e := r.valid(n.ifN, t, needEval); ok {
+			eval |= e
+			if n.thenN != nil {
+				ok, e := r.valid(n.thenN, t, needEval)
+				if !ok {
+					return false, 0
+				}
+				eval |= e
+			}
+		} else if n.elseN != nil {
+			ok, e := r.valid(n.elseN, t, needEval)
+			if !ok {
+				return false, 0
+			}
+			eval |= e
+		}
+	}
+	if n.uneval != nil && tok.kind == fkObject {
+		i := 0
+		for j := t + 1; j < int(tok.next); j = int(r.tp.toks[j+1].next) {
+			if eval&(1<<uint(i)) == 0 {
+				if ok, _ := r.valid(n.uneval, j+1, false); !ok {
+					return false, 0
+				}
+			}
+			i++
+		}
+		eval = allMembers(int(tok.n))
+	}
+	if r.bail {
+		return false, 0
+	}
+	return true, eval
+}
+
+// allOf checks n.allOf, dispatching on n.switchKey when it can.
+func (r *fastRun) allOf(n *fsNode, t int, needEval bool) (bool, uint64) {
+	var eval uint64
+	if n.switchKey != "" && r.tp.toks[t].kind == fkObject {
+		if v, idx := r.memberIndex(t, n.switchKey); v >= 0 || n.switchRequired {
+			if v < 0 || r.tp.toks[v].kind != fkString {
+				return true, 0 // no branch's "if" holds
+			}
+			thens := n.switchThen[r.tp.str(v)]
+			for _, s := range thens {
+				ok, e := r.valid(s, t, needEval)
+				if !ok {
+					return false, 0
+				}
+				eval |= e
+			}
+			if len(thens) > 0 && idx < 64 {
+				eval |= 1 << uint(idx)
+			}
+			return true, eval
+		}
+	}
+	for _, s := range n.allOf {
+		ok, e := r.valid(s, t, needEval)
+		if !ok {
+			return false, 0
+		}
+		eval |= e
+	}
+	return true, eval
+}
+
+// memberIndex is the value token of key in object t and the member's
+// position, or -1, -1.
+func (r *fastRun) memberIndex(t int, key string) (int, int) {
+	tp := r.tp
+	i := 0
+	for j := t + 1; j < int(tp.toks[t].next); j = int(tp.toks[j+1].next) {
+		if tp.key(j) == key {
+			return j + 1, i
+		}
+		i++
+	}
+	return -1, -1
+}
+
+func allMembers(n int) uint64 {
+	if n >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<uint(n) - 1
+}
+
+func (r *fastRun) typeOK(bits uint8, t int) bool {
+	switch r.tp.toks[t].kind {
+	case fkNull:
+		return bits&ftNull != 0
+	case fkTrue, fkFalse:
+		return bits&ftBoolean != 0
+	case fkObject:
+		return bits&ftObject != 0
+	case fkArray:
+		return bits&ftArray != 0
+	case fkString:
+		return bits&ftString != 0
+	case fkNumber:
+		if bits&ftNumber != 0 {
+			return true
+		}
+		if bits&ftInteger != 0 {
+			return r.isInteger(t)
+		}
+	}
+	return false
+}
+
+func (r *fastRun) isInteger(t int) bool {
+	text := r.tp.raw(t)
+	if !strings.ContainsAny(text, ".eE") {
+		return true
+	}
+	rat, ok := new(big.Rat).SetString(text)
+	return ok && rat.IsInt()
+}
+
+// object checks the object keywords of n on object t and returns the
+// members properties / additionalProperties evaluated.
+func (r *fastRun) object(n *fsNode, t int) (bool, uint64) {
+	tp := r.tp
+	tok := &tp.toks[t]
+	if n.minProps >= 0 && int(tok.n) < n.minProps {
+		return false, 0
+	}
+	if n.maxProps >= 0 && int(tok.n) > n.maxProps {
+		return false, 0
+	}
+	if len(n.names) == 0 && n.addl == nil {
+		return true, 0
+	}
+	// One pass over the members: required names found, property schemas.
+	var found, eval uint64
+	i := 0
+	for j := t + 1; j < int(tok.next); j = int(tp.toks[j+1].next) {
+		key := tp.key(j)
+		var sch *fsNode
+		for k := range n.names {
+			if nm := &n.names[k]; nm.name == key {
+				found |= nm.reqBit
+				sch = nm.node
+				break
+			}
+		}
+		if sch == nil {
+			sch = n.addl
+		}
+		if sch != nil {
+			if ok, _ := r.valid(sch, j+1, false); !ok {
+				return false, 0
+			}
+			if i < 64 {
+				eval |= 1 << uint(i)
+			}
+		}
+		i++
+	}
+	if found != n.allRequired {
+		return false, 0
+	}
+	return true, eval
+}
+
+// member is the value token of key in object t, or -1.
+func (r *fastRun) member(t int, key string) int {
+	tp := r.tp
+	for j := t + 1; j < int(tp.toks[t].next); j = int(tp.toks[j+1].next) {
+		if tp.key(j) == key {
+			return j + 1
+		}
+	}
+	return -1
+}
+
+func (r *fastRun) array(n *fsNode, t int) bool {
+	tp := r.tp
+	tok := &tp.toks[t]
+	if n.minItems >= 0 && int(tok.n) < n.minItems {
+		return false
+	}
+	if n.maxItems >= 0 && int(tok.n) > n.maxItems {
+		return false
+	}
+	if n.items != nil {
+		for j := t + 1; j < int(tok.next); j = int(tp.toks[j].next) {
+			if ok, _ := r.valid(n.items, j, false); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (r *fastRun) string(n *fsNode, t int) bool {
+	if n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
+		return true
+	}
+	s := r.tp.str(t)
+	if n.minLen >= 0 || n.maxLen >= 0 {
+		l := utf8.RuneCountInString(s)
+		if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
+			return false
+		}
+	}
+	return n.pattern == nil || n.pattern.MatchString(s)
+}
+
+func (r *fastRun) number(n *fsNode, t int) bool {
+	if n.minimum == nil && n.maximum == nil && n.exMin == nil && n.exMax == nil {
+		return true
+	}
+	num, ok := new(big.Rat).SetString(r.tp.raw(t))
+	if !ok {
+		r.bail = true
+		return false
+	}
+	return (n.minimum == nil || num.Cmp(n.minimum) >= 0) &&
+		(n.maximum == nil || num.Cmp(n.maximum) <= 0) &&
+		(n.exMin == nil || num.Cmp(n.exMin) > 0) &&
+		(n.exMax == nil || num.Cmp(n.exMax) < 0)
+}
+
+// equal compares token t with a schema value (const, enum) as the library
+// does: numbers by value, objects regardless of key order.
+func (r *fastRun) equal(t int, want any) bool {
+	tok := &r.tp.toks[t]
+	switch w := want.(type) {
+	case string:
+		return tok.kind == fkString && r.tp.str(t) == w
+	case bool:
+		return (tok.kind == fkTrue && w) || (tok.kind == fkFalse && !w)
+	case nil:
+		return tok.kind == fkNull
+	}
+	return jsonEqual(r.tp.decode(t), want)
+}
+
+// jsonEqual is deep equality of two values of the package's JSON data
+// model, numbers compared by value.
+func jsonEqual(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !jsonEqual(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !jsonEqual(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case string, bool, nil:
+		return a == b
+	case json.Number:
+	default:
+		return false
+	}
+	if _, ok := b.(json.Number); !ok {
+		return false
+	}
+	ra, ok1 := new(big.Rat).SetString(fmt.Sprint(a))
+	rb, ok2 := new(big.Rat).SetString(fmt.Sprint(b))
+	if !ok1 || !ok2 {
+		return false
+	}
+	return ra.Cmp(rb) == 0
+}
