@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"reflect"
-	"sort"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
@@ -299,14 +298,4 @@ func TestDeltaMatchesCompleteOnCorpus(t *testing.T) {
 			}
 		}
 	}
-}
-
-// sortedKeysOf is a test helper for stable diagnostics.
-func sortedKeysOf[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

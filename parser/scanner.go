@@ -67,15 +67,6 @@ func (s *scanner) reset() {
 // pending reports whether a message has started and not yet completed.
 func (s *scanner) pending() bool { return s.inMsg }
 
-// partial returns the bytes of the unfinished message received so far, or
-// nil. Valid until the next scan or reset.
-func (s *scanner) partial() []byte {
-	if !s.inMsg {
-		return nil
-	}
-	return s.buf
-}
-
 // base is the stack height outside any message.
 func (s *scanner) base() int {
 	if s.inList {

@@ -31,25 +31,6 @@ func newRefScanner(maxDepth int) refScanner {
 	return refScanner{maxDepth: maxDepth, stack: make([]byte, 0, 16)}
 }
 
-// reset drops all state, keeping allocated buffers.
-func (s *refScanner) reset() {
-	s.stack = s.stack[:0]
-	s.inList, s.inMsg, s.inString, s.escape, s.fenceLine = false, false, false, false, false
-	s.buf = s.buf[:0]
-}
-
-// pending reports whether a message has started and not yet completed.
-func (s *refScanner) pending() bool { return s.inMsg }
-
-// partial returns the bytes of the unfinished message received so far, or
-// nil. Valid until the next scan or reset.
-func (s *refScanner) partial() []byte {
-	if !s.inMsg {
-		return nil
-	}
-	return s.buf
-}
-
 // base is the stack height outside any message.
 func (s *refScanner) base() int {
 	if s.inList {
