@@ -1,9 +1,5 @@
 package parser
 
-import (
-	"encoding/json"
-)
-
 // deltaState remembers the data model entries delta mode has yielded, so
 // that each data model message can be reduced to what is new or changed:
 // the entries (v0.9 family: top-level keys of "value"; v0.8: "contents"
@@ -14,6 +10,7 @@ import (
 // messages in order gives the same components as the full snapshots.)
 type deltaState struct {
 	data map[dataSlot]map[string]string
+	enc  []byte // scratch for encodings
 }
 
 func newDeltaState() *deltaState {
@@ -29,9 +26,15 @@ func (d *deltaState) forget(surface string) {
 	}
 }
 
-func encodeKey(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
+// changed reports whether v differs from the value last yielded under key
+// in last (compared by their canonical encodings), recording it if so.
+func (d *deltaState) changed(last map[string]string, key string, v any) bool {
+	d.enc = appendJSON(d.enc[:0], v)
+	if prev, ok := last[key]; ok && prev == string(d.enc) {
+		return false
+	}
+	last[key] = string(d.enc)
+	return true
 }
 
 // reduce returns msg reduced to what changed, and false when nothing did.
@@ -96,11 +99,9 @@ func (d *deltaState) reduceValue(msg map[string]any, body map[string]any) (map[s
 	last := d.slot(body)
 	changed := make(map[string]any, len(value))
 	for k, v := range value {
-		enc := encodeKey(v)
-		if prev, ok := last[k]; ok && prev == enc {
+		if !d.changed(last, k, v) {
 			continue
 		}
-		last[k] = enc
 		changed[k] = v
 	}
 	if len(changed) == 0 && len(value) > 0 {
@@ -128,11 +129,9 @@ func (d *deltaState) reduceContents(msg map[string]any, body map[string]any) (ma
 			kept = append(kept, it)
 			continue
 		}
-		enc := encodeKey(entry)
-		if prev, ok := last[key]; ok && prev == enc {
+		if !d.changed(last, key, entry) {
 			continue
 		}
-		last[key] = enc
 		kept = append(kept, entry)
 	}
 	if len(kept) == 0 && len(list) > 0 {

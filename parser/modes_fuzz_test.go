@@ -93,6 +93,11 @@ func onlyV09(msgs []json.RawMessage) bool {
 				return false
 			}
 		}
+		if body, ok := env["updateDataModel"].(map[string]any); ok && !hasDataKeys(body) {
+			// Nothing but the surface: the progressive modes, as the
+			// reference, drop it as nothing new.
+			return false
+		}
 		listed := 0
 		if body, ok := env["updateComponents"].(map[string]any); ok {
 			comps, _ := body["components"].([]any)
@@ -109,6 +114,17 @@ func onlyV09(msgs []json.RawMessage) bool {
 	return true
 }
 
+// hasDataKeys reports whether an updateDataModel body has a key other than
+// "surfaceId" and "root".
+func hasDataKeys(body map[string]any) bool {
+	for k := range body {
+		if k != "surfaceId" && k != "root" {
+			return true
+		}
+	}
+	return false
+}
+
 // hasDanglingRefs reports whether a component reachable from a root
 // references an id that no component of its surface has.
 func hasDanglingRefs(u *uiState) bool {
@@ -119,6 +135,49 @@ func hasDanglingRefs(u *uiState) bool {
 				if _, ok := u.comps[sid][r.ID]; !ok {
 					return true
 				}
+			}
+			if danglingChildField(c, u.comps[sid]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// danglingChildField reports whether v holds, at any depth, a child field
+// naming a component comps lacks, read as the progressive modes read them
+// (which also take ids protocol.ComponentRefs does not, such as ""), or an
+// empty child list (which, as in the reference, may stay a placeholder
+// depending on the buffered text).
+func danglingChildField(v any, comps map[string]string) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, field := range childFields {
+			switch cv := x[field].(type) {
+			case string:
+				if _, ok := comps[cv]; !ok {
+					return true
+				}
+			case []any:
+				if len(cv) == 0 && (field == "children" || field == "explicitList") {
+					return true
+				}
+				for _, child := range cv {
+					if _, ok := comps[childKey(child)]; !ok {
+						return true
+					}
+				}
+			}
+		}
+		for _, e := range x {
+			if danglingChildField(e, comps) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if danglingChildField(e, comps) {
+				return true
 			}
 		}
 	}

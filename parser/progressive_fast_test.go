@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // runCanonical feeds chunks in mode and returns, per Feed and Close call,
@@ -108,12 +110,39 @@ func TestFastPathCases(t *testing.T) {
 		{"v08_paths_to_normalise", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Row":{"children":{"explicitList":["a","b","c"]}}}},{"id":"a","component":{"Text":{"text":{"path":"//double","literalString":"x"}}}},{"id":"b","component":{"Text":{"text":{"path":7}}}},{"id":"c","component":{"Text":{"text":{"literalString":"y","path":"/z"}}}}]}}]</a2ui-json>`},
 		{"v08_template_and_odd", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"List":{"children":{"template":{"componentId":"item","dataBinding":"/items"}}}}},{"id":"item","component":{"Card":{"child":"root"}},"weight":{}},{"id":"e","component":{"Text":{}}},{"id":"two","component":{"Text":{"text":{"literalString":"a"}},"Image":{"url":{"literalString":"b"}}}},{"id":"list","component":{"Column":{"children":{"explicitList":[]}}}}]}}]</a2ui-json>`},
 		{"v08_pending_before_begin", `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Card":{"child":"a"}}},{"id":"a","component":{"Text":{"text":{"literalString":"late"}}}}]}},{"beginRendering":{"surfaceId":"s","root":"root"}}]</a2ui-json>`},
+		{"partial_regrows_after_complete", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"first version"},{"id":"a","component":"Text","text":"second, longer version"},{"id":"b","component":"Text","text":"bee"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text","text":"third version"},{"id":"root","component":"Column","children":["b","a","c"]},{"id":"c","component":"Text","text":"sea"}]}}]</a2ui-json>`},
+		{"children_cut_then_arrive", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["alpha","beta","gamma"]},{"id":"beta","component":"Row","children":["alpha","delta"]},{"id":"alpha","component":"Text","text":"a a a"},{"id":"delta","component":"Card","child":"gamma"},{"id":"gamma","component":"Text","text":"g g g"}]}}]</a2ui-json>`},
 		{"non_string_id", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":7,"component":"Text"},{"id":"root","component":"Column","children":[7,"a"]},{"id":"a","component":"Text","text":"x"}]}}]</a2ui-json>`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, n := range []int{1, 2, 7, 16, len(tc.in)} {
 				checkSamePaths(t, chunked([]byte(tc.in), n))
+			}
+		})
+	}
+}
+
+func TestPlaceholderEncoding(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fam  protocol.Family
+	}{
+		{"v09", protocol.FamilyV09},
+		{"v08", protocol.FamilyV08},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			eng, err := newProgressiveEngine(&config{mode: ModeProgressive})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := eng.(*progressiveEngine)
+			e.setFamily(tc.fam)
+			for _, id := range []string{"loading_x", `loading_q"uote\ é <&>`} {
+				want := appendJSON(nil, e.placeholder(id))
+				if got := e.appendPlaceholderJSON(nil, id); string(got) != string(want) {
+					t.Errorf("placeholder %q: got %s, want %s", id, got, want)
+				}
 			}
 		})
 	}

@@ -38,7 +38,7 @@ type childSlot struct {
 }
 
 // fastComp is a component read at byte level. Its bytes are immutable once
-// built; pns is a cache filled when it is processed.
+// built, except while owned; pns is a cache filled when it is processed.
 type fastComp struct {
 	id       string
 	src      []byte      // compact JSON of the component
@@ -46,6 +46,9 @@ type fastComp struct {
 	emptyObj bool        // an empty object in it (v0.8: in its definition)
 	inline   [2]childSlot
 	pns      []*phName // placeholders of the slots, once looked up
+	// owned: a healed partial component that only its entry holds, which
+	// may be updated in place as it grows (see growFast).
+	owned bool
 }
 
 // slotID returns the id of slot i.

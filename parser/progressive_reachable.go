@@ -226,17 +226,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	// ones; otherwise all of them, in a new generation (the registrations
 	// of older generations no longer count), so that each missing child
 	// wakes the component exactly once.
-	k := 0
-	for k < len(oldWaits) && k < len(ent.waits) && oldWaits[k] == ent.waits[k] {
-		k++
-	}
-	if k < len(oldWaits) {
-		ent.gen++
-		k = 0
-	}
-	for _, w := range ent.waits[k:] {
-		s.waiters[w] = append(s.waiters[w], waitRef{id: id, ent: ent, gen: ent.gen})
-	}
+	e.registerWaits(s, id, ent, oldWaits)
 	if ent.usesBuf {
 		s.bufDeps[id] = struct{}{}
 	} else {
@@ -261,6 +251,71 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		}
 		if ent.valid < 0 {
 			s.invalid++
+		}
+	}
+}
+
+// registerWaits registers ent's waits (see process): afterwards each
+// child it waits for has exactly one registration of the current
+// generation. A registration stays valid while its child is still awaited;
+// one whose child arrived was consumed by the arrival. So only the waits
+// not in oldWaits are registered, after removing the registrations of the
+// waits dropped since oldWaits whose child has not arrived (e.g. a child id
+// that was cut and grew). When such a registration is costly to find, all
+// the waits are registered again in a new generation instead (the
+// registrations of older generations no longer count).
+func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compEntry, oldWaits []string) {
+	waits := ent.waits
+	k := 0
+	for k < len(oldWaits) && k < len(waits) && oldWaits[k] == waits[k] {
+		k++
+	}
+	if k == len(oldWaits) {
+		for _, w := range waits[k:] {
+			s.waiters[w] = append(s.waiters[w], waitRef{id: id, ent: ent, gen: ent.gen})
+		}
+		return
+	}
+	oldT, newT := oldWaits[k:], waits[k:]
+	inNew, inOld := memberOf(newT), memberOf(oldT)
+	dropped := 0 // dropped waits whose child has not arrived
+	for _, w := range oldT {
+		if inNew.has(w) {
+			continue
+		}
+		if _, arrived := s.comps[w]; arrived {
+			continue
+		}
+		if len(s.waiters[w]) > 4 {
+			ent.gen++
+			for _, w := range waits {
+				s.waiters[w] = append(s.waiters[w], waitRef{id: id, ent: ent, gen: ent.gen})
+			}
+			return
+		}
+		dropped++
+	}
+	for _, w := range oldT {
+		if dropped == 0 {
+			break
+		}
+		if inNew.has(w) {
+			continue
+		}
+		if _, arrived := s.comps[w]; arrived {
+			continue
+		}
+		dropped--
+		list := slices.DeleteFunc(s.waiters[w], func(r waitRef) bool { return r.ent == ent })
+		if len(list) == 0 {
+			delete(s.waiters, w)
+		} else {
+			s.waiters[w] = list
+		}
+	}
+	for _, w := range newT {
+		if !inOld.has(w) {
+			s.waiters[w] = append(s.waiters[w], waitRef{id: id, ent: ent, gen: ent.gen})
 		}
 	}
 }
@@ -347,7 +402,7 @@ func (e *progressiveEngine) placeholderJSON(id string) []byte {
 	if e.phJSON == nil {
 		e.phJSON = map[string][]byte{}
 	}
-	b := appendJSON(nil, e.placeholder(id))
+	b := e.appendPlaceholderJSON(make([]byte, 0, len(id)+64), id)
 	e.phJSON[id] = b
 	return b
 }
@@ -355,11 +410,9 @@ func (e *progressiveEngine) placeholderJSON(id string) []byte {
 // emitSnapshot emits the full snapshot of the surface.
 func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 	ents := e.snapEnts[:0]
-	n := 96 + len(sid)
 	nph := 0
 	for _, ent := range s.sortedEnts() {
 		ents = append(ents, ent)
-		n += len(ent.pjson) + 1
 		nph += len(ent.phs)
 	}
 	e.snapPhs, e.snapPhJS = e.snapPhs[:0], e.snapPhJS[:0]
@@ -383,7 +436,6 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 				}
 				e.snapPhs = append(e.snapPhs, ph)
 				e.snapPhJS = append(e.snapPhJS, ent.phJS[k])
-				n += len(ent.phJS[k]) + 1
 			}
 		}
 	}
@@ -414,12 +466,10 @@ var comma = []byte{','}
 // yet sent in their current form.
 func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 	phs := e.deltaPhs[:0]
-	n := 96 + len(sid)
 	ents := e.snapEnts[:0]
 	for _, ent := range s.unsentList {
 		if ent.reach {
 			ents = append(ents, ent)
-			n += len(ent.pjson) + 1
 		}
 	}
 	inUseBuilt := false
@@ -427,8 +477,13 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 		if ent := s.comps[id]; ent != nil {
 			if ent.reach && !ent.isUnsent {
 				ents = append(ents, ent)
-				n += len(ent.pjson) + 1
 			}
+			continue
+		}
+		if e.cat == nil {
+			// Every snapshot is yielded, so what is unsent is what the
+			// components changed in this one use.
+			phs = append(phs, id)
 			continue
 		}
 		if !inUseBuilt {
@@ -437,7 +492,6 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 		}
 		if _, ok := e.phSeen[id]; ok {
 			phs = append(phs, id)
-			n += len(e.placeholderJSON(id)) + 1
 		}
 	}
 	s.clearUnsent()
@@ -542,6 +596,18 @@ func (e *progressiveEngine) componentMessage(sid string, list []any) map[string]
 		}
 	}
 	return map[string]any{kSurfaceUpdate: map[string]any{"surfaceId": sid, "components": list}}
+}
+
+// appendPlaceholderJSON appends the encoding of placeholder id (the
+// encoding of e.placeholder(id), keys sorted) without building the map.
+func (e *progressiveEngine) appendPlaceholderJSON(b []byte, id string) []byte {
+	if e.fam == protocol.FamilyV09 {
+		b = append(b, `{"children":[],"component":"Row","id":`...)
+	} else {
+		b = append(b, `{"component":{"Row":{"children":{"explicitList":[]}}},"id":`...)
+	}
+	b = appendJSONString(b, id)
+	return append(b, '}')
 }
 
 // placeholder returns the family's loading placeholder component.

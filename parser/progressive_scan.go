@@ -423,7 +423,14 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 			// Read at byte level; the enclosing message reuses it.
 			s.foundValid = true
 			sc := e.state(e.surface)
-			fc := e.fastResult(sc)
+			var fc *fastComp
+			if !e.cs.emptyObj {
+				fc = e.growFast(sc)
+			}
+			if fc == nil {
+				fc = e.fastResult(sc)
+			}
+			fc.owned = false // shared with the enclosing message from now on
 			if s.known == nil {
 				s.known = map[int]knownObject{}
 			}

@@ -83,7 +83,12 @@ func (e *progressiveEngine) sniffComponents() {
 			case compFast:
 				if !e.cs.emptyObj {
 					sc := e.state(e.surface)
-					e.putFast(sc, e.fastResult(sc))
+					if e.growFast(sc) == nil {
+						fc := e.fastResult(sc)
+						if ent := sc.comps[fc.id]; (ent == nil || ent.fast != fc) && e.putFast(sc, fc) {
+							fc.owned = true
+						}
+					}
 				}
 				e.dirty = true
 				continue
@@ -100,6 +105,52 @@ func (e *progressiveEngine) sniffComponents() {
 		}
 		e.sniffedComponent(obj)
 	}
+}
+
+// growFast handles the common case of a component still arriving (or
+// just completed): the component e.cs just read has a partial entry in sc,
+// held by that entry alone. Its bytes are updated in place, without
+// allocating, and when its child ids did not change (so neither did its
+// references) the topology is left untouched. It returns the entry's
+// component, or nil, changing nothing, when the case does not apply.
+func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
+	c := &e.cs
+	ent := sc.comps[string(c.out[c.idA:c.idB])]
+	if ent == nil || ent.fast == nil || !ent.fast.owned {
+		return nil
+	}
+	fc := ent.fast
+	if string(fc.src) == string(c.out) {
+		return fc
+	}
+	// Slots [0, k) keep their child ids.
+	k := 0
+	for k < len(c.slots) && k < len(fc.slots) {
+		sl := c.slots[k]
+		if sl.field != fc.slots[k].field || string(c.out[sl.a:sl.b]) != string(fc.slotID(k)) {
+			break
+		}
+		k++
+	}
+	same := k == len(c.slots) && k == len(fc.slots)
+	if !same && fc.pns != nil {
+		// A fresh cache (the old one may be shared, see putFast) that keeps
+		// the placeholders of the unchanged slots.
+		pns := make([]*phName, len(c.slots))
+		copy(pns, fc.pns[:k])
+		fc.pns = pns
+	}
+	// The entry's processed form may share the old bytes: it is stale
+	// (record) and recomputed before it is read again.
+	fc.src = append(fc.src[:0], c.out...)
+	fc.slots = append(fc.slots[:0], c.slots...)
+	refs, self := ent.refs, ent.selfRef
+	if !same {
+		refs, self = fc.refs(&e.names)
+	}
+	e.record(sc, fc.id, ent, refs, self)
+	ent.raw = nil
+	return fc
 }
 
 // sniffedComponent caches a healed component.

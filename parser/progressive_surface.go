@@ -271,9 +271,34 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 			return false
 		}
 	}
+	if ent != nil && ent.fast != nil && sameSlots(ent.fast, fc) {
+		// The common case of a component still arriving: it grew, and its
+		// references did not change. The placeholders looked up for its
+		// slots stay the same.
+		if fc.pns == nil {
+			fc.pns = ent.fast.pns
+		}
+		ent = e.record(s, fc.id, ent, ent.refs, ent.selfRef)
+		ent.raw, ent.fast = nil, fc
+		return true
+	}
 	refs, self := fc.refs(&e.names)
 	ent = e.record(s, fc.id, ent, refs, self)
 	ent.raw, ent.fast = nil, fc
+	return true
+}
+
+// sameSlots reports whether two byte-level components have the same child
+// ids in the same fields and order (so the same references).
+func sameSlots(a, b *fastComp) bool {
+	if len(a.slots) != len(b.slots) {
+		return false
+	}
+	for i, sa := range a.slots {
+		if sa.field != b.slots[i].field || string(a.slotID(i)) != string(b.slotID(i)) {
+			return false
+		}
+	}
 	return true
 }
 
@@ -304,7 +329,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 		oldT, newT := old[k:], refs[k:]
 		inNew, inOld := memberOf(newT), memberOf(oldT)
 		for _, r := range oldT {
-			if inNew(r) {
+			if inNew.has(r) {
 				continue
 			}
 			s.inbound[r]--
@@ -313,7 +338,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 			}
 		}
 		for _, r := range newT {
-			if inOld(r) {
+			if inOld.has(r) {
 				continue
 			}
 			s.inbound[r]++
@@ -349,19 +374,30 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 	return ent
 }
 
-// memberOf returns a membership test for list (a set once it is long).
-func memberOf(list []string) func(string) bool {
-	if len(list) == 0 {
-		return func(string) bool { return false }
+// memberSet is a membership test for a list of ids (a set once it is
+// long; a short one is searched without allocating).
+type memberSet struct {
+	list []string
+	set  map[string]struct{}
+}
+
+func memberOf(list []string) memberSet {
+	m := memberSet{list: list}
+	if len(list) >= 16 {
+		m.set = make(map[string]struct{}, len(list))
+		for _, x := range list {
+			m.set[x] = struct{}{}
+		}
 	}
-	if len(list) < 16 {
-		return func(x string) bool { return slices.Contains(list, x) }
+	return m
+}
+
+func (m memberSet) has(x string) bool {
+	if m.set != nil {
+		_, ok := m.set[x]
+		return ok
 	}
-	set := make(map[string]struct{}, len(list))
-	for _, x := range list {
-		set[x] = struct{}{}
-	}
-	return func(x string) bool { _, ok := set[x]; return ok }
+	return slices.Contains(m.list, x)
 }
 
 // makeReachable marks id and what it reaches as reachable.
