@@ -47,7 +47,7 @@ func (p *Processor) beginRendering(env *envelope, agent string, t *tracker) *Mes
 		return fail("/catalogId", ErrUnknownCatalog, "catalog %q is not supported", cat)
 	}
 	styles := env.get("styles")
-	if styles >= 0 && !tp.isObject(styles) {
+	if styles >= 0 && !tp.IsObject(styles) {
 		return fail("/styles", ErrInvalidMessage, "styles must be an object")
 	}
 	s, isNew, merr := p.surfaceV08(env, agent)
@@ -67,7 +67,7 @@ func (p *Processor) beginRendering(env *envelope, agent string, t *tracker) *Mes
 	// As the reference: styles default to {} and are replaced, not merged.
 	s.styles = "{}"
 	if styles >= 0 {
-		s.styles = tp.raw(styles)
+		s.styles = tp.Raw(styles)
 	}
 	t.setRoot(s.id, s.root)
 	t.setStyles(s.id)
@@ -95,16 +95,16 @@ func (p *Processor) surfaceUpdate(env *envelope, agent string, t *tracker) *Mess
 func (p *Processor) dataModelUpdate(env *envelope, agent string, t *tracker) *MessageError {
 	var segs []string
 	if path := env.get("path"); path >= 0 {
-		if !env.tp.isString(path) {
+		if !env.tp.IsString(path) {
 			return fail("/path", ErrInvalidMessage, "path must be a string")
 		}
-		segs = parsePathV08(env.tp.str(path))
+		segs = parsePathV08(env.tp.Str(path))
 	}
 	contents := env.get("contents")
 	if contents < 0 {
 		return fail("/contents", ErrInvalidMessage, "contents is required")
 	}
-	value, merr := convertContents(gjson.Parse(env.tp.raw(contents)), "/contents")
+	value, merr := convertContents(gjson.Parse(env.tp.Raw(contents)), "/contents")
 	if merr != nil {
 		return merr
 	}

@@ -1,8 +1,6 @@
 package processor
 
 import (
-	"slices"
-
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -29,11 +27,11 @@ func (p *Processor) createSurface(env *envelope, agent string, t *tracker) *Mess
 		return fail("/catalogId", ErrInvalidMessage, "catalogId is required")
 	}
 	theme := env.get("theme")
-	if theme >= 0 && !tp.isObject(theme) {
+	if theme >= 0 && !tp.IsObject(theme) {
 		return fail("/theme", ErrInvalidMessage, "theme must be an object")
 	}
 	sdm := env.get("sendDataModel")
-	if sdm >= 0 && tp.kind(sdm) != tokTrue && tp.kind(sdm) != tokFalse {
+	if sdm >= 0 && tp.Kind(sdm) != protocol.TapeTrue && tp.Kind(sdm) != protocol.TapeFalse {
 		return fail("/sendDataModel", ErrInvalidMessage, "sendDataModel must be a boolean")
 	}
 	if _, ok := p.surfaces[env.surfaceID]; ok {
@@ -48,9 +46,9 @@ func (p *Processor) createSurface(env *envelope, agent string, t *tracker) *Mess
 	s := newSurface(env.surfaceID, protocol.FamilyV09, env.version, agent)
 	s.catalogID = cat
 	if theme >= 0 {
-		s.theme = tp.raw(theme)
+		s.theme = tp.Raw(theme)
 	}
-	s.sendDataModel = sdm >= 0 && tp.kind(sdm) == tokTrue
+	s.sendDataModel = sdm >= 0 && tp.Kind(sdm) == protocol.TapeTrue
 	p.surfaces[s.id] = s
 	t.create(s.id)
 	return nil
@@ -159,7 +157,9 @@ func (p *Processor) storeComponents(s *Surface, comps []*Component, upd map[stri
 				s.order = append(s.order, c.ID)
 			}
 		}
-		t.upserts(s.id, slices.Clone(s.order)) // the Batch must not share the surface's slice
+		// The Batch shares the order's array up to its length: the surface
+		// only ever appends to order, and a capped slice never sees that.
+		t.upserts(s.id, s.order[:len(s.order):len(s.order)])
 		if _, ok := upd[s.Root()]; ok {
 			t.setRoot(s.id, s.Root())
 		}
@@ -193,18 +193,18 @@ func (p *Processor) updateDataModel(env *envelope, t *tracker) *MessageError {
 	}
 	var segs []string
 	if path := env.get("path"); path >= 0 {
-		if !env.tp.isString(path) {
+		if !env.tp.IsString(path) {
 			return fail("/path", ErrInvalidMessage, "path must be a string")
 		}
 		var err error
-		if segs, err = parsePointer(env.tp.str(path)); err != nil {
+		if segs, err = parsePointer(env.tp.Str(path)); err != nil {
 			return &MessageError{Path: "/path", Err: err}
 		}
 	}
 	value := env.get("value")
 	var node any
 	if value >= 0 {
-		node = rawJSON(env.tp.raw(value))
+		node = rawJSON(env.tp.Raw(value))
 	}
 	w, err := s.data.prepareWrite(segs, node, value < 0, p.opts.maxDataBytes)
 	if err != nil {

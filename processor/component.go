@@ -84,22 +84,21 @@ func (r ref) field() string {
 // checks each component's envelope (an object with a string id and type)
 // and, when withRefs is set, extracts its references. The components of
 // one message share their allocations.
-func parseComponents(tp *tape, arr int, v08, withRefs bool, refFields protocol.RefFieldsFunc) ([]*Component, *MessageError) {
+func parseComponents(tp *protocol.Tape, arr int, v08, withRefs bool, refFields protocol.RefFieldsFunc) ([]*Component, *MessageError) {
 	if arr < 0 {
 		return nil, fail("/components", ErrInvalidMessage, "components is required")
 	}
-	if !tp.isArray(arr) {
+	if !tp.IsArray(arr) {
 		return nil, fail("/components", ErrInvalidMessage, "components must be an array")
 	}
-	n := 0
-	tp.items(arr, func(int, int) bool { n++; return true })
+	n := tp.Count(arr)
 	slab := make([]Component, 0, n)
 	var refBuf []ref
 	if withRefs {
 		refBuf = make([]ref, 0, n+4) // a tree has n-1 references
 	}
 	var ferr *MessageError
-	tp.items(arr, func(i, c int) bool {
+	tp.Items(arr)(func(i, c int) bool {
 		slab = append(slab, Component{})
 		start := len(refBuf)
 		if ferr = parseComponent(tp, &slab[i], c, i, v08, withRefs, refFields, &refBuf); ferr != nil {
@@ -132,67 +131,75 @@ func componentPath(i int, rest string) string {
 
 // parseComponent checks one component's envelope and, with withRefs,
 // appends its references to refs.
-func parseComponent(tp *tape, comp *Component, c, i int, v08, withRefs bool, refFields protocol.RefFieldsFunc, refs *[]ref) *MessageError {
-	if !tp.isObject(c) {
+func parseComponent(tp *protocol.Tape, comp *Component, c, i int, v08, withRefs bool, refFields protocol.RefFieldsFunc, refs *[]ref) *MessageError {
+	if !tp.IsObject(c) {
 		return fail(componentPath(i, ""), ErrInvalidMessage, "a component must be an object")
 	}
-	comp.JSON = tp.raw(c)
+	comp.JSON = tp.Raw(c)
 	var single, list []string
 	if withRefs && !v08 && refFields != nil {
-		if t := tp.member(c, "component"); tp.isString(t) {
-			single, list = refFields(tp.str(t))
+		if t := tp.Member(c, "component"); tp.IsString(t) {
+			single, list = refFields(tp.Str(t))
 		}
 	}
-	var ferr *MessageError
 	props := -1
-	tp.members(c, func(k string, v int) bool {
+	// The members, read directly off the tape (the hot loop of an update).
+	for j, end := c+1, tp.Next(c); j < end; j = tp.Next(j + 1) {
+		k, esc := tp.Text(j)
+		if esc {
+			k = tp.Str(j)
+		}
+		v := j + 1
 		switch k {
 		case "id":
-			if !tp.isString(v) || tp.str(v) == "" {
-				ferr = fail(componentPath(i, "/id"), ErrInvalidMessage, "component id must be a non-empty string")
-				return false
+			id, esc := "", false
+			if tp.IsString(v) {
+				if id, esc = tp.Text(v); esc {
+					id = tp.Str(v)
+				}
 			}
-			comp.ID = tp.str(v)
+			if id == "" {
+				return fail(componentPath(i, "/id"), ErrInvalidMessage, "component id must be a non-empty string")
+			}
+			comp.ID = id
 		case "component":
 			if !v08 {
-				if !tp.isString(v) || tp.str(v) == "" {
-					ferr = fail(componentPath(i, "/component"), ErrInvalidMessage, "component type must be a non-empty string")
-					return false
+				typ, esc := "", false
+				if tp.IsString(v) {
+					if typ, esc = tp.Text(v); esc {
+						typ = tp.Str(v)
+					}
 				}
-				comp.Type = tp.str(v)
-				return true
+				if typ == "" {
+					return fail(componentPath(i, "/component"), ErrInvalidMessage, "component type must be a non-empty string")
+				}
+				comp.Type = internType(typ)
+				continue
 			}
 			n := 0
-			if tp.isObject(v) {
-				tp.members(v, func(t string, p int) bool {
+			if tp.IsObject(v) {
+				tp.Members(v)(func(t string, p int) bool {
 					n++
-					comp.Type, props = t, p
+					comp.Type, props = internType(t), p
 					return n < 2
 				})
 			}
-			if n != 1 || comp.Type == "" || !tp.isObject(props) {
-				ferr = fail(componentPath(i, "/component"), ErrInvalidMessage, "v0.8 component must be an object with exactly one key, the component type, holding an object")
-				return false
+			if n != 1 || comp.Type == "" || !tp.IsObject(props) {
+				return fail(componentPath(i, "/component"), ErrInvalidMessage, "v0.8 component must be an object with exactly one key, the component type, holding an object")
 			}
-			return true
+			continue
 		case "weight":
-			if v08 && tp.kind(v) != tokNumber {
-				ferr = fail(componentPath(i, "/weight"), ErrInvalidMessage, "weight must be a number")
-				return false
+			if v08 && tp.Kind(v) != protocol.TapeNumber {
+				return fail(componentPath(i, "/weight"), ErrInvalidMessage, "weight must be a number")
 			}
 		default:
 			if v08 {
-				ferr = fail(componentPath(i, "/"+escapeToken(k)), ErrInvalidMessage, "unknown component property %q", k)
-				return false
+				return fail(componentPath(i, "/"+escapeToken(k)), ErrInvalidMessage, "unknown component property %q", k)
 			}
 		}
 		if withRefs && !v08 {
 			*refs = appendPropRefs(tp, *refs, k, v, single, list)
 		}
-		return true
-	})
-	if ferr != nil {
-		return ferr
 	}
 	if comp.ID == "" {
 		return fail(componentPath(i, "/id"), ErrInvalidMessage, "component id is required")
@@ -240,80 +247,89 @@ func contains(list []string, s string) bool {
 // follows protocol.ComponentRefs exactly (a differential test holds the
 // two together), reading the message's tape instead of a decoded map so
 // that a component costs no allocation beyond its share of the message's.
-func appendRefs(tp *tape, dst []ref, props int, single, list []string) []ref {
-	tp.members(props, func(k string, v int) bool {
+func appendRefs(tp *protocol.Tape, dst []ref, props int, single, list []string) []ref {
+	tp.Members(props)(func(k string, v int) bool {
 		dst = appendPropRefs(tp, dst, k, v, single, list)
 		return true
 	})
 	return dst
 }
 
-// appendPropRefs appends the references of one property.
-func appendPropRefs(tp *tape, dst []ref, key string, v int, single, list []string) []ref {
-	switch tp.kind(v) {
-	case tokString:
+// appendPropRefs appends the references of one property. It walks the
+// tape's tokens directly (no iterator closures): it runs for every
+// property of every component.
+func appendPropRefs(tp *protocol.Tape, dst []ref, key string, v int, single, list []string) []ref {
+	switch tp.Kind(v) {
+	case protocol.TapeString:
 		// Only a single-reference property can hold an id as a string.
 		if heuristicSingle(key) || contains(single, key) {
-			dst = append(dst, ref{id: tp.str(v), key: key})
+			dst = append(dst, ref{id: tapeStr(tp, v), key: internKey(key)})
 		}
 		return dst
-	case tokObject, tokArray:
+	case protocol.TapeObject, protocol.TapeArray:
 	default:
 		return dst // numbers, booleans and null hold no references
 	}
 	inList := contains(list, key)
 	switch {
 	case contains(single, key) || heuristicSingle(key):
-		switch {
-		case tp.isString(v):
-			dst = append(dst, ref{id: tp.str(v), key: key})
-		case tp.isObject(v):
-			if id := tp.member(v, "componentId"); tp.isString(id) {
-				dst = append(dst, ref{id: tp.str(id), key: key, suffix: suffixComponentID})
+		if tp.IsObject(v) {
+			if id := tp.Member(v, "componentId"); tp.IsString(id) {
+				dst = append(dst, ref{id: tapeStr(tp, id), key: internKey(key), suffix: suffixComponentID})
 			}
 		}
 	case inList || heuristicList(key):
 		switch {
-		case tp.isArray(v):
-			tp.items(v, func(_, item int) bool {
-				if tp.isString(item) {
-					dst = append(dst, ref{id: tp.str(item), key: key})
+		case tp.IsArray(v):
+			for item, end := v+1, tp.Next(v); item < end; item = tp.Next(item) {
+				if tp.IsString(item) {
+					dst = append(dst, ref{id: tapeStr(tp, item), key: internKey(key)})
 				}
-				return true
-			})
-		case tp.isObject(v):
-			if el := tp.member(v, "explicitList"); el >= 0 {
-				if tp.isArray(el) {
-					tp.items(el, func(_, item int) bool {
-						if tp.isString(item) {
-							dst = append(dst, ref{id: tp.str(item), key: key, suffix: suffixExplicitList})
+			}
+		case tp.IsObject(v):
+			if el := tp.Member(v, "explicitList"); el >= 0 {
+				if tp.IsArray(el) {
+					for item, end := el+1, tp.Next(el); item < end; item = tp.Next(item) {
+						if tp.IsString(item) {
+							dst = append(dst, ref{id: tapeStr(tp, item), key: internKey(key), suffix: suffixExplicitList})
 						}
-						return true
-					})
-				}
-			} else if tpl := tp.member(v, "template"); tpl >= 0 {
-				if tp.isObject(tpl) {
-					if id := tp.member(tpl, "componentId"); tp.isString(id) {
-						dst = append(dst, ref{id: tp.str(id), key: key, suffix: suffixTemplateComponentID})
 					}
 				}
-			} else if id := tp.member(v, "componentId"); tp.isString(id) {
-				dst = append(dst, ref{id: tp.str(id), key: key, suffix: suffixComponentID})
+			} else if tpl := tp.Member(v, "template"); tpl >= 0 {
+				if tp.IsObject(tpl) {
+					if id := tp.Member(tpl, "componentId"); tp.IsString(id) {
+						dst = append(dst, ref{id: tapeStr(tp, id), key: internKey(key), suffix: suffixTemplateComponentID})
+					}
+				}
+			} else if id := tp.Member(v, "componentId"); tp.IsString(id) {
+				dst = append(dst, ref{id: tapeStr(tp, id), key: internKey(key), suffix: suffixComponentID})
 			}
 		}
 	}
 	// Arrays of objects with a "child" (e.g. tabs: [{title, child}]).
-	if tp.isArray(v) && !inList {
-		tp.items(v, func(i, item int) bool {
-			if tp.isObject(item) {
-				if ch := tp.member(item, "child"); tp.isString(ch) && tp.str(ch) != "" {
-					dst = append(dst, ref{id: tp.str(ch), key: key, suffix: suffixChildAt, index: int32(i)})
+	if tp.IsArray(v) && !inList {
+		i := 0
+		for item, end := v+1, tp.Next(v); item < end; item, i = tp.Next(item), i+1 {
+			if tp.IsObject(item) {
+				if ch := tp.Member(item, "child"); tp.IsString(ch) {
+					if id := tapeStr(tp, ch); id != "" {
+						dst = append(dst, ref{id: id, key: internKey(key), suffix: suffixChildAt, index: int32(i)})
+					}
 				}
 			}
-			return true
-		})
+		}
 	}
 	return dst
+}
+
+// tapeStr is string token t's value (Str, with the escape-free common case
+// inline).
+func tapeStr(tp *protocol.Tape, t int) string {
+	s, esc := tp.Text(t)
+	if esc {
+		return tp.Str(t)
+	}
+	return s
 }
 
 // escapeToken escapes one JSON Pointer token.

@@ -14,7 +14,7 @@ const (
 
 // envelope is a message's outer object, decoded.
 type envelope struct {
-	tp        *tape
+	tp        *protocol.Tape
 	kind      protocol.Kind
 	family    protocol.Family
 	version   protocol.Version
@@ -44,10 +44,10 @@ func (e *envelope) getString(name string) (s string, ok bool, merr *MessageError
 	if t < 0 {
 		return "", false, nil
 	}
-	if !e.tp.isString(t) {
+	if !e.tp.IsString(t) {
 		return "", true, fail("/"+name, ErrInvalidMessage, "%s must be a non-empty string", name)
 	}
-	if s = e.tp.str(t); s == "" {
+	if s = e.tp.Str(t); s == "" {
 		return "", true, fail("/"+name, ErrInvalidMessage, "%s must be a non-empty string", name)
 	}
 	return s, true, nil
@@ -86,7 +86,7 @@ func bodyKeys(k protocol.Kind) []string {
 func (e *envelope) readBody() *MessageError {
 	allowed := bodyKeys(e.kind)
 	var ferr *MessageError
-	e.tp.members(e.body, func(k string, v int) bool {
+	e.tp.Members(e.body)(func(k string, v int) bool {
 		for _, a := range allowed {
 			if k == a {
 				j := 0
@@ -110,16 +110,16 @@ func (e *envelope) readBody() *MessageError {
 // valid JSON no deeper than the protocol allows, an object with exactly
 // one kind key, a version that fits the kind, and a body object with only
 // the kind's properties and a non-empty string surfaceId.
-func decodeEnvelope(tp *tape, msg string) (envelope, *MessageError) {
+func decodeEnvelope(tp *protocol.Tape, msg string) (envelope, *MessageError) {
 	env := envelope{tp: tp, body: -1}
-	if err := tp.parse(msg); err != nil {
-		var se *syntaxError
+	if err := tp.Parse(msg); err != nil {
+		var se *protocol.JSONSyntaxError
 		if errors.As(err, &se) {
-			return env, fail("", ErrInvalidMessage, "message is not valid JSON: %v", se)
+			return env, fail("", ErrInvalidMessage, "message is not valid JSON: offset %d: %s", se.Offset, se.Reason)
 		}
 		return env, &MessageError{Err: err}
 	}
-	if !tp.isObject(0) {
+	if !tp.IsObject(0) {
 		return env, fail("", ErrInvalidMessage, "message must be a JSON object")
 	}
 	var (
@@ -127,7 +127,7 @@ func decodeEnvelope(tp *tape, msg string) (envelope, *MessageError) {
 		verTok   = -1
 		extraKey string
 	)
-	tp.members(0, func(key string, v int) bool {
+	tp.Members(0)(func(key string, v int) bool {
 		switch {
 		case key == "version":
 			verTok = v
@@ -153,10 +153,10 @@ func decodeEnvelope(tp *tape, msg string) (envelope, *MessageError) {
 	}
 	verText := ""
 	if verTok >= 0 {
-		if !tp.isString(verTok) {
+		if !tp.IsString(verTok) {
 			return env, fail("", ErrInvalidMessage, "version must be a string")
 		}
-		verText = tp.str(verTok)
+		verText = tp.Str(verTok)
 		v, err := protocol.ParseVersion(verText)
 		if err != nil {
 			return env, fail("", ErrVersion, "malformed version %q", verText)
@@ -164,10 +164,10 @@ func decodeEnvelope(tp *tape, msg string) (envelope, *MessageError) {
 		env.version = v
 	}
 	var bodyErr *MessageError
-	if tp.isObject(env.body) {
+	if tp.IsObject(env.body) {
 		bodyErr = env.readBody()
-		if t := env.get("surfaceId"); tp.isString(t) {
-			env.surfaceID = tp.str(t)
+		if t := env.get("surfaceId"); tp.IsString(t) {
+			env.surfaceID = tp.Str(t)
 		}
 	}
 
@@ -196,7 +196,7 @@ func decodeEnvelope(tp *tape, msg string) (envelope, *MessageError) {
 	if extraKey != "" {
 		return env, fail("", ErrInvalidMessage, "unknown message property %q", extraKey)
 	}
-	if !tp.isObject(env.body) {
+	if !tp.IsObject(env.body) {
 		return env, fail("", ErrInvalidMessage, "%s must be an object", env.kind)
 	}
 	if bodyErr != nil {
@@ -206,7 +206,7 @@ func decodeEnvelope(tp *tape, msg string) (envelope, *MessageError) {
 	if sid < 0 {
 		return env, fail("/surfaceId", ErrInvalidMessage, "surfaceId is required")
 	}
-	if !tp.isString(sid) || env.surfaceID == "" {
+	if !tp.IsString(sid) || env.surfaceID == "" {
 		return env, fail("/surfaceId", ErrInvalidMessage, "surfaceId must be a non-empty string")
 	}
 	return env, nil

@@ -23,10 +23,9 @@ type Processor struct {
 	subs     []*subscription
 	catalogs map[string]bool // allowed catalog ids; nil means any
 
-	tp      tape   // the message being applied
-	epoch   uint64 // topology walk marks (see checkTopology)
+	tp      protocol.Tape // the message being applied
+	epoch   uint64        // topology walk marks (see checkTopology)
 	stack   []walkFrame
-	work    []*Component          // incremental height propagation
 	reach   []*Component          // reachability search
 	changed []*Component          // components whose height the update changes
 	upd     map[string]*Component // the update being checked, by id

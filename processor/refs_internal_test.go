@@ -39,8 +39,8 @@ func checkRefsAgree(t *testing.T, name, compJSON string, v08 bool, refs protocol
 	t.Helper()
 	var c Component
 	var rs []ref
-	var tp tape
-	if err := tp.parse(compJSON); err != nil {
+	var tp protocol.Tape
+	if err := tp.Parse(compJSON); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	if merr := parseComponent(&tp, &c, 0, 0, v08, true, refs, &rs); merr != nil {

@@ -19,7 +19,7 @@ const fastMaxDepth = 512
 
 // fastRun is one evaluation of a fastSchema over a tape.
 type fastRun struct {
-	tp    *fastTape
+	tp    *Tape
 	depth int
 	bail  bool // undecided: the caller takes the full path
 }
@@ -59,10 +59,10 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 		return false, 0
 	}
 	if n.enumStrs != nil {
-		if tok.kind != fkString {
+		if tok.kind != TapeString {
 			return false, 0
 		}
-		if _, ok := n.enumStrs[r.tp.str(t)]; !ok {
+		if _, ok := n.enumStrs[r.tp.Str(t)]; !ok {
 			return false, 0
 		}
 	} else if n.enum != nil {
@@ -77,28 +77,28 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 			return false, 0
 		}
 	}
-	needEval := (wantEval || n.uneval != nil) && tok.kind == fkObject
+	needEval := (wantEval || n.uneval != nil) && tok.kind == TapeObject
 	if needEval && tok.n > fastMaxEvalMembers {
 		r.bail = true
 		return false, 0
 	}
 	var eval uint64
 	switch tok.kind {
-	case fkObject:
+	case TapeObject:
 		ok, e := r.object(n, t)
 		if !ok {
 			return false, 0
 		}
 		eval |= e
-	case fkArray:
+	case TapeArray:
 		if !r.array(n, t) {
 			return false, 0
 		}
-	case fkString:
+	case TapeString:
 		if !r.string(n, t) {
 			return false, 0
 		}
-	case fkNumber:
+	case TapeNumber:
 		if !r.number(n, t) {
 			return false, 0
 		}
@@ -170,7 +170,7 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 			eval |= e
 		}
 	}
-	if n.uneval != nil && tok.kind == fkObject {
+	if n.uneval != nil && tok.kind == TapeObject {
 		i := 0
 		for j := t + 1; j < int(tok.next); j = int(r.tp.toks[j+1].next) {
 			if eval&(1<<uint(i)) == 0 {
@@ -191,12 +191,12 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 // allOf checks n.allOf, dispatching on n.switchKey when it can.
 func (r *fastRun) allOf(n *fsNode, t int, needEval bool) (bool, uint64) {
 	var eval uint64
-	if n.switchKey != "" && r.tp.toks[t].kind == fkObject {
+	if n.switchKey != "" && r.tp.toks[t].kind == TapeObject {
 		if v, idx := r.memberIndex(t, n.switchKey); v >= 0 || n.switchRequired {
-			if v < 0 || r.tp.toks[v].kind != fkString {
+			if v < 0 || r.tp.toks[v].kind != TapeString {
 				return true, 0 // no branch's "if" holds
 			}
-			thens := n.switchThen[r.tp.str(v)]
+			thens := n.switchThen[r.tp.Str(v)]
 			for _, s := range thens {
 				ok, e := r.valid(s, t, needEval)
 				if !ok {
@@ -243,17 +243,17 @@ func allMembers(n int) uint64 {
 
 func (r *fastRun) typeOK(bits uint8, t int) bool {
 	switch r.tp.toks[t].kind {
-	case fkNull:
+	case TapeNull:
 		return bits&ftNull != 0
-	case fkTrue, fkFalse:
+	case TapeTrue, TapeFalse:
 		return bits&ftBoolean != 0
-	case fkObject:
+	case TapeObject:
 		return bits&ftObject != 0
-	case fkArray:
+	case TapeArray:
 		return bits&ftArray != 0
-	case fkString:
+	case TapeString:
 		return bits&ftString != 0
-	case fkNumber:
+	case TapeNumber:
 		if bits&ftNumber != 0 {
 			return true
 		}
@@ -265,7 +265,7 @@ func (r *fastRun) typeOK(bits uint8, t int) bool {
 }
 
 func (r *fastRun) isInteger(t int) bool {
-	text := r.tp.raw(t)
+	text := r.tp.Raw(t)
 	if !strings.ContainsAny(text, ".eE") {
 		return true
 	}
@@ -319,17 +319,6 @@ func (r *fastRun) object(n *fsNode, t int) (bool, uint64) {
 	return true, eval
 }
 
-// member is the value token of key in object t, or -1.
-func (r *fastRun) member(t int, key string) int {
-	tp := r.tp
-	for j := t + 1; j < int(tp.toks[t].next); j = int(tp.toks[j+1].next) {
-		if tp.key(j) == key {
-			return j + 1
-		}
-	}
-	return -1
-}
-
 func (r *fastRun) array(n *fsNode, t int) bool {
 	tp := r.tp
 	tok := &tp.toks[t]
@@ -353,7 +342,7 @@ func (r *fastRun) string(n *fsNode, t int) bool {
 	if n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
 		return true
 	}
-	s := r.tp.str(t)
+	s := r.tp.Str(t)
 	if n.minLen >= 0 || n.maxLen >= 0 {
 		l := utf8.RuneCountInString(s)
 		if n.minLen >= 0 && l < n.minLen || n.maxLen >= 0 && l > n.maxLen {
@@ -367,7 +356,7 @@ func (r *fastRun) number(n *fsNode, t int) bool {
 	if n.minimum == nil && n.maximum == nil && n.exMin == nil && n.exMax == nil {
 		return true
 	}
-	num, ok := new(big.Rat).SetString(r.tp.raw(t))
+	num, ok := new(big.Rat).SetString(r.tp.Raw(t))
 	if !ok {
 		r.bail = true
 		return false
@@ -384,11 +373,11 @@ func (r *fastRun) equal(t int, want any) bool {
 	tok := &r.tp.toks[t]
 	switch w := want.(type) {
 	case string:
-		return tok.kind == fkString && r.tp.str(t) == w
+		return tok.kind == TapeString && r.tp.Str(t) == w
 	case bool:
-		return (tok.kind == fkTrue && w) || (tok.kind == fkFalse && !w)
+		return (tok.kind == TapeTrue && w) || (tok.kind == TapeFalse && !w)
 	case nil:
-		return tok.kind == fkNull
+		return tok.kind == TapeNull
 	}
 	return jsonEqual(r.tp.decode(t), want)
 }

@@ -9,10 +9,9 @@ import (
 type ValidateOption func(*validateConfig)
 
 type validateConfig struct {
-	strict   bool
-	rootID   string
-	hasRoot  bool
-	skipLims bool
+	strict  bool
+	rootID  string
+	hasRoot bool
 }
 
 func newValidateConfig(opts []ValidateOption) validateConfig {

@@ -3,7 +3,7 @@ package protocol
 import "sync"
 
 // fastTapes recycles token tapes between ValidMessageJSON calls.
-var fastTapes = sync.Pool{New: func() any { return new(fastTape) }}
+var fastTapes = sync.Pool{New: func() any { return new(Tape) }}
 
 // ValidMessageJSON reports whether msg (the JSON text of one message) is
 // certainly valid: it passes ValidateSchema (as a one-message list) and
@@ -15,9 +15,26 @@ var fastTapes = sync.Pool{New: func() any { return new(fastTape) }}
 // fast path does not handle): the caller then runs ValidateSchema and
 // CheckLimits on the decoded message, which give the verdict and the
 // error report. A nil *Catalog, like ValidateSchema, checks no schema.
-// Safe for concurrent use.
+// Safe for concurrent use. A caller that already holds the message on a
+// Tape uses ValidTape instead, which does not parse it again.
 func (c *Catalog) ValidMessageJSON(msg string) bool {
-	valid, decided := c.fastVerdict(msg)
+	if c != nil && c.schema != nil && c.fast == nil {
+		return false
+	}
+	tp := fastTapes.Get().(*Tape)
+	defer fastTapes.Put(tp)
+	if tp.Parse(msg) != nil {
+		return false
+	}
+	return c.ValidTape(tp)
+}
+
+// ValidTape is ValidMessageJSON on a message already parsed onto tp: true
+// means certainly valid, false invalid or not decided here (always false
+// when tp's last Parse failed or there was none). It reads tp without changing it; safe for concurrent use
+// of the Catalog (tp itself belongs to the caller).
+func (c *Catalog) ValidTape(tp *Tape) bool {
+	valid, decided := c.tapeVerdict(tp)
 	return valid && decided
 }
 
@@ -27,9 +44,20 @@ func (c *Catalog) fastVerdict(msg string) (valid, decided bool) {
 	if c != nil && c.schema != nil && c.fast == nil {
 		return false, false
 	}
-	tp := fastTapes.Get().(*fastTape)
+	tp := fastTapes.Get().(*Tape)
 	defer fastTapes.Put(tp)
-	if !tp.parse(msg) {
+	if tp.Parse(msg) != nil {
+		return false, false
+	}
+	return c.tapeVerdict(tp)
+}
+
+// tapeVerdict is fastVerdict on a parsed message.
+func (c *Catalog) tapeVerdict(tp *Tape) (valid, decided bool) {
+	if c != nil && c.schema != nil && c.fast == nil {
+		return false, false
+	}
+	if !tp.parsed || !tp.fastReadable() {
 		return false, false
 	}
 	if c != nil && c.schema != nil {
@@ -48,7 +76,7 @@ func (c *Catalog) fastVerdict(msg string) (valid, decided bool) {
 // fastLimitsOK is CheckLimits on a tape (whose parse already bounded the
 // nesting depth): every string "path" member a valid path, functionCall
 // nesting at most MaxFunctionCallDepth.
-func fastLimitsOK(tp *fastTape) bool {
+func fastLimitsOK(tp *Tape) bool {
 	// The open containers: where each ends, its functionCall depth.
 	type frame struct {
 		end     int
@@ -72,16 +100,16 @@ func fastLimitsOK(tp *fastTape) bool {
 			}
 		}
 		tok := tp.toks[t]
-		if tok.kind != fkObject && tok.kind != fkArray {
+		if tok.kind != TapeObject && tok.kind != TapeArray {
 			continue
 		}
 		args := -1
-		if tok.kind == fkObject {
+		if tok.kind == TapeObject {
 			hasCall := false
 			for j := t + 1; j < int(tok.next); j = int(tp.toks[j+1].next) {
 				switch tp.key(j) {
 				case "path":
-					if tp.toks[j+1].kind == fkString && !ValidPath(tp.str(j+1)) {
+					if tp.toks[j+1].kind == TapeString && !ValidPath(tp.Str(j+1)) {
 						return false
 					}
 				case "call":

@@ -84,9 +84,7 @@ func corpusMessages(tb testing.TB) []string {
 func mutations(v any) []any {
 	var out []any
 	others := []any{json.Number("1"), json.Number("1.5"), json.Number("-3"), "x", true, nil, map[string]any{}, []any{}}
-	for _, o := range others {
-		out = append(out, o)
-	}
+	out = append(out, others...)
 	switch x := v.(type) {
 	case map[string]any:
 		extra := copyMap(x)
