@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,52 +27,81 @@ func FuzzModesAgree(f *testing.F) {
 	for _, s := range splitInputs {
 		f.Add(byte(3), []byte(s.in))
 	}
-	f.Add(byte(16), []byte(`Hi <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"Hello there"},{"id":"b","component":"Text","text":{"path":"/name"}}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada"}}]</a2ui-json> bye`))
-	if dir, ok := shareddata.Find(); ok {
-		if data, err := os.ReadFile(filepath.Join(dir, "corpus", "stream_v09.txt")); err == nil {
-			for i, turn := range bytes.SplitAfter(data, []byte("</a2ui-json>"))[:6] {
-				f.Add(byte(i*7+1), turn)
-			}
-		}
+	for i, in := range wellFormedV09(f) {
+		f.Add(byte(i*7+1), in)
 	}
 	f.Fuzz(func(t *testing.T, size byte, in []byte) {
-		chunks := chunked(in, int(size%32)+1)
-		whole, wholeErrs := runMode(t, ModeComplete, nil, [][]byte{in})
-		complete, completeErrs := runMode(t, ModeComplete, nil, chunks)
-		if wholeErrs != 0 || completeErrs != 0 {
-			// Errors may be joined differently per call; the messages must
-			// still agree.
-			completeErrs, wholeErrs = 1, 1
-		}
-		if len(whole) != len(complete) {
-			t.Fatalf("complete mode: %d messages in one feed, %d chunked", len(whole), len(complete))
-		}
-		for i := range whole {
-			if !bytes.Equal(whole[i], complete[i]) {
-				t.Fatalf("complete message %d differs:\n%s\n%s", i, whole[i], complete[i])
-			}
-		}
-		prog, progErrs := runMode(t, ModeProgressive, nil, chunks)
-		delta, deltaErrs := runMode(t, ModeDelta, nil, chunks)
-		if completeErrs != 0 || progErrs != 0 || deltaErrs != 0 || !onlyV09(whole) {
-			return
-		}
-		c, p, d := applyAll(t, whole), applyAll(t, prog), applyAll(t, delta)
-		if hasDanglingRefs(c) {
-			// A child that never arrives stays a placeholder in the
-			// progressive modes, as the suite specifies.
-			return
-		}
-		if err := diffStates("reachable components (complete vs progressive)", c.reachable(), p.reachable()); err != nil {
-			t.Fatal(err)
-		}
-		if err := diffStates("reachable components (complete vs delta)", c.reachable(), d.reachable()); err != nil {
-			t.Fatal(err)
-		}
-		if err := diffStates("data (complete vs delta)", c.data, d.data); err != nil {
-			t.Fatal(err)
-		}
+		checkModesAgree(t, int(size%32)+1, in)
 	})
+}
+
+// TestModesAgreeOnWellFormedStreams runs the property of FuzzModesAgree on
+// streams it must not skip, at several chunk sizes, so that it is checked
+// in every test run and not only under -fuzz.
+func TestModesAgreeOnWellFormedStreams(t *testing.T) {
+	for i, in := range wellFormedV09(t) {
+		for _, n := range []int{1, 7, 16, 256} {
+			t.Run(fmt.Sprintf("stream%d/chunk%d", i, n), func(t *testing.T) {
+				if !checkModesAgree(t, n, in) {
+					t.Fatal("the property was skipped for a well-formed v0.9 stream")
+				}
+			})
+		}
+	}
+}
+
+// wellFormedV09 returns well-formed v0.9 streams: a sample with a data
+// binding, and the first turns of the v0.9 corpus when the shared data is
+// there.
+func wellFormedV09(tb testing.TB) [][]byte {
+	out := [][]byte{[]byte(`Hi <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"Hello there"},{"id":"b","component":"Text","text":{"path":"/name"}}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada"}}]</a2ui-json> bye`)}
+	if dir, ok := shareddata.Find(); ok {
+		data, err := os.ReadFile(filepath.Join(dir, "corpus", "stream_v09.txt"))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, bytes.SplitAfter(data, []byte("</a2ui-json>"))[:6]...)
+	}
+	return out
+}
+
+// checkModesAgree checks the properties of FuzzModesAgree on one input cut
+// into chunks of n bytes. It reports whether the cross-mode comparison ran
+// (it is skipped for input outside its scope).
+func checkModesAgree(t *testing.T, n int, in []byte) bool {
+	chunks := chunked(in, n)
+	whole, wholeErrs := runMode(t, ModeComplete, nil, [][]byte{in})
+	complete, completeErrs := runMode(t, ModeComplete, nil, chunks)
+	// Errors may be joined differently per call; the messages must agree.
+	if len(whole) != len(complete) {
+		t.Fatalf("complete mode: %d messages in one feed, %d chunked", len(whole), len(complete))
+	}
+	for i := range whole {
+		if !bytes.Equal(whole[i], complete[i]) {
+			t.Fatalf("complete message %d differs:\n%s\n%s", i, whole[i], complete[i])
+		}
+	}
+	prog, progErrs := runMode(t, ModeProgressive, nil, chunks)
+	delta, deltaErrs := runMode(t, ModeDelta, nil, chunks)
+	if wholeErrs+completeErrs+progErrs+deltaErrs != 0 || !onlyV09(whole) {
+		return false
+	}
+	c, p, d := applyAll(t, whole), applyAll(t, prog), applyAll(t, delta)
+	if hasDanglingRefs(c) {
+		// A child that never arrives stays a placeholder in the progressive
+		// modes, as the suite specifies.
+		return false
+	}
+	if err := diffStates("reachable components (complete vs progressive)", c.reachable(), p.reachable()); err != nil {
+		t.Fatal(err)
+	}
+	if err := diffStates("reachable components (complete vs delta)", c.reachable(), d.reachable()); err != nil {
+		t.Fatal(err)
+	}
+	if err := diffStates("data (complete vs delta)", c.data, d.data); err != nil {
+		t.Fatal(err)
+	}
+	return true
 }
 
 // onlyV09 reports whether every message is a well-formed v0.9-family
