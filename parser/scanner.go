@@ -238,9 +238,13 @@ func (s *scanner) tooDeep(off int64) error {
 	return &SyntaxError{Offset: off, Msg: fmt.Sprintf("nesting deeper than %d", s.maxDepth), Err: ErrTooDeep}
 }
 
-func (s *scanner) unexpected(c byte, off int64) error {
+func (s *scanner) unexpected(c byte, off int64) error { return unexpectedByte(c, off, s.inList) }
+
+// unexpectedByte is the error for byte c, at stream offset off, outside a
+// message: before the message list, or between messages when inList.
+func unexpectedByte(c byte, off int64, inList bool) error {
 	where := "before the message list"
-	if s.inList {
+	if inList {
 		where = "between messages"
 	}
 	if c >= 0x20 && c < 0x7f {
@@ -249,9 +253,13 @@ func (s *scanner) unexpected(c byte, off int64) error {
 	return &SyntaxError{Offset: off, Msg: fmt.Sprintf("unexpected byte 0x%02x %s; want an A2UI message object", c, where)}
 }
 
-// check gives the error of a message that failed the inline grammar check:
-// UTF-8 first, then JSON syntax, as encoding/json reports it.
-func (s *scanner) check(msg []byte) error {
+// check gives the error of a message that failed the inline grammar check.
+func (s *scanner) check(msg []byte) error { return messageError(msg, s.msgOff) }
+
+// messageError checks a complete message whose '{' is at stream offset
+// msgOff, UTF-8 first, then JSON syntax, and gives its error (nil for a
+// valid message) with the offset and text encoding/json reports.
+func messageError(msg []byte, msgOff int64) error {
 	if !utf8.Valid(msg) {
 		pos := 0
 		for pos < len(msg) {
@@ -261,7 +269,7 @@ func (s *scanner) check(msg []byte) error {
 			}
 			pos += size
 		}
-		return &SyntaxError{Offset: s.msgOff + int64(pos), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
+		return &SyntaxError{Offset: msgOff + int64(pos), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
 	}
 	if gjson.ValidBytes(msg) {
 		return nil
@@ -270,12 +278,12 @@ func (s *scanner) check(msg []byte) error {
 	err := json.Unmarshal(msg, &v)
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return &SyntaxError{Offset: s.msgOff + se.Offset - 1, Msg: se.Error()}
+		return &SyntaxError{Offset: msgOff + se.Offset - 1, Msg: se.Error()}
 	}
 	if err == nil {
 		err = errors.New("invalid JSON")
 	}
-	return &SyntaxError{Offset: s.msgOff, Msg: err.Error()}
+	return &SyntaxError{Offset: msgOff, Msg: err.Error()}
 }
 
 // escapedAtEnd reports whether the byte after b would be escaped: b ends in

@@ -2,12 +2,7 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"unicode/utf8"
-
-	"github.com/tidwall/gjson"
 )
 
 // refScanner is the scanner as it was before the inline grammar check: a
@@ -49,7 +44,7 @@ func (s *refScanner) scan(seg []byte, off int64, emit func(msg []byte) error) er
 		if s.inString {
 			j := bytes.IndexByte(seg[i:], '"')
 			if j < 0 {
-				s.escape = refEscapedAtEnd(seg[i:], s.escape)
+				s.escape = escapedAtEnd(seg[i:], s.escape)
 				i = n
 				break
 			}
@@ -156,55 +151,8 @@ func (s *refScanner) scan(seg []byte, off int64, emit func(msg []byte) error) er
 	return nil
 }
 
-func (s *refScanner) unexpected(c byte, off int64) error {
-	where := "before the message list"
-	if s.inList {
-		where = "between messages"
-	}
-	if c >= 0x20 && c < 0x7f {
-		return &SyntaxError{Offset: off, Msg: fmt.Sprintf("unexpected %q %s; want an A2UI message object", c, where)}
-	}
-	return &SyntaxError{Offset: off, Msg: fmt.Sprintf("unexpected byte 0x%02x %s; want an A2UI message object", c, where)}
-}
+// The reference reports errors with the scanner's own wording: the
+// differential tests compare the scan loops, not the error texts.
+func (s *refScanner) unexpected(c byte, off int64) error { return unexpectedByte(c, off, s.inList) }
 
-// check validates a complete message once: UTF-8 first, then JSON syntax.
-func (s *refScanner) check(msg []byte) error {
-	if !utf8.Valid(msg) {
-		pos := 0
-		for pos < len(msg) {
-			r, size := utf8.DecodeRune(msg[pos:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			pos += size
-		}
-		return &SyntaxError{Offset: s.msgOff + int64(pos), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
-	}
-	if gjson.ValidBytes(msg) {
-		return nil
-	}
-	var v any
-	err := json.Unmarshal(msg, &v)
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return &SyntaxError{Offset: s.msgOff + se.Offset - 1, Msg: se.Error()}
-	}
-	if err == nil {
-		err = errors.New("invalid JSON")
-	}
-	return &SyntaxError{Offset: s.msgOff, Msg: err.Error()}
-}
-
-// escapedAtEnd reports whether the byte after b would be escaped: b ends in
-// an odd run of backslashes, counting a carried escape when the run spans
-// all of b.
-func refEscapedAtEnd(b []byte, carried bool) bool {
-	r := 0
-	for r < len(b) && b[len(b)-1-r] == '\\' {
-		r++
-	}
-	if r == len(b) && carried {
-		r++
-	}
-	return r%2 == 1
-}
+func (s *refScanner) check(msg []byte) error { return messageError(msg, s.msgOff) }
