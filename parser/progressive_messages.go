@@ -165,6 +165,24 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 	return true, e.yieldMessage(obj, true)
 }
 
+// adoptRoot sets the surface root from a v0.9 createSurface or
+// updateComponents body: its "root" when it names one, else the current
+// root, else "root".
+func (e *progressiveEngine) adoptRoot(body any) {
+	m, ok := body.(map[string]any)
+	if !ok {
+		return
+	}
+	root, has := e.rootID()
+	if !has || root == "" {
+		root = "root"
+	}
+	if r, ok := m["root"].(string); ok {
+		root = r
+	}
+	e.setRoot(root)
+}
+
 // handleV09 is the v0.9-family handling of a complete message.
 func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 	if err := e.validateLoose(obj); err != nil {
@@ -175,16 +193,7 @@ func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 
 	if cs, ok := obj[kCreateSurface]; ok {
 		e.kindSeen = true
-		if m, ok := cs.(map[string]any); ok {
-			root, has := e.rootID()
-			if !has || root == "" {
-				root = "root"
-			}
-			if r, ok := m["root"].(string); ok {
-				root = r
-			}
-			e.setRoot(root)
-		}
+		e.adoptRoot(cs)
 		if v, ok := obj["version"].(string); ok {
 			e.surfaceVer[sid] = v
 		}
@@ -199,16 +208,7 @@ func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 	}
 	if uc, ok := obj[kUpdateComponents]; ok {
 		e.kindSeen = true
-		if m, ok := uc.(map[string]any); ok {
-			root, has := e.rootID()
-			if !has || root == "" {
-				root = "root"
-			}
-			if r, ok := m["root"].(string); ok {
-				root = r
-			}
-			e.setRoot(root)
-		}
+		e.adoptRoot(uc)
 		e.addComponents(uc)
 		return true, e.yieldReachable(true)
 	}
