@@ -3,7 +3,6 @@ package bench
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
@@ -24,13 +23,6 @@ func LoadCorpus(tb testing.TB, name string) []byte {
 		tb.Fatal(err)
 	}
 	return data
-}
-
-// ReadCorpus reads a corpus stream from the shared directory without a
-// testing.TB, for the command-line rate tools.
-func ReadCorpus(name string) ([]byte, error) {
-	dir, _ := shareddata.Find()
-	return os.ReadFile(filepath.Join(dir, "corpus", name))
 }
 
 // Blocks returns the JSON payloads of the <a2ui-json> blocks of a stream, in

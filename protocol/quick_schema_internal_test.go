@@ -11,40 +11,47 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 )
 
-// suiteCatalogsAndPayloads loads every catalog and payload of the validator
-// suite.
-func suiteCatalogsAndPayloads(tb testing.TB) ([]*Catalog, [][]byte) {
+// suiteCase is one case of the validator conformance suite: its name, its
+// catalog, and its payloads (of the case and of its steps) as JSON values.
+type suiteCase struct {
+	Name     string
+	Catalog  *Catalog
+	Payloads []any
+}
+
+// loadValidatorSuite loads every case of the validator conformance suite.
+func loadValidatorSuite(tb testing.TB) []suiteCase {
 	tb.Helper()
 	path := shareddata.Path(tb, "a2ui", "conformance", "suites", "validator.yaml")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var cases []struct {
-		Catalog any `yaml:"catalog"`
-		Payload any `yaml:"payload"`
+	var raw []struct {
+		Name    string `yaml:"name"`
+		Catalog any    `yaml:"catalog"`
+		Payload any    `yaml:"payload"`
 		Steps   []struct {
 			Payload any `yaml:"payload"`
 		} `yaml:"steps"`
 	}
-	if err := yaml.Unmarshal(data, &cases); err != nil {
+	if err := yaml.Unmarshal(data, &raw); err != nil {
 		tb.Fatal(err)
 	}
-	var cats []*Catalog
-	var payloads [][]byte
-	for _, c := range cases {
+	var cases []suiteCase
+	for _, c := range raw {
 		spec, err := CatalogSpecFromValue(c.Catalog)
 		if err != nil {
-			tb.Fatal(err)
+			tb.Fatalf("%s: %v", c.Name, err)
 		}
 		cat, err := LoadCatalog(spec, filepath.Dir(filepath.Dir(path)))
 		if err != nil {
-			tb.Fatal(err)
+			tb.Fatalf("%s: %v", c.Name, err)
 		}
-		cats = append(cats, cat)
+		sc := suiteCase{Name: c.Name, Catalog: cat}
 		all := []any{c.Payload}
-		for _, s := range c.Steps {
-			all = append(all, s.Payload)
+		for _, st := range c.Steps {
+			all = append(all, st.Payload)
 		}
 		for _, p := range all {
 			if p == nil {
@@ -54,6 +61,22 @@ func suiteCatalogsAndPayloads(tb testing.TB) ([]*Catalog, [][]byte) {
 			if err != nil {
 				tb.Fatal(err)
 			}
+			sc.Payloads = append(sc.Payloads, v)
+		}
+		cases = append(cases, sc)
+	}
+	return cases
+}
+
+// suiteCatalogsAndPayloads returns every catalog of the validator suite and
+// every payload, as JSON text.
+func suiteCatalogsAndPayloads(tb testing.TB) ([]*Catalog, [][]byte) {
+	tb.Helper()
+	var cats []*Catalog
+	var payloads [][]byte
+	for _, c := range loadValidatorSuite(tb) {
+		cats = append(cats, c.Catalog)
+		for _, v := range c.Payloads {
 			b, err := json.Marshal(v)
 			if err != nil {
 				tb.Fatal(err)

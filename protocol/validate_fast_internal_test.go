@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 )
 
@@ -222,48 +220,14 @@ func TestFastVerdictLimits(t *testing.T) {
 // TestFastVerdictSuiteCatalogs checks the fast path against the library
 // on every catalog and payload of the validator conformance suite.
 func TestFastVerdictSuiteCatalogs(t *testing.T) {
-	path := shareddata.Path(t, "a2ui", "conformance", "suites", "validator.yaml")
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Name    string `yaml:"name"`
-		Catalog any    `yaml:"catalog"`
-		Payload any    `yaml:"payload"`
-		Steps   []struct {
-			Payload any `yaml:"payload"`
-		} `yaml:"steps"`
-	}
-	if err := yaml.Unmarshal(data, &cases); err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Dir(filepath.Dir(path))
+	cases := loadValidatorSuite(t)
 	compiled, decidedN := 0, 0
 	for _, c := range cases {
-		spec, err := CatalogSpecFromValue(c.Catalog)
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
-		cat, err := LoadCatalog(spec, dir)
-		if err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
+		cat := c.Catalog
 		if cat.fast != nil {
 			compiled++
 		}
-		payloads := []any{c.Payload}
-		for _, s := range c.Steps {
-			payloads = append(payloads, s.Payload)
-		}
-		for _, p := range payloads {
-			if p == nil {
-				continue
-			}
-			p, err := toJSONValue(p)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, p := range c.Payloads {
 			msgs, ok := p.([]any)
 			if !ok {
 				msgs = []any{p}
