@@ -95,13 +95,12 @@ type progressiveEngine struct {
 
 	forceYield bool // yield held-back snapshots (block end)
 
-	snapEnts []*compEntry // scratch for emitSnapshot
-	snapPhs  []string
+	snapPhs  []string // scratch for emitSnapshot
 	snapPhJS [][]byte
 
-	deltaPhs []string // scratch for emitDelta
-	pieces   [][]byte // scratch for emitSnapshot and emitDelta
-	closeBuf []byte
+	deltaEnts []*compEntry // scratch for emitDelta
+	deltaPhs  []string
+	closeBuf  []byte
 
 	cur         *surfaceState // cache of state(curID)
 	curID       string

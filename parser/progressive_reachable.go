@@ -409,10 +409,9 @@ func (e *progressiveEngine) placeholderJSON(id string) []byte {
 
 // emitSnapshot emits the full snapshot of the surface.
 func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
-	ents := e.snapEnts[:0]
+	ents := s.sortedEnts()
 	nph := 0
-	for _, ent := range s.sortedEnts() {
-		ents = append(ents, ent)
+	for _, ent := range ents {
 		nph += len(ent.phs)
 	}
 	e.snapPhs, e.snapPhJS = e.snapPhs[:0], e.snapPhJS[:0]
@@ -439,34 +438,36 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 			}
 		}
 	}
-	pieces := append(e.pieces[:0], e.openComponentMessage(nil))
-	for i, ent := range ents {
-		if i > 0 {
-			pieces = append(pieces, comma)
-		}
-		pieces = append(pieces, ent.pjson)
+	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
+	open := e.openComponentMessage(nil)
+	n := len(open) + len(e.closeBuf)
+	for _, ent := range ents {
+		n += len(ent.pjson) + 1
 	}
 	for _, js := range e.snapPhJS {
-		pieces = append(pieces, comma, js)
+		n += len(js) + 1
 	}
-	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
-	pieces = append(pieces, e.closeBuf)
-	// bytes.Join does not clear the memory it then fills.
-	b := bytes.Join(pieces, nil)
-	// The scratch slices are not cleared (that costs write barriers); what
-	// they still reference is overwritten by the next snapshot.
-	e.pieces, e.snapEnts = pieces[:0], ents[:0]
+	b := append(make([]byte, 0, n), open...)
+	for i, ent := range ents {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, ent.pjson...)
+	}
+	for _, js := range e.snapPhJS {
+		b = append(b, ',')
+		b = append(b, js...)
+	}
+	b = append(b, e.closeBuf...)
 	e.emitRaw(b, e.fam == protocol.FamilyV08, sid)
 	s.clearUnsent()
 }
-
-var comma = []byte{','}
 
 // emitDelta emits only the components and placeholders of the snapshot not
 // yet sent in their current form.
 func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 	phs := e.deltaPhs[:0]
-	ents := e.snapEnts[:0]
+	ents := e.deltaEnts[:0]
 	for _, ent := range s.unsentList {
 		if ent.reach {
 			ents = append(ents, ent)
@@ -495,7 +496,7 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 		}
 	}
 	s.clearUnsent()
-	e.deltaPhs, e.snapEnts = phs, ents[:0]
+	e.deltaPhs, e.deltaEnts = phs, ents[:0]
 	if len(ents)+len(phs) == 0 {
 		return
 	}
@@ -505,23 +506,29 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 	if len(phs) > 1 {
 		slices.Sort(phs)
 	}
-	pieces := append(e.pieces[:0], e.openComponentMessage(nil))
+	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
+	open := e.openComponentMessage(nil)
+	n := len(open) + len(e.closeBuf)
+	for _, ent := range ents {
+		n += len(ent.pjson) + 1
+	}
+	for _, ph := range phs {
+		n += len(e.placeholderJSON(ph)) + 1
+	}
+	b := append(make([]byte, 0, n), open...)
 	for i, ent := range ents {
 		if i > 0 {
-			pieces = append(pieces, comma)
+			b = append(b, ',')
 		}
-		pieces = append(pieces, ent.pjson)
+		b = append(b, ent.pjson...)
 	}
 	for i, ph := range phs {
 		if i > 0 || len(ents) > 0 {
-			pieces = append(pieces, comma)
+			b = append(b, ',')
 		}
-		pieces = append(pieces, e.placeholderJSON(ph))
+		b = append(b, e.placeholderJSON(ph)...)
 	}
-	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
-	pieces = append(pieces, e.closeBuf)
-	b := bytes.Join(pieces, nil)
-	e.pieces = pieces[:0]
+	b = append(b, e.closeBuf...)
 	e.emitRaw(b, false, sid)
 }
 
