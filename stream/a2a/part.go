@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/buger/jsonparser"
 	"github.com/tidwall/gjson"
@@ -163,6 +164,11 @@ func ParsePart(b []byte) (Part, error) {
 	r := gjson.ParseBytes(b)
 	if !r.IsObject() || !json.Valid(b) {
 		return Part{}, fmt.Errorf("%w: not a JSON object", ErrMalformedPart)
+	}
+	if !utf8.Valid(b) {
+		// encoding/json would read it with U+FFFD in place of the bad bytes,
+		// so the part would not say what was sent.
+		return Part{}, fmt.Errorf("%w: invalid UTF-8", ErrMalformedPart)
 	}
 	var p Part
 	kind := r.Get("kind")

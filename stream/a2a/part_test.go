@@ -96,6 +96,7 @@ func TestParsePart(t *testing.T) {
 		{name: "v1.0 url", in: `{"url":"https://x/y","mediaType":"image/png"}`, kind: KindFile, shape: ShapeV10, mediaType: "image/png"},
 		{name: "not an object", in: `[1]`, wantErr: true},
 		{name: "broken JSON", in: `{"text":`, wantErr: true},
+		{name: "invalid UTF-8 in text", in: "{\"text\":\"\xbe\"}", wantErr: true},
 		{name: "unknown kind", in: `{"kind":"video"}`, wantErr: true},
 		{name: "kind not a string", in: `{"kind":1}`, wantErr: true},
 		{name: "no content", in: `{"metadata":{}}`, wantErr: true},
