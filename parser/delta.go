@@ -1,5 +1,7 @@
 package parser
 
+import "maps"
+
 // deltaState remembers the data model entries delta mode has yielded, so
 // that each data model message can be reduced to what is new or changed:
 // the entries (v0.9 family: top-level keys of "value"; v0.8: "contents"
@@ -10,7 +12,8 @@ package parser
 // messages in order gives the same components as the full snapshots.)
 type deltaState struct {
 	data map[dataSlot]map[string]string
-	enc  []byte // scratch for encodings
+	enc  []byte   // scratch for encodings
+	same []string // scratch for reduceValue
 }
 
 func newDeltaState() *deltaState {
@@ -29,6 +32,14 @@ func (d *deltaState) forget(surface string) {
 // changed reports whether v differs from the value last yielded under key
 // in last (compared by their canonical encodings), recording it if so.
 func (d *deltaState) changed(last map[string]string, key string, v any) bool {
+	if ev, ok := v.(*encodedValue); ok {
+		// Already encoded: compare and keep its encoding as it is.
+		if prev, ok := last[key]; ok && prev == ev.out {
+			return false
+		}
+		last[key] = ev.out
+		return true
+	}
 	d.enc = appendJSON(d.enc[:0], v)
 	if prev, ok := last[key]; ok && prev == string(d.enc) {
 		return false
@@ -78,7 +89,11 @@ func copyBody(body map[string]any) map[string]any {
 func (d *deltaState) slot(body map[string]any) map[string]string {
 	sid, _ := body["surfaceId"].(string)
 	path, _ := body["path"].(string)
-	k := dataSlot{sid, path}
+	return d.slotOf(dataSlot{sid, path})
+}
+
+// slotOf is the record of the data model entries yielded for k.
+func (d *deltaState) slotOf(k dataSlot) map[string]string {
 	m := d.data[k]
 	if m == nil {
 		m = map[string]string{}
@@ -97,19 +112,24 @@ func (d *deltaState) reduceValue(msg map[string]any, body map[string]any) (map[s
 		return msg, true
 	}
 	last := d.slot(body)
-	changed := make(map[string]any, len(value))
+	same := d.same[:0] // the keys that did not change
 	for k, v := range value {
 		if !d.changed(last, k, v) {
-			continue
+			same = append(same, k)
 		}
-		changed[k] = v
 	}
-	if len(changed) == 0 && len(value) > 0 {
+	d.same = same
+	if len(same) == len(value) && len(value) > 0 {
 		return nil, false
 	}
-	if len(changed) == len(value) {
+	if len(same) == 0 {
 		return msg, true
 	}
+	changed := maps.Clone(value)
+	for _, k := range same {
+		delete(changed, k)
+	}
+	clear(same)
 	nb := copyBody(body)
 	nb["value"] = changed
 	return withBody(msg, kUpdateDataModel, nb), true
@@ -123,16 +143,22 @@ func (d *deltaState) reduceContents(msg map[string]any, body map[string]any) (ma
 	last := d.slot(body)
 	kept := make([]any, 0, len(list))
 	for _, it := range list {
-		entry, ok := it.(map[string]any)
-		key, isStr := entry["key"].(string)
-		if !ok || !isStr {
+		var key string
+		var isStr bool
+		switch entry := it.(type) {
+		case map[string]any:
+			key, isStr = entry["key"].(string)
+		case *encodedValue:
+			key, isStr = entry.key, entry.keyed
+		}
+		if !isStr {
 			kept = append(kept, it)
 			continue
 		}
-		if !d.changed(last, key, entry) {
+		if !d.changed(last, key, it) {
 			continue
 		}
-		kept = append(kept, entry)
+		kept = append(kept, it)
 	}
 	if len(kept) == 0 && len(list) > 0 {
 		return nil, false

@@ -48,7 +48,7 @@ type progressiveEngine struct {
 	famFixed bool // family fixed by the catalog
 	maxDepth int
 	delta    bool
-	generic  bool // tests: never take the byte-level component path
+	generic  bool // tests: never take the byte-level component path, nor the data model reader (data helper)
 
 	// Default version string of constructed v0.9-family messages.
 	defaultVersion string
@@ -71,7 +71,7 @@ type progressiveEngine struct {
 	yieldedStart map[string]bool
 	deleted      map[string]bool
 	pending      map[string][]map[string]any
-	dataYielded  map[dataSlot]map[string]any // surface and path -> data key -> last value
+	dataYielded  map[dataSlot]map[string]string // surface and path -> data key -> comparison encoding of the last value (data helper)
 	surfaceVer   map[string]string
 	dirty        bool
 
@@ -81,6 +81,7 @@ type progressiveEngine struct {
 	dataLastSurface string
 	dataLastGen     int
 	dataGen         int
+	data            dataReader // data helper: the open data model message, read incrementally
 
 	// Per Feed: messages emitted, finalised in feedEnd.
 	emitted []emission
@@ -119,7 +120,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 		yieldedStart: map[string]bool{},
 		deleted:      map[string]bool{},
 		pending:      map[string][]map[string]any{},
-		dataYielded:  map[dataSlot]map[string]any{},
+		dataYielded:  map[dataSlot]map[string]string{},
 		surfaceVer:   map[string]string{},
 		dataLastGen:  -1,
 	}

@@ -56,6 +56,8 @@ func appendJSON(dst []byte, v any) []byte {
 			dst = appendJSON(dst, item)
 		}
 		return append(dst, ']')
+	case *encodedValue: // data helper: a value held as its encoding
+		return append(dst, x.out...)
 	case []map[string]any:
 		dst = append(dst, '[')
 		for i, item := range x {

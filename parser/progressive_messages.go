@@ -2,7 +2,6 @@ package parser
 
 import (
 	"fmt"
-	"reflect"
 	"sort"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -372,10 +371,12 @@ func dataSlotOf(body map[string]any) dataSlot {
 	return dataSlot{s, p}
 }
 
-func (e *progressiveEngine) dataState(k dataSlot) map[string]any {
+// dataState is the record of the data yielded for a surface and path: data
+// key -> comparison encoding of the last value (see appendCmp).
+func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 	d := e.dataYielded[k]
 	if d == nil {
-		d = map[string]any{}
+		d = map[string]string{}
 		e.dataYielded[k] = d
 	}
 	return d
@@ -418,39 +419,21 @@ func (e *progressiveEngine) dedupeData(m map[string]any, strict bool) bool {
 		}
 		if len(contents) > 0 {
 			d := e.dataState(dataSlotOf(body))
-			isNew := false
-			for k, v := range contents {
-				if !reflect.DeepEqual(d[k], v) {
-					isNew = true
-					break
-				}
-			}
-			if !isNew && strict {
+			if !e.encodeData(d, contents, false) && strict {
+				clear(e.data.encs)
 				return false
 			}
-			for k, v := range contents {
-				d[k] = v
-			}
+			e.recordEncoded(d)
 		}
 		return true
 	}
 	if body, ok := m[kUpdateDataModel].(map[string]any); ok && e.fam == protocol.FamilyV09 {
 		d := e.dataState(dataSlotOf(body))
-		isNew := false
-		for k, v := range body {
-			if k != "surfaceId" && k != "root" && !reflect.DeepEqual(d[k], v) {
-				isNew = true
-				break
-			}
-		}
-		if !isNew && strict {
+		if !e.encodeData(d, body, true) && strict {
+			clear(e.data.encs)
 			return false
 		}
-		for k, v := range body {
-			if k != "surfaceId" && k != "root" {
-				d[k] = v
-			}
-		}
+		e.recordEncoded(d)
 	}
 	return true
 }

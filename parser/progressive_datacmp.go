@@ -1,0 +1,188 @@
+package parser
+
+// Comparison encodings of data model values, and the records of yielded
+// data.
+
+import (
+	"slices"
+	"unicode/utf8"
+)
+
+// Yielded data model values are remembered, and compared, as comparison
+// encodings: the canonical encoding appendJSON writes, except that a byte
+// of invalid UTF-8 in a string (a character cut by a chunk boundary and
+// closed by healing) is written as \xHH instead of \ufffd. appendJSON is
+// injective on everything else, so two decoded values have the same
+// comparison encoding exactly when they are deeply equal, and for the
+// usual, valid text the two encodings are the same bytes.
+
+// encodedValue is a JSON value held as its encodings, in messages built
+// from the data model reader instead of decoded values: appendJSON writes
+// out, appendCmp writes cmp. key is the "key" of a v0.8 data entry (keyed:
+// it has a string "key"), for the delta reduction.
+type encodedValue struct {
+	out, cmp string
+	key      string
+	keyed    bool
+}
+
+// appendCmp appends the comparison encoding of a decoded value.
+func appendCmp(dst []byte, v any) []byte {
+	switch x := v.(type) {
+	case string:
+		return appendCmpString(dst, x)
+	case *encodedValue:
+		return append(dst, x.cmp...)
+	case map[string]any:
+		dst = append(dst, '{')
+		var small [16]string
+		keys := small[:0]
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = append(appendCmpString(dst, k), ':')
+			dst = appendCmp(dst, x[k])
+		}
+		return append(dst, '}')
+	case []any:
+		dst = append(dst, '[')
+		for i, item := range x {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCmp(dst, item)
+		}
+		return append(dst, ']')
+	}
+	return appendJSON(dst, v)
+}
+
+// appendCmpString is appendJSONString writing each byte of invalid UTF-8 as
+// \xHH (an escape appendJSONString never writes) instead of \ufffd.
+func appendCmpString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// differs reports whether the comparison encoding cmp differs from the one
+// recorded under key in d (an absent key counts as null).
+func differs(d map[string]string, key string, cmp string) bool {
+	prev, ok := d[key]
+	if !ok {
+		prev = "null"
+	}
+	return prev != cmp
+}
+
+// differsBytes is differs for an encoding in a scratch buffer.
+func differsBytes(d map[string]string, key string, cmp []byte) bool {
+	prev, ok := d[key]
+	if !ok {
+		prev = "null"
+	}
+	return prev != string(cmp)
+}
+
+// dataDiffers reports whether v differs from the value last recorded under
+// key in d (an absent key counts as null, as a missing map entry compares
+// as nil), leaving v's comparison encoding in e.data.enc.
+func (e *progressiveEngine) dataDiffers(d map[string]string, key string, v any) bool {
+	e.data.enc = appendCmp(e.data.enc[:0], v)
+	prev, ok := d[key]
+	if !ok {
+		prev = "null"
+	}
+	return prev != string(e.data.enc)
+}
+
+// recordData records v as the value last yielded under key in d.
+func (e *progressiveEngine) recordData(d map[string]string, key string, v any) {
+	e.data.enc = appendCmp(e.data.enc[:0], v)
+	if prev, ok := d[key]; !ok || prev != string(e.data.enc) {
+		d[key] = string(e.data.enc)
+	}
+}
+
+// encodeData encodes the entries of m (but surfaceId and root, when body)
+// into e.data.encs, to be recorded by recordEncoded, and reports whether
+// one differs from what d records.
+func (e *progressiveEngine) encodeData(d map[string]string, m map[string]any, body bool) bool {
+	r := &e.data
+	r.enc, r.encs = r.enc[:0], r.encs[:0]
+	isNew := false
+	for k, v := range m {
+		if body && (k == "surfaceId" || k == "root") {
+			continue
+		}
+		a := len(r.enc)
+		r.enc = appendCmp(r.enc, v)
+		r.encs = append(r.encs, keyedEnc{k, a, len(r.enc)})
+		isNew = isNew || differsBytes(d, k, r.enc[a:])
+	}
+	return isNew
+}
+
+// recordEncoded records the entries encodeData encoded.
+func (e *progressiveEngine) recordEncoded(d map[string]string) {
+	r := &e.data
+	for _, ke := range r.encs {
+		if enc := r.enc[ke.a:ke.b]; !mapHas(d, ke.key, enc) {
+			d[ke.key] = string(enc)
+		}
+	}
+	clear(r.encs)
+}
+
+// mapHas reports whether d holds enc under key.
+func mapHas(d map[string]string, key string, enc []byte) bool {
+	prev, ok := d[key]
+	return ok && prev == string(enc)
+}

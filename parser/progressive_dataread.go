@@ -1,0 +1,216 @@
+package parser
+
+// Sniffing a data model message with the data model reader, part one:
+// where healData's decoding would succeed (the cut), and what the healed
+// message holds there (resolve). Part two, what it yields, is in
+// progressive_datayield.go.
+
+// dataCut is where the healed data model message ends: at the end of the
+// buffer (open: with the member arriving there; inStr: a string closed by
+// healing), or at a comma, with the containers open there.
+type dataCut struct {
+	pos, depth  int
+	open, inStr bool
+}
+
+// dataView is what a decoding of the healed message at a cut gives that
+// sniffing reads.
+type dataView struct {
+	body      bool // the message has a body object
+	sid, path memberValue
+	cont      *dataContents // the body's data (nil: none, or not an object or list)
+	// The entry or element arriving at the cut: its key (an entry's) and
+	// healed bytes.
+	open    bool
+	openKey string
+	openHB  []byte
+	empty   bool // the healed message is {}
+}
+
+// sniffDataRead sniffs the data model message at stack index i with the
+// data model reader. It reports false, having changed nothing, when the
+// decoding path must do it.
+func (e *progressiveEngine) sniffDataRead(i int, v08 bool) (bool, error) {
+	s := &e.sc
+	if e.cat != nil || e.generic || !(i == 0 && !s.inList || i == 1 && s.inList && s.stack[0].open == '[') {
+		return false, nil
+	}
+	r := &e.data
+	if !r.sync(s.buf, s.stack[i].start, v08) {
+		return false, nil
+	}
+	// Where healData's decoding succeeds: healed whole, or cut back at the
+	// last comma between members or elements (the commas after it are in
+	// keys or in strings that may not be cut, where it fails).
+	var cut dataCut
+	var src []byte
+	f := rstripSpace(s.buf[r.fs:])
+	closes := r.lex != lexStr || r.mayCut(f) // healOpen would close the string
+	switch {
+	case closes && r.lex == lexStr && r.esc != 0:
+		// Cut inside an escape: cut back at a comma in the string, it
+		// may heal.
+		return false, nil
+	case closes && r.endHeals():
+		cut = dataCut{pos: len(s.buf), depth: len(r.stack), open: r.lex == lexStr || r.lex == lexNum, inStr: r.lex == lexStr}
+		src = r.healEnd(f, cut)
+	case r.comma < 0:
+		// No prefix heals: the decoding finds nothing.
+		return true, nil
+	default:
+		cut = dataCut{pos: r.comma, depth: r.commaDepth}
+		src = r.healEnd(rstripSpace(s.buf[r.fs:r.comma]), cut)
+	}
+	if e.dataLastGen == e.dataGen && e.dataLastSurface == e.surface && string(e.dataLast) == string(src) {
+		return true, nil
+	}
+	var v dataView
+	if !r.resolve(s.buf, cut, &v) {
+		return false, nil
+	}
+	e.dataLast = append(e.dataLast[:0], src...)
+	e.dataLastSurface = e.surface
+	if v.empty {
+		return true, nil
+	}
+	var err error
+	if v08 {
+		err = e.sniffedReadV08(&v)
+	} else {
+		err = e.sniffedReadV09(&v)
+	}
+	if err != nil {
+		return true, err
+	}
+	e.dataLastGen = e.dataGen
+	return true, nil
+}
+
+// endHeals reports whether the message read so far heals (closed at the
+// end of the buffer) into valid JSON.
+func (r *dataReader) endHeals() bool {
+	switch r.lex {
+	case lexKey, lexLit:
+		return false
+	case lexStr:
+		return r.esc == 0
+	case lexNum:
+		return numDone(r.num)
+	}
+	st := r.stack[len(r.stack)-1].st
+	return st != drObjColon && st != drObjValue
+}
+
+// healEnd heals the message cut as f (from its start to the cut, trailing
+// space stripped), as healOpen (at the end of the buffer) and healer.heal
+// (at a comma) do.
+func (r *dataReader) healEnd(f []byte, cut dataCut) []byte {
+	h := append(r.src[:0], f...)
+	if cut.inStr {
+		h = append(h, '"')
+	} else if n := len(h); h[n-1] == ',' {
+		h = rstripSpace(h[:n-1])
+	}
+	h = r.appendClosers(h, 0, cut.depth)
+	r.src = h
+	return h
+}
+
+// mayCut is mayCutString for the string arriving at the end of f (the
+// message, trailing space stripped). Its answer depends on the bytes
+// before the string, and on its content only through whether that starts
+// with a link prefix ("https://" and shorter): once the content is longer
+// than any, the answer is kept for the rest of the string.
+func (r *dataReader) mayCut(f []byte) bool {
+	if r.cutSet && r.cutTok == r.tok {
+		return r.cutOK
+	}
+	q := r.tok - r.fs
+	ok := mayCutString(f, q)
+	if len(f)-q-1 >= maxLinkPrefix {
+		r.cutSet, r.cutTok, r.cutOK = true, r.tok, ok
+	}
+	return ok
+}
+
+// maxLinkPrefix bounds the length of the prefixes mayCutString looks for
+// at the start of a string.
+const maxLinkPrefix = 16
+
+// appendClosers closes the containers stack[from:to], innermost first.
+func (r *dataReader) appendClosers(h []byte, from, to int) []byte {
+	for j := to - 1; j >= from; j-- {
+		if r.stack[j].open == '{' {
+			h = append(h, '}')
+		} else {
+			h = append(h, ']')
+		}
+	}
+	return h
+}
+
+// healedMember is the value of the member of stack[l] arriving at the
+// cut, healed as the whole message is (valid until the next call).
+func (r *dataReader) healedMember(buf []byte, l int, cut dataCut) []byte {
+	h := append(r.hb[:0], rstripSpace(buf[r.stack[l].val:cut.pos])...)
+	if cut.inStr {
+		h = append(h, '"')
+	} else if n := len(h); n > 0 && h[n-1] == ',' {
+		h = rstripSpace(h[:n-1])
+	}
+	h = r.appendClosers(h, l+1, cut.depth)
+	r.hb = h
+	return h
+}
+
+// resolve fills v with what the healed message at the cut holds: the last
+// body member (the one arriving at the cut, if any, else the last
+// complete one), its last surfaceId, path and data members, and the data's
+// complete entries and the one arriving.
+func (r *dataReader) resolve(buf []byte, cut dataCut, v *dataView) bool {
+	st := r.stack[:cut.depth]
+	// incl reports whether the member of st[l] arriving is in the cut.
+	incl := func(l int) bool { return l < len(st)-1 || l == len(st)-1 && cut.open }
+	v.empty = st[0].n == 0 && !incl(0)
+	switch {
+	case len(st) >= 2 && st[1].role == roleBody:
+		b := &r.body
+		v.body, v.sid, v.path = true, b.sid, b.path
+		if b.contOK {
+			v.cont = &b.cont
+		}
+		if !incl(1) {
+			break
+		}
+		switch st[1].mkey {
+		case mkSurface, mkPath:
+			val, ok := decodeValue(r.healedMember(buf, 1, cut))
+			if !ok {
+				return false
+			}
+			if st[1].mkey == mkSurface {
+				v.sid = memberValue{true, val}
+			} else {
+				v.path = memberValue{true, val}
+			}
+		case mkContents:
+			v.cont = nil
+			if len(st) < 3 || st[2].role != roleContents {
+				break
+			}
+			v.cont = &r.cont
+			if incl(2) {
+				v.open, v.openKey, v.openHB = true, st[2].key, r.healedMember(buf, 2, cut)
+			}
+		}
+	case incl(0) && st[0].mkey == mkBody:
+		// The body arriving is not an object.
+	case r.cbodyOK:
+		b := &r.cbody
+		v.body, v.sid, v.path = true, b.sid, b.path
+		if b.contOK {
+			v.cont = &b.cont
+		}
+	}
+	return true
+}

@@ -1,0 +1,634 @@
+package parser
+
+import (
+	"bytes"
+)
+
+// dataReader follows a data model message (v0.9 family: updateDataModel;
+// v0.8: dataModelUpdate) while it arrives, so that sniffing it does not
+// decode the whole message again after every chunk. It reads each byte of
+// the message once, checking it is valid JSON as far as it goes (the
+// grammar jsonDecoder accepts), and keeps what a decoding of the healed
+// message would give that does not depend on where it is cut: the members
+// of the message, of its body and of the body's data ("value" or
+// "contents") that are complete, each data entry already encoded. Only
+// the member still arriving is decoded at a sniff.
+//
+// The bytes of an open message only grow, so what the reader learnt stays
+// true as long as the buffer still starts with the bytes it read (seen);
+// when it does not (a new message), the reader starts again.
+type dataReader struct {
+	fs     int    // offset of the message's '{' in the buffer
+	pos    int    // offset of the next byte to read
+	seen   []byte // the bytes read, buf[fs:pos]
+	active bool
+	failed bool // not valid JSON: the decoding path takes over
+	v08    bool
+
+	stack []drFrame
+
+	// The token being read.
+	lex  uint8
+	esc  uint8 // string: 1 after a backslash, 2..5 in a \u escape
+	num  uint8 // number: numMinus ...
+	lit  string
+	litI int
+	tok  int // offset of the string token's quote
+
+	// The last comma between members or elements, and the number of
+	// containers open there.
+	comma, commaDepth int
+
+	// body is the open body (stack[1] when its role is roleBody); cbody
+	// the last complete one, valid when cbodyOK (the message's last body
+	// member was an object).
+	body, cbody dataBody
+	cbodyOK     bool
+	// cont is the open data (stack[2] when its role is roleContents).
+	cont dataContents
+
+	// mayCut's answer for the string at tok, once known for good.
+	cutSet, cutOK bool
+	cutTok        int
+	// latest's answer for the data latestID with latestN elements.
+	latestIdx []int
+	latestID  uint64
+	latestN   int
+
+	ids     uint64      // the last data id given
+	checked dataChecked // what the last sniff left equal to the record
+
+	enc      []byte       // scratch for encodings
+	changed  []dataEntry  // scratch: the entries a sniff yields
+	kept     []dataEntry  // scratch: those left by the delta reduction
+	list     []any        // scratch: the v0.8 entries a sniff yields
+	keptList []any        // scratch: those left by the delta reduction
+	check    []*dataElem  // scratch: the v0.8 elements a sniff compares
+	flat     []flatMember // scratch for flatElement
+	encs     []keyedEnc   // scratch: encodings in enc, for dedupeData
+	hb       []byte       // scratch: the healed member arriving
+	src      []byte       // scratch: the healed message cut at a comma
+}
+
+// drFrame is an open container of the message.
+type drFrame struct {
+	open byte  // '{' or '['
+	st   uint8 // drObjStart ...
+	role uint8 // roleMsg ...
+	mkey uint8 // the class of the current member's key (message and body)
+	key  string
+	val  int // offset of the current member's value
+	n    int // complete members
+}
+
+// Container states.
+const (
+	drObjStart uint8 = iota // after '{'
+	drObjKey                // after ',': a key must follow
+	drObjColon              // after a key
+	drObjValue              // after ':'
+	drObjAfter              // after a member's value
+	drArrStart              // after '['
+	drArrValue              // after ','
+	drArrAfter              // after an element
+)
+
+// Roles of a container.
+const (
+	roleOther    uint8 = iota
+	roleMsg            // the message
+	roleBody           // the message's body (an object)
+	roleContents       // the body's data: "value" (an object) or "contents" (an object or a list)
+)
+
+// Member key classes.
+const (
+	mkOther    uint8 = iota
+	mkBody           // the message kind key
+	mkSurface        // "surfaceId" in the body
+	mkPath           // "path" in the body
+	mkContents       // "value" or "contents" in the body
+)
+
+// Tokens.
+const (
+	lexNone uint8 = iota
+	lexKey
+	lexStr
+	lexNum
+	lexLit
+)
+
+// Number states.
+const (
+	numMinus uint8 = iota
+	numZero
+	numInt
+	numDot
+	numFrac
+	numE
+	numESign
+	numExp
+)
+
+// dataBody is what is known of a body object: its last surfaceId and path
+// members and its last complete data member (valid when contOK: it was an
+// object, or for v0.8 an object or a list).
+type dataBody struct {
+	sid, path memberValue
+	cont      dataContents
+	contOK    bool
+}
+
+// memberValue is the decoded value of a member, when it has one.
+type memberValue struct {
+	set bool
+	v   any
+}
+
+// dataContents is what is known of the data: for an object, its entries
+// (the last of each key); for a v0.8 list, its elements.
+type dataContents struct {
+	id    uint64 // which data (see dataChecked)
+	repl  int    // entries replaced by a later one with the same key
+	list  bool
+	ents  []dataEntry
+	idx   map[string]int // key -> index in ents
+	elems []dataElem
+	// For the list: key -> index in elems of its last element with a
+	// value (what contentsToDict keeps), and of its last element.
+	valIdx, lastIdx map[string]int
+}
+
+// dataChecked is what a sniff left equal to the record of yielded data:
+// at generation gen of the record (progressiveEngine.dataGen), the record
+// d of slot holds the value of each of the first n entries (elements) of
+// the data with id (repl replacements), but for key openKey, where it
+// holds the value of the entry arriving then (when open). A later sniff
+// of the same data at the same generation compares only the rest.
+type dataChecked struct {
+	gen     int
+	slot    dataSlot
+	d       map[string]string
+	id      uint64
+	repl, n int
+	open    bool
+	openKey string
+}
+
+// from is the index of the first entry (element) of c a sniff at
+// generation gen for slot must compare, and the record of the slot when
+// known.
+func (k *dataChecked) from(c *dataContents, gen int, slot dataSlot) (int, map[string]string) {
+	if k.id == 0 || k.id != c.id || k.repl != c.repl || k.gen != gen || k.slot != slot {
+		return 0, nil
+	}
+	return k.n, k.d
+}
+
+// keyedEnc is the encoding enc[a:b] of the value under key.
+type keyedEnc struct {
+	key  string
+	a, b int
+}
+
+// dataEntry is an entry of a data object.
+type dataEntry struct {
+	key string
+	ev  *encodedValue
+}
+
+// dataElem is an element of a v0.8 contents list, as contentsToDict,
+// latestEntries and pruneEntries read it.
+type dataElem struct {
+	key    string        // its string "key" ("" if none)
+	hasVal bool          // it has a value for contentsToDict
+	cmp    string        // the comparison encoding of that value
+	pruned *encodedValue // the element as pruneEntries leaves it, nil if dropped
+}
+
+func (c *dataContents) reset(list bool, id uint64) {
+	c.list, c.id, c.repl = list, id, 0
+	clear(c.ents)
+	c.ents = c.ents[:0]
+	clear(c.idx)
+	clear(c.elems)
+	c.elems = c.elems[:0]
+	clear(c.valIdx)
+	clear(c.lastIdx)
+}
+
+func (c *dataContents) addElem(el dataElem) {
+	if el.key != "" {
+		if c.lastIdx == nil {
+			c.valIdx, c.lastIdx = map[string]int{}, map[string]int{}
+		}
+		c.lastIdx[el.key] = len(c.elems)
+		if el.hasVal {
+			c.valIdx[el.key] = len(c.elems)
+		}
+	}
+	c.elems = append(c.elems, el)
+}
+
+func (c *dataContents) addEntry(key string, ev *encodedValue) {
+	if i, ok := c.idx[key]; ok {
+		c.ents[i].ev = ev
+		c.repl++
+		return
+	}
+	if c.idx == nil {
+		c.idx = map[string]int{}
+	}
+	c.idx[key] = len(c.ents)
+	c.ents = append(c.ents, dataEntry{key, ev})
+}
+
+func (b *dataBody) reset() {
+	b.sid, b.path = memberValue{}, memberValue{}
+	b.cont.reset(false, 0)
+	b.contOK = false
+}
+
+// sync makes the reader follow the message starting at fs and reads the
+// bytes that arrived. It reports false when the message is not valid JSON
+// so far.
+func (r *dataReader) sync(buf []byte, fs int, v08 bool) bool {
+	if !r.active || r.fs != fs || r.v08 != v08 || r.pos > len(buf) || !bytes.Equal(buf[fs:r.pos], r.seen) {
+		r.start(fs, v08)
+	}
+	if r.failed {
+		return false
+	}
+	r.seen = append(r.seen, buf[r.pos:]...)
+	r.read(buf)
+	return !r.failed
+}
+
+func (r *dataReader) start(fs int, v08 bool) {
+	r.active, r.failed, r.v08 = true, false, v08
+	r.fs, r.pos = fs, fs
+	r.seen = r.seen[:0]
+	clear(r.stack)
+	r.stack = r.stack[:0]
+	r.lex, r.esc = lexNone, 0
+	r.comma, r.commaDepth = -1, 0
+	r.body.reset()
+	r.cbody.reset()
+	r.cbodyOK = false
+	r.cont.reset(false, 0)
+	r.checked = dataChecked{}
+	r.cutSet = false
+}
+
+// read reads buf[r.pos:].
+func (r *dataReader) read(buf []byte) {
+	i := r.pos
+	for ; i < len(buf) && !r.failed; i++ {
+		c := buf[i]
+		switch r.lex {
+		case lexKey, lexStr:
+			switch {
+			case r.esc == 1:
+				switch c {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					r.esc = 0
+				case 'u':
+					r.esc = 2
+				default:
+					r.failed = true
+				}
+			case r.esc > 1:
+				if !isHexDigit(c) {
+					r.failed = true
+				} else if r.esc++; r.esc == 6 {
+					r.esc = 0
+				}
+			case c == '\\':
+				r.esc = 1
+			case c == '"':
+				r.stringEnd(buf, i)
+			case c < 0x20:
+				r.failed = true
+			}
+			continue
+		case lexNum:
+			if r.numStep(c) {
+				continue
+			}
+			if !numDone(r.num) {
+				r.failed = true
+				continue
+			}
+			r.lex = lexNone
+			r.valueEnd(buf, i)
+			if r.failed {
+				continue
+			}
+		case lexLit:
+			if c != r.lit[r.litI] {
+				r.failed = true
+				continue
+			}
+			r.litI++
+			if r.litI == len(r.lit) {
+				r.lex = lexNone
+				r.valueEnd(buf, i+1)
+			}
+			continue
+		}
+		r.structural(buf, i, c)
+	}
+	r.pos = len(buf)
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func numDone(s uint8) bool {
+	return s == numZero || s == numInt || s == numFrac || s == numExp
+}
+
+// numStep advances the number grammar by c, reporting false when c does
+// not continue the number.
+func (r *dataReader) numStep(c byte) bool {
+	next, ok := numNext(r.num, c)
+	if ok {
+		r.num = next
+	}
+	return ok
+}
+
+// numNext is the number grammar's state after c in state s, false when c
+// does not continue the number.
+func numNext(s uint8, c byte) (uint8, bool) {
+	digit := c >= '0' && c <= '9'
+	switch s {
+	case numMinus:
+		switch {
+		case c == '0':
+			return numZero, true
+		case digit:
+			return numInt, true
+		}
+	case numZero, numInt:
+		switch {
+		case digit && s == numInt:
+			return numInt, true
+		case c == '.':
+			return numDot, true
+		case c == 'e' || c == 'E':
+			return numE, true
+		}
+	case numDot, numFrac:
+		switch {
+		case digit:
+			return numFrac, true
+		case s == numFrac && (c == 'e' || c == 'E'):
+			return numE, true
+		}
+	case numE:
+		switch {
+		case c == '+' || c == '-':
+			return numESign, true
+		case digit:
+			return numExp, true
+		}
+	case numESign, numExp:
+		if digit {
+			return numExp, true
+		}
+	}
+	return s, false
+}
+
+// structural handles a byte outside any token.
+func (r *dataReader) structural(buf []byte, i int, c byte) {
+	switch c {
+	case ' ', '\t', '\n', '\r':
+		return
+	}
+	if len(r.stack) == 0 {
+		if c == '{' && i == r.fs {
+			r.stack = append(r.stack, drFrame{open: '{', st: drObjStart, role: roleMsg})
+			return
+		}
+		r.failed = true
+		return
+	}
+	top := &r.stack[len(r.stack)-1]
+	switch top.st {
+	case drObjStart, drObjKey:
+		if c == '"' {
+			r.lex, r.esc, r.tok = lexKey, 0, i
+			return
+		}
+		if c == '}' && top.st == drObjStart {
+			r.close(buf, i)
+			return
+		}
+	case drObjColon:
+		if c == ':' {
+			top.st = drObjValue
+			return
+		}
+	case drArrStart, drArrValue, drObjValue:
+		if c == ']' && top.st == drArrStart {
+			r.close(buf, i)
+			return
+		}
+		if r.valueStart(top, i, c) {
+			return
+		}
+	case drObjAfter, drArrAfter:
+		switch {
+		case c == ',':
+			r.comma, r.commaDepth = i, len(r.stack)
+			if top.st == drObjAfter {
+				top.st = drObjKey
+			} else {
+				top.st = drArrValue
+			}
+			return
+		case c == '}' && top.st == drObjAfter, c == ']' && top.st == drArrAfter:
+			r.close(buf, i)
+			return
+		}
+	}
+	r.failed = true
+}
+
+// valueStart starts the value of top's current member at buf[i] = c.
+func (r *dataReader) valueStart(top *drFrame, i int, c byte) bool {
+	top.val = i
+	switch {
+	case c == '{' || c == '[':
+		role := roleOther
+		switch {
+		case top.role == roleMsg && top.mkey == mkBody && c == '{':
+			role = roleBody
+			r.body.reset()
+		case top.role == roleBody && top.mkey == mkContents && (c == '{' || r.v08):
+			role = roleContents
+			r.ids++
+			r.cont.reset(c == '[', r.ids)
+		}
+		st := drObjStart
+		if c == '[' {
+			st = drArrStart
+		}
+		r.stack = append(r.stack, drFrame{open: c, st: st, role: role})
+	case c == '"':
+		r.lex, r.esc, r.tok = lexStr, 0, i
+	case c == 't':
+		r.lex, r.lit, r.litI = lexLit, "true", 1
+	case c == 'f':
+		r.lex, r.lit, r.litI = lexLit, "false", 1
+	case c == 'n':
+		r.lex, r.lit, r.litI = lexLit, "null", 1
+	case c == '-':
+		r.lex, r.num = lexNum, numMinus
+	case c == '0':
+		r.lex, r.num = lexNum, numZero
+	case c >= '1' && c <= '9':
+		r.lex, r.num = lexNum, numInt
+	default:
+		return false
+	}
+	return true
+}
+
+// stringEnd handles the closing quote of a string at buf[i].
+func (r *dataReader) stringEnd(buf []byte, i int) {
+	if r.lex == lexStr {
+		r.lex = lexNone
+		r.valueEnd(buf, i+1)
+		return
+	}
+	r.lex = lexNone
+	top := &r.stack[len(r.stack)-1]
+	top.st = drObjColon
+	raw := buf[r.tok : i+1]
+	top.mkey = mkOther
+	switch top.role {
+	case roleMsg, roleBody:
+		k := raw[1 : len(raw)-1]
+		if bytes.IndexByte(raw, '\\') >= 0 {
+			k = []byte(decodeKey(raw))
+		}
+		switch {
+		case top.role == roleMsg && r.v08 && string(k) == kDataModelUpdate, top.role == roleMsg && !r.v08 && string(k) == kUpdateDataModel:
+			top.mkey = mkBody
+		case top.role == roleBody && string(k) == "surfaceId":
+			top.mkey = mkSurface
+		case top.role == roleBody && string(k) == "path":
+			top.mkey = mkPath
+		case top.role == roleBody && r.v08 && string(k) == "contents", top.role == roleBody && !r.v08 && string(k) == "value":
+			top.mkey = mkContents
+		}
+	case roleContents:
+		if bytes.IndexByte(raw, '\\') < 0 {
+			top.key = string(raw[1 : len(raw)-1])
+		} else {
+			top.key = decodeKey(raw)
+		}
+	}
+}
+
+// decodeKey decodes a complete string token.
+func decodeKey(raw []byte) string {
+	d := jsonDecoder{b: raw}
+	s, _ := d.str()
+	return s
+}
+
+// close handles the '}' or ']' at buf[i] that closes the top container.
+func (r *dataReader) close(buf []byte, i int) {
+	f := r.stack[len(r.stack)-1]
+	r.stack = r.stack[:len(r.stack)-1]
+	if len(r.stack) == 0 {
+		// The message itself closed: not the open message the reader
+		// was asked about.
+		r.failed = true
+		return
+	}
+	top := &r.stack[len(r.stack)-1]
+	switch f.role {
+	case roleBody:
+		r.body, r.cbody = r.cbody, r.body
+		r.cbodyOK = true
+		top.st, top.n = drObjAfter, top.n+1
+		return
+	case roleContents:
+		r.body.cont, r.cont = r.cont, r.body.cont
+		r.body.contOK = true
+		top.st, top.n = drObjAfter, top.n+1
+		return
+	}
+	r.valueEnd(buf, i+1)
+}
+
+// valueEnd completes the value of the top container's current member,
+// buf[top.val:end].
+func (r *dataReader) valueEnd(buf []byte, end int) {
+	top := &r.stack[len(r.stack)-1]
+	switch top.role {
+	case roleMsg:
+		if top.mkey == mkBody {
+			r.cbodyOK = false
+		}
+	case roleBody:
+		switch top.mkey {
+		case mkSurface, mkPath:
+			v, ok := decodeValue(buf[top.val:end])
+			if !ok {
+				r.failed = true
+				return
+			}
+			if top.mkey == mkSurface {
+				r.body.sid = memberValue{true, v}
+			} else {
+				r.body.path = memberValue{true, v}
+			}
+		case mkContents:
+			r.body.contOK = false
+		}
+	case roleContents:
+		if !r.member(buf[top.val:end], top.key, &r.cont) {
+			r.failed = true
+			return
+		}
+	}
+	top.n++
+	if top.open == '{' {
+		top.st = drObjAfter
+	} else {
+		top.st = drArrAfter
+	}
+}
+
+// member decodes a complete entry or element of the data and records it.
+func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
+	if c.list {
+		el, ok := r.readElement(b)
+		if ok {
+			c.addElem(el)
+		}
+		return ok
+	}
+	if canonicalScalar(b) {
+		out := string(b)
+		c.addEntry(key, &encodedValue{out: out, cmp: out})
+		return true
+	}
+	v, ok := decodeValue(b)
+	if !ok {
+		return false
+	}
+	// The bytes of a complete member are valid UTF-8 (the scanner checked
+	// them), so its two encodings are the same.
+	out := string(appendJSON(r.enc[:0], v))
+	c.addEntry(key, &encodedValue{out: out, cmp: out})
+	return true
+}

@@ -1,0 +1,395 @@
+package parser
+
+// Sniffing a data model message with the data model reader, part two:
+// what sniffedDataV09 and sniffedDataV08 would yield for what the reader
+// resolved, and yielding it as encoded messages.
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// openEncoded encodes the entry arriving, leaving its comparison encoding
+// in r.enc and returning its encoding when the two differ ("" when they do
+// not): the healed text is not valid UTF-8 when a character was cut at the
+// end of the buffer. It reports false when the entry does not decode.
+func (r *dataReader) openEncoded(v *dataView) (out string, ok bool) {
+	valid := utf8.Valid(v.openHB)
+	if valid && canonicalScalar(v.openHB) {
+		r.enc = append(r.enc[:0], v.openHB...)
+		return "", true
+	}
+	val, ok := decodeValue(v.openHB)
+	if !ok {
+		return "", false
+	}
+	r.enc = appendJSON(r.enc[:0], val)
+	if valid {
+		return "", true
+	}
+	out = string(r.enc)
+	r.enc = appendCmp(r.enc[:0], val)
+	return out, true
+}
+
+// sniffedReadV09 is sniffedDataV09 on what the reader resolved.
+func (e *progressiveEngine) sniffedReadV09(v *dataView) error {
+	if !v.body || v.cont == nil {
+		return nil
+	}
+	sid, _ := v.sid.v.(string)
+	sid = e.surfaceOr(sid)
+	path, hasPath := v.path.v.(string)
+	d, changed, ok := e.changedEntries(v, dataSlot{sid, path})
+	if !ok || len(changed) == 0 {
+		return nil
+	}
+	err := e.yieldReadV09(d, sid, path, hasPath, changed)
+	e.data.checked.gen = e.dataGen
+	clear(changed)
+	return err
+}
+
+// changedEntries returns the record d of slot and the entries of the
+// data object v.cont (and the one arriving) whose value differs from what
+// d records. Only the entries the last sniff did not leave equal to d are
+// compared (see dataChecked). It reports false when the entry arriving
+// does not decode.
+func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[string]string, []dataEntry, bool) {
+	r := &e.data
+	c := v.cont
+	from, d := r.checked.from(c, e.dataGen, slot)
+	if d == nil {
+		d = e.dataState(slot)
+	}
+	changed := r.changed[:0]
+	if v.open {
+		ev, ok := r.openEntry(v, d)
+		if !ok {
+			return nil, nil, false
+		}
+		if ev != nil {
+			changed = append(changed, dataEntry{v.openKey, ev})
+		}
+	}
+	k := &r.checked
+	for i, en := range c.ents {
+		// Yielding a v0.9 sniff records the message's "value" and "path"
+		// under those keys (dedupeData): entries of these names are
+		// always compared.
+		skip := i < from && (!k.open || en.key != k.openKey) && en.key != "value" && en.key != "path"
+		if skip || v.open && en.key == v.openKey || !differs(d, en.key, en.ev.cmp) {
+			continue
+		}
+		changed = append(changed, en)
+	}
+	r.changed = changed
+	// Once the changed entries are recorded, d holds every entry's value.
+	*k = dataChecked{gen: e.dataGen, slot: slot, d: d, id: c.id, repl: c.repl, n: len(c.ents), open: v.open, openKey: v.openKey}
+	return d, changed, true
+}
+
+// openEntry is the entry arriving, encoded, or nil when d records the
+// same value under its key. It reports false when the entry does not
+// decode.
+func (r *dataReader) openEntry(v *dataView, d map[string]string) (*encodedValue, bool) {
+	out, ok := r.openEncoded(v)
+	if !ok || !differsBytes(d, v.openKey, r.enc) {
+		return nil, ok
+	}
+	ev := &encodedValue{cmp: string(r.enc), out: out}
+	if out == "" {
+		ev.out = ev.cmp
+	}
+	return ev, true
+}
+
+// encodedYield reports whether a sniffed data model message may be placed
+// in the current part already encoded (and, in delta mode, reduced): in
+// delta mode, only when no message of this Feed call waits for its
+// reduction in finishFeed, since messages are reduced in order.
+func (e *progressiveEngine) encodedYield() bool {
+	if e.dstate == nil {
+		return true
+	}
+	for i := range e.emitted {
+		if e.emitted[i].msg != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// yieldReadV09 yields the changed entries of a sniffed updateDataModel
+// read by the data model reader: what yieldDataV09 does (yieldMessage,
+// without a catalog: dedupeData, then emit; in delta mode, finishFeed's
+// reduction), without building the message as maps.
+func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, hasPath bool, changed []dataEntry) error {
+	if !e.encodedYield() {
+		m := make(map[string]any, len(changed))
+		for _, en := range changed {
+			m[en.key] = en.ev
+		}
+		return e.yieldDataV09(d, sid, path, hasPath, m)
+	}
+	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
+	r := &e.data
+	// dedupeData: it records the message's value and path.
+	e.dataGen++
+	r.enc = append(r.enc[:0], '{')
+	for i, en := range changed {
+		if i > 0 {
+			r.enc = append(r.enc, ',')
+		}
+		r.enc = append(appendCmpString(r.enc, en.key), ':')
+		r.enc = append(r.enc, en.ev.cmp...)
+	}
+	r.enc = append(r.enc, '}')
+	if prev, ok := d["value"]; !ok || prev != string(r.enc) {
+		d["value"] = string(r.enc)
+	}
+	if hasPath {
+		e.recordData(d, "path", path)
+	}
+	kept := changed
+	if e.dstate != nil {
+		// deltaState.reduceValue.
+		last := e.dstate.slotOf(dataSlot{sid, path})
+		kept = r.kept[:0]
+		for _, en := range changed {
+			if e.dstate.changed(last, en.key, en.ev) {
+				kept = append(kept, en)
+			}
+		}
+		r.kept = kept
+	}
+	if len(kept) > 0 {
+		size := 72 + len(sid) + len(path) + len(e.versionFor(sid))
+		for _, en := range kept {
+			size += len(en.key) + len(en.ev.out) + 4
+		}
+		msg := make([]byte, 0, size)
+		msg = append(msg, `{"updateDataModel":{`...)
+		if hasPath {
+			msg = append(appendJSONString(append(msg, `"path":`...), path), ',')
+		}
+		msg = appendJSONString(append(msg, `"surfaceId":`...), sid)
+		msg = append(msg, `,"value":{`...)
+		for i, en := range kept {
+			if i > 0 {
+				msg = append(msg, ',')
+			}
+			msg = append(appendJSONString(msg, en.key), ':')
+			msg = append(msg, en.ev.out...)
+		}
+		msg = appendJSONString(append(msg, `}},"version":`...), e.versionFor(sid))
+		e.emitRaw(append(msg, '}'), false, "")
+	}
+	clear(r.kept)
+	for _, en := range changed {
+		d[en.key] = en.ev.cmp
+	}
+	return nil
+}
+
+// sniffedReadV08 is sniffedDataV08 on what the reader resolved.
+func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
+	if !v.body || v.cont == nil {
+		return nil
+	}
+	r := &e.data
+	sid, _ := v.sid.v.(string)
+	sid = e.surfaceOr(sid)
+	path, _ := v.path.v.(string)
+	c := v.cont
+	if !c.list {
+		return e.sniffedReadV08Object(v, sid, path)
+	}
+	var open dataElem
+	if v.open {
+		var ok bool
+		if open, ok = r.readElement(v.openHB); !ok {
+			return nil
+		}
+	}
+	openVal := v.open && open.key != "" && open.hasVal
+	if len(c.valIdx) == 0 && !openVal {
+		return nil
+	}
+	slot := dataSlot{sid, path}
+	from, d := r.checked.from(c, e.dataGen, slot)
+	if d == nil {
+		d = e.dataState(slot)
+	}
+	// The values contentsToDict keeps that the last sniff did not leave
+	// equal to d (see dataChecked): each key's last element with a value
+	// (the one arriving, if it has one) among the new elements, and the
+	// one of the key the element arriving then had.
+	check := r.check[:0]
+	if openVal {
+		check = append(check, &open)
+	}
+	n := len(c.elems)
+	for i := from; i < n; i++ {
+		if el := &c.elems[i]; el.key != "" && el.hasVal && c.valIdx[el.key] == i && !(openVal && el.key == open.key) {
+			check = append(check, el)
+		}
+	}
+	if k := &r.checked; from > 0 && k.open && !(openVal && k.openKey == open.key) {
+		if i, ok := c.valIdx[k.openKey]; ok && i < from {
+			check = append(check, &c.elems[i])
+		}
+	}
+	r.check = check
+	changed := false
+	for _, el := range check {
+		if differs(d, el.key, el.cmp) {
+			changed = true
+			break
+		}
+	}
+	r.checked = dataChecked{gen: e.dataGen, slot: slot, d: d, id: c.id, n: n, open: openVal, openKey: open.key}
+	if !changed {
+		clear(check)
+		return nil
+	}
+	// latestEntries and pruneEntries: the last element of each key that
+	// has a value, in list order; the element arriving supersedes the
+	// last complete one of its key.
+	out := r.list[:0]
+	for _, i := range r.latest(c) {
+		if el := &c.elems[i]; !v.open || el.key != open.key {
+			out = append(out, el.pruned)
+		}
+	}
+	if v.open && open.key != "" && open.pruned != nil {
+		if _, val := c.valIdx[open.key]; val || openVal {
+			out = append(out, open.pruned)
+		}
+	}
+	r.list = out
+	err := e.yieldReadV08(sid, path, v.path, true, out, nil)
+	clear(out)
+	// Recording the values compared leaves d holding every value.
+	for _, el := range check {
+		d[el.key] = el.cmp
+	}
+	clear(check)
+	r.checked.gen = e.dataGen
+	return err
+}
+
+// yieldReadV08 yields a sniffed dataModelUpdate read by the data model
+// reader, its contents the entries of list or (contents given as an
+// object, isList false) the changed entries: what sniffedDataV08 does with
+// yieldMessage, without a catalog (dedupeData, whose records sniffing
+// replaces, then emit; in delta mode, finishFeed's reduction), without
+// building the message as maps.
+func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, isList bool, list []any, changed []dataEntry) error {
+	if !e.encodedYield() {
+		var contents any
+		if !isList {
+			m := make(map[string]any, len(changed))
+			for _, en := range changed {
+				m[en.key] = en.ev
+			}
+			contents = m
+		} else {
+			contents = slices.Clone(list)
+		}
+		payload := map[string]any{"surfaceId": sid, "contents": contents}
+		if pathVal.set {
+			payload["path"] = pathVal.v
+		}
+		return e.yieldMessage(map[string]any{kDataModelUpdate: payload}, false)
+	}
+	e.dataGen++
+	r := &e.data
+	kept := list
+	if e.dstate != nil && len(list) > 0 {
+		// deltaState.reduceContents (contents given as an object pass).
+		last := e.dstate.slotOf(dataSlot{sid, path})
+		kept = r.keptList[:0]
+		for _, it := range list {
+			if ev := it.(*encodedValue); !ev.keyed || e.dstate.changed(last, ev.key, ev) {
+				kept = append(kept, it)
+			}
+		}
+		r.keptList = kept
+		if len(kept) == 0 {
+			return nil
+		}
+	}
+	msg := make([]byte, 0, 64+len(sid))
+	msg = append(msg, `{"dataModelUpdate":{"contents":`...)
+	if isList {
+		msg = append(msg, '[')
+		for i, it := range kept {
+			if i > 0 {
+				msg = append(msg, ',')
+			}
+			msg = append(msg, it.(*encodedValue).out...)
+		}
+		msg = append(msg, ']')
+		clear(kept)
+	} else {
+		slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
+		msg = append(msg, '{')
+		for i, en := range changed {
+			if i > 0 {
+				msg = append(msg, ',')
+			}
+			msg = append(appendJSONString(msg, en.key), ':')
+			msg = append(msg, en.ev.out...)
+		}
+		msg = append(msg, '}')
+	}
+	if pathVal.set {
+		msg = appendJSON(append(msg, `,"path":`...), pathVal.v)
+	}
+	msg = appendJSONString(append(msg, `,"surfaceId":`...), sid)
+	e.emitRaw(append(msg, "}}"...), false, "")
+	return nil
+}
+
+// latest returns the indices, in order, of the complete elements of c
+// that latestEntries and pruneEntries keep: the last element of each key
+// with a value, unless pruned. It is computed again only when c changed.
+func (r *dataReader) latest(c *dataContents) []int {
+	if c.id != 0 && r.latestID == c.id && r.latestN == len(c.elems) {
+		return r.latestIdx
+	}
+	idx := r.latestIdx[:0]
+	for i := range c.elems {
+		el := &c.elems[i]
+		if el.key == "" || el.pruned == nil || c.lastIdx[el.key] != i {
+			continue
+		}
+		if _, val := c.valIdx[el.key]; val {
+			idx = append(idx, i)
+		}
+	}
+	r.latestIdx, r.latestID, r.latestN = idx, c.id, len(c.elems)
+	return idx
+}
+
+// sniffedReadV08Object is sniffedReadV08 for contents given as an object
+// (contentsToDict keeps it as it is).
+func (e *progressiveEngine) sniffedReadV08Object(v *dataView, sid, path string) error {
+	if len(v.cont.ents) == 0 && !v.open {
+		return nil
+	}
+	d, changed, ok := e.changedEntries(v, dataSlot{sid, path})
+	if !ok || len(changed) == 0 {
+		return nil
+	}
+	err := e.yieldReadV08(sid, path, v.path, false, nil, changed)
+	// Recording the changed values leaves d holding every value.
+	for _, en := range changed {
+		d[en.key] = en.ev.cmp
+	}
+	e.data.checked.gen = e.dataGen
+	clear(changed)
+	return err
+}
