@@ -54,8 +54,10 @@ func (p *Processor) beginRendering(env *envelope, agent string, t *tracker) *Mes
 	if merr != nil {
 		return merr
 	}
-	if p.opts.strictTopology && len(s.components) > 0 {
-		if _, merr := p.checkTopology(s, nil, nil, root); merr != nil {
+	if p.opts.strictTopology && len(s.comps) > 0 {
+		p.prepareMarks(len(s.comps), 0, 0)
+		p.epoch++ // no record is replaced
+		if _, merr := p.checkTopology(s, false, p.epoch, root); merr != nil {
 			return merr
 		}
 	}
@@ -79,16 +81,15 @@ func (p *Processor) surfaceUpdate(env *envelope, agent string, t *tracker) *Mess
 	if merr != nil {
 		return merr
 	}
-	comps, merr := parseComponents(env.tp, env.get("components"), true, p.opts.topology, p.refFields(s.family, s.catalogID))
-	if merr != nil {
+	if merr := p.parseComponents(env.tp, env.get("components"), true, p.opts.topology, p.refFields(s.family, s.catalogID)); merr != nil {
 		return merr
 	}
-	upd, plan, merr := p.checkComponents(s, comps)
+	plan, merr := p.checkComponents(s)
 	if merr != nil {
 		return merr
 	}
 	p.commitV08(s, isNew, t)
-	p.storeComponents(s, comps, upd, plan, t)
+	p.storeComponents(s, plan, t)
 	return nil
 }
 

@@ -69,121 +69,163 @@ func (p *Processor) updateComponents(env *envelope, t *tracker) *MessageError {
 	if merr != nil {
 		return merr
 	}
-	comps, merr := parseComponents(env.tp, env.get("components"), false, p.opts.topology, p.refFields(s.family, s.catalogID))
+	if merr := p.parseComponents(env.tp, env.get("components"), false, p.opts.topology, p.refFields(s.family, s.catalogID)); merr != nil {
+		return merr
+	}
+	plan, merr := p.checkComponents(s)
 	if merr != nil {
 		return merr
 	}
-	upd, plan, merr := p.checkComponents(s, comps)
-	if merr != nil {
-		return merr
-	}
-	p.storeComponents(s, comps, upd, plan, t)
+	p.storeComponents(s, plan, t)
 	return nil
 }
 
-// checkComponents checks an update's components against the surface: the
-// component bound and the topology. It changes nothing.
-func (p *Processor) checkComponents(s *Surface, comps []*Component) (map[string]*Component, topoPlan, *MessageError) {
-	upd, dup := p.indexUpdate(comps, len(s.components) == 0)
-	if dup != "" && p.opts.topology {
-		return nil, topoPlan{}, topoFailure(protocol.ErrDuplicateID, "Duplicate component ID: %s", dup)
+// checkComponents checks the parsed update (p.upd) against the surface:
+// the component bound and the topology. It changes no state (only the
+// records' scratch marks).
+func (p *Processor) checkComponents(s *Surface) (topoPlan, *MessageError) {
+	if dup := p.indexUpdate(); dup != "" && p.opts.topology {
+		return topoPlan{}, topoFailure(protocol.ErrDuplicateID, "Duplicate component ID: %s", dup)
 	}
+	p.prepareMarks(len(s.comps), len(p.upd), len(p.urefs))
+	p.epoch++
+	repl := p.epoch
 	added := 0
-	for _, c := range comps {
-		if !latest(upd, comps, c) {
-			continue // a later component has this id
+	for i := range p.upd {
+		u := &p.uinfo[i]
+		if u.superseded {
+			continue
 		}
-		if _, ok := s.components[c.ID]; !ok {
+		if len(s.comps) > 0 {
+			c := &p.upd[i]
+			u.slot = s.find(u.hash, c.id.in(p.pend[-c.chunk-1]))
+		}
+		if u.slot < 0 {
 			added++
+		} else {
+			p.marks[u.slot].repl = repl
 		}
 	}
-	if len(s.components)+added > p.opts.maxComponents {
-		return nil, topoPlan{}, fail("/components", ErrLimit, "surface %q would hold %d components, more than the bound of %d", s.id, len(s.components)+added, p.opts.maxComponents)
+	if len(s.comps)+added > p.opts.maxComponents {
+		return topoPlan{}, fail("/components", ErrLimit, "surface %q would hold %d components, more than the bound of %d", s.id, len(s.comps)+added, p.opts.maxComponents)
 	}
 	var plan topoPlan
 	if p.opts.topology {
 		var merr *MessageError
-		if plan, merr = p.checkTopology(s, comps, upd, s.Root()); merr != nil {
-			return nil, topoPlan{}, merr
+		if plan, merr = p.checkTopology(s, true, repl, s.Root()); merr != nil {
+			return topoPlan{}, merr
 		}
 	}
-	return upd, plan, nil
+	return plan, nil
 }
 
-// indexUpdate maps an update's ids to its components (the last one for a
-// repeated id, as a later entry replaces an earlier one) and reports the
-// first repeated id. For a surface without components the map is fresh
-// (storeComponents adopts it as the surface's map); otherwise it is a map
-// the processor reuses.
-func (p *Processor) indexUpdate(comps []*Component, fresh bool) (map[string]*Component, string) {
-	var m map[string]*Component
-	if fresh {
-		m = make(map[string]*Component, len(comps))
-	} else {
-		// Reuse the map, unless an earlier, much larger update grew it:
-		// clearing costs its capacity, not its length.
-		if p.upd == nil || p.updCap > 4*len(comps)+64 {
-			p.upd, p.updCap = make(map[string]*Component, len(comps)), len(comps)
+// indexUpdate indexes the update's records by id (p.uidx: the last record
+// of a repeated id, as a later entry replaces an earlier one), links each
+// repeated id's records (updInfo.prev, superseded) and reports the first
+// repeated id.
+func (p *Processor) indexUpdate() (dup string) {
+	p.uidx.reset(len(p.upd))
+	for i := range p.upd {
+		c, u := &p.upd[i], &p.uinfo[i]
+		id := c.id.in(p.pend[-c.chunk-1])
+		pos, found := p.probeUpd(u.hash, id)
+		if found {
+			j := int32(uint32(p.uidx.e[pos])) - 1
+			if dup == "" {
+				dup = id
+			}
+			p.uinfo[j].superseded = true
+			u.prev = j
+		} else {
+			p.uidx.n++
 		}
-		clear(p.upd)
-		p.updCap = max(p.updCap, len(comps))
-		m = p.upd
+		p.uidx.e[pos] = uint64(u.hash)<<32 | uint64(uint32(i+1))
 	}
-	dup := ""
-	for _, c := range comps {
-		if _, ok := m[c.ID]; ok && dup == "" {
-			dup = c.ID
-		}
-		m[c.ID] = c
-	}
-	return m, dup
+	return dup
 }
 
-// storeComponents stores checked components: each replaces any component
-// with its id whole (all its properties); a changed type is recorded as a
-// recreation.
-//
-// upd is the update indexed by id (see indexUpdate); a surface without
-// components adopts it as its map.
-func (p *Processor) storeComponents(s *Surface, comps []*Component, upd map[string]*Component, plan topoPlan, t *tracker) {
+// storeComponents stores the checked update: each component replaces any
+// component with its id whole (all its properties), keeping its place; a
+// changed type is recorded as a recreation.
+func (p *Processor) storeComponents(s *Surface, plan topoPlan, t *tracker) {
+	nOld := int32(len(s.comps))
+	fresh := nOld == 0
+	// New ids take the next indexes, in the order of their last records.
+	next, nLatest, nRefs := nOld, 0, 0
+	for i := range p.upd {
+		if u := &p.uinfo[i]; !u.superseded {
+			if u.slot < 0 {
+				u.slot = next
+				next++
+			}
+			nLatest++
+			nRefs += int(p.upd[i].nrefs)
+		}
+	}
+	root := s.Root()
+	ids := make([]string, nLatest)
 	if p.opts.topology {
-		p.commitTopology(s, comps, upd, plan)
+		p.commitTopology(s, plan)
 	}
-	if len(s.components) == 0 {
-		s.components = upd
-		s.order = make([]string, 0, len(upd))
-		for _, c := range comps {
-			if latest(upd, comps, c) {
-				s.order = append(s.order, c.ID)
+	chunkOf := p.storeChunks(s)
+	if fresh {
+		s.comps = make([]comp, 0, next)
+		s.refs = make([]span, 0, nRefs)
+		s.idx.reset(int(next))
+	}
+	ids = ids[:0]
+	for i := range p.upd {
+		c, u := &p.upd[i], &p.uinfo[i]
+		chunk := p.pend[-c.chunk-1]
+		id := c.id.in(chunk)
+		if !fresh {
+			// As replacing the components one by one in update order: an
+			// earlier record of a repeated id is the one a later replaces.
+			existed, oldType := false, ""
+			switch {
+			case u.prev >= 0:
+				pc := &p.upd[u.prev]
+				existed, oldType = true, pc.typ.in(p.pend[-pc.chunk-1])
+			default:
+				slot := u.slot
+				if u.superseded {
+					slot = p.uinfo[p.findUpd(u.hash, id)].slot
+				}
+				if slot < nOld {
+					old := &s.comps[slot]
+					existed, oldType = true, old.typ.in(s.chunks[old.chunk])
+				}
+			}
+			recreated := existed && oldType != c.typ.in(chunk)
+			if recreated {
+				t.recreate(s.id, id)
+			}
+			if id == root && (!existed || recreated) {
+				t.setRoot(s.id, id)
 			}
 		}
-		// The Batch shares the order's array up to its length: the surface
-		// only ever appends to order, and a capped slice never sees that.
-		t.upserts(s.id, s.order[:len(s.order):len(s.order)])
-		if _, ok := upd[s.Root()]; ok {
-			t.setRoot(s.id, s.Root())
+		if u.superseded {
+			continue
 		}
-		return
-	}
-	ids := make([]string, 0, len(upd))
-	for _, c := range comps {
-		old, existed := s.components[c.ID]
-		recreated := existed && old.Type != c.Type
-		if !existed {
-			s.order = append(s.order, c.ID)
-		}
-		s.components[c.ID] = c
-		if latest(upd, comps, c) {
-			ids = append(ids, c.ID)
-		}
-		if recreated {
-			t.recreate(s.id, c.ID)
-		}
-		if c.ID == s.Root() && (!existed || recreated) {
-			t.setRoot(s.id, c.ID)
+		ids = append(ids, id)
+		rec := *c
+		rec.chunk = chunkOf[-c.chunk-1]
+		rec.refs = int32(len(s.refs))
+		s.refs = append(s.refs, p.urefs[c.refs:c.refs+c.nrefs]...)
+		if u.slot < nOld {
+			old := &s.comps[u.slot]
+			s.deadRefs += int(old.nrefs)
+			*old = rec
+		} else {
+			s.comps = append(s.comps, rec)
+			s.idx.insert(u.hash, u.slot)
 		}
 	}
 	t.upserts(s.id, ids)
+	if fresh && root != "" && p.findUpd(hashID(root), root) >= 0 {
+		t.setRoot(s.id, root)
+	}
+	s.compact()
 }
 
 func (p *Processor) updateDataModel(env *envelope, t *tracker) *MessageError {

@@ -52,8 +52,8 @@ type Changes struct {
 	// and were deleted by it.
 	SurfacesDeleted []string `json:"surfacesDeleted,omitempty"`
 	// Surfaces holds, for each surface that exists at the end of the list
-	// and was changed by it, what changed.
-	Surfaces map[string]SurfaceChanges `json:"surfaces,omitempty"`
+	// and was changed by it, what changed (never nil for a listed surface).
+	Surfaces map[string]*SurfaceChanges `json:"surfaces,omitempty"`
 }
 
 // SurfaceChanges is what a list changed in one surface.

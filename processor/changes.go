@@ -172,22 +172,30 @@ func (t *tracker) changes() Changes {
 	var c Changes
 	c.SurfacesCreated = t.created.sorted()
 	c.SurfacesDeleted = t.deleted.sorted()
+	live := 0
+	for i := range t.surf {
+		if t.surf[i].live {
+			live++
+		}
+	}
+	if live == 0 {
+		return c
+	}
+	c.Surfaces = make(map[string]*SurfaceChanges, live)
+	all := make([]SurfaceChanges, 0, live) // one allocation for the list
 	for i := range t.surf {
 		d := &t.surf[i]
 		if !d.live {
 			continue
 		}
-		sc := SurfaceChanges{
+		all = append(all, SurfaceChanges{
 			ComponentsUpserted:  d.upserted,
 			ComponentsRecreated: sortedUnique(d.recreated),
 			DataPaths:           collapsePaths(sortedUnique(d.paths)),
 			Root:                d.root,
 			StylesChanged:       d.styles,
-		}
-		if c.Surfaces == nil {
-			c.Surfaces = make(map[string]SurfaceChanges, len(t.surf))
-		}
-		c.Surfaces[d.id] = sc
+		})
+		c.Surfaces[d.id] = &all[len(all)-1]
 	}
 	return c
 }
@@ -206,6 +214,9 @@ func sortedUnique(ids []string) []string {
 func collapsePaths(sorted []string) []string {
 	if len(sorted) == 0 {
 		return nil
+	}
+	if sorted[0] == "/" {
+		return sorted[:1] // "/" sorts before every other pointer
 	}
 	if slices.Contains(sorted, "/") {
 		return []string{"/"}

@@ -35,7 +35,9 @@ type dataModel struct {
 	bytes int
 }
 
-func newDataModel() dataModel { return dataModel{root: object{}, bytes: 2} }
+// newDataModel returns an empty model: an empty object, held as raw JSON
+// (most models are first replaced whole).
+func newDataModel() dataModel { return dataModel{root: rawJSON("{}"), bytes: 2} }
 
 // kindOf classifies a raw JSON value by its first byte.
 func rawKind(r rawJSON) byte {
@@ -149,22 +151,33 @@ func chainSize(segs []string, valueSize int) int {
 // only), so the model is semantically unchanged until commit.
 type dataWrite struct {
 	dm      *dataModel
-	commit  func()
+	apply   func() // a write below the root
+	root    bool   // else: a write of the whole model, value of size bytes
+	value   any
+	size    int
 	delta   int
 	changed bool // false for a removal of something absent
+}
+
+// commit applies the write.
+func (w *dataWrite) commit() {
+	if w.root {
+		w.dm.root, w.dm.bytes = w.value, w.size
+		return
+	}
+	w.apply()
 }
 
 // prepareWrite validates the upsert of value (or, with remove, the removal)
 // at segs and returns the write to commit. Errors wrap ErrDataPath or
 // ErrLimit.
-func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxBytes int) (*dataWrite, error) {
-	w := &dataWrite{dm: dm, changed: true}
+func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxBytes int) (dataWrite, error) {
 	if len(segs) > maxPathSegments {
-		return nil, fmt.Errorf("%w: path has %d segments, more than %d", ErrLimit, len(segs), maxPathSegments)
+		return dataWrite{}, fmt.Errorf("%w: path has %d segments, more than %d", ErrLimit, len(segs), maxPathSegments)
 	}
 	for _, seg := range segs {
 		if _, _, tooBig := arrayIndex(seg); tooBig {
-			return nil, fmt.Errorf("%w: array index %s exceeds the data model bound", ErrLimit, seg)
+			return dataWrite{}, fmt.Errorf("%w: array index %s exceeds the data model bound", ErrLimit, seg)
 		}
 	}
 	if len(segs) == 0 {
@@ -172,13 +185,21 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 			value = object{}
 		}
 		size := sizeOf(value)
-		w.delta = size - dm.bytes
 		if size > maxBytes {
-			return nil, limitErr(size, maxBytes)
+			return dataWrite{}, limitErr(size, maxBytes)
 		}
-		w.commit = func() { dm.root, dm.bytes = value, size }
-		return w, nil
+		return dataWrite{dm: dm, root: true, value: value, size: size, delta: size - dm.bytes, changed: true}, nil
 	}
+	w, err := dm.preparePathWrite(segs, value, remove, maxBytes)
+	if err != nil {
+		return dataWrite{}, err
+	}
+	return *w, nil
+}
+
+// preparePathWrite is prepareWrite below the root (segs is not empty).
+func (dm *dataModel) preparePathWrite(segs []string, value any, remove bool, maxBytes int) (*dataWrite, error) {
+	w := &dataWrite{dm: dm, changed: true}
 	valueSize := 0
 	if !remove {
 		valueSize = sizeOf(value)
@@ -203,7 +224,7 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 			// Null or absent: create containers from here (root: object).
 			if remove {
 				w.changed = false
-				w.commit = func() {}
+				w.apply = func() {}
 				return w, nil
 			}
 			var created any
@@ -220,7 +241,7 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 				return nil, err
 			}
 			slot := setSlot
-			w.commit = func() { slot(created); dm.bytes += w.delta }
+			w.apply = func() { slot(created); dm.bytes += w.delta }
 			return w, nil
 		}
 		switch c := cur.(type) {
@@ -230,11 +251,11 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 				if remove {
 					if !ok || !last {
 						w.changed = false
-						w.commit = func() {}
+						w.apply = func() {}
 						return w, nil
 					}
 					w.delta = -(len(seg) + 4 + sizeOf(child))
-					w.commit = func() { delete(c, seg); dm.bytes += w.delta }
+					w.apply = func() { delete(c, seg); dm.bytes += w.delta }
 					return w, nil
 				}
 				var nv any
@@ -251,7 +272,7 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 				if err := checkLimit(dm, w.delta, maxBytes); err != nil {
 					return nil, err
 				}
-				w.commit = func() { c[seg] = nv; dm.bytes += w.delta }
+				w.apply = func() { c[seg] = nv; dm.bytes += w.delta }
 				return w, nil
 			}
 			setSlot = func(n any) { c[seg] = n }
@@ -273,11 +294,11 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 				if remove {
 					if !present || !last {
 						w.changed = false
-						w.commit = func() {}
+						w.apply = func() {}
 						return w, nil
 					}
 					w.delta = 4 - sizeOf(child)
-					w.commit = func() { c.items[idx] = nil; dm.bytes += w.delta }
+					w.apply = func() { c.items[idx] = nil; dm.bytes += w.delta }
 					return w, nil
 				}
 				var nv any
@@ -296,7 +317,7 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 				if err := checkLimit(dm, w.delta, maxBytes); err != nil {
 					return nil, err
 				}
-				w.commit = func() {
+				w.apply = func() {
 					if idx >= len(c.items) {
 						grown := make([]any, idx+1)
 						copy(grown, c.items)

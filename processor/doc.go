@@ -71,5 +71,8 @@
 // WithMaxDataModelBytes (per surface); a message that would exceed a bound
 // fails with ErrLimit and changes nothing. Components and data values are
 // held as the JSON text they arrived as (copied: the caller keeps its
-// bytes; the small messages of a list share one copy).
+// bytes; the small messages of a list share one copy). A surface indexes
+// its components by offsets into that text, so its state holds few
+// pointers for the garbage collector. Text a surface no longer uses is
+// released as it is updated.
 package processor

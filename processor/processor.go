@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
@@ -23,16 +24,61 @@ type Processor struct {
 	subs     []*subscription
 	catalogs map[string]bool // allowed catalog ids; nil means any
 
-	tp      protocol.Tape // the message being applied
-	epoch   uint64        // topology walk marks (see checkTopology)
-	stack   []walkFrame
-	reach   []*Component          // reachability search
-	changed []*Component          // components whose height the update changes
-	upd     map[string]*Component // the update being checked, by id
-	updCap  int                   // the most entries upd has held
+	// The text of the message being applied: the chunk holding it (a copy
+	// the surfaces may keep), its id (unique per copy) and address.
+	cur      string
+	curID    uint64
+	curBase  uintptr
+	chunkSeq uint64 // the last id given to a chunk
+
+	*work // scratch, while a list is applied
 }
 
 type subscription struct{ fn func(Batch) }
+
+// work is the scratch of applying a list: the message's tape, the update
+// being checked and the topology checks' marks. Processors borrow one
+// from workPool for each list, so that the scratch, grown to the sizes
+// messages need, outlives a processor (a gateway may run one per session).
+type work struct {
+	tp protocol.Tape // the message being applied
+
+	// The components of the update being applied (see parseComponents):
+	// records, what the checks know of them, their references, the index
+	// of their ids, the chunks they point into (pend[0] is the message's;
+	// the others are components' own, see relocate) and scratch.
+	upd       []comp
+	uinfo     []updInfo
+	urefs     []span    // the ids of the update's references
+	urefx     []refInfo // where they sit, with wantWhere (see refField)
+	wantWhere bool
+	uidx      idIndex
+	pend      []string
+	esc       []byte
+	chunkMap  []int32
+
+	// How the update was parsed (for the texts of topology errors).
+	updV08       bool
+	updRefFields protocol.RefFieldsFunc
+
+	epoch   uint32     // topology walk marks (see prepareMarks)
+	marks   []nodeMark // by graph node
+	stack   []walkFrame
+	reach   []int32 // reachability search
+	changed []int32 // nodes whose height the update changes
+}
+
+var workPool = sync.Pool{New: func() any { return new(work) }}
+
+// release drops the work's references to a list's text and returns it to
+// the pool.
+func (w *work) release() {
+	_ = w.tp.Parse("0") // forget the last message
+	clear(w.pend[:cap(w.pend)])
+	w.pend = w.pend[:0]
+	w.updRefFields = nil
+	workPool.Put(w)
+}
 
 // New returns an empty processor.
 func New(opts ...Option) (*Processor, error) {
@@ -86,10 +132,14 @@ func (p *Processor) ProcessList(msgs []json.RawMessage) Batch {
 // sharedCopyMax is the size up to which a list's messages share one copy.
 const sharedCopyMax = 16 << 10
 
+// maxChunk bounds a shared copy (offsets into it are 32-bit).
+const maxChunk = 1 << 30
+
 // ProcessListFrom is ProcessList for a list sent by a given agent: surfaces
 // the list creates are recorded as that agent's, for ClientDataModelFor.
 func (p *Processor) ProcessListFrom(agent string, msgs []json.RawMessage) Batch {
 	p.seq++
+	p.work = workPool.Get().(*work)
 	b := Batch{Seq: p.seq, Agent: agent, Results: make([]Result, len(msgs))}
 	var t tracker
 	// One copy of the list's small messages (the state keeps substrings of
@@ -101,24 +151,42 @@ func (p *Processor) ProcessListFrom(agent string, msgs []json.RawMessage) Batch 
 			total += len(m)
 		}
 	}
-	var sb strings.Builder
-	sb.Grow(total)
-	for _, m := range msgs {
-		if len(m) <= sharedCopyMax {
-			sb.Write(m)
-		}
-	}
-	shared := sb.String()
-	off := 0
+	var (
+		shared   string
+		sharedID uint64
+		off      int
+	)
 	for i, m := range msgs {
 		r := &b.Results[i]
 		r.Index = i
 		var msg string
 		if len(m) <= sharedCopyMax {
+			if off+len(m) > len(shared) {
+				// The next shared copy: the rest of the list's small
+				// messages, up to maxChunk bytes (offsets into a chunk
+				// are 32-bit).
+				var sb strings.Builder
+				sb.Grow(min(total, maxChunk))
+				for _, m := range msgs[i:] {
+					if len(m) <= sharedCopyMax {
+						if sb.Len()+len(m) > maxChunk {
+							break
+						}
+						total -= len(m)
+						sb.Write(m)
+					}
+				}
+				shared, off = sb.String(), 0
+				p.chunkSeq++
+				sharedID = p.chunkSeq
+			}
 			msg = shared[off : off+len(m)]
 			off += len(m)
+			p.setSource(shared, sharedID)
 		} else {
 			msg = string(m)
+			p.chunkSeq++
+			p.setSource(msg, p.chunkSeq)
 		}
 		kind, sid, merr := p.apply(msg, agent, &t)
 		r.Type, r.SurfaceID = kind, sid
@@ -138,6 +206,8 @@ func (p *Processor) ProcessListFrom(agent string, msgs []json.RawMessage) Batch 
 			"seq", b.Seq, "index", i, "kind", string(kind), "surfaceId", merr.SurfaceID,
 			"path", rep.Path, "error", merr.Err)
 	}
+	p.work.release()
+	p.work, p.cur = nil, ""
 	b.Changes = t.changes()
 	for _, s := range p.subs {
 		s.fn(b)

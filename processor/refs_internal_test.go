@@ -14,11 +14,12 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-// refStrings renders references as sorted "id@field" strings.
-func refStrings(rs []ref) []string {
-	out := make([]string, len(rs))
-	for i, r := range rs {
-		out[i] = r.id + "@" + r.field()
+// refStrings renders references (spans of chunk) as sorted "id@field"
+// strings.
+func refStrings(ids []span, infos []refInfo, chunk string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = id.in(chunk) + "@" + infos[i].field(chunk)
 	}
 	sort.Strings(out)
 	return out
@@ -37,16 +38,18 @@ func protocolRefStrings(comp map[string]any, refs protocol.RefFieldsFunc) []stri
 // component.
 func checkRefsAgree(t *testing.T, name, compJSON string, v08 bool, refs protocol.RefFieldsFunc) {
 	t.Helper()
-	var c Component
-	var rs []ref
+	p := Processor{work: &work{wantWhere: true}}
 	var tp protocol.Tape
 	if err := tp.Parse(compJSON); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if merr := parseComponent(&tp, &c, 0, 0, v08, true, refs, &rs); merr != nil {
+	p.setSource(compJSON, 1)
+	p.upd, p.uinfo, p.pend = []comp{{}}, []updInfo{{}}, []string{compJSON}
+	if merr := p.parseComponent(&tp, 0, 0, v08, true, refs); merr != nil {
 		t.Fatalf("%s: %v", name, merr)
 	}
-	got := refStrings(rs)
+	c := &p.upd[0]
+	got := refStrings(p.urefs[c.refs:c.refs+c.nrefs], p.urefx[c.refs:c.refs+c.nrefs], p.pend[-c.chunk-1])
 	var m map[string]any
 	if err := json.Unmarshal([]byte(compJSON), &m); err != nil {
 		t.Fatal(err)

@@ -124,7 +124,7 @@ func TestScenarioInterleavedSurfaces(t *testing.T) {
 	}
 	want := processor.Changes{
 		SurfacesCreated: []string{"a", "b"},
-		Surfaces: map[string]processor.SurfaceChanges{
+		Surfaces: map[string]*processor.SurfaceChanges{
 			"a": {DataPaths: []string{"/y"}},
 			"b": {ComponentsUpserted: []string{"root"}, DataPaths: []string{"/x"}, Root: "root"},
 		},

@@ -235,8 +235,8 @@ func TestDataModelRules(t *testing.T) {
 		{name: "omitted_value_empties_array_slot", setup: []string{s, data("s", "/a", `[1,2,3]`)}, msg: data("s", "/a/1", "-"), check: wantData("s", `{"a":[1,null,3]}`)},
 		{name: "removing_missing_path_changes_nothing", setup: []string{s, data("s", "/a", `1`)}, msg: data("s", "/x/y", "-"),
 			check: both(wantData("s", `{"a":1}`), func(t *testing.T, _ *processor.Processor, b processor.Batch) {
-				if len(b.Changes.Surfaces["s"].DataPaths) != 0 {
-					t.Errorf("DataPaths = %v", b.Changes.Surfaces["s"].DataPaths)
+				if sc := b.Changes.Surfaces["s"]; sc != nil && len(sc.DataPaths) != 0 {
+					t.Errorf("DataPaths = %v", sc.DataPaths)
 				}
 			})},
 		{name: "omitted_path_replaces_model", setup: []string{s, data("s", "/a", `1`)}, msg: data("s", "-", `{"b":2}`), check: wantData("s", `{"b":2}`)},

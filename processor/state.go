@@ -39,13 +39,15 @@ func (p *Processor) Snapshot() (map[string]any, error) {
 }
 
 func (s *Surface) snapshot() (map[string]any, error) {
-	comps := make(map[string]any, len(s.components))
-	for id, c := range s.components {
-		v, err := plain(rawJSON(c.JSON))
+	comps := make(map[string]any, len(s.comps))
+	for i := range s.comps {
+		c := &s.comps[i]
+		chunk := s.chunks[c.chunk]
+		v, err := plain(rawJSON(c.json.in(chunk)))
 		if err != nil {
 			return nil, err
 		}
-		comps[id] = v
+		comps[c.id.in(chunk)] = v
 	}
 	data, err := plain(s.data.root)
 	if err != nil {

@@ -9,7 +9,8 @@ import (
 
 // Surface is one surface's state. The processor owns it: a *Surface
 // obtained from Processor.Surface is valid, and must not be used
-// concurrently with, or after, the next ProcessList call.
+// concurrently with, or after, the next ProcessList call. Its methods may
+// be called from several goroutines at once between two lists.
 type Surface struct {
 	id            string
 	family        protocol.Family
@@ -21,18 +22,26 @@ type Surface struct {
 	root          string // v0.8: set by beginRendering
 	styles        string // v0.8: raw JSON object, "" when none
 
-	components map[string]*Component
-	order      []string // component ids in first-arrival order
-	// parents maps a component id (present or not) to the ids of the
+	// The components (see comp): records in first-arrival order (a
+	// component keeps its index when replaced), their references, the
+	// chunks of text they point into and the index from ids to records.
+	comps       []comp
+	refs        []span // the ids components reference
+	deadRefs    int    // references of replaced records still in refs
+	chunks      []string
+	chunk0      [1]string // the first chunk's storage
+	lastChunk   uint64    // the Processor.curID of chunks[lastChunkAt]; 0 for none
+	lastChunkAt int32
+	chunkLimit  int // compact drops unused chunks beyond this many
+	idx         idIndex
+	// parents maps a component id (present or not) to the indexes of the
 	// components referencing it, once per reference; nil until an
 	// incremental topology check needs it (see buildParents).
-	parents map[string][]string
+	parents map[string][]int32
 	data    dataModel
 }
 
 func newSurface(id string, family protocol.Family, version protocol.Version, agent string) *Surface {
-	// components stays nil until the first update, whose index becomes
-	// the map (see storeComponents).
 	return &Surface{id: id, family: family, version: version, agent: agent, data: newDataModel()}
 }
 
@@ -84,25 +93,32 @@ func (s *Surface) Styles() json.RawMessage {
 
 // Component returns a component by id.
 func (s *Surface) Component(id string) (Component, bool) {
-	c, ok := s.components[id]
-	if !ok {
+	i := s.find(hashID(id), id)
+	if i < 0 {
 		return Component{}, false
 	}
-	return Component{ID: c.ID, Type: c.Type, JSON: c.JSON}, true
+	c := &s.comps[i]
+	chunk := s.chunks[c.chunk]
+	return Component{ID: c.id.in(chunk), Type: c.typ.in(chunk), JSON: c.json.in(chunk)}, true
 }
 
 // ComponentIDs lists the surface's component ids, sorted.
 func (s *Surface) ComponentIDs() []string {
-	ids := make([]string, 0, len(s.components))
-	for id := range s.components {
-		ids = append(ids, id)
+	ids := make([]string, len(s.comps))
+	for i := range s.comps {
+		ids[i] = s.idOf(&s.comps[i])
 	}
 	sort.Strings(ids)
 	return ids
 }
 
 // Len is the number of components.
-func (s *Surface) Len() int { return len(s.components) }
+func (s *Surface) Len() int {
+	return len(s.comps)
+}
+
+// idOf returns the id of one of the surface's records.
+func (s *Surface) idOf(c *comp) string { return c.id.in(s.chunks[c.chunk]) }
 
 // DataModel returns the whole data model as JSON (object keys sorted).
 func (s *Surface) DataModel() (json.RawMessage, error) {
@@ -144,20 +160,23 @@ func (s *Surface) buildParents() {
 	if s.parents != nil {
 		return
 	}
-	s.parents = make(map[string][]string, len(s.components))
-	for _, id := range s.order {
-		c := s.components[id]
-		for _, r := range c.refs {
-			s.parents[r.id] = append(s.parents[r.id], c.ID)
+	s.parents = make(map[string][]int32, len(s.comps))
+	for i := range s.comps {
+		c := &s.comps[i]
+		chunk := s.chunks[c.chunk]
+		for _, r := range s.refs[c.refs : c.refs+c.nrefs] {
+			id := r.in(chunk)
+			s.parents[id] = append(s.parents[id], int32(i))
 		}
 	}
 }
 
-// removeParent drops one reference from parent to child from the index.
-func (s *Surface) removeParent(child, parent string) {
+// removeParent drops one reference from the component at index parent to
+// child from the index.
+func (s *Surface) removeParent(child string, parent int32) {
 	list := s.parents[child]
-	for i, id := range list {
-		if id == parent {
+	for i, x := range list {
+		if x == parent {
 			list[i] = list[len(list)-1]
 			list = list[:len(list)-1]
 			break

@@ -2,6 +2,7 @@ package processor
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -34,50 +35,115 @@ import (
 // protocol.CheckIntegrity and protocol.AnalyzeTopology.
 
 // graph is a surface's component graph as it would be after an update:
-// the update's components over the surface's.
+// the update's records (Processor.upd) over the surface's. Its nodes are
+// numbered: the surface's records by index (0 to nS-1), then the update's
+// (nS + index in Processor.upd). The checks' scratch for node n is
+// Processor.marks[n].
 type graph struct {
-	s     *Surface
-	comps []*Component
-	upd   map[string]*Component // comps by id (the last one of a repeated id)
+	p      *Processor
+	s      *Surface
+	nS     int32  // the surface's records
+	hasUpd bool   // Processor.upd holds the update (else there is none)
+	repl   uint32 // nodes with marks[n].repl == repl are replaced by the update
 }
 
-func (g *graph) lookup(id string) (*Component, bool) {
-	if c, ok := g.upd[id]; ok || len(g.s.components) == 0 {
-		return c, ok
+// nodeMark is the topology checks' scratch for one node, stamped with an
+// epoch (see reserveEpochs). mark == epoch means, in the check using it:
+// on the full walk's stack (heights), visited (reaches), in the affected
+// set (checkIncremental); no two of these run on one epoch. tentEpoch ==
+// epoch means tent is the tentative height.
+type nodeMark struct {
+	tent                  int32
+	mark, tentEpoch, repl uint32
+}
+
+// rec returns node n's record.
+func (g *graph) rec(n int32) *comp {
+	if n < g.nS {
+		return &g.s.comps[n]
 	}
-	c, ok := g.s.components[id]
-	return c, ok
+	return &g.p.upd[n-g.nS]
 }
 
-// inUpdate reports whether c is the update's component for its id.
-func (g *graph) inUpdate(c *Component) bool { return g.upd[c.ID] == c }
-
-// latest is inUpdate for one of the update's own components, without a
-// lookup when the update's ids are unique.
-func (g *graph) latest(c *Component) bool { return latest(g.upd, g.comps, c) }
-
-// latest reports whether c, one of an update's components (indexed by
-// upd), is the last one with its id: always when the ids are unique (upd
-// then has an entry per component), which the topology checks ensure.
-func latest(upd map[string]*Component, comps []*Component, c *Component) bool {
-	return len(upd) == len(comps) || upd[c.ID] == c
+// chunk returns the text node n's spans point into.
+func (g *graph) chunk(n int32) string {
+	if n < g.nS {
+		return g.s.chunks[g.s.comps[n].chunk]
+	}
+	return g.p.pend[-g.p.upd[n-g.nS].chunk-1]
 }
+
+// id returns node n's id.
+func (g *graph) id(n int32) string { return g.rec(n).id.in(g.chunk(n)) }
+
+// refs returns the ids node n references (spans of its chunk).
+func (g *graph) refs(n int32) []span {
+	if n < g.nS {
+		c := &g.s.comps[n]
+		return g.s.refs[c.refs : c.refs+c.nrefs]
+	}
+	c := &g.p.upd[n-g.nS]
+	return g.p.urefs[c.refs : c.refs+c.nrefs]
+}
+
+// field renders where node n's k-th reference sits.
+func (g *graph) field(n, k int32) string {
+	if n < g.nS {
+		c := &g.s.comps[n]
+		return refField(c.json.in(g.s.chunks[c.chunk]), g.s.family == protocol.FamilyV08, g.p.refFields(g.s.family, g.s.catalogID), k)
+	}
+	c := &g.p.upd[n-g.nS]
+	return refField(c.json.in(g.chunk(n)), g.p.updV08, g.p.updRefFields, k)
+}
+
+// lookup returns the node with an id, or -1.
+func (g *graph) lookup(id string) int32 {
+	h := hashID(id)
+	if g.hasUpd {
+		if i := g.p.findUpd(h, id); i >= 0 {
+			return g.nS + i
+		}
+	}
+	return g.s.find(h, id)
+}
+
+// hasRef reports whether node n references id.
+func (g *graph) hasRef(n int32, id string) bool {
+	chunk := g.chunk(n)
+	for _, r := range g.refs(n) {
+		if r.in(chunk) == id {
+			return true
+		}
+	}
+	return false
+}
+
+// inUpdate reports whether node n is the update's component for its id.
+func (g *graph) inUpdate(n int32) bool { return n >= g.nS && g.latest(n) }
+
+// latest reports whether node n, one of the update's records, is the last
+// one with its id: always when the ids are unique, which the topology
+// checks ensure.
+func (g *graph) latest(n int32) bool { return !g.p.uinfo[n-g.nS].superseded }
 
 // each calls fn for every component of the graph, in a fixed order (the
 // surface's arrival order, then the update's), so that error messages are
 // deterministic.
-func (g *graph) each(fn func(*Component) *MessageError) *MessageError {
-	for _, id := range g.s.order {
-		if _, replaced := g.upd[id]; replaced {
-			continue
+func (g *graph) each(fn func(n int32) *MessageError) *MessageError {
+	for n := int32(0); n < g.nS; n++ {
+		if g.p.marks[n].repl == g.repl {
+			continue // replaced by the update
 		}
-		if merr := fn(g.s.components[id]); merr != nil {
+		if merr := fn(n); merr != nil {
 			return merr
 		}
 	}
-	for _, c := range g.comps {
-		if g.latest(c) {
-			if merr := fn(c); merr != nil {
+	if !g.hasUpd {
+		return nil
+	}
+	for n := g.nS; n < g.nS+int32(len(g.p.upd)); n++ {
+		if g.latest(n) {
+			if merr := fn(n); merr != nil {
 				return merr
 			}
 		}
@@ -88,43 +154,92 @@ func (g *graph) each(fn func(*Component) *MessageError) *MessageError {
 // topoPlan is a checked update's topology, for commitTopology.
 type topoPlan struct {
 	full  bool
-	epoch uint64 // tentative heights: components with tentEpoch == epoch
+	epoch uint32 // tentative heights: nodes with tentEpoch == epoch
 }
 
-// checkTopology checks an update (comps, indexed by upd; the caller has
-// rejected repeated ids) against the surface. It changes no state: its
-// results are tentative marks on the components, which commitTopology
-// applies when the update is stored.
-func (p *Processor) checkTopology(s *Surface, comps []*Component, upd map[string]*Component, rootID string) (topoPlan, *MessageError) {
-	g := graph{s: s, comps: comps, upd: upd}
-	for _, c := range comps {
-		for _, r := range c.refs {
-			if r.id == c.ID {
-				return topoPlan{}, topoFailure(protocol.ErrSelfReference, "Self-reference detected: Component '%s' references itself in field '%s'", c.ID, r.field())
-			}
+// prepareMarks readies the checks' scratch for a surface of nS records
+// and an update of nU, with room for n more epochs: when they would not
+// fit before the counter wraps, every mark is cleared and the count
+// restarts.
+func (p *Processor) prepareMarks(nS, nU, n int) {
+	if len(p.marks) < nS+nU {
+		p.marks = make([]nodeMark, max(nS+nU, 2*len(p.marks)))
+	}
+	if uint64(p.epoch)+uint64(n)+8 >= math.MaxUint32 {
+		clear(p.marks)
+		p.epoch = 0
+	}
+}
+
+// checkTopology checks the update held in p.upd (when hasUpd; the caller
+// has rejected repeated ids, prepared the marks and stamped the surface
+// records the update replaces with repl) against the surface. It changes
+// no state: its results are tentative marks, which commitTopology applies
+// when the update is stored.
+func (p *Processor) checkTopology(s *Surface, hasUpd bool, repl uint32, rootID string) (topoPlan, *MessageError) {
+	g := graph{p: p, s: s, nS: int32(len(s.comps)), hasUpd: hasUpd, repl: repl}
+	nUpd := 0
+	if hasUpd {
+		nUpd = len(p.upd)
+	}
+	strict := p.opts.strictTopology && rootID != ""
+	// A self-reference is reported before any other topology failure. It
+	// is also a cycle, which the walks below cannot miss, so the update is
+	// searched for one only when a walk fails (in strict mode, whose other
+	// failures come first, up front).
+	if strict {
+		if merr := p.selfReference(&g); merr != nil {
+			return topoPlan{}, merr
 		}
 	}
 	p.epoch++
 	plan := topoPlan{epoch: p.epoch}
-	strict := p.opts.strictTopology && rootID != ""
-	if strict || len(s.components) == 0 || 4*len(upd) >= len(s.components) {
+	var merr *MessageError
+	if strict || !hasUpd || len(s.comps) == 0 || 4*nUpd >= len(s.comps) {
 		plan.full = true
-		return plan, p.checkFull(&g, rootID, strict, plan.epoch)
+		merr = p.checkFull(&g, rootID, strict, plan.epoch)
+	} else {
+		merr = p.checkIncremental(&g, plan.epoch)
 	}
-	return plan, p.checkIncremental(&g, plan.epoch)
+	if merr != nil && !strict {
+		if self := p.selfReference(&g); self != nil {
+			merr = self
+		}
+	}
+	return plan, merr
+}
+
+// selfReference reports the update's first component that references
+// itself, if any.
+func (p *Processor) selfReference(g *graph) *MessageError {
+	if !g.hasUpd {
+		return nil
+	}
+	for i := range p.upd {
+		c := &p.upd[i]
+		chunk := p.pend[-c.chunk-1]
+		id := c.id.in(chunk)
+		for k := c.refs; k < c.refs+c.nrefs; k++ {
+			if p.urefs[k].in(chunk) == id {
+				return topoFailure(protocol.ErrSelfReference, "Self-reference detected: Component '%s' references itself in field '%s'", id, g.field(g.nS+int32(i), k-c.refs))
+			}
+		}
+	}
+	return nil
 }
 
 // checkFull walks the whole graph: from the root first, then from every
 // component not reached yet, computing every height.
-func (p *Processor) checkFull(g *graph, rootID string, strict bool, epoch uint64) *MessageError {
+func (p *Processor) checkFull(g *graph, rootID string, strict bool, epoch uint32) *MessageError {
 	if strict {
-		if _, ok := g.lookup(rootID); !ok {
+		if g.lookup(rootID) < 0 {
 			return topoFailure(protocol.ErrMissingRoot, "Missing root component: No component has id='%s'", rootID)
 		}
-		if merr := g.each(func(c *Component) *MessageError {
-			for _, r := range c.refs {
-				if _, ok := g.lookup(r.id); !ok {
-					return topoFailure(protocol.ErrDanglingRef, "Component '%s' references non-existent component '%s' in field '%s'", c.ID, r.id, r.field())
+		if merr := g.each(func(n int32) *MessageError {
+			chunk := g.chunk(n)
+			for k, r := range g.refs(n) {
+				if g.lookup(r.in(chunk)) < 0 {
+					return topoFailure(protocol.ErrDanglingRef, "Component '%s' references non-existent component '%s' in field '%s'", g.id(n), r.in(chunk), g.field(n, int32(k)))
 				}
 			}
 			return nil
@@ -132,15 +247,15 @@ func (p *Processor) checkFull(g *graph, rootID string, strict bool, epoch uint64
 			return merr
 		}
 	}
-	if root, ok := g.lookup(rootID); ok && rootID != "" {
+	if root := g.lookup(rootID); root >= 0 && rootID != "" {
 		if merr := p.heights(g, root, epoch); merr != nil {
 			return merr
 		}
 		if strict {
 			var orphans []string
-			g.each(func(c *Component) *MessageError {
-				if c.tentEpoch != epoch {
-					orphans = append(orphans, c.ID)
+			g.each(func(n int32) *MessageError {
+				if p.marks[n].tentEpoch != epoch {
+					orphans = append(orphans, g.id(n))
 				}
 				return nil
 			})
@@ -150,28 +265,30 @@ func (p *Processor) checkFull(g *graph, rootID string, strict bool, epoch uint64
 			}
 		}
 	}
-	return g.each(func(c *Component) *MessageError {
-		if c.tentEpoch != epoch {
-			return p.heights(g, c, epoch)
+	return g.each(func(n int32) *MessageError {
+		if p.marks[n].tentEpoch != epoch {
+			return p.heights(g, n, epoch)
 		}
 		return nil
 	})
 }
 
-// heights is an iterative post-order walk from start over the components
-// whose height is not computed yet in this epoch: it sets their tentative
+// heights is an iterative post-order walk from start over the nodes whose
+// height is not computed yet in this epoch: it sets their tentative
 // heights, failing on a cycle or a height beyond the limit. References to
 // missing components are skipped.
-func (p *Processor) heights(g *graph, start *Component, epoch uint64) *MessageError {
+func (p *Processor) heights(g *graph, start int32, epoch uint32) *MessageError {
 	stack := p.stack[:0]
 	defer func() { p.stack = stack[:0] }()
-	start.mark = epoch
-	stack = append(stack, walkFrame{c: start})
+	marks := p.marks
+	marks[start].mark = epoch
+	stack = append(stack, g.frame(start))
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.next >= len(top.c.refs) {
-			c, h := top.c, top.h
-			c.tent, c.tentEpoch, c.mark = h, epoch, 0
+		if top.next >= top.end {
+			m := &marks[top.n]
+			h := top.h
+			m.tent, m.tentEpoch, m.mark = h, epoch, 0
 			stack = stack[:len(stack)-1]
 			if len(stack) > 0 {
 				parent := &stack[len(stack)-1]
@@ -179,21 +296,28 @@ func (p *Processor) heights(g *graph, start *Component, epoch uint64) *MessageEr
 			}
 			continue
 		}
-		r := top.c.refs[top.next]
+		var r span
+		if top.n < g.nS {
+			r = g.s.refs[top.next]
+		} else {
+			r = p.urefs[top.next]
+		}
 		top.next++
-		n, ok := g.lookup(r.id)
-		switch {
-		case !ok:
-		case n.mark == epoch:
-			return topoFailure(protocol.ErrCycle, "Circular reference detected involving component '%s'", n.ID)
-		case n.tentEpoch == epoch:
-			top.h = max(top.h, n.tent+1)
-		default:
-			if len(stack) > protocol.MaxComponentDepth {
-				return depthFailure()
+		n := g.lookup(r.in(g.chunk(top.n)))
+		if n >= 0 {
+			switch m := &marks[n]; {
+			case m.mark == epoch:
+				return topoFailure(protocol.ErrCycle, "Circular reference detected involving component '%s'", g.id(n))
+			case m.tentEpoch == epoch:
+				top.h = max(top.h, m.tent+1)
+			default:
+				if len(stack) > protocol.MaxComponentDepth {
+					return depthFailure()
+				}
+				m.mark = epoch
+				stack = append(stack, g.frame(n))
+				continue
 			}
-			n.mark = epoch
-			stack = append(stack, walkFrame{c: n})
 		}
 		if top.h > protocol.MaxComponentDepth {
 			return depthFailure()
@@ -202,177 +326,192 @@ func (p *Processor) heights(g *graph, start *Component, epoch uint64) *MessageEr
 	return nil
 }
 
+// frame is the walk's frame for node n, before its first reference.
+func (g *graph) frame(n int32) walkFrame {
+	c := g.rec(n)
+	return walkFrame{n: n, next: c.refs, end: c.refs + c.nrefs}
+}
+
 // checkIncremental checks a small update against a surface whose
 // committed graph is valid: a cycle must use one of the update's new
 // references, and heights change only for the update's components and
 // their ancestors.
-func (p *Processor) checkIncremental(g *graph, epoch uint64) *MessageError {
+func (p *Processor) checkIncremental(g *graph, epoch uint32) *MessageError {
 	s := g.s
 	s.buildParents()
+	nEnd := g.nS + int32(len(p.upd))
 	// Cycles: for each new reference u -> v, v must not reach u.
-	for _, c := range g.comps {
-		if !g.latest(c) {
+	for n := g.nS; n < nEnd; n++ {
+		if !g.latest(n) {
 			continue
 		}
-		old := s.components[c.ID]
+		old := p.uinfo[n-g.nS].slot
 		var oldRefs map[string]bool
-		if old != nil && len(old.refs) > 16 {
-			oldRefs = make(map[string]bool, len(old.refs))
-			for _, r := range old.refs {
-				oldRefs[r.id] = true
+		if old >= 0 && s.comps[old].nrefs > 16 {
+			oldRefs = make(map[string]bool, s.comps[old].nrefs)
+			chunk := g.chunk(old)
+			for _, r := range g.refs(old) {
+				oldRefs[r.in(chunk)] = true
 			}
 		}
-		for _, r := range c.refs {
-			if old != nil && (oldRefs[r.id] || (oldRefs == nil && old.hasRef(r.id))) {
+		chunk := g.chunk(n)
+		for _, r := range g.refs(n) {
+			rid := r.in(chunk)
+			if old >= 0 && (oldRefs[rid] || (oldRefs == nil && g.hasRef(old, rid))) {
 				continue
 			}
-			v, ok := g.lookup(r.id)
-			if !ok {
+			v := g.lookup(rid)
+			if v < 0 {
 				continue
 			}
 			p.epoch++
-			if p.reaches(g, v, c, p.epoch) {
-				return topoFailure(protocol.ErrCycle, "Circular reference detected involving component '%s'", c.ID)
+			if p.reaches(g, v, n, p.epoch) {
+				return topoFailure(protocol.ErrCycle, "Circular reference detected involving component '%s'", g.id(n))
 			}
 		}
 	}
 	// Heights change only for the update's components and their ancestors
 	// (the affected set). Collect it upwards through the reverse index,
 	// then compute its heights exactly, children first.
-	var uParents map[string][]*Component // the update's components by referenced id
-	for _, c := range g.comps {
-		if !g.latest(c) {
+	var uParents map[string][]int32 // the update's components by referenced id
+	for n := g.nS; n < nEnd; n++ {
+		if !g.latest(n) {
 			continue
 		}
-		for _, r := range c.refs {
+		chunk := g.chunk(n)
+		for _, r := range g.refs(n) {
 			if uParents == nil {
-				uParents = make(map[string][]*Component)
+				uParents = make(map[string][]int32)
 			}
-			uParents[r.id] = append(uParents[r.id], c)
+			rid := r.in(chunk)
+			uParents[rid] = append(uParents[rid], n)
 		}
 	}
 	p.changed = p.changed[:0]
-	achild := make(map[*Component][]*Component) // affected component -> its affected children
-	mark := func(c *Component) {
-		if c.mark != epoch {
-			c.mark = epoch
-			p.changed = append(p.changed, c)
+	achild := make(map[int32][]int32) // affected node -> its affected children
+	mark := func(n int32) {
+		if m := &p.marks[n]; m.mark != epoch {
+			m.mark = epoch
+			p.changed = append(p.changed, n)
 		}
 	}
-	for _, c := range g.comps {
-		if g.latest(c) {
-			mark(c)
+	for n := g.nS; n < nEnd; n++ {
+		if g.latest(n) {
+			mark(n)
 		}
 	}
 	for k := 0; k < len(p.changed); k++ {
 		x := p.changed[k]
-		for _, pid := range s.parents[x.ID] {
-			pc, ok := g.lookup(pid)
-			if !ok || g.inUpdate(pc) {
+		xid := g.id(x)
+		for _, pn := range s.parents[xid] {
+			if p.marks[pn].repl == g.repl {
 				continue // the update's parents come from uParents
 			}
-			achild[pc] = append(achild[pc], x)
-			mark(pc)
+			achild[pn] = append(achild[pn], x)
+			mark(pn)
 		}
-		for _, pc := range uParents[x.ID] {
-			achild[pc] = append(achild[pc], x)
-			mark(pc)
+		for _, pn := range uParents[xid] {
+			achild[pn] = append(achild[pn], x)
+			mark(pn)
 		}
 	}
-	for _, c := range p.changed {
-		if _, merr := p.affectedHeight(g, c, achild, epoch, 0); merr != nil {
+	for _, n := range p.changed {
+		if _, merr := p.affectedHeight(g, n, achild, epoch, 0); merr != nil {
 			return merr
 		}
 	}
 	return nil
 }
 
-// affectedHeight computes the height of a component of the affected set
+// affectedHeight computes the height of a node of the affected set
 // (marked with mark == epoch), from its children's: affected ones
 // recursively, the others' committed heights (their subtrees are
 // unchanged). A component outside the update whose affected children all
 // kept or grew their height keeps the larger of its height and theirs plus
 // one, without reading its other children: so a leaf added under a parent
 // of many children costs O(1).
-func (p *Processor) affectedHeight(g *graph, c *Component, achild map[*Component][]*Component, epoch uint64, depth int) (int32, *MessageError) {
-	if c.tentEpoch == epoch {
-		return c.tent, nil
+func (p *Processor) affectedHeight(g *graph, n int32, achild map[int32][]int32, epoch uint32, depth int) (int32, *MessageError) {
+	if m := &p.marks[n]; m.tentEpoch == epoch {
+		return m.tent, nil
 	}
 	if depth > protocol.MaxComponentDepth {
 		return 0, depthFailure()
 	}
-	height := func(n *Component) (int32, *MessageError) {
-		if n.mark == epoch {
-			return p.affectedHeight(g, n, achild, epoch, depth+1)
+	height := func(c int32) (int32, *MessageError) {
+		if p.marks[c].mark == epoch {
+			return p.affectedHeight(g, c, achild, epoch, depth+1)
 		}
-		return n.height, nil
+		return g.rec(c).height, nil
 	}
 	var h int32
-	scanAll := g.inUpdate(c)
+	scanAll := g.inUpdate(n)
 	if !scanAll {
-		h = c.height
-		for _, n := range achild[c] {
-			nh, merr := height(n)
+		h = g.rec(n).height
+		for _, c := range achild[n] {
+			ch, merr := height(c)
 			if merr != nil {
 				return 0, merr
 			}
-			if old := g.committedHeight(n); nh < old {
+			if old := g.committedHeight(c); ch < old {
 				scanAll = true // a child shrank: it may have been the tallest
 				break
 			}
-			h = max(h, nh+1)
+			h = max(h, ch+1)
 		}
 	}
 	if scanAll {
 		h = 0
-		for _, r := range c.refs {
-			n, ok := g.lookup(r.id)
-			if !ok {
+		chunk := g.chunk(n)
+		for _, r := range g.refs(n) {
+			c := g.lookup(r.in(chunk))
+			if c < 0 {
 				continue
 			}
-			nh, merr := height(n)
+			ch, merr := height(c)
 			if merr != nil {
 				return 0, merr
 			}
-			h = max(h, nh+1)
+			h = max(h, ch+1)
 		}
 	}
 	if h > protocol.MaxComponentDepth {
 		return 0, depthFailure()
 	}
-	c.tent, c.tentEpoch = h, epoch
+	m := &p.marks[n]
+	m.tent, m.tentEpoch = h, epoch
 	return h, nil
 }
 
-// committedHeight is the height a component had in the committed graph
-// (-1 for one the update adds).
-func (g *graph) committedHeight(c *Component) int32 {
-	if !g.inUpdate(c) {
-		return c.height
+// committedHeight is the height node n had in the committed graph (-1 for
+// a component the update adds).
+func (g *graph) committedHeight(n int32) int32 {
+	if !g.inUpdate(n) {
+		return g.rec(n).height
 	}
-	if o, ok := g.s.components[c.ID]; ok {
-		return o.height
+	if slot := g.p.uinfo[n-g.nS].slot; slot >= 0 {
+		return g.s.comps[slot].height
 	}
 	return -1
 }
 
 // reaches reports whether target is reachable from start (a depth-first
-// search marking components with epoch).
-func (p *Processor) reaches(g *graph, start, target *Component, epoch uint64) bool {
+// search marking nodes with epoch).
+func (p *Processor) reaches(g *graph, start, target int32, epoch uint32) bool {
 	work := p.reach[:0]
 	defer func() { p.reach = work[:0] }()
-	start.mark = epoch
+	p.marks[start].mark = epoch
 	work = append(work, start)
 	for len(work) > 0 {
-		c := work[len(work)-1]
+		n := work[len(work)-1]
 		work = work[:len(work)-1]
-		if c == target {
+		if n == target {
 			return true
 		}
-		for _, r := range c.refs {
-			if n, ok := g.lookup(r.id); ok && n.mark != epoch {
-				n.mark = epoch
-				work = append(work, n)
+		chunk := g.chunk(n)
+		for _, r := range g.refs(n) {
+			if c := g.lookup(r.in(chunk)); c >= 0 && p.marks[c].mark != epoch {
+				p.marks[c].mark = epoch
+				work = append(work, c)
 			}
 		}
 	}
@@ -380,36 +519,46 @@ func (p *Processor) reaches(g *graph, start, target *Component, epoch uint64) bo
 }
 
 // commitTopology makes a checked update's heights and references the
-// surface's. It runs before the update's components replace the old ones.
-func (p *Processor) commitTopology(s *Surface, comps []*Component, upd map[string]*Component, plan topoPlan) {
-	for _, c := range comps {
-		if latest(upd, comps, c) && c.tentEpoch == plan.epoch {
-			c.height = c.tent
+// surface's. It runs once storeComponents has given every record its
+// slot, before the records replace the old ones.
+func (p *Processor) commitTopology(s *Surface, plan topoPlan) {
+	nS := int32(len(s.comps))
+	for i := range p.upd {
+		if m := &p.marks[nS+int32(i)]; !p.uinfo[i].superseded && m.tentEpoch == plan.epoch {
+			p.upd[i].height = m.tent
 		}
 	}
 	if plan.full {
-		for _, c := range s.components {
-			if c.tentEpoch == plan.epoch {
-				c.height = c.tent
+		for i := range s.comps {
+			if m := &p.marks[i]; m.tentEpoch == plan.epoch {
+				s.comps[i].height = m.tent
 			}
 		}
 		s.parents = nil // rebuilt when next needed
 		return
 	}
-	for _, c := range p.changed {
-		c.height = c.tent
+	for _, n := range p.changed {
+		if n < nS {
+			s.comps[n].height = p.marks[n].tent
+		}
 	}
-	for _, c := range comps {
-		if !latest(upd, comps, c) {
+	for i := range p.upd {
+		u := &p.uinfo[i]
+		if u.superseded {
 			continue
 		}
-		if old := s.components[c.ID]; old != nil {
-			for _, r := range old.refs {
-				s.removeParent(r.id, c.ID)
+		if u.slot < nS {
+			old := &s.comps[u.slot]
+			chunk := s.chunks[old.chunk]
+			for _, r := range s.refs[old.refs : old.refs+old.nrefs] {
+				s.removeParent(r.in(chunk), u.slot)
 			}
 		}
-		for _, r := range c.refs {
-			s.parents[r.id] = append(s.parents[r.id], c.ID)
+		c := &p.upd[i]
+		chunk := p.pend[-c.chunk-1]
+		for _, r := range p.urefs[c.refs : c.refs+c.nrefs] {
+			id := r.in(chunk)
+			s.parents[id] = append(s.parents[id], u.slot)
 		}
 	}
 }
@@ -427,8 +576,11 @@ func depthFailure() *MessageError {
 	return topoFailure(protocol.ErrRecursionLimit, "Global recursion limit exceeded: logical depth > %d", protocol.MaxComponentDepth)
 }
 
+// walkFrame is a node on the heights walk's stack: its height so far and
+// the references still to follow (next to end in its slab: Surface.refs
+// for a surface's record, Processor.urefs for the update's). It holds no
+// pointers, so pushing frames costs no write barrier.
 type walkFrame struct {
-	c    *Component
-	next int
-	h    int32
+	n, h      int32
+	next, end int32
 }
