@@ -123,6 +123,11 @@ func onlyV09(msgs []json.RawMessage) bool {
 				return false
 			}
 		}
+		if !namesSurface(env) {
+			// The progressive modes, as the reference, take a message
+			// without a surface for one about the surface being read.
+			return false
+		}
 		if body, ok := env["updateDataModel"].(map[string]any); ok && !hasDataKeys(body) {
 			// Nothing but the surface: the progressive modes, as the
 			// reference, drop it as nothing new.
@@ -138,6 +143,22 @@ func onlyV09(msgs []json.RawMessage) bool {
 			}
 		}
 		if countComponentShaped(env) != listed {
+			return false
+		}
+	}
+	return true
+}
+
+// namesSurface reports whether each message kind in env names its surface
+// with a non-empty string surfaceId.
+func namesSurface(env map[string]any) bool {
+	for _, k := range []string{"createSurface", "updateComponents", "updateDataModel", "deleteSurface"} {
+		v, ok := env[k]
+		if !ok {
+			continue
+		}
+		body, _ := v.(map[string]any)
+		if sid, _ := body["surfaceId"].(string); sid == "" {
 			return false
 		}
 	}

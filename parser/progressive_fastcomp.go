@@ -122,6 +122,28 @@ type compScanner struct {
 	seen     uint8 // top-level special keys seen
 	slow     bool
 	v08      bool // reading a v0.8 component
+	// keys holds the bounds (in out) of the keys read so far in the
+	// objects being read, innermost last: a duplicate key needs the
+	// generic path (decoding keeps the last value).
+	keys []keySpan
+}
+
+// keySpan is the bounds of a key in compScanner.out.
+type keySpan struct{ a, b int }
+
+// newKey records the key out[a:b] of the object whose keys start at
+// keys[base], and reports false (the component needs the generic path)
+// when the object already has it.
+func (c *compScanner) newKey(base, a, b int) bool {
+	key := c.out[a:b]
+	for _, k := range c.keys[base:] {
+		if string(c.out[k.a:k.b]) == string(key) {
+			c.slow = true
+			return false
+		}
+	}
+	c.keys = append(c.keys, keySpan{a, b})
+	return true
 }
 
 // Top-level special keys (bits of compScanner.seen).
@@ -138,7 +160,7 @@ const (
 // scan reads b, which must hold exactly one JSON object, as a component of
 // the v0.9 family or (v08) of v0.8.
 func (c *compScanner) scan(b []byte, v08 bool) int {
-	c.out, c.slots = c.out[:0], c.slots[:0]
+	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
 	c.v08 = v08
 	i := jsonWS(b, 0)
@@ -241,6 +263,9 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 		bit, field, slow := topKey(key)
 		if slow || c.seen&bit != 0 || (c.v08 && field >= 0) {
 			c.slow = true
+			return i, false
+		}
+		if !c.newKey(0, ka, len(c.out)-1) {
 			return i, false
 		}
 		c.seen |= bit
@@ -386,6 +411,7 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 		return i + 1, true
 	}
 	var seen uint8
+	base := len(c.keys)
 	for {
 		i = jsonWS(b, i)
 		ka := len(c.out) + 1
@@ -402,6 +428,9 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 		bit, field, slow := topKey(key)
 		if slow || string(key) == "path" || (bit != 0 && seen&bit != 0) || bit == seenID || bit == seenComponent {
 			c.slow = true
+			return i, false
+		}
+		if !c.newKey(base, ka, len(c.out)-1) {
 			return i, false
 		}
 		seen |= bit
@@ -444,6 +473,7 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 		}
 		if b[i] == '}' {
 			c.out = append(c.out, '}')
+			c.keys = c.keys[:base]
 			return i + 1, true
 		}
 		return i, false
@@ -596,6 +626,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			return i + 1, true
 		}
 		keys, path := 0, false
+		base := len(c.keys)
 		for {
 			i = jsonWS(b, i)
 			ka := len(c.out) + 1
@@ -607,6 +638,9 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			key := c.out[ka : len(c.out)-1]
 			if esc || isChildField(key) {
 				c.slow = true
+				return i, false
+			}
+			if !c.newKey(base, ka, len(c.out)-1) {
 				return i, false
 			}
 			keys++
@@ -646,6 +680,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			}
 			if b[i] == '}' {
 				c.out = append(c.out, '}')
+				c.keys = c.keys[:base]
 				return i + 1, true
 			}
 			return i, false
