@@ -3,10 +3,7 @@ package parser
 // Comparison encodings of data model values, and the records of yielded
 // data.
 
-import (
-	"slices"
-	"unicode/utf8"
-)
+import "slices"
 
 // Yielded data model values are remembered, and compared, as comparison
 // encodings: the canonical encoding appendJSON writes, except that a byte
@@ -65,51 +62,7 @@ func appendCmp(dst []byte, v any) []byte {
 // appendCmpString is appendJSONString writing each byte of invalid UTF-8 as
 // \xHH (an escape appendJSONString never writes) instead of \ufffd.
 func appendCmpString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
-			i++
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return appendQuoted(dst, s, true)
 }
 
 // differs reports whether the comparison encoding cmp differs from the one

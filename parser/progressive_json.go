@@ -79,6 +79,13 @@ const hexDigits = "0123456789abcdef"
 
 // appendJSONString appends s as a JSON string literal.
 func appendJSONString(dst []byte, s string) []byte {
+	return appendQuoted(dst, s, false)
+}
+
+// appendQuoted appends s as a JSON string literal, with each byte of
+// invalid UTF-8 written as \ufffd, or with rawInvalid as \xHH (which is
+// not JSON: the comparison encodings of progressive_datacmp.go).
+func appendQuoted(dst []byte, s string, rawInvalid bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -108,7 +115,11 @@ func appendJSONString(dst []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)
-			dst = append(dst, `\ufffd`...)
+			if rawInvalid {
+				dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
+			} else {
+				dst = append(dst, `\ufffd`...)
+			}
 			i += size
 			start = i
 			continue
