@@ -173,3 +173,143 @@ func TestValidTapeNeedsAParsedTape(t *testing.T) {
 		t.Error("ValidTape disagrees with CheckLimits on a path")
 	}
 }
+
+// TestTapeUTF8 holds the UTF-8 check that Parse folds into its string scan
+// to utf8.ValidString: every lead byte above 0x7F with every second byte
+// and representative third and fourth bytes, inside a string (through
+// both the eight-byte scan and the byte-by-byte tail) and outside one.
+func TestTapeUTF8(t *testing.T) {
+	more := []byte{0x00, 0x22, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC3, 0xF0, 0xFF}
+	var seqs []string
+	for c0 := 0x80; c0 <= 0xFF; c0++ {
+		for c1 := 0; c1 <= 0xFF; c1++ {
+			seqs = append(seqs, string([]byte{byte(c0), byte(c1), 'A', 'A'}), string([]byte{byte(c0), byte(c1), 0x80, 0xBF}))
+		}
+		for _, c1 := range more {
+			for _, c2 := range more {
+				for _, c3 := range more {
+					seqs = append(seqs, string([]byte{byte(c0), c1, c2, c3}))
+				}
+			}
+		}
+	}
+	var tp protocol.Tape
+	for _, seq := range seqs {
+		for _, doc := range []string{`"` + seq + `"`, `["` + seq + `", "0123456789abcdef"]`, `[1,` + seq + `]`} {
+			err := tp.Parse(doc)
+			if utf8.ValidString(doc) {
+				if (err == nil) != json.Valid([]byte(doc)) {
+					t.Fatalf("%q: %v", doc, err)
+				}
+				continue
+			}
+			var se *protocol.JSONSyntaxError
+			if !errors.As(err, &se) || *se != (protocol.JSONSyntaxError{Offset: 0, Reason: "invalid UTF-8"}) {
+				t.Fatalf("%q (not UTF-8): %v", doc, err)
+			}
+		}
+	}
+}
+
+// TestTapeErrors pins Parse's errors, offset and reason, case by case.
+func TestTapeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, doc string
+		offset    int
+		reason    string
+	}{
+		{"empty", ``, 0, "unexpected end of input"},
+		{"blank", "  \n", 3, "unexpected end of input"},
+		{"bad character", ` @`, 1, "unexpected character '@'"},
+		{"non-ASCII outside a string", `[1,é]`, 3, "unexpected character 'Ã'"},
+		{"invalid UTF-8 anywhere", "[1,\"a\",\xff", 0, "invalid UTF-8"},
+		{"invalid UTF-8 after a syntax error", "[1 2,\"\xc3\"]", 0, "invalid UTF-8"},
+		{"invalid UTF-8 too deep", strings.Repeat("[", 60) + "\xe2", 0, "invalid UTF-8"},
+		{"trailing data", `{} {}`, 3, "unexpected data after the JSON value"},
+		{"unterminated string", `["abc`, 5, "unterminated string"},
+		{"unterminated long string", `["0123456789abcdefghij`, 22, "unterminated string"},
+		{"unterminated escape", `"ab\`, 3, "unterminated escape"},
+		{"invalid escape", `"0123456789\x"`, 11, "invalid escape"},
+		{"invalid unicode escape", `"\u12g4"`, 1, "invalid \\u escape"},
+		{"control character", "[\"0123456789\x1f\"]", 12, "control character in string"},
+		{"number without digits", `[-]`, 1, "invalid number"},
+		{"fraction without digits", `[1.]`, 1, "invalid number"},
+		{"exponent without digits", `[1e+]`, 1, "invalid number"},
+		{"leading zero", `01`, 1, "unexpected data after the JSON value"},
+		{"bad literal", `[nul]`, 1, "invalid literal"},
+		{"missing key", `{1:2}`, 1, "expected a string key"},
+		{"trailing comma in an object", `{"a":1,}`, 7, "expected a string key"},
+		{"trailing comma in an array", `[1,]`, 3, "unexpected character ']'"},
+		{"missing colon", `{"a" 1}`, 5, "expected ':'"},
+		{"missing comma in an object", `{"a":1 "b":2}`, 7, "expected ',' or '}'"},
+		{"missing comma in an array", `[1 2]`, 3, "expected ',' or ']'"},
+		{"unclosed array", `[[]`, 3, "expected ',' or ']'"},
+		{"unclosed object", `{"a":{}`, 7, "expected ',' or '}'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var tp protocol.Tape
+			err := tp.Parse(tc.doc)
+			var se *protocol.JSONSyntaxError
+			if !errors.As(err, &se) || se.Offset != tc.offset || se.Reason != tc.reason {
+				t.Fatalf("Parse(%q) = %v, want offset %d: %s", tc.doc, err, tc.offset, tc.reason)
+			}
+			if !errors.Is(err, protocol.ErrJSONSyntax) {
+				t.Fatalf("Parse(%q) = %v, not ErrJSONSyntax", tc.doc, err)
+			}
+		})
+	}
+}
+
+// TestTapeGrows parses texts denser in tokens than the tape first makes
+// room for, and a small text after a large one on the same tape.
+func TestTapeGrows(t *testing.T) {
+	items := make([]string, 5000)
+	members := make([]string, 5000)
+	for i := range items {
+		items[i] = strconv.Itoa(i % 10)
+		members[i] = fmt.Sprintf(`"%c":[%d]`, 'a'+i%26, i%10)
+	}
+	for _, doc := range []string{
+		"[" + strings.Join(items, ",") + "]",
+		"{" + strings.Join(members, ",") + "}",
+		`[[` + strings.Join(items, "],[") + `]]`,
+		`{"a":1}`,
+	} {
+		checkTape(t, doc)
+	}
+	var tp protocol.Tape
+	for _, tc := range []struct {
+		doc   string
+		count int
+	}{
+		{"[" + strings.Join(items, ",") + "]", len(items)},
+		{`{"a":1}`, 1},
+		{"{" + strings.Join(members, ",") + "}", len(members)},
+	} {
+		if err := tp.Parse(tc.doc); err != nil {
+			t.Fatal(err)
+		}
+		if tp.Count(0) != tc.count || tp.Next(0) != tp.Len() {
+			t.Errorf("%.20q...: Count(root) = %d, Next(root) = %d of %d tokens, want count %d", tc.doc, tp.Count(0), tp.Next(0), tp.Len(), tc.count)
+		}
+	}
+}
+
+// TestTapeParseAllocs checks that Parse, on a tape already used, allocates
+// nothing.
+func TestTapeParseAllocs(t *testing.T) {
+	msgs := []string{
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"h\u00e9llo \"x\""},{"id":"b","component":"Slider","value":0.5,"max":10,"enabled":true,"label":null}]}}`,
+		"[\n  {\"id\": \"é\", \"n\": [1, 2, 3]},\n  {}\n]",
+	}
+	var tp protocol.Tape
+	if allocs := testing.AllocsPerRun(100, func() {
+		for _, m := range msgs {
+			if err := tp.Parse(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}); allocs != 0 {
+		t.Errorf("Parse allocates %v times per run", allocs)
+	}
+}

@@ -1,0 +1,470 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"unicode/utf8"
+)
+
+// ErrJSONSyntax is the sentinel of JSON syntax errors (see
+// *JSONSyntaxError).
+var ErrJSONSyntax = errors.New("protocol: invalid JSON")
+
+// JSONSyntaxError is a JSON syntax error found by Tape.Parse (invalid
+// UTF-8 included).
+type JSONSyntaxError struct {
+	Offset int    // byte offset of the error
+	Reason string // what is wrong there
+}
+
+func (e *JSONSyntaxError) Error() string {
+	return fmt.Sprintf("protocol: invalid JSON at offset %d: %s", e.Offset, e.Reason)
+}
+
+// Unwrap returns ErrJSONSyntax.
+func (e *JSONSyntaxError) Unwrap() error { return ErrJSONSyntax }
+
+// maxTapeBytes bounds a parsed text (token offsets are 32-bit).
+const maxTapeBytes = 1<<31 - 1
+
+// errTapeFull is tapeParser.run's signal that the token buffer is full:
+// the caller grows it and calls run again, which resumes where it stopped.
+var errTapeFull = errors.New("protocol: tape full")
+
+// Parse validates src as one JSON value (RFC 8259, UTF-8, surrounding
+// whitespace allowed) with no value nested more than MaxComponentDepth
+// containers deep, and fills the tape with its tokens. Errors: a
+// *JSONSyntaxError, or a *ValidationError of kind ErrRecursionLimit
+// (MessageIndex -1). After an error the tape's tokens mean nothing.
+func (tp *Tape) Parse(src string) error {
+	tp.src, tp.escapedKey, tp.parsed = src, false, false
+	toks := tp.toks[:cap(tp.toks)]
+	tp.toks = toks[:0]
+	if len(src) > maxTapeBytes {
+		return &JSONSyntaxError{0, "text too large"}
+	}
+	if want := len(src)/6 + 8; len(toks) < want {
+		toks = make([]tapeToken, want)
+	}
+	p := tapeParser{i: skipWS(src, 0)}
+	nt := 0
+	for {
+		var err error
+		if nt, err = p.run(src, toks, nt); err == nil {
+			break
+		}
+		if err != errTapeFull {
+			// UTF-8 is checked inside strings only (anywhere else a
+			// byte above 0x7F is a syntax error): a text that is not
+			// UTF-8 is reported as such whatever error came first.
+			if !utf8.ValidString(src) {
+				return &JSONSyntaxError{0, "invalid UTF-8"}
+			}
+			return err
+		}
+		// Double the buffer, but never beyond what the rest of the text
+		// can hold (a token takes at least two bytes, separator
+		// included).
+		size := min(2*len(toks), nt+(len(src)-p.i)/2+2)
+		toks = append(make([]tapeToken, 0, size), toks[:nt]...)[:size]
+	}
+	tp.toks, tp.escapedKey, tp.parsed = toks[:nt], p.escapedKey, true
+	return nil
+}
+
+// tapeParser is the state of a parse that tapeParser.run keeps between
+// its calls (it returns when the token buffer is full).
+type tapeParser struct {
+	open       [MaxComponentDepth + 1]int32 // token indexes of the open containers, outermost first
+	depth      int                          // number of open containers
+	n          int32                        // values so far in the innermost open container
+	obj        bool                         // the innermost open container is an object
+	key        bool                         // the string being scanned is an object key
+	atKey      bool                         // run stopped where an object member starts
+	escapedKey bool                         // an object key has an escape
+	i          int                          // offset of the next value
+}
+
+// run writes the tokens of the JSON value s, from the parser's state on,
+// into toks from index nt on, and returns the number of tokens. It is one
+// loop over the text with an explicit stack of open containers, and calls
+// no function but to return: its state (offset, token count, innermost
+// container) then stays in registers, which a function call per value
+// (or a slice growing inside the loop) would make it spill. So it stops,
+// with errTapeFull, before it could run out of room for tokens; the caller
+// grows toks and calls it again. Strings are checked for UTF-8 as they are
+// scanned; the other bytes of a valid value are ASCII.
+//
+// A container's token counts its values in its n field once closed; while
+// a nested container is open, its parent's count so far waits there.
+func (p *tapeParser) run(s string, toks []tapeToken, nt int) (int, error) {
+	var (
+		depth, n, obj = p.depth, p.n, p.obj
+		i             = p.i
+		c             byte // the byte at s[i]
+	)
+	if p.atKey {
+		goto key
+	}
+
+value: // a value (an array's item or the root) starts at s[i]
+	// Room for its token; a member's key makes room for both its own
+	// and its value's, and a container's for its own.
+	if nt >= len(toks) {
+		p.depth, p.n, p.obj, p.i, p.atKey = depth, n, obj, i, false
+		return nt, errTapeFull
+	}
+
+memberValue: // a value starts at s[i], depth containers deep
+	if i >= len(s) {
+		return 0, syntaxError(i, "unexpected end of input")
+	}
+	if depth > MaxComponentDepth {
+		return 0, recursionLimitError()
+	}
+	if c = s[i]; c == '"' {
+		p.key = false
+		goto str
+	}
+	switch c {
+	case '{', '[':
+		if depth > 0 {
+			toks[p.open[depth-1]].n = n
+		}
+		p.open[depth] = int32(nt)
+		depth++
+		obj = c == '{'
+		if obj {
+			toks[nt].set(TapeObject, int32(i), 0, 0)
+		} else {
+			toks[nt].set(TapeArray, int32(i), 0, 0)
+		}
+		nt++
+		n = 0
+		if i++; i < len(s) && s[i] <= ' ' {
+			i = skipWS(s, i)
+		}
+		if i < len(s) && s[i] == c+2 { // '}' or ']'
+			i++
+			goto closed
+		}
+		if obj {
+			goto key
+		}
+		goto value
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		j := i
+		if c == '-' {
+			j++
+		}
+		if j < len(s) && s[j] == '0' {
+			j++
+		} else if j < len(s) && s[j]-'0' <= 9 {
+			for j++; j < len(s) && s[j]-'0' <= 9; j++ {
+			}
+		} else {
+			return 0, syntaxError(i, "invalid number")
+		}
+		if j < len(s) && s[j] == '.' {
+			if j++; j >= len(s) || s[j]-'0' > 9 {
+				return 0, syntaxError(i, "invalid number")
+			}
+			for j++; j < len(s) && s[j]-'0' <= 9; j++ {
+			}
+		}
+		if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+			if j++; j < len(s) && (s[j] == '+' || s[j] == '-') {
+				j++
+			}
+			if j >= len(s) || s[j]-'0' > 9 {
+				return 0, syntaxError(i, "invalid number")
+			}
+			for j++; j < len(s) && s[j]-'0' <= 9; j++ {
+			}
+		}
+		toks[nt].set(TapeNumber, int32(i), int32(j), int32(nt+1))
+		nt++
+		i = j
+	case 't':
+		if len(s)-i < 4 || s[i:i+4] != "true" {
+			return 0, syntaxError(i, "invalid literal")
+		}
+		toks[nt].set(TapeTrue, int32(i), int32(i+4), int32(nt+1))
+		nt++
+		i += 4
+	case 'f':
+		if len(s)-i < 5 || s[i:i+5] != "false" {
+			return 0, syntaxError(i, "invalid literal")
+		}
+		toks[nt].set(TapeFalse, int32(i), int32(i+5), int32(nt+1))
+		nt++
+		i += 5
+	case 'n':
+		if len(s)-i < 4 || s[i:i+4] != "null" {
+			return 0, syntaxError(i, "invalid literal")
+		}
+		toks[nt].set(TapeNull, int32(i), int32(i+4), int32(nt+1))
+		nt++
+		i += 4
+	default:
+		return 0, unexpectedCharError(i, c)
+	}
+
+more: // a value ended at s[i-1]
+	if depth == 0 {
+		if i = skipWS(s, i); i != len(s) {
+			return 0, syntaxError(i, "unexpected data after the JSON value")
+		}
+		return nt, nil
+	}
+	n++
+	if i < len(s) && s[i] <= ' ' {
+		i = skipWS(s, i)
+	}
+	if i < len(s) {
+		if c = s[i]; c == ',' {
+			if i++; i < len(s) && s[i] <= ' ' {
+				i = skipWS(s, i)
+			}
+			if obj {
+				goto key
+			}
+			goto value
+		}
+		if c == '}' && obj || c == ']' && !obj {
+			i++
+			goto closed
+		}
+	}
+	if obj {
+		return 0, syntaxError(i, "expected ',' or '}'")
+	}
+	return 0, syntaxError(i, "expected ',' or ']'")
+
+closed: // the innermost open container ended at s[i-1], with n values
+	depth--
+	{
+		t := &toks[p.open[depth]]
+		t.end, t.next, t.n = int32(i), int32(nt), n
+	}
+	if depth > 0 {
+		parent := &toks[p.open[depth-1]]
+		n, obj = parent.n, parent.kind == TapeObject
+	}
+	goto more
+
+key: // an object member starts at s[i]
+	if nt+2 > len(toks) {
+		p.depth, p.n, p.obj, p.i, p.atKey = depth, n, obj, i, true
+		return nt, errTapeFull
+	}
+	if i >= len(s) || s[i] != '"' {
+		return 0, syntaxError(i, "expected a string key")
+	}
+	p.key = true
+
+str: // a string opens at s[i] (a key if p.key): its token is written as
+	// it is scanned, its end last
+	toks[nt].set(TapeString, int32(i+1), 0, int32(nt+1))
+	i++
+	for {
+		// Eight bytes at a time (one load) up to the closing quote, while
+		// none before it is '\\', a control character or non-ASCII: the
+		// quote's position depends on the quote mask alone, the others
+		// only decide a branch.
+		for i+8 <= len(s) {
+			b := s[i : i+8]
+			w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+			quotes := quoteMask(w)
+			if otherStopMask(w)&(quotes&-quotes-1) != 0 {
+				goto slow // a stop byte other than '"' comes first
+			}
+			if quotes != 0 {
+				i += bits.TrailingZeros64(quotes) >> 3
+				goto strEnd
+			}
+			i += 8
+		}
+	slow:
+		for i < len(s) && strPlain[s[i]] {
+			i++
+		}
+		if i >= len(s) {
+			return 0, syntaxError(i, "unterminated string")
+		}
+		switch c = s[i]; {
+		case c == '"':
+			goto strEnd
+		case c == '\\':
+			toks[nt].esc = true
+			if p.key {
+				p.escapedKey = true
+			}
+			if i+1 >= len(s) {
+				return 0, syntaxError(i, "unterminated escape")
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(s) || !isHex4(s[i+2:i+6]) {
+					return 0, syntaxError(i, "invalid \\u escape")
+				}
+				i += 6
+			default:
+				return 0, syntaxError(i, "invalid escape")
+			}
+		case c >= utf8.RuneSelf:
+			// One UTF-8 sequence, checked as utf8.ValidString does.
+			x := utf8Lead[c]
+			size := int(x & 7)
+			if size == 0 || i+size > len(s) {
+				return 0, errNotUTF8
+			}
+			if r := utf8Second[x>>3]; s[i+1] < r[0] || s[i+1] > r[1] {
+				return 0, errNotUTF8
+			}
+			if size > 2 && s[i+2]&0xC0 != 0x80 || size > 3 && s[i+3]&0xC0 != 0x80 {
+				return 0, errNotUTF8
+			}
+			i += size
+		default:
+			return 0, syntaxError(i, "control character in string")
+		}
+	}
+strEnd: // the string's closing quote is s[i]
+	toks[nt].end = int32(i)
+	nt++
+	i++
+	if !p.key {
+		goto more
+	}
+	if i >= len(s) || s[i] != ':' {
+		if i = skipWS(s, i); i >= len(s) || s[i] != ':' {
+			return 0, syntaxError(i, "expected ':'")
+		}
+	}
+	if i++; i < len(s) && s[i] <= ' ' {
+		i = skipWS(s, i)
+	}
+	goto memberValue
+}
+
+// set overwrites the token field by field: a composite literal would be
+// built on the stack and copied with wide loads that stall on the narrow
+// stores just made.
+func (t *tapeToken) set(kind TapeKind, start, end, next int32) {
+	t.kind, t.esc, t.start, t.end, t.next, t.n = kind, false, start, end, next, 0
+}
+
+// errNotUTF8 stands for a text that is not UTF-8 inside tapeParser.run
+// (Parse reports it as a *JSONSyntaxError).
+var errNotUTF8 = errors.New("protocol: invalid UTF-8")
+
+// utf8Lead describes each byte that can lead a UTF-8 sequence of two bytes
+// or more: its low three bits are the sequence's length (0 for a byte that
+// cannot lead one), the rest the index in utf8Second of the range its
+// second byte must be in.
+var utf8Lead = func() (t [256]uint8) {
+	for c := 0xC2; c <= 0xF4; c++ {
+		switch {
+		case c <= 0xDF:
+			t[c] = 2
+		case c == 0xE0:
+			t[c] = 1<<3 | 3
+		case c == 0xED:
+			t[c] = 2<<3 | 3
+		case c <= 0xEF:
+			t[c] = 3
+		case c == 0xF0:
+			t[c] = 3<<3 | 4
+		case c == 0xF4:
+			t[c] = 4<<3 | 4
+		default:
+			t[c] = 4
+		}
+	}
+	return t
+}()
+
+// utf8Second holds the ranges of a UTF-8 sequence's second byte (which
+// exclude overlong encodings, surrogates and code points above U+10FFFF).
+var utf8Second = [5][2]byte{{0x80, 0xBF}, {0xA0, 0xBF}, {0x80, 0x9F}, {0x90, 0xBF}, {0x80, 0x8F}}
+
+func syntaxError(offset int, reason string) error { return &JSONSyntaxError{offset, reason} }
+
+func unexpectedCharError(offset int, c byte) error {
+	return &JSONSyntaxError{offset, fmt.Sprintf("unexpected character %q", c)}
+}
+
+func recursionLimitError() error {
+	return &ValidationError{MessageIndex: -1, Message: fmt.Sprintf("Global recursion limit exceeded: Depth > %d", MaxComponentDepth), Kind: ErrRecursionLimit}
+}
+
+// skipWS returns the offset of the first non-whitespace byte at or after
+// s[i].
+func skipWS(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		if c == ' ' {
+			i++
+			continue
+		}
+		if c == '\n' {
+			// Indentation follows: eight spaces at a time.
+			for i++; i+8 <= len(s) && s[i:i+8] == "        "; i += 8 {
+			}
+			continue
+		}
+		if c != '\t' && c != '\r' {
+			break
+		}
+		i++
+	}
+	return i
+}
+
+// strPlain marks the bytes a string can hold without a closer look:
+// ASCII, not '"', not '\\' and not a control character.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+const (
+	swarLSB = 0x0101010101010101 // the low bit of each byte
+	swarMSB = 0x8080808080808080 // the high bit of each byte
+)
+
+// quoteMask flags (with its high bit) each '"' of w, eight string bytes
+// in little-endian order; borrows can also flag bytes above a flagged one,
+// so only the lowest flag is exact.
+func quoteMask(w uint64) uint64 {
+	q := w ^ (swarLSB * '"')
+	return (q - swarLSB) &^ q & swarMSB
+}
+
+// otherStopMask flags (with its high bit) each byte of w, eight string
+// bytes in little-endian order, that strPlain does not mark but for '"':
+// '\\', a control character or a non-ASCII byte. Borrows can also flag
+// bytes above a flagged one, so only the lowest flag is exact.
+func otherStopMask(w uint64) uint64 {
+	b := w ^ (swarLSB * '\\')
+	// (b - swarLSB) &^ b flags b's zero bytes; w - 0x20 per byte flags
+	// the bytes below 0x20 (or with the high bit set, as w does).
+	return ((b-swarLSB)&^b | (w - swarLSB*0x20) | w) & swarMSB
+}
+
+func isHex4(s string) bool {
+	for i := 0; i < 4; i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
