@@ -73,6 +73,10 @@
 // held as the JSON text they arrived as (copied: the caller keeps its
 // bytes; the small messages of a list share one copy). A surface indexes
 // its components by offsets into that text, so its state holds few
-// pointers for the garbage collector. Text a surface no longer uses is
-// released as it is updated.
+// pointers for the garbage collector. Copies no component points into any
+// more are dropped as the surface is updated, once they outnumber its
+// components (a data model value, the theme or v0.8 styles keep the copy
+// they arrived in alive while the surface holds them), so a surface holds
+// its live text and at most about as many stale copies as it has
+// components (16 at least).
 package processor

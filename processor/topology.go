@@ -18,7 +18,11 @@ import (
 //   - cycles anywhere in the graph (protocol.ErrCycle);
 //   - no component more than protocol.MaxComponentDepth levels above its
 //     deepest descendant (protocol.ErrRecursionLimit): the protocol's
-//     depth limit below the root, applied to every subtree;
+//     depth limit below the root, applied to every subtree, whatever the
+//     order of the components in the update (protocol.AnalyzeTopology,
+//     walking a graph without a root from its ids in sorted order, can
+//     accept a longer chain it enters in the middle; the processor does
+//     not);
 //   - with WithStrictTopology: the root present (ErrMissingRoot), every
 //     reference resolved (ErrDanglingRef), every component reachable from
 //     the root (ErrOrphan).
@@ -28,11 +32,14 @@ import (
 // ids to the components that reference them. A small update is then
 // checked incrementally: only its new references can close a cycle, and
 // only its components and their ancestors can change height. So a stream
-// of small updates (progressive rendering) costs O(1) per update in the
-// size of the surface, not O(surface). An update as large as a quarter of
-// the surface, or any update in strict mode, is checked by walking the
-// whole graph. TestTopologyMatchesProtocol holds the decisions to
-// protocol.CheckIntegrity and protocol.AnalyzeTopology.
+// of small updates (progressive rendering) costs, per update, its
+// components and their ancestors, not the whole surface (the reference
+// index is rebuilt once after each whole-graph check). An update as large
+// as a quarter of the surface, or any update in strict mode, is checked by
+// walking the whole graph. TestTopologyMatchesProtocol holds the decisions
+// to protocol.CheckIntegrity and protocol.AnalyzeTopology,
+// TestIncrementalTopologyMatchesOracle and TestFullTopologyDepthIgnoresOrder
+// the depth limit to the longest reference path.
 
 // graph is a surface's component graph as it would be after an update:
 // the update's records (Processor.upd) over the surface's. Its nodes are
@@ -293,6 +300,11 @@ func (p *Processor) heights(g *graph, start int32, epoch uint32) *MessageError {
 			if len(stack) > 0 {
 				parent := &stack[len(stack)-1]
 				parent.h = max(parent.h, h+1)
+				if parent.h > protocol.MaxComponentDepth {
+					// The limit holds for every node, whatever order the
+					// walk met them in.
+					return depthFailure()
+				}
 			}
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -122,6 +123,66 @@ func longestPath(comps map[string]map[string]any) int {
 		best = max(best, h(id))
 	}
 	return best
+}
+
+// TestFullTopologyDepthIgnoresOrder sends chains around the depth limit as
+// one update (checked by the full walk) with their components in several
+// orders: the verdict must follow the longest reference path alone, and a
+// later small update of an accepted chain (checked incrementally from the
+// heights the full walk stored) must apply.
+func TestFullTopologyDepthIgnoresOrder(t *testing.T) {
+	for _, links := range []int{protocol.MaxComponentDepth, protocol.MaxComponentDepth + 1, protocol.MaxComponentDepth + 10} {
+		chain := make([]string, links+1)
+		for i := range links {
+			chain[i] = fmt.Sprintf(`{"id":"c%d","component":"Card","child":"c%d"}`, i, i+1)
+		}
+		chain[links] = fmt.Sprintf(`{"id":"c%d","component":"Text","text":"end"}`, links)
+		half := len(chain) / 2
+		rng := rand.New(rand.NewPCG(uint64(links), 9))
+		orders := map[string][]string{
+			"forward":          chain,
+			"reverse":          reversed(chain),
+			"lower_half_first": append(slices.Clone(chain[half:]), chain[:half]...),
+			"shuffled":         shuffled(rng, chain),
+		}
+		for name, order := range orders {
+			t.Run(fmt.Sprintf("links=%d/%s", links, name), func(t *testing.T) {
+				p := newProcessor(t)
+				mustApply(t, p, create("s"))
+				r := p.ProcessList(msgs(comps("s", order...))).Results[0]
+				if links > protocol.MaxComponentDepth {
+					if r.OK || !errors.Is(r.Err, protocol.ErrRecursionLimit) {
+						t.Fatalf("chain of %d links: ok=%v err=%v, want the depth limit", links, r.OK, r.Err)
+					}
+					return
+				}
+				if !r.OK {
+					t.Fatalf("chain of %d links rejected: %v", links, r.Err)
+				}
+				// Re-sending a held component and changing the leaf are
+				// small updates on the stored heights.
+				for _, c := range []string{chain[links-1], fmt.Sprintf(`{"id":"c%d","component":"Text","text":"new"}`, links)} {
+					if r := p.ProcessList(msgs(comps("s", c))).Results[0]; !r.OK {
+						t.Fatalf("small update %s rejected: %v", c, r.Err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// reversed returns a reversed copy of list.
+func reversed(list []string) []string {
+	out := slices.Clone(list)
+	slices.Reverse(out)
+	return out
+}
+
+// shuffled returns a shuffled copy of list.
+func shuffled(rng *rand.Rand, list []string) []string {
+	out := slices.Clone(list)
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
 }
 
 // TestIncrementalTopologyMatchesOracle grows surfaces of up to 80
