@@ -1,6 +1,8 @@
 package processor
 
 import (
+	"slices"
+
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -168,6 +170,10 @@ func (p *Processor) storeComponents(s *Surface, plan topoPlan, t *tracker) {
 		p.commitTopology(s, plan)
 	}
 	chunkOf := p.storeChunks(s)
+	if fresh && nLatest == len(p.upd) && p.refsInOrder() {
+		p.storeFresh(s, chunkOf, ids, t)
+		return
+	}
 	if fresh {
 		s.comps = make([]comp, 0, next)
 		s.refs = make([]span, 0, nRefs)
@@ -223,6 +229,40 @@ func (p *Processor) storeComponents(s *Surface, plan topoPlan, t *tracker) {
 	}
 	t.upserts(s.id, ids)
 	if fresh && root != "" && p.findUpd(hashID(root), root) >= 0 {
+		t.setRoot(s.id, root)
+	}
+	s.compact()
+}
+
+// refsInOrder reports whether the update's references lie in p.urefs in
+// the order of its records, without gaps.
+func (p *Processor) refsInOrder() bool {
+	at := int32(0)
+	for i := range p.upd {
+		if p.upd[i].refs != at {
+			return false
+		}
+		at += p.upd[i].nrefs
+	}
+	return int(at) == len(p.urefs)
+}
+
+// storeFresh is storeComponents for the common first update of a surface:
+// every record is new and the last of its id, so the records, their
+// references and the update's index become the surface's as they are
+// (the update's index was built by inserting the same hashes in the same
+// order as the surface's would be).
+func (p *Processor) storeFresh(s *Surface, chunkOf []int32, ids []string, t *tracker) {
+	s.comps = slices.Clone(p.upd)
+	for i := range s.comps {
+		c := &s.comps[i]
+		ids[i] = c.id.in(p.pend[-c.chunk-1])
+		c.chunk = chunkOf[-c.chunk-1]
+	}
+	s.refs = slices.Clone(p.urefs)
+	s.idx = idIndex{e: slices.Clone(p.uidx.e), n: p.uidx.n}
+	t.upserts(s.id, ids)
+	if root := s.Root(); root != "" && p.findUpd(hashID(root), root) >= 0 {
 		t.setRoot(s.id, root)
 	}
 	s.compact()
