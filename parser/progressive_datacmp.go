@@ -3,8 +3,6 @@ package parser
 // Comparison encodings of data model values, and the records of yielded
 // data.
 
-import "slices"
-
 // Yielded data model values are remembered, and compared, as comparison
 // encodings: the canonical encoding appendJSON writes, except that a byte
 // of invalid UTF-8 in a string (a character cut by a chunk boundary and
@@ -21,42 +19,6 @@ type encodedValue struct {
 	out, cmp string
 	key      string
 	keyed    bool
-}
-
-// appendCmp appends the comparison encoding of a decoded value.
-func appendCmp(dst []byte, v any) []byte {
-	switch x := v.(type) {
-	case string:
-		return appendCmpString(dst, x)
-	case *encodedValue:
-		return append(dst, x.cmp...)
-	case map[string]any:
-		dst = append(dst, '{')
-		var small [16]string
-		keys := small[:0]
-		for k := range x {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = append(appendCmpString(dst, k), ':')
-			dst = appendCmp(dst, x[k])
-		}
-		return append(dst, '}')
-	case []any:
-		dst = append(dst, '[')
-		for i, item := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendCmp(dst, item)
-		}
-		return append(dst, ']')
-	}
-	return appendJSON(dst, v)
 }
 
 // appendCmpString is appendJSONString writing each byte of invalid UTF-8 as

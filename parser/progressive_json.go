@@ -10,7 +10,16 @@ import (
 // appendJSON encodes a decoded JSON value (map[string]any, []any, string,
 // json.Number, bool, nil, float64) with object keys sorted, as
 // encoding/json does, but without HTML escaping and without reflection.
-func appendJSON(dst []byte, v any) []byte {
+func appendJSON(dst []byte, v any) []byte { return appendValue(dst, v, false) }
+
+// appendCmp appends the comparison encoding of a decoded value (see
+// progressive_datacmp.go).
+func appendCmp(dst []byte, v any) []byte { return appendValue(dst, v, true) }
+
+// appendValue is appendJSON, or with cmp appendCmp: strings written by
+// appendQuoted with rawInvalid = cmp, and values held as their encodings
+// (*encodedValue) written as the matching one.
+func appendValue(dst []byte, v any, cmp bool) []byte {
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...)
@@ -20,7 +29,7 @@ func appendJSON(dst []byte, v any) []byte {
 		}
 		return append(dst, "false"...)
 	case string:
-		return appendJSONString(dst, x)
+		return appendQuoted(dst, x, cmp)
 	case json.Number:
 		if x == "" {
 			return append(dst, '0')
@@ -42,9 +51,9 @@ func appendJSON(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSONString(dst, k)
+			dst = appendQuoted(dst, k, cmp)
 			dst = append(dst, ':')
-			dst = appendJSON(dst, x[k])
+			dst = appendValue(dst, x[k], cmp)
 		}
 		return append(dst, '}')
 	case []any:
@@ -53,10 +62,13 @@ func appendJSON(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSON(dst, item)
+			dst = appendValue(dst, item, cmp)
 		}
 		return append(dst, ']')
-	case *encodedValue: // data helper: a value held as its encoding
+	case *encodedValue: // a value held as its encodings
+		if cmp {
+			return append(dst, x.cmp...)
+		}
 		return append(dst, x.out...)
 	case []map[string]any:
 		dst = append(dst, '[')
@@ -64,7 +76,7 @@ func appendJSON(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendJSON(dst, item)
+			dst = appendValue(dst, item, cmp)
 		}
 		return append(dst, ']')
 	}
