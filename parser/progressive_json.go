@@ -70,15 +70,6 @@ func appendValue(dst []byte, v any, cmp bool) []byte {
 			return append(dst, x.cmp...)
 		}
 		return append(dst, x.out...)
-	case []map[string]any:
-		dst = append(dst, '[')
-		for i, item := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendValue(dst, item, cmp)
-		}
-		return append(dst, ']')
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
