@@ -339,20 +339,10 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 				return i, false
 			}
 		}
-		i = jsonWS(b, i)
-		if i >= len(b) {
-			return i, false
+		var more bool
+		if i, more, ok = c.sep(b, i, '}'); !more {
+			return i, ok
 		}
-		if b[i] == ',' {
-			c.out = append(c.out, ',')
-			i++
-			continue
-		}
-		if b[i] == '}' {
-			c.out = append(c.out, '}')
-			return i + 1, true
-		}
-		return i, false
 	}
 }
 
@@ -462,21 +452,13 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 		if !ok {
 			return i, false
 		}
-		i = jsonWS(b, i)
-		if i >= len(b) {
-			return i, false
+		var more bool
+		if i, more, ok = c.sep(b, i, '}'); !more {
+			if ok {
+				c.keys = c.keys[:base]
+			}
+			return i, ok
 		}
-		if b[i] == ',' {
-			c.out = append(c.out, ',')
-			i++
-			continue
-		}
-		if b[i] == '}' {
-			c.out = append(c.out, '}')
-			c.keys = c.keys[:base]
-			return i + 1, true
-		}
-		return i, false
 	}
 }
 
@@ -539,21 +521,29 @@ func (c *compScanner) list(b []byte, i int, field int) (int, bool) {
 		if i, ok = c.slot(b, i, field); !ok {
 			return i, false
 		}
-		i = jsonWS(b, i)
-		if i >= len(b) {
-			return i, false
+		var more bool
+		if i, more, ok = c.sep(b, i, ']'); !more {
+			return i, ok
 		}
-		if b[i] == ',' {
-			c.out = append(c.out, ',')
-			i++
-			continue
-		}
-		if b[i] == ']' {
-			c.out = append(c.out, ']')
-			return i + 1, true
-		}
-		return i, false
 	}
+}
+
+// sep reads what follows a member or an element: whitespace, then ','
+// (more follows: more is true) or the container's closing byte, copying
+// either to out; ok is false for anything else.
+func (c *compScanner) sep(b []byte, i int, close byte) (next int, more, ok bool) {
+	i = jsonWS(b, i)
+	if i < len(b) {
+		switch b[i] {
+		case ',':
+			c.out = append(c.out, ',')
+			return i + 1, true, true
+		case close:
+			c.out = append(c.out, close)
+			return i + 1, false, true
+		}
+	}
+	return i, false, false
 }
 
 // slot reads a child id string at b[i] == '"'.
@@ -591,20 +581,10 @@ func (c *compScanner) topArray(b []byte, i int) (int, bool) {
 		if !ok {
 			return i, false
 		}
-		i = jsonWS(b, i)
-		if i >= len(b) {
-			return i, false
+		var more bool
+		if i, more, ok = c.sep(b, i, ']'); !more {
+			return i, ok
 		}
-		if b[i] == ',' {
-			c.out = append(c.out, ',')
-			i++
-			continue
-		}
-		if b[i] == ']' {
-			c.out = append(c.out, ']')
-			return i + 1, true
-		}
-		return i, false
 	}
 }
 
@@ -669,21 +649,13 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				c.slow = true
 				return i, false
 			}
-			i = jsonWS(b, i)
-			if i >= len(b) {
-				return i, false
+			var more bool
+			if i, more, ok = c.sep(b, i, '}'); !more {
+				if ok {
+					c.keys = c.keys[:base]
+				}
+				return i, ok
 			}
-			if b[i] == ',' {
-				c.out = append(c.out, ',')
-				i++
-				continue
-			}
-			if b[i] == '}' {
-				c.out = append(c.out, '}')
-				c.keys = c.keys[:base]
-				return i + 1, true
-			}
-			return i, false
 		}
 	case ch == '[':
 		c.out = append(c.out, '[')
@@ -698,20 +670,10 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			if !ok {
 				return i, false
 			}
-			i = jsonWS(b, i)
-			if i >= len(b) {
-				return i, false
+			var more bool
+			if i, more, ok = c.sep(b, i, ']'); !more {
+				return i, ok
 			}
-			if b[i] == ',' {
-				c.out = append(c.out, ',')
-				i++
-				continue
-			}
-			if b[i] == ']' {
-				c.out = append(c.out, ']')
-				return i + 1, true
-			}
-			return i, false
 		}
 	case ch == 't':
 		return c.lit(b, i, "true")
