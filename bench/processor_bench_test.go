@@ -79,17 +79,7 @@ func BenchmarkProcessor(b *testing.B) {
 	}
 	for _, m := range modes {
 		b.Run(m.name, func(b *testing.B) {
-			opts := m.opts(b)
-			if failed := applyAll(b, lists, opts); failed != 0 {
-				b.Fatalf("%d corpus messages failed", failed)
-			}
-			b.ReportAllocs()
-			b.SetBytes(int64(nBytes))
-			for b.Loop() {
-				applyAll(b, lists, opts)
-			}
-			b.ReportMetric(float64(nMsgs)*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nMsgs*b.N), "ns/msg")
+			benchApply(b, lists, nMsgs, nBytes, m.opts(b))
 		})
 	}
 }
@@ -122,13 +112,19 @@ func BenchmarkProcessorListSize(b *testing.B) {
 // topology validation on.
 func BenchmarkProcessorV08(b *testing.B) {
 	lists, nMsgs, nBytes := corpusListsOf(b, CorpusV08)
-	if failed := applyAll(b, lists, nil); failed != 0 {
+	benchApply(b, lists, nMsgs, nBytes, nil)
+}
+
+// benchApply times applyAll over the corpus lists (every message must
+// apply) and reports messages/s and ns/msg.
+func benchApply(b *testing.B, lists [][]json.RawMessage, nMsgs, nBytes int, opts []processor.Option) {
+	if failed := applyAll(b, lists, opts); failed != 0 {
 		b.Fatalf("%d corpus messages failed", failed)
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(nBytes))
 	for b.Loop() {
-		applyAll(b, lists, nil)
+		applyAll(b, lists, opts)
 	}
 	b.ReportMetric(float64(nMsgs)*float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nMsgs*b.N), "ns/msg")
