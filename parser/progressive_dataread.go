@@ -36,7 +36,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) (bool, error) {
 		return false, nil
 	}
 	r := &e.data
-	if !r.sync(s.buf, s.stack[i].start, v08) {
+	if !r.sync(s.buf, s.msgGen, s.stack[i].start, v08) {
 		return false, nil
 	}
 	// Where healData's decoding succeeds: healed whole, or cut back at the

@@ -15,12 +15,12 @@ import (
 // the member still arriving is decoded at a sniff.
 //
 // The bytes of an open message only grow, so what the reader learnt stays
-// true as long as the buffer still starts with the bytes it read (seen);
-// when it does not (a new message), the reader starts again.
+// true as long as the buffer was not cut since (the scanner's msgGen is the
+// same); after a cut (a new message), the reader starts again.
 type dataReader struct {
 	fs     int    // offset of the message's '{' in the buffer
 	pos    int    // offset of the next byte to read
-	seen   []byte // the bytes read, buf[fs:pos]
+	gen    uint64 // the scanner's msgGen when the reader started
 	active bool
 	failed bool // not valid JSON: the decoding path takes over
 	v08    bool
@@ -250,25 +250,23 @@ func (b *dataBody) reset() {
 	b.contOK = false
 }
 
-// sync makes the reader follow the message starting at fs and reads the
-// bytes that arrived. It reports false when the message is not valid JSON
-// so far.
-func (r *dataReader) sync(buf []byte, fs int, v08 bool) bool {
-	if !r.active || r.fs != fs || r.v08 != v08 || r.pos > len(buf) || !bytes.Equal(buf[fs:r.pos], r.seen) {
-		r.start(fs, v08)
+// sync makes the reader follow the message starting at fs in buf (cut
+// last at the scanner's msgGen gen) and reads the bytes that arrived. It
+// reports false when the message is not valid JSON so far.
+func (r *dataReader) sync(buf []byte, gen uint64, fs int, v08 bool) bool {
+	if !r.active || r.gen != gen || r.fs != fs || r.v08 != v08 || r.pos > len(buf) {
+		r.start(gen, fs, v08)
 	}
 	if r.failed {
 		return false
 	}
-	r.seen = append(r.seen, buf[r.pos:]...)
 	r.read(buf)
 	return !r.failed
 }
 
-func (r *dataReader) start(fs int, v08 bool) {
+func (r *dataReader) start(gen uint64, fs int, v08 bool) {
 	r.active, r.failed, r.v08 = true, false, v08
-	r.fs, r.pos = fs, fs
-	r.seen = r.seen[:0]
+	r.gen, r.fs, r.pos = gen, fs, fs
 	clear(r.stack)
 	r.stack = r.stack[:0]
 	r.lex, r.esc = lexNone, 0

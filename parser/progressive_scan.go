@@ -44,7 +44,10 @@ type pframe struct {
 // structural tokenizer that, like the reference, tracks only strings and
 // brackets and tolerates anything else.
 type progScan struct {
-	buf    []byte
+	buf []byte
+	// msgGen counts resetMsg calls. Every cut of buf comes with one, so
+	// while it stays the same buf only grows: its bytes so far stay.
+	msgGen uint64
 	stack  []pframe
 	inList bool
 
@@ -106,6 +109,7 @@ func (s *progScan) resetBlock() {
 
 // resetMsg forgets what was learnt from the buffered message.
 func (s *progScan) resetMsg() {
+	s.msgGen++
 	s.bufSurface, s.bufRoot, s.hasBufRoot, s.bufVersion = "", "", false, ""
 	s.compTok, s.dataTokV08, s.dataTokV09 = false, false, false
 	s.stubs = 0
