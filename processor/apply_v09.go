@@ -171,15 +171,39 @@ func (p *Processor) storeComponents(s *Surface, plan topoPlan, t *tracker) {
 	}
 	chunkOf := p.storeChunks(s)
 	if fresh && nLatest == len(p.upd) && p.refsInOrder() {
-		p.storeFresh(s, chunkOf, ids, t)
-		return
+		p.takeUpdate(s, chunkOf, ids)
+	} else {
+		ids = p.storeRecords(s, chunkOf, ids[:0], nOld, next, nRefs, root, t)
 	}
+	t.upserts(s.id, ids)
+	if fresh && root != "" && p.findUpd(hashID(root), root) >= 0 {
+		t.setRoot(s.id, root)
+	}
+	s.compact()
+}
+
+// refsInOrder reports whether the update's references lie in p.urefs in
+// the order of its records, without gaps.
+func (p *Processor) refsInOrder() bool {
+	at := int32(0)
+	for i := range p.upd {
+		if p.upd[i].refs != at {
+			return false
+		}
+		at += p.upd[i].nrefs
+	}
+	return int(at) == len(p.urefs)
+}
+
+// storeRecords stores the update's records one by one (see
+// storeComponents), appending the ids stored to ids.
+func (p *Processor) storeRecords(s *Surface, chunkOf []int32, ids []string, nOld, next int32, nRefs int, root string, t *tracker) []string {
+	fresh := nOld == 0
 	if fresh {
 		s.comps = make([]comp, 0, next)
 		s.refs = make([]span, 0, nRefs)
 		s.idx.reset(int(next))
 	}
-	ids = ids[:0]
 	for i := range p.upd {
 		c, u := &p.upd[i], &p.uinfo[i]
 		chunk := p.pend[-c.chunk-1]
@@ -227,32 +251,15 @@ func (p *Processor) storeComponents(s *Surface, plan topoPlan, t *tracker) {
 			s.idx.insert(u.hash, u.slot)
 		}
 	}
-	t.upserts(s.id, ids)
-	if fresh && root != "" && p.findUpd(hashID(root), root) >= 0 {
-		t.setRoot(s.id, root)
-	}
-	s.compact()
+	return ids
 }
 
-// refsInOrder reports whether the update's references lie in p.urefs in
-// the order of its records, without gaps.
-func (p *Processor) refsInOrder() bool {
-	at := int32(0)
-	for i := range p.upd {
-		if p.upd[i].refs != at {
-			return false
-		}
-		at += p.upd[i].nrefs
-	}
-	return int(at) == len(p.urefs)
-}
-
-// storeFresh is storeComponents for the common first update of a surface:
-// every record is new and the last of its id, so the records, their
-// references and the update's index become the surface's as they are
-// (the update's index was built by inserting the same hashes in the same
-// order as the surface's would be).
-func (p *Processor) storeFresh(s *Surface, chunkOf []int32, ids []string, t *tracker) {
+// takeUpdate stores the common first update of a surface: every record is
+// new and the last of its id, so the records, their references and the
+// update's index become the surface's as they are (the update's index was
+// built by inserting the same hashes in the same order as the surface's
+// would be). It fills ids.
+func (p *Processor) takeUpdate(s *Surface, chunkOf []int32, ids []string) {
 	s.comps = slices.Clone(p.upd)
 	for i := range s.comps {
 		c := &s.comps[i]
@@ -261,11 +268,6 @@ func (p *Processor) storeFresh(s *Surface, chunkOf []int32, ids []string, t *tra
 	}
 	s.refs = slices.Clone(p.urefs)
 	s.idx = idIndex{e: slices.Clone(p.uidx.e), n: p.uidx.n}
-	t.upserts(s.id, ids)
-	if root := s.Root(); root != "" && p.findUpd(hashID(root), root) >= 0 {
-		t.setRoot(s.id, root)
-	}
-	s.compact()
 }
 
 func (p *Processor) updateDataModel(env *envelope, t *tracker) *MessageError {
