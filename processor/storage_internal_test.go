@@ -60,19 +60,3 @@ func TestPrepareMarksWraps(t *testing.T) {
 		t.Fatalf("epoch %d, marks %+v: reset without need", p.epoch, p.marks[0])
 	}
 }
-
-// TestHashIDSpreads checks that ids of every length hash without
-// collisions in a small set (the index also compares the ids).
-func TestHashIDSpreads(t *testing.T) {
-	seen := map[uint32]string{}
-	for n := 1; n <= 40; n++ {
-		for c := byte('a'); c <= 'z'; c++ {
-			id := string(make([]byte, n-1)) + string(c)
-			h := hashID(id)
-			if prev, dup := seen[h]; dup {
-				t.Fatalf("hash collision: %q and %q", prev, id)
-			}
-			seen[h] = id
-		}
-	}
-}
