@@ -102,6 +102,7 @@ func TestFastPathCases(t *testing.T) {
 		{"empty_object_in_partial", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"abc","style":{},"more":"def"}]}}]</a2ui-json>`},
 		{"duplicate_and_odd_keys", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a","child":"b"},{"id":"a","component":"Text","text":"1","root":"x"},{"id":"b","component":"Text","text":"2","componentId":"a"}]}}]</a2ui-json>`},
 		{"duplicate_plain_keys", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a","":"","":"x","text":"b"},{"id":"n","component":"Text","style":{"c":1,"d":{"e":1,"e":2},"c":2}}]}}]</a2ui-json>`},
+		{"many_keys", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"t"` + manyKeys(40) + `,"style":{` + manyKeys(40)[1:] + `}}]}}]</a2ui-json>`},
 		{"v08_duplicate_prop_keys", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":{"literalString":"x"},"usageHint":"h1","usageHint":"h2"}}}]}}]</a2ui-json>`},
 		{"self_reference", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"root"}]}}]</a2ui-json>`},
 		{"cycle", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"},{"id":"a","component":"Card","child":"root"}]}}]</a2ui-json>`},
@@ -148,4 +149,13 @@ func TestPlaceholderEncoding(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyKeys returns n members ,"k0":0,"k1":1,... for a JSON object.
+func manyKeys(n int) string {
+	var b []byte
+	for i := range n {
+		b = fmt.Appendf(b, `,"k%d":%d`, i, i)
+	}
+	return string(b)
 }

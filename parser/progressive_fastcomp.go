@@ -131,10 +131,19 @@ type compScanner struct {
 // keySpan is the bounds of a key in compScanner.out.
 type keySpan struct{ a, b int }
 
+// maxFastKeys bounds the keys of one object read at byte level, so that
+// looking for a duplicate stays cheap; an object with more takes the
+// generic path.
+const maxFastKeys = 32
+
 // newKey records the key out[a:b] of the object whose keys start at
 // keys[base], and reports false (the component needs the generic path)
-// when the object already has it.
+// when the object already has it, or has maxFastKeys keys already.
 func (c *compScanner) newKey(base, a, b int) bool {
+	if len(c.keys)-base >= maxFastKeys {
+		c.slow = true
+		return false
+	}
 	key := c.out[a:b]
 	for _, k := range c.keys[base:] {
 		if string(c.out[k.a:k.b]) == string(key) {
