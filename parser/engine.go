@@ -2,9 +2,13 @@ package parser
 
 import "encoding/json"
 
-// emitter collects the parts completed during one Feed or Close call.
+// emitter collects the parts completed during one Feed or Close call. The
+// messages of its parts live in msgs, a scratch array reused from call to
+// call: take copies them out.
 type emitter struct {
 	parts []Part
+	msgs  []json.RawMessage
+	from  int // index in msgs of the last part's first message
 }
 
 // text appends a text-only part.
@@ -17,24 +21,63 @@ func (e *emitter) text(s string) {
 
 // message attaches m to the last part of this call when there is one (a text
 // part followed by messages becomes one part, as the conformance suites
-// expect); otherwise it starts a new part.
+// expect); otherwise it starts a new part. The last part's Messages is
+// capped at its end, so that nothing written through it reaches another
+// part's messages.
 func (e *emitter) message(m json.RawMessage) {
-	if n := len(e.parts); n > 0 {
-		last := &e.parts[n-1]
-		if last.Messages == nil {
-			last.Messages = make([]json.RawMessage, 0, 4)
-		}
-		last.Messages = append(last.Messages, m)
-		return
+	n := len(e.parts)
+	if n == 0 {
+		e.parts = append(e.parts, Part{})
+		n = 1
 	}
-	e.parts = append(e.parts, Part{Messages: []json.RawMessage{m}})
+	last := &e.parts[n-1]
+	if last.Messages == nil {
+		e.from = len(e.msgs)
+	}
+	e.msgs = append(e.msgs, m)
+	last.Messages = e.msgs[e.from:len(e.msgs):len(e.msgs)]
 }
 
-// take returns the collected parts and resets the emitter.
+// take returns the collected parts and resets the emitter. When they carry
+// messages, the parts and their messages are copied into storage of their
+// own, allocated together where there is one part with one message (the
+// common case of a streamed yield), and the parts' slots in the emitter's
+// array are cleared; otherwise the array itself is returned.
 func (e *emitter) take() []Part {
 	p := e.parts
 	e.parts = nil
-	return p
+	nm := 0
+	for i := range p {
+		nm += len(p[i].Messages)
+	}
+	if nm == 0 {
+		return p
+	}
+	var own []Part
+	if len(p) == 1 && nm == 1 {
+		one := &struct {
+			part [1]Part
+			msg  [1]json.RawMessage
+		}{}
+		one.part[0], one.msg[0] = p[0], p[0].Messages[0]
+		one.part[0].Messages = one.msg[:]
+		own = one.part[:]
+	} else {
+		own = make([]Part, len(p))
+		msgs := make([]json.RawMessage, 0, nm)
+		for i := range p {
+			own[i].Text = p[i].Text
+			if p[i].Messages != nil {
+				a := len(msgs)
+				msgs = append(msgs, p[i].Messages...)
+				own[i].Messages = msgs[a:len(msgs):len(msgs)]
+			}
+		}
+	}
+	clear(p)
+	clear(e.msgs)
+	e.msgs = e.msgs[:0]
+	return own
 }
 
 // engine is the mode-specific stage that turns block content into messages.

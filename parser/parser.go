@@ -152,8 +152,9 @@ func (p *Parser) seedParts() {
 // takeParts returns the parts completed by this call, or nil. Text-only
 // results keep the slab slots they were written to, capped so that appends
 // by the caller cannot reach the slots handed out later; the parser never
-// touches them again. Results with messages get an array of their own, so
-// that the slab never keeps messages alive after the caller drops them.
+// touches them again. Results with messages get storage of their own (see
+// emitter.take), so that the slab never keeps messages alive after the
+// caller drops them.
 func (p *Parser) takeParts() []Part {
 	if len(p.out.parts) == 0 {
 		return nil
@@ -162,14 +163,7 @@ func (p *Parser) takeParts() []Part {
 	n := len(parts)
 	free := p.slab[p.slabUsed:]
 	if n > len(free) || &parts[0] != &free[0] {
-		return parts // not in the slab: an array of its own already
-	}
-	for i := range parts {
-		if parts[i].Messages != nil {
-			own := append([]Part(nil), parts...)
-			clear(parts)
-			return own
-		}
+		return parts // an array of its own
 	}
 	p.slabUsed += n
 	return parts[:n:n]
