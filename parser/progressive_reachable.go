@@ -272,7 +272,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 	}
 	if k == len(oldWaits) {
 		for _, w := range waits[k:] {
-			s.waiters[w] = append(s.waiters[w], waitRef{id: id, ent: ent, gen: ent.gen})
+			s.addWaiter(w, waitRef{id: id, ent: ent, gen: ent.gen})
 		}
 		return
 	}
@@ -289,7 +289,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 		if len(s.waiters[w]) > 4 {
 			ent.gen++
 			for _, w := range waits {
-				s.waiters[w] = append(s.waiters[w], waitRef{id: id, ent: ent, gen: ent.gen})
+				s.addWaiter(w, waitRef{id: id, ent: ent, gen: ent.gen})
 			}
 			return
 		}
@@ -315,7 +315,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 	}
 	for _, w := range newT {
 		if !inOld.has(w) {
-			s.waiters[w] = append(s.waiters[w], waitRef{id: id, ent: ent, gen: ent.gen})
+			s.addWaiter(w, waitRef{id: id, ent: ent, gen: ent.gen})
 		}
 	}
 }
@@ -734,6 +734,9 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	}
 	p.e.epoch++
 	epoch := p.e.epoch
+	// At most one placeholder per missing slot: grow the lists once.
+	p.extra, p.extraJS = slices.Grow(p.extra, missing), slices.Grow(p.extraJS, missing)
+	p.waits, p.waitN = slices.Grow(p.waits, missing), slices.Grow(p.waitN, missing)
 	for f := range uint8(cfNestedList + 1) {
 		for i, sl := range fc.slots {
 			if sl.field != f || !miss[i] {
