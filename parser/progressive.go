@@ -101,6 +101,7 @@ type progressiveEngine struct {
 
 	deltaEnts []*compEntry // scratch for emitDelta
 	deltaPhs  []string
+	deltaPhJS [][]byte
 	closeBuf  []byte
 
 	cur         *surfaceState // cache of state(curID)

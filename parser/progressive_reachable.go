@@ -512,8 +512,11 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 	for _, ent := range ents {
 		n += len(ent.pjson) + 1
 	}
+	phJS := e.deltaPhJS[:0]
 	for _, ph := range phs {
-		n += len(e.placeholderJSON(ph)) + 1
+		js := e.placeholderJSON(ph)
+		phJS = append(phJS, js)
+		n += len(js) + 1
 	}
 	b := append(make([]byte, 0, n), open...)
 	for i, ent := range ents {
@@ -522,13 +525,15 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 		}
 		b = append(b, ent.pjson...)
 	}
-	for i, ph := range phs {
+	for i, js := range phJS {
 		if i > 0 || len(ents) > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, e.placeholderJSON(ph)...)
+		b = append(b, js...)
 	}
 	b = append(b, e.closeBuf...)
+	clear(phJS)
+	e.deltaPhJS = phJS[:0]
 	e.emitRaw(b, false, sid)
 }
 
