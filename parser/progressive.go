@@ -102,7 +102,11 @@ type progressiveEngine struct {
 	deltaEnts []*compEntry // scratch for emitDelta
 	deltaPhs  []string
 	deltaPhJS [][]byte
-	closeBuf  []byte
+
+	// waitPool is the chunk first registrations of missing children take
+	// their slot from (see addWaiter).
+	waitPool []waitRef
+	closeBuf []byte
 
 	cur         *surfaceState // cache of state(curID)
 	curID       string

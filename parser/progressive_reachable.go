@@ -272,7 +272,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 	}
 	if k == len(oldWaits) {
 		for _, w := range waits[k:] {
-			s.addWaiter(w, waitRef{id: id, ent: ent, gen: ent.gen})
+			e.addWaiter(s, w, waitRef{id: id, ent: ent, gen: ent.gen})
 		}
 		return
 	}
@@ -289,7 +289,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 		if len(s.waiters[w]) > 4 {
 			ent.gen++
 			for _, w := range waits {
-				s.addWaiter(w, waitRef{id: id, ent: ent, gen: ent.gen})
+				e.addWaiter(s, w, waitRef{id: id, ent: ent, gen: ent.gen})
 			}
 			return
 		}
@@ -315,7 +315,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 	}
 	for _, w := range newT {
 		if !inOld.has(w) {
-			s.addWaiter(w, waitRef{id: id, ent: ent, gen: ent.gen})
+			e.addWaiter(s, w, waitRef{id: id, ent: ent, gen: ent.gen})
 		}
 	}
 }

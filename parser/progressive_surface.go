@@ -63,15 +63,12 @@ type surfaceState struct {
 	inbound map[string]int       // edges from reachable components, per target id
 	tdepth  map[string]int       // least depth of a reachable parent + 1, per target id
 	waiters map[string][]waitRef // missing child id -> components that wait for it
-	// waitPool is the chunk the first registrations of children take
-	// their slot from (see addWaiter).
-	waitPool []waitRef
-	root     string
-	rootSet  bool
-	rebuild  bool // reachability must be recomputed from scratch
-	suspect  bool // a cycle, a shared child or a deep tree may have appeared
-	selfRef  int  // components that reference themselves
-	invalid  int  // reachable components whose processed form does not validate
+	root    string
+	rootSet bool
+	rebuild bool // reachability must be recomputed from scratch
+	suspect bool // a cycle, a shared child or a deep tree may have appeared
+	selfRef int  // components that reference themselves
+	invalid int  // reachable components whose processed form does not validate
 	// reachBytes is the size of the encoded reachable components.
 	reachBytes int
 	deferred   bool // a snapshot was held back (see snapFull)
@@ -89,20 +86,21 @@ type surfaceState struct {
 	sortedN     int  // length of its sorted prefix
 }
 
-// addWaiter registers r as waiting for the missing child w. A child's
-// first registration takes a slot of a shared chunk (most children have
-// one parent), capped so that a second one moves the list out of it.
-func (s *surfaceState) addWaiter(w string, r waitRef) {
+// addWaiter registers r as waiting for the missing child w of surface s.
+// A child's first registration takes a slot of a chunk shared by all
+// surfaces (most children have one parent), capped so that a second one
+// moves the list out of it.
+func (e *progressiveEngine) addWaiter(s *surfaceState, w string, r waitRef) {
 	if list, ok := s.waiters[w]; ok {
 		s.waiters[w] = append(list, r)
 		return
 	}
-	if len(s.waitPool) == cap(s.waitPool) {
-		s.waitPool = make([]waitRef, 0, waitChunk)
+	if len(e.waitPool) == cap(e.waitPool) {
+		e.waitPool = make([]waitRef, 0, waitChunk)
 	}
-	n := len(s.waitPool)
-	s.waitPool = append(s.waitPool, r)
-	s.waiters[w] = s.waitPool[n : n+1 : n+1]
+	n := len(e.waitPool)
+	e.waitPool = append(e.waitPool, r)
+	s.waiters[w] = e.waitPool[n : n+1 : n+1]
 }
 
 // waitChunk is the number of first registrations allocated at once.
