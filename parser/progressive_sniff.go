@@ -74,7 +74,7 @@ func (e *progressiveEngine) sniffComponents() {
 			if !ok {
 				continue
 			}
-			switch e.cs.scan(healed, e.fam == protocol.FamilyV08) {
+			switch e.cs.scanAt(healed, e.fam == protocol.FamilyV08, s.msgGen, f.start) {
 			case compInvalid:
 				continue
 			case compFast:
