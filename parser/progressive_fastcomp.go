@@ -1,5 +1,10 @@
 package parser
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // This file is the byte-level path for the common component shapes, without
 // a catalog: a v0.9-family component (string "component") whose only
 // component references are top-level "child"-like strings and
@@ -826,7 +831,10 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 	}
 	start := i
 	i++
-	for i < len(b) {
+	for {
+		if i = plainRun(b, i); i >= len(b) {
+			return i, esc, false
+		}
 		ch := b[i]
 		switch {
 		case ch == '"':
@@ -854,7 +862,22 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 		}
 		i++
 	}
-	return i, esc, false
+}
+
+// plainRun returns the index of the first byte from b[i] on that is not
+// printable ASCII other than '"' and '\\' (the bulk of any string), or
+// len(b): eight bytes at a time, then one at a time.
+func plainRun(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := stopBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && strPlain[b[i]] {
+		i++
+	}
+	return i
 }
 
 func isHex4(h []byte) bool {
