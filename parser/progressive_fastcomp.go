@@ -181,8 +181,10 @@ const (
 )
 
 // scan reads b, which must hold exactly one JSON object, as a component of
-// the v0.9 family or (v08) of v0.8, from its start, taking checkpoints
-// (see scanAt) as it reads.
+// the v0.9 family or (v08) of v0.8, from its start, taking checkpoints as
+// it reads. The engine calls scanAt, which records which object the
+// checkpoints belong to: a direct call would leave checkpoints of b under
+// the identity of the object read before.
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false

@@ -74,6 +74,8 @@ func (e *progressiveEngine) sniffComponents() {
 			if !ok {
 				continue
 			}
+			// The scanner reads on from the last member boundary its
+			// previous read of this object passed (progressive_fastresume.go).
 			switch e.cs.scanAt(healed, e.fam == protocol.FamilyV08, s.msgGen, f.start) {
 			case compInvalid:
 				continue
