@@ -3,6 +3,7 @@ package parser
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -158,4 +159,45 @@ func manyKeys(n int) string {
 		b = fmt.Appendf(b, `,"k%d":%d`, i, i)
 	}
 	return string(b)
+}
+
+// TestCompScannerStr checks the byte-level string reader on strings with
+// an escape, a control byte or a non-ASCII byte at every offset around its
+// eight-byte steps, whole and cut at every byte.
+func TestCompScannerStr(t *testing.T) {
+	specials := []struct {
+		name string
+		s    string
+	}{
+		{"escaped quote", `\"`},
+		{"escaped backslash", `\\`},
+		{"unicode escape", `\u00e9`},
+		{"short unicode escape", `\u00"`},
+		{"bad escape", `\x`},
+		{"control byte", "\x01"},
+		{"tab", "\t"},
+		{"non-ASCII", "é"},
+		{"delete", "\x7f"},
+	}
+	for _, sp := range specials {
+		t.Run(sp.name, func(t *testing.T) {
+			for n := range 20 {
+				lit := `"` + strings.Repeat("a", n) + sp.s + "bcdefghij" + `"`
+				wantOK := json.Valid([]byte(lit))
+				for k := 1; k <= len(lit); k++ {
+					var c compScanner
+					next, esc, ok := c.str([]byte(lit[:k]+" "), 0)
+					if want := wantOK && k == len(lit); ok != want {
+						t.Fatalf("%q: ok %t, want %t", lit[:k], ok, want)
+					}
+					if !ok {
+						continue
+					}
+					if next != len(lit) || string(c.out) != lit || esc != strings.Contains(lit, `\`) {
+						t.Fatalf("%q: next %d, out %q, esc %t", lit, next, c.out, esc)
+					}
+				}
+			}
+		})
+	}
 }

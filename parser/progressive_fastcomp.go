@@ -1,5 +1,10 @@
 package parser
 
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
 // This file is the byte-level path for the common component shapes, without
 // a catalog: a v0.9-family component (string "component") whose only
 // component references are top-level "child"-like strings and
@@ -126,6 +131,15 @@ type compScanner struct {
 	// objects being read, innermost last: a duplicate key needs the
 	// generic path (decoding keeps the last value).
 	keys []keySpan
+	// The properties of the v0.8 definition being read: their special
+	// keys seen, and where their keys start in keys.
+	propSeen uint8
+	propBase int
+	// The checkpoint of the last read (see scanAt), of the object starting
+	// at offset start of the scanner's buffer in message generation gen.
+	mk    scanMark
+	gen   uint64
+	start int
 }
 
 // keySpan is the bounds of a key in compScanner.out.
@@ -167,16 +181,26 @@ const (
 )
 
 // scan reads b, which must hold exactly one JSON object, as a component of
-// the v0.9 family or (v08) of v0.8.
+// the v0.9 family or (v08) of v0.8, from its start, taking checkpoints as
+// it reads. The engine calls scanAt, which records which object the
+// checkpoints belong to: a direct call would leave checkpoints of b under
+// the identity of the object read before.
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
 	c.v08 = v08
+	c.mk.at = atNone
 	i := jsonWS(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return compInvalid
 	}
 	i, ok := c.topObject(b, i)
+	return c.outcome(b, i, ok)
+}
+
+// outcome is the result of a read of b that ended at b[i], successfully
+// or not (ok).
+func (c *compScanner) outcome(b []byte, i int, ok bool) int {
 	if c.slow {
 		return compSlow
 	}
@@ -256,103 +280,121 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 		c.slow = true // no id
 		return i + 1, false
 	}
+	i, ok := c.topMember(b, i)
+	if !ok {
+		return i, false
+	}
+	return c.topRest(b, i)
+}
+
+// topRest reads what follows a member of the component object: more
+// members or its end.
+func (c *compScanner) topRest(b []byte, i int) (int, bool) {
 	for {
-		i = jsonWS(b, i)
-		ka := len(c.out) + 1
-		var ok, esc bool
+		var more, ok bool
+		if i, more, ok = c.sep(b, i, '}'); !more {
+			return i, ok
+		}
+		c.mark(atTopMember, i, 0)
+		if i, ok = c.topMember(b, i); !ok {
+			return i, false
+		}
+	}
+}
+
+// topMember reads a member of the component object at b[i] (after
+// whitespace).
+func (c *compScanner) topMember(b []byte, i int) (int, bool) {
+	i = jsonWS(b, i)
+	ka := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		return i, false
+	}
+	if esc {
+		c.slow = true
+		return i, false
+	}
+	key := c.out[ka : len(c.out)-1]
+	bit, field, slow := topKey(key)
+	if slow || c.seen&bit != 0 || (c.v08 && field >= 0) {
+		c.slow = true
+		return i, false
+	}
+	if !c.newKey(0, ka, len(c.out)-1) {
+		return i, false
+	}
+	c.seen |= bit
+	i = jsonWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	c.out = append(c.out, ':')
+	i = jsonWS(b, i+1)
+	if i >= len(b) {
+		return i, false
+	}
+	switch {
+	case bit == seenComponent && c.v08:
+		if b[i] != '{' {
+			c.slow = true
+			return i, false
+		}
+		if i, ok = c.def(b, i); !ok {
+			return i, false
+		}
+		c.compOK = true
+	case bit == seenID || bit == seenComponent:
+		if b[i] != '"' {
+			c.slow = true
+			return i, false
+		}
+		a := len(c.out) + 1
 		i, esc, ok = c.str(b, i)
 		if !ok {
 			return i, false
 		}
-		if esc {
+		z := len(c.out) - 1
+		if esc || z == a {
 			c.slow = true
 			return i, false
 		}
-		key := c.out[ka : len(c.out)-1]
-		bit, field, slow := topKey(key)
-		if slow || c.seen&bit != 0 || (c.v08 && field >= 0) {
-			c.slow = true
-			return i, false
-		}
-		if !c.newKey(0, ka, len(c.out)-1) {
-			return i, false
-		}
-		c.seen |= bit
-		i = jsonWS(b, i)
-		if i >= len(b) || b[i] != ':' {
-			return i, false
-		}
-		c.out = append(c.out, ':')
-		i = jsonWS(b, i+1)
-		if i >= len(b) {
-			return i, false
-		}
-		switch {
-		case bit == seenComponent && c.v08:
-			if b[i] != '{' {
-				c.slow = true
-				return i, false
-			}
-			if i, ok = c.def(b, i); !ok {
-				return i, false
-			}
+		if bit == seenID {
+			c.idA, c.idB = a, z
+		} else {
 			c.compOK = true
-		case bit == seenID || bit == seenComponent:
-			if b[i] != '"' {
-				c.slow = true
-				return i, false
-			}
-			a := len(c.out) + 1
-			i, esc, ok = c.str(b, i)
-			if !ok {
-				return i, false
-			}
-			z := len(c.out) - 1
-			if esc || z == a {
-				c.slow = true
-				return i, false
-			}
-			if bit == seenID {
-				c.idA, c.idB = a, z
-			} else {
-				c.compOK = true
-			}
-		case field == cfChildren || field == cfExplicitList:
-			if i, ok = c.list(b, i, field); !ok {
-				return i, false
-			}
-		case field >= 0:
-			if b[i] != '"' {
-				c.slow = true
-				return i, false
-			}
-			i, ok = c.slot(b, i, field)
-			if !ok {
-				return i, false
-			}
-		case c.v08:
-			// Only the component definition is read for references and
-			// rewritten; an empty object elsewhere does not count.
-			empty := c.emptyObj
-			if i, ok = c.value(b, i, 1); !ok {
-				return i, false
-			}
-			c.emptyObj = empty
-		default:
-			if b[i] == '[' {
-				i, ok = c.topArray(b, i)
-			} else {
-				i, ok = c.value(b, i, 1)
-			}
-			if !ok {
-				return i, false
-			}
 		}
-		var more bool
-		if i, more, ok = c.sep(b, i, '}'); !more {
-			return i, ok
+	case field == cfChildren || field == cfExplicitList:
+		if i, ok = c.list(b, i, field, atTopList); !ok {
+			return i, false
+		}
+	case field >= 0:
+		if b[i] != '"' {
+			c.slow = true
+			return i, false
+		}
+		if i, ok = c.slot(b, i, field); !ok {
+			return i, false
+		}
+	case c.v08:
+		// Only the component definition is read for references and
+		// rewritten; an empty object elsewhere does not count.
+		empty := c.emptyObj
+		if i, ok = c.value(b, i, 1); !ok {
+			return i, false
+		}
+		c.emptyObj = empty
+	default:
+		if b[i] == '[' {
+			i, ok = c.topArray(b, i)
+		} else {
+			i, ok = c.value(b, i, 1)
+		}
+		if !ok {
+			return i, false
 		}
 	}
+	return i, true
 }
 
 // def reads a v0.8 component definition {"Type": props} at b[i] == '{'.
@@ -388,12 +430,18 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 	if i, ok = c.props(b, i); !ok {
 		return i, false
 	}
+	return c.defEnd(b, i)
+}
+
+// defEnd reads the end of a v0.8 component definition, after its
+// properties.
+func (c *compScanner) defEnd(b []byte, i int) (int, bool) {
 	i = jsonWS(b, i)
 	if i >= len(b) {
 		return i, false
 	}
 	if b[i] != '}' {
-		c.slow = i < len(b) && b[i] == ',' // several types
+		c.slow = b[i] == ',' // several types
 		return i, false
 	}
 	c.out = append(c.out, '}')
@@ -409,66 +457,79 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 		c.out = append(c.out, '}')
 		return i + 1, true
 	}
-	var seen uint8
-	base := len(c.keys)
+	c.propSeen, c.propBase = 0, len(c.keys)
+	i, ok := c.propMember(b, i)
+	if !ok {
+		return i, false
+	}
+	return c.propRest(b, i)
+}
+
+// propRest reads what follows a property: more properties or the end of
+// the object.
+func (c *compScanner) propRest(b []byte, i int) (int, bool) {
 	for {
-		i = jsonWS(b, i)
-		ka := len(c.out) + 1
-		var esc, ok bool
-		i, esc, ok = c.str(b, i)
-		if !ok {
-			return i, false
-		}
-		if esc {
-			c.slow = true
-			return i, false
-		}
-		key := c.out[ka : len(c.out)-1]
-		bit, field, slow := topKey(key)
-		if slow || string(key) == "path" || (bit != 0 && seen&bit != 0) || bit == seenID || bit == seenComponent {
-			c.slow = true
-			return i, false
-		}
-		if !c.newKey(base, ka, len(c.out)-1) {
-			return i, false
-		}
-		seen |= bit
-		i = jsonWS(b, i)
-		if i >= len(b) || b[i] != ':' {
-			return i, false
-		}
-		c.out = append(c.out, ':')
-		i = jsonWS(b, i+1)
-		if i >= len(b) {
-			return i, false
-		}
-		switch {
-		case field == cfChildren && b[i] == '{':
-			i, ok = c.nestedList(b, i)
-		case field == cfChildren || field == cfExplicitList:
-			i, ok = c.list(b, i, field)
-		case field >= 0:
-			if b[i] != '"' {
-				c.slow = true
-				return i, false
-			}
-			i, ok = c.slot(b, i, field)
-		case b[i] == '[':
-			i, ok = c.topArray(b, i)
-		default:
-			i, ok = c.value(b, i, 2)
-		}
-		if !ok {
-			return i, false
-		}
-		var more bool
+		var more, ok bool
 		if i, more, ok = c.sep(b, i, '}'); !more {
 			if ok {
-				c.keys = c.keys[:base]
+				c.keys = c.keys[:c.propBase]
 			}
 			return i, ok
 		}
+		c.mark(atProp, i, 0)
+		if i, ok = c.propMember(b, i); !ok {
+			return i, false
+		}
 	}
+}
+
+// propMember reads a property of a v0.8 component at b[i] (after
+// whitespace).
+func (c *compScanner) propMember(b []byte, i int) (int, bool) {
+	i = jsonWS(b, i)
+	ka := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		return i, false
+	}
+	if esc {
+		c.slow = true
+		return i, false
+	}
+	key := c.out[ka : len(c.out)-1]
+	bit, field, slow := topKey(key)
+	if slow || string(key) == "path" || (bit != 0 && c.propSeen&bit != 0) || bit == seenID || bit == seenComponent {
+		c.slow = true
+		return i, false
+	}
+	if !c.newKey(c.propBase, ka, len(c.out)-1) {
+		return i, false
+	}
+	c.propSeen |= bit
+	i = jsonWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	c.out = append(c.out, ':')
+	i = jsonWS(b, i+1)
+	if i >= len(b) {
+		return i, false
+	}
+	switch {
+	case field == cfChildren && b[i] == '{':
+		return c.nestedList(b, i)
+	case field == cfChildren || field == cfExplicitList:
+		return c.list(b, i, field, atPropList)
+	case field >= 0:
+		if b[i] != '"' {
+			c.slow = true
+			return i, false
+		}
+		return c.slot(b, i, field)
+	case b[i] == '[':
+		return c.topArray(b, i)
+	}
+	return c.value(b, i, 2)
 }
 
 // nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'.
@@ -490,9 +551,15 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 		return i, false
 	}
 	c.out = append(c.out, ':')
-	if i, ok = c.list(b, jsonWS(b, i+1), cfNestedList); !ok {
+	if i, ok = c.list(b, jsonWS(b, i+1), cfNestedList, atNestedList); !ok {
 		return i, false
 	}
+	return c.nestedEnd(b, i)
+}
+
+// nestedEnd reads the end of a v0.8 {"explicitList": [ids]}, after the
+// list.
+func (c *compScanner) nestedEnd(b []byte, i int) (int, bool) {
 	i = jsonWS(b, i)
 	if i >= len(b) {
 		return i, false
@@ -505,8 +572,9 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	return i + 1, true
 }
 
-// list reads a non-empty list of child ids at b[i].
-func (c *compScanner) list(b []byte, i int, field int) (int, bool) {
+// list reads a non-empty list of child ids at b[i]; at is where the list
+// is, for the checkpoints between its elements.
+func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, bool) {
 	if i >= len(b) {
 		return i, false
 	}
@@ -520,6 +588,12 @@ func (c *compScanner) list(b []byte, i int, field int) (int, bool) {
 		c.slow = true // an empty list reads the buffer
 		return i, false
 	}
+	return c.elements(b, i, field, at)
+}
+
+// elements reads the child ids of a list from b[i], the start of one,
+// and the list's end.
+func (c *compScanner) elements(b []byte, i int, field int, at resumePoint) (int, bool) {
 	for {
 		i = jsonWS(b, i)
 		if i >= len(b) || b[i] != '"' {
@@ -534,6 +608,7 @@ func (c *compScanner) list(b []byte, i int, field int) (int, bool) {
 		if i, more, ok = c.sep(b, i, ']'); !more {
 			return i, ok
 		}
+		c.mark(at, i, uint8(field))
 	}
 }
 
@@ -758,7 +833,10 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 	}
 	start := i
 	i++
-	for i < len(b) {
+	for {
+		if i = plainRun(b, i); i >= len(b) {
+			return i, esc, false
+		}
 		ch := b[i]
 		switch {
 		case ch == '"':
@@ -786,7 +864,22 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 		}
 		i++
 	}
-	return i, esc, false
+}
+
+// plainRun returns the index of the first byte from b[i] on that is not
+// printable ASCII other than '"' and '\\' (the bulk of any string), or
+// len(b): eight bytes at a time, then one at a time.
+func plainRun(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := stopBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for i < len(b) && strPlain[b[i]] {
+		i++
+	}
+	return i
 }
 
 func isHex4(h []byte) bool {

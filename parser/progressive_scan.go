@@ -420,7 +420,7 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 	var err error
 	parsed := false
 	if isComp && !topLevel && e.fastComps() && s.isComponentElement(e.bodyKey()) {
-		switch e.cs.scan(s.buf[f.start:], e.fam == protocol.FamilyV08) {
+		switch e.cs.scanAt(s.buf[f.start:], e.fam == protocol.FamilyV08, s.msgGen, f.start) {
 		case compInvalid:
 			return nil
 		case compFast:

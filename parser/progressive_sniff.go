@@ -74,7 +74,9 @@ func (e *progressiveEngine) sniffComponents() {
 			if !ok {
 				continue
 			}
-			switch e.cs.scan(healed, e.fam == protocol.FamilyV08) {
+			// The scanner reads on from the last member boundary its
+			// previous read of this object passed (progressive_fastresume.go).
+			switch e.cs.scanAt(healed, e.fam == protocol.FamilyV08, s.msgGen, f.start) {
 			case compInvalid:
 				continue
 			case compFast:
