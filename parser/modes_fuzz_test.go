@@ -112,7 +112,10 @@ func checkModesAgree(t *testing.T, n int, in []byte) bool {
 func onlyV09(msgs []json.RawMessage) bool {
 	for _, m := range msgs {
 		var env map[string]any
-		if json.Unmarshal(m, &env) != nil {
+		if json.Unmarshal(m, &env) != nil || hasDuplicateKeys(m) {
+			// With a key repeated, decoding keeps the last value, while
+			// the progressive modes, as the reference, may have yielded a
+			// component from an earlier one before the repeat arrived.
 			return false
 		}
 		if _, ok := env["version"]; !ok {
@@ -122,6 +125,11 @@ func onlyV09(msgs []json.RawMessage) bool {
 			if _, ok := env[k]; ok {
 				return false
 			}
+		}
+		if kindCount(env) != 1 {
+			// Not a message: the progressive modes, as the reference, act
+			// on the first kind they know and ignore the others.
+			return false
 		}
 		if !namesSurface(env) {
 			// The progressive modes, as the reference, take a message
@@ -147,6 +155,64 @@ func onlyV09(msgs []json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// hasDuplicateKeys reports whether some object in the JSON text m has a
+// key twice.
+func hasDuplicateKeys(m []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(m))
+	type frame struct {
+		keys  map[string]bool
+		isObj bool
+		key   bool // the next string token of this object is a key
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if n := len(stack); n > 0 {
+			top = &stack[n-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				if top != nil && top.isObj {
+					top.key = true
+				}
+				stack = append(stack, frame{keys: map[string]bool{}, isObj: v == '{', key: v == '{'})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case string:
+			if top != nil && top.isObj && top.key {
+				if top.keys[v] {
+					return true
+				}
+				top.keys[v] = true
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.isObj {
+			top.key = true
+		}
+	}
+}
+
+// kindCount counts the v0.9-family message kinds in env.
+func kindCount(env map[string]any) int {
+	n := 0
+	for _, k := range []string{"createSurface", "updateComponents", "updateDataModel", "deleteSurface"} {
+		if _, ok := env[k]; ok {
+			n++
+		}
+	}
+	return n
 }
 
 // namesSurface reports whether each message kind in env names its surface
@@ -261,4 +327,24 @@ func countComponentShaped(v any) int {
 		}
 	}
 	return n
+}
+
+func TestHasDuplicateKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   string
+		want bool
+	}{
+		{"none", `{"a":1,"b":{"a":2},"c":["a","a"]}`, false},
+		{"top level", `{"a":1,"a":2}`, true},
+		{"after a nested object", `{"a":{"x":1},"a":2}`, true},
+		{"nested", `{"a":[{"id":"x","id":{}}]}`, true},
+		{"string values equal to keys", `{"a":"a","b":"a"}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := hasDuplicateKeys([]byte(tc.in)); got != tc.want {
+				t.Fatalf("hasDuplicateKeys(%s) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
 }
