@@ -96,8 +96,8 @@ type progressiveEngine struct {
 
 	forceYield bool // yield held-back snapshots (block end)
 
-	snapPhs  []string // scratch for emitSnapshot
-	snapPhJS [][]byte
+	snapPhs []string // scratch for snapshotPlaceholders
+	phsOld  []string // scratch for process
 
 	deltaEnts []*compEntry // scratch for emitDelta
 	deltaPhs  []string

@@ -190,6 +190,7 @@ func (e *progressiveEngine) state(sid string) *surfaceState {
 // process recomputes a component's processed form and its encoding.
 func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) {
 	oldWaits := ent.waits
+	e.phsOld = append(e.phsOld[:0], ent.phs...)
 	p := placeholderSet{e: e, s: s}
 	var pval map[string]any
 	oldLen := len(ent.pjson)
@@ -214,6 +215,10 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.reachBytes += len(ent.pjson) - oldLen
 	}
 	ent.phs, ent.waits, ent.waitN, ent.usesBuf = p.extra, p.waits, p.waitN, p.usesBuf
+	if !slices.Equal(e.phsOld, ent.phs) {
+		s.phsVer++
+	}
+	clear(e.phsOld)
 	if ent.fast != nil {
 		ent.phJS = p.extraJS
 	} else {
@@ -356,6 +361,7 @@ func (e *progressiveEngine) patchArrived(s *surfaceState, ent *compEntry) bool {
 		if j := slices.Index(ent.phs, "loading_"+w); j >= 0 {
 			ent.phs = slices.Delete(slices.Clone(ent.phs), j, j+1)
 			ent.phJS = slices.Delete(ent.phJS, j, j+1)
+			s.phsVer++
 		}
 	}
 	for k := len(arrived) - 1; k >= 0; k-- {
@@ -410,42 +416,12 @@ func (e *progressiveEngine) placeholderJSON(id string) []byte {
 // emitSnapshot emits the full snapshot of the surface.
 func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 	ents := s.sortedEnts()
-	nph := 0
-	for _, ent := range ents {
-		nph += len(ent.phs)
-	}
-	e.snapPhs, e.snapPhJS = e.snapPhs[:0], e.snapPhJS[:0]
-	if nph > 0 {
-		useMap := nph > 32
-		if useMap {
-			if e.phSeen == nil {
-				e.phSeen = map[string]struct{}{}
-			}
-			clear(e.phSeen)
-		}
-		for _, ent := range ents {
-			for k, ph := range ent.phs {
-				if useMap {
-					if _, dup := e.phSeen[ph]; dup {
-						continue
-					}
-					e.phSeen[ph] = struct{}{}
-				} else if slices.Contains(e.snapPhs, ph) {
-					continue
-				}
-				e.snapPhs = append(e.snapPhs, ph)
-				e.snapPhJS = append(e.snapPhJS, ent.phJS[k])
-			}
-		}
-	}
+	phs := e.snapshotPlaceholders(s, ents)
 	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
 	open := e.openComponentMessage(nil)
-	n := len(open) + len(e.closeBuf)
+	n := len(open) + len(phs) + len(e.closeBuf)
 	for _, ent := range ents {
 		n += len(ent.pjson) + 1
-	}
-	for _, js := range e.snapPhJS {
-		n += len(js) + 1
 	}
 	b := append(make([]byte, 0, n), open...)
 	for i, ent := range ents {
@@ -454,13 +430,55 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 		}
 		b = append(b, ent.pjson...)
 	}
-	for _, js := range e.snapPhJS {
-		b = append(b, ',')
-		b = append(b, js...)
-	}
+	b = append(b, phs...)
 	b = append(b, e.closeBuf...)
 	e.emitRaw(b, e.fam == protocol.FamilyV08, sid)
 	s.clearUnsent()
+}
+
+// snapshotPlaceholders returns the placeholders of the snapshot of ents
+// (the surface's reachable components, in id order): each distinct one in
+// order of first use, encoded after a comma. It is built again only when
+// the surface's phsVer moved (a reachable component's placeholders, or the
+// reachable set, changed).
+func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEntry) []byte {
+	if s.phPartOK && s.phPartV == s.phsVer {
+		return s.phPart
+	}
+	s.phPartOK, s.phPartV = true, s.phsVer
+	out := s.phPart[:0]
+	nph := 0
+	for _, ent := range ents {
+		nph += len(ent.phs)
+	}
+	useMap := nph > 32
+	if useMap {
+		if e.phSeen == nil {
+			e.phSeen = map[string]struct{}{}
+		}
+		clear(e.phSeen)
+	}
+	seen := e.snapPhs[:0]
+	for _, ent := range ents {
+		for k, ph := range ent.phs {
+			if useMap {
+				if _, dup := e.phSeen[ph]; dup {
+					continue
+				}
+				e.phSeen[ph] = struct{}{}
+			} else if slices.Contains(seen, ph) {
+				continue
+			} else {
+				seen = append(seen, ph)
+			}
+			out = append(out, ',')
+			out = append(out, ent.phJS[k]...)
+		}
+	}
+	clear(seen)
+	e.snapPhs = seen[:0]
+	s.phPart = out
+	return out
 }
 
 // emitDelta emits only the components and placeholders of the snapshot not

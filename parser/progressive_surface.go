@@ -82,6 +82,13 @@ type surfaceState struct {
 	unsentList []*compEntry
 	phUnsent   map[string]struct{}
 
+	// phsVer counts the changes to the placeholders of the snapshot: to a
+	// reachable component's placeholders, or to the reachable set.
+	phsVer   uint64
+	phPart   []byte // the snapshot's placeholders, each after a comma
+	phPartOK bool   // phPart was built, when phsVer was phPartV
+	phPartV  uint64
+
 	sortedStale bool // sorted needs sorting
 	sortedN     int  // length of its sorted prefix
 }
@@ -444,6 +451,7 @@ func (s *surfaceState) makeReachable(id string, depth int) {
 		}
 		s.sorted = append(s.sorted, ent)
 		s.sortedStale = true
+		s.phsVer++
 		s.markDirty(ent)
 		for _, r := range ent.refs {
 			s.inbound[r]++
@@ -480,6 +488,7 @@ func (e *progressiveEngine) analyze(s *surfaceState) error {
 	clear(s.inbound)
 	clear(s.tdepth)
 	s.sorted, s.sortedN = s.sorted[:0], 0
+	s.phsVer++
 	s.invalid, s.reachBytes = 0, 0
 	for _, ent := range s.comps {
 		ent.reach = false
