@@ -106,7 +106,7 @@ type progressiveEngine struct {
 	// waitPool is the chunk first registrations of missing children take
 	// their slot from (see addWaiter).
 	waitPool []waitRef
-	closeBuf []byte
+	closing  closingEnc // see closeComponentMessage
 
 	cur         *surfaceState // cache of state(curID)
 	curID       string

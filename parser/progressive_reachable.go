@@ -417,9 +417,9 @@ func (e *progressiveEngine) placeholderJSON(id string) []byte {
 func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 	ents := s.sortedEnts()
 	phs := e.snapshotPlaceholders(s, ents)
-	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
+	closing := e.closeComponentMessage(sid)
 	open := e.openComponentMessage(nil)
-	n := len(open) + len(phs) + len(e.closeBuf)
+	n := len(open) + len(phs) + len(closing)
 	for _, ent := range ents {
 		n += len(ent.pjson) + 1
 	}
@@ -431,7 +431,7 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 		b = append(b, ent.pjson...)
 	}
 	b = append(b, phs...)
-	b = append(b, e.closeBuf...)
+	b = append(b, closing...)
 	e.emitRaw(b, e.fam == protocol.FamilyV08, sid)
 	s.clearUnsent()
 }
@@ -524,9 +524,9 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 	if len(phs) > 1 {
 		slices.Sort(phs)
 	}
-	e.closeBuf = e.closeComponentMessage(e.closeBuf[:0], sid)
+	closing := e.closeComponentMessage(sid)
 	open := e.openComponentMessage(nil)
-	n := len(open) + len(e.closeBuf)
+	n := len(open) + len(closing)
 	for _, ent := range ents {
 		n += len(ent.pjson) + 1
 	}
@@ -549,7 +549,7 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 		}
 		b = append(b, js...)
 	}
-	b = append(b, e.closeBuf...)
+	b = append(b, closing...)
 	clear(phJS)
 	e.deltaPhJS = phJS[:0]
 	e.emitRaw(b, false, sid)
@@ -606,15 +606,38 @@ var (
 	openSurfaceUpdate    = []byte(`{"surfaceUpdate":{"components":[`)
 )
 
-func (e *progressiveEngine) closeComponentMessage(b []byte, sid string) []byte {
-	b = append(b, `],"surfaceId":`...)
+// closeComponentMessage returns the end of the encoding of a component
+// message about surface sid (its surface id and, in the v0.9 family, its
+// version), valid until the next call. The last one is kept, and reused
+// while surface, family and version stay the same.
+func (e *progressiveEngine) closeComponentMessage(sid string) []byte {
+	ver := ""
+	if e.fam == protocol.FamilyV09 {
+		ver = e.versionFor(sid)
+	}
+	c := &e.closing
+	if c.ok && c.sid == sid && c.ver == ver && c.fam == e.fam {
+		return c.enc
+	}
+	b := append(c.enc[:0], `],"surfaceId":`...)
 	b = appendJSONString(b, sid)
 	if e.fam == protocol.FamilyV09 {
 		b = append(b, `},"version":`...)
-		b = appendJSONString(b, e.versionFor(sid))
-		return append(b, '}')
+		b = appendJSONString(b, ver)
+		b = append(b, '}')
+	} else {
+		b = append(b, "}}"...)
 	}
-	return append(b, "}}"...)
+	*c = closingEnc{ok: true, sid: sid, ver: ver, fam: e.fam, enc: b}
+	return b
+}
+
+// closingEnc is the last end of a component message encoded.
+type closingEnc struct {
+	ok       bool
+	sid, ver string
+	fam      protocol.Family
+	enc      []byte
 }
 
 // componentMessage wraps components in the family's component message.
