@@ -201,3 +201,25 @@ func TestCompScannerStr(t *testing.T) {
 		})
 	}
 }
+
+func TestIsSubsequence(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		sub, list []string
+		want      bool
+	}{
+		{"both empty", nil, nil, true},
+		{"empty sub", nil, []string{"a"}, true},
+		{"one dropped", []string{"a", "c"}, []string{"a", "b", "c"}, true},
+		{"equal", []string{"a", "b"}, []string{"a", "b"}, true},
+		{"new element", []string{"a", "d"}, []string{"a", "b", "c"}, false},
+		{"reordered", []string{"b", "a"}, []string{"a", "b"}, false},
+		{"repeated beyond list", []string{"a", "a"}, []string{"a"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := isSubsequence(tc.sub, tc.list); got != tc.want {
+				t.Fatalf("isSubsequence(%q, %q) = %v, want %v", tc.sub, tc.list, got, tc.want)
+			}
+		})
+	}
+}

@@ -215,6 +215,9 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.reachBytes += len(ent.pjson) - oldLen
 	}
 	ent.phs, ent.waits, ent.waitN, ent.usesBuf = p.extra, p.waits, p.waitN, p.usesBuf
+	// Placeholders dropped since (children that arrived) leave what was
+	// yielded of the others yielded.
+	keptYielded := ent.phsYielded && isSubsequence(ent.phs, e.phsOld)
 	if !slices.Equal(e.phsOld, ent.phs) {
 		s.phsVer++
 	}
@@ -237,7 +240,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	} else {
 		delete(s.bufDeps, id)
 	}
-	ent.stale, ent.woken, ent.phsYielded = false, 0, false
+	ent.stale, ent.woken, ent.phsYielded = false, 0, keptYielded
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {
@@ -258,6 +261,22 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 			s.invalid++
 		}
 	}
+}
+
+// isSubsequence reports whether every element of sub appears in list, in
+// the same order.
+func isSubsequence(sub, list []string) bool {
+	j := 0
+	for _, x := range sub {
+		for j < len(list) && list[j] != x {
+			j++
+		}
+		if j == len(list) {
+			return false
+		}
+		j++
+	}
+	return true
 }
 
 // registerWaits registers ent's waits (see process): afterwards each
