@@ -780,11 +780,13 @@ func (p *placeholderSet) process(comp map[string]any) map[string]any {
 func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	miss := p.e.missScratch[:0]
 	missing := 0
+	var fields uint8 // child fields of the missing slots, as bits
 	for i := range fc.slots {
 		_, ok := p.s.comps[string(fc.slotID(i))]
 		miss = append(miss, !ok)
 		if !ok {
 			missing++
+			fields |= 1 << fc.slots[i].field
 		}
 	}
 	p.e.missScratch = miss
@@ -803,6 +805,9 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	p.extra, p.extraJS = slices.Grow(p.extra, missing), slices.Grow(p.extraJS, missing)
 	p.waits, p.waitN = slices.Grow(p.waits, missing), slices.Grow(p.waitN, missing)
 	for f := range uint8(cfNestedList + 1) {
+		if fields&(1<<f) == 0 {
+			continue
+		}
 		for i, sl := range fc.slots {
 			if sl.field != f || !miss[i] {
 				continue
