@@ -3,6 +3,7 @@ package parser
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -308,4 +309,79 @@ func TestMessagesAttachToPrecedingText(t *testing.T) {
 	if want := `[{"text":"Hi ","a2ui":[{"a":1},{"b":2}]}]`; string(got) != want {
 		t.Fatalf("parts = %s, want %s", got, want)
 	}
+}
+
+// TestPartsSurviveLaterFeeds checks that what a call returns is the
+// caller's: later calls do not change it, and writing to it (appending to
+// its slices, overwriting its bytes) changes nothing the parser returns
+// later.
+func TestPartsSurviveLaterFeeds(t *testing.T) {
+	stream := []byte("intro <a2ui-json>[" +
+		`{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"hello there"},{"id":"b","component":"Text","text":"again"}]}}` +
+		"]</a2ui-json> middle <a2ui-json>[" +
+		`{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/x","value":{"k":"v","n":1}}}` +
+		"]</a2ui-json> end")
+	for _, mode := range []Mode{ModeComplete, ModeProgressive, ModeDelta} {
+		for _, chunk := range []int{1, 5, 64, len(stream)} {
+			t.Run(fmt.Sprintf("%s/chunk=%d", mode, chunk), func(t *testing.T) {
+				run := func(scribble bool) (got [][]Part, want []string) {
+					p, err := New(WithMode(mode))
+					if err != nil {
+						t.Fatal(err)
+					}
+					feed := func(parts []Part, err error) {
+						if err != nil {
+							t.Fatal(err)
+						}
+						got = append(got, parts)
+						want = append(want, fmt.Sprint(partsText(parts)))
+						if scribble {
+							for i := range parts {
+								for _, m := range parts[i].Messages {
+									for j := range m {
+										m[j] = 'x'
+									}
+								}
+								if parts[i].Messages != nil {
+									parts[i].Messages = append(parts[i].Messages, json.RawMessage(`{"x":1}`))
+								}
+							}
+							parts = append(parts, Part{Text: "scribble"})
+							_ = parts
+						}
+					}
+					for i := 0; i < len(stream); i += chunk {
+						feed(p.Feed(stream[i:min(i+chunk, len(stream))]))
+					}
+					feed(p.Close())
+					return got, want
+				}
+				got, want := run(false)
+				for i, parts := range got {
+					if s := fmt.Sprint(partsText(parts)); s != want[i] {
+						t.Fatalf("call %d's parts changed after later calls:\nnow  %s\nthen %s", i, s, want[i])
+					}
+				}
+				_, scribbled := run(true)
+				for i := range want {
+					if scribbled[i] != want[i] {
+						t.Fatalf("call %d returned %s after the caller wrote to earlier parts, want %s", i, scribbled[i], want[i])
+					}
+				}
+			})
+		}
+	}
+}
+
+// partsText renders parts for comparison.
+func partsText(parts []Part) []string {
+	var out []string
+	for _, p := range parts {
+		out = append(out, "T:"+p.Text)
+		for _, m := range p.Messages {
+			out = append(out, "M:"+string(m))
+		}
+	}
+	return out
 }
