@@ -123,7 +123,7 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 		}
 	}
 	for _, ent := range s.dirtyList {
-		ent.yHash, ent.yOK = ent.hash, true
+		ent.yHash, ent.yOK, ent.reprocessed = ent.hash, true, false
 		if !ent.phsYielded {
 			for _, ph := range ent.phs {
 				s.phYielded[ph] = struct{}{}
@@ -147,7 +147,7 @@ func (e *progressiveEngine) smallChange(s *surfaceState) bool {
 		if !ent.yOK || ent.yHash != ent.hash {
 			changed += len(ent.pjson)
 		}
-		if !ent.phsYielded {
+		if ent.reprocessed {
 			changed += 64 * len(ent.phs)
 		}
 	}
@@ -240,7 +240,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	} else {
 		delete(s.bufDeps, id)
 	}
-	ent.stale, ent.woken, ent.phsYielded = false, 0, keptYielded
+	ent.stale, ent.woken, ent.phsYielded, ent.reprocessed = false, 0, keptYielded, true
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {

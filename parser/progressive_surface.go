@@ -29,11 +29,14 @@ type compEntry struct {
 	phJS    [][]byte // their encodings
 	// phsYielded: every placeholder in phs has been yielded (or offered).
 	phsYielded bool
-	waits      []string // ids of missing children the processed form depends on
-	waitsSpare []string // buffer for the next waits
-	gen        uint32   // generation of its waits registrations (see waitRef)
-	waitN      []int    // how many placeholder references each of them has
-	valid      int8     // 0 unknown, 1 valid, -1 invalid (for pjson)
+	// reprocessed: processed since its last yield (its placeholders count
+	// as changed for the snapshot size rule, see smallChange).
+	reprocessed bool
+	waits       []string // ids of missing children the processed form depends on
+	waitsSpare  []string // buffer for the next waits
+	gen         uint32   // generation of its waits registrations (see waitRef)
+	waitN       []int    // how many placeholder references each of them has
+	valid       int8     // 0 unknown, 1 valid, -1 invalid (for pjson)
 
 	id       string
 	yHash    uint64 // hash of the form last yielded
