@@ -7,10 +7,13 @@ import (
 // endOfChunk runs after each segment: it heals and reads the open objects
 // that can yield something (a component, a data model update) when a byte
 // that can change them arrived, then yields a snapshot if components
-// changed.
+// changed. While the buffer ends inside a multi-byte character (in a
+// string: elsewhere it is a syntax error), the open objects are read only
+// once the character is whole, in a later segment: a healed string never
+// ends with part of a character.
 func (e *progressiveEngine) endOfChunk() error {
 	s := &e.sc
-	if len(s.stack) > 0 && len(s.buf) > 0 && s.sig {
+	if len(s.stack) > 0 && len(s.buf) > 0 && s.sig && s.utf8need == 0 {
 		s.sig = false
 		if s.compTok {
 			e.sniffComponents()

@@ -1,10 +1,13 @@
 package parser
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // feedSteps feeds steps to a parser and returns every message and error.
@@ -215,4 +218,40 @@ func canonicalMessage(t *testing.T, m string) string {
 		t.Fatalf("message is not a JSON object: %s", m)
 	}
 	return canonicalJSON(v)
+}
+
+// TestYieldsStayValidUTF8 feeds streams with multi-byte characters in
+// component strings, data values and prose, in chunks of every size from
+// 1 to 8 bytes (so that every character is split at every place): every
+// part the progressive modes yield must be valid UTF-8, and no character
+// may be replaced.
+func TestYieldsStayValidUTF8(t *testing.T) {
+	streams := map[string]string{
+		"v0.9 component text": `Météo <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["t"]},{"id":"t","component":"Text","text":"18°C 日本 café 🌧️ ok"}]}}]</a2ui-json> fin ✓`,
+		"v0.9 data value":     `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/w","value":{"city":"Kyōto","sky":"☔ 雨","n":1}}}]</a2ui-json>`,
+		"v0.8 literal string": `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":{"literalString":"naïve 🎉 ünïcödé"}}}}]}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueString":"€ 42 — ok"}]}}]</a2ui-json>`,
+	}
+	for name, stream := range streams {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			for n := 1; n <= 8; n++ {
+				t.Run(fmt.Sprintf("%s/%s/chunk=%d", name, mode, n), func(t *testing.T) {
+					msgs, errs := runMode(t, mode, nil, chunked([]byte(stream), n))
+					if errs != 0 {
+						t.Fatalf("%d failed blocks", errs)
+					}
+					if len(msgs) == 0 {
+						t.Fatal("no messages")
+					}
+					for i, m := range msgs {
+						if !utf8.Valid(m) {
+							t.Fatalf("message %d is not valid UTF-8: %q", i, m)
+						}
+						if bytes.Contains(m, []byte("\ufffd")) || bytes.Contains(m, []byte(`\ufffd`)) {
+							t.Fatalf("message %d has a replacement character: %s", i, m)
+						}
+					}
+				})
+			}
+		}
+	}
 }
