@@ -66,6 +66,11 @@ func (u *uiState) apply(t *testing.T, raw json.RawMessage) {
 			for _, it := range list {
 				c, _ := it.(map[string]any)
 				id, _ := c["id"].(string)
+				if id == "" {
+					// Not a component (a renderer rejects it; the
+					// progressive modes, as the reference, skip it).
+					continue
+				}
 				m[id] = canonicalJSON(c)
 			}
 		}

@@ -46,6 +46,7 @@ func (e *emitter) message(m json.RawMessage) {
 func (e *emitter) take() []Part {
 	p := e.parts
 	e.parts = nil
+	defer e.resetMessages()
 	nm := 0
 	for i := range p {
 		nm += len(p[i].Messages)
@@ -75,9 +76,14 @@ func (e *emitter) take() []Part {
 		}
 	}
 	clear(p)
+	return own
+}
+
+// resetMessages empties the scratch array of messages (dropping its
+// references, so that it keeps nothing alive).
+func (e *emitter) resetMessages() {
 	clear(e.msgs)
 	e.msgs = e.msgs[:0]
-	return own
 }
 
 // engine is the mode-specific stage that turns block content into messages.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
@@ -112,10 +113,11 @@ func checkModesAgree(t *testing.T, n int, in []byte) bool {
 func onlyV09(msgs []json.RawMessage) bool {
 	for _, m := range msgs {
 		var env map[string]any
-		if json.Unmarshal(m, &env) != nil || hasDuplicateKeys(m) {
-			// With a key repeated, decoding keeps the last value, while
-			// the progressive modes, as the reference, may have yielded a
-			// component from an earlier one before the repeat arrived.
+		if json.Unmarshal(m, &env) != nil || repeatsKey(m, "id", "component") {
+			// With "id" or "component" repeated, decoding keeps the last
+			// value, while the progressive modes, as the reference, may
+			// have yielded a component under the earlier one before the
+			// repeat arrived.
 			return false
 		}
 		if _, ok := env["version"]; !ok {
@@ -157,9 +159,9 @@ func onlyV09(msgs []json.RawMessage) bool {
 	return true
 }
 
-// hasDuplicateKeys reports whether some object in the JSON text m has a
-// key twice.
-func hasDuplicateKeys(m []byte) bool {
+// repeatsKey reports whether some object in the JSON text m has one of
+// keys twice.
+func repeatsKey(m []byte, keys ...string) bool {
 	dec := json.NewDecoder(bytes.NewReader(m))
 	type frame struct {
 		keys  map[string]bool
@@ -190,7 +192,7 @@ func hasDuplicateKeys(m []byte) bool {
 			continue
 		case string:
 			if top != nil && top.isObj && top.key {
-				if top.keys[v] {
+				if top.keys[v] && slices.Contains(keys, v) {
 					return true
 				}
 				top.keys[v] = true
@@ -329,21 +331,22 @@ func countComponentShaped(v any) int {
 	return n
 }
 
-func TestHasDuplicateKeys(t *testing.T) {
+func TestRepeatsKey(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		in   string
 		want bool
 	}{
-		{"none", `{"a":1,"b":{"a":2},"c":["a","a"]}`, false},
-		{"top level", `{"a":1,"a":2}`, true},
-		{"after a nested object", `{"a":{"x":1},"a":2}`, true},
+		{"none", `{"id":1,"b":{"id":2},"c":["id","id"]}`, false},
+		{"top level", `{"id":1,"id":2}`, true},
+		{"after a nested object", `{"component":{"x":1},"component":2}`, true},
 		{"nested", `{"a":[{"id":"x","id":{}}]}`, true},
-		{"string values equal to keys", `{"a":"a","b":"a"}`, false},
+		{"another key repeated", `{"text":"a","text":"b"}`, false},
+		{"string values equal to keys", `{"a":"id","b":"id"}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := hasDuplicateKeys([]byte(tc.in)); got != tc.want {
-				t.Fatalf("hasDuplicateKeys(%s) = %v, want %v", tc.in, got, tc.want)
+			if got := repeatsKey([]byte(tc.in), "id", "component"); got != tc.want {
+				t.Fatalf("repeatsKey(%s) = %v, want %v", tc.in, got, tc.want)
 			}
 		})
 	}

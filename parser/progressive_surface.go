@@ -384,7 +384,8 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 		s.markDirty(ent)
 	}
 	if isNew {
-		for _, w := range s.waiters[id] {
+		list := s.waiters[id]
+		for _, w := range list {
 			if pe := s.comps[w.id]; pe != nil && pe == w.ent && pe.gen == w.gen {
 				pe.woken++
 				if pe.reach {
@@ -392,6 +393,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 				}
 			}
 		}
+		clear(list) // a slot of a shared chunk must not keep its entry alive
 		delete(s.waiters, id)
 		if s.rootSet && (id == s.root || s.inbound[id] > 0) {
 			depth := 0
