@@ -2,9 +2,9 @@
 # Measures the parser against the speed limit in one run: for each corpus,
 # chunk size and mode, scanlimit's MB/s and the parser's MB/s (same method:
 # CPU time, median of 9 rounds), and their ratio. The last column is the
-# output floor's ratio: allocating and copying the messages the parser
-# yields, and nothing else (parserate -floor), which bounds the ratio any
-# parser yielding the same messages can reach.
+# ratio of an approximate floor: allocating and copying the messages the
+# parser yields and nothing else (parserate -floor), which roughly bounds
+# the ratio any parser yielding the same messages can reach.
 #
 # usage: bash bench/ratio.sh [modes...]   (default: complete delta progressive)
 set -euo pipefail
