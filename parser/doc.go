@@ -13,9 +13,10 @@
 //
 // Tags may be split anywhere across chunks: text before a possible partial
 // tag is released at once and only the possible tag prefix is held back, as
-// is a multi-byte UTF-8 character split at the end of a chunk. Each byte is
-// examined a bounded number of times however small the chunks, so the cost is
-// linear in the input.
+// is a multi-byte UTF-8 character split at the end of a chunk (and, in the
+// progressive modes, an arriving string is yielded only up to its last whole
+// character). Each byte is examined a bounded number of times however small
+// the chunks, so the cost is linear in the input.
 //
 // Three modes choose what a block yields: ModeComplete (each top-level message
 // once, as the exact bytes the model produced), ModeProgressive (healed,
