@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -66,6 +67,7 @@ func main() {
 		}
 		rates = append(rates, float64(len(data))/1e6/d.Seconds())
 	}
+	runtime.KeepAlive(sink)
 	sort.Float64s(rates)
 	what := ""
 	if *floor {
