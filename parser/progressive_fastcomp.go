@@ -287,6 +287,31 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 	return c.topRest(b, i)
 }
 
+// memberKey reads the key of an object member at b[i] (after whitespace)
+// into out, where it starts at ka; a key with an escape needs the generic
+// path.
+func (c *compScanner) memberKey(b []byte, i int) (next, ka int, ok bool) {
+	i = jsonWS(b, i)
+	ka = len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if ok && esc {
+		c.slow, ok = true, false
+	}
+	return i, ka, ok
+}
+
+// colon reads the ':' after a member's key, with the whitespace around it,
+// and reports false when no value byte follows yet.
+func (c *compScanner) colon(b []byte, i int) (int, bool) {
+	i = jsonWS(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	c.out = append(c.out, ':')
+	i = jsonWS(b, i+1)
+	return i, i < len(b)
+}
+
 // topRest reads what follows a member of the component object: more
 // members or its end.
 func (c *compScanner) topRest(b []byte, i int) (int, bool) {
@@ -305,14 +330,8 @@ func (c *compScanner) topRest(b []byte, i int) (int, bool) {
 // topMember reads a member of the component object at b[i] (after
 // whitespace).
 func (c *compScanner) topMember(b []byte, i int) (int, bool) {
-	i = jsonWS(b, i)
-	ka := len(c.out) + 1
-	i, esc, ok := c.str(b, i)
+	i, ka, ok := c.memberKey(b, i)
 	if !ok {
-		return i, false
-	}
-	if esc {
-		c.slow = true
 		return i, false
 	}
 	key := c.out[ka : len(c.out)-1]
@@ -325,13 +344,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		return i, false
 	}
 	c.seen |= bit
-	i = jsonWS(b, i)
-	if i >= len(b) || b[i] != ':' {
-		return i, false
-	}
-	c.out = append(c.out, ':')
-	i = jsonWS(b, i+1)
-	if i >= len(b) {
+	if i, ok = c.colon(b, i); !ok {
 		return i, false
 	}
 	switch {
@@ -350,6 +363,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		a := len(c.out) + 1
+		var esc bool
 		i, esc, ok = c.str(b, i)
 		if !ok {
 			return i, false
@@ -486,14 +500,8 @@ func (c *compScanner) propRest(b []byte, i int) (int, bool) {
 // propMember reads a property of a v0.8 component at b[i] (after
 // whitespace).
 func (c *compScanner) propMember(b []byte, i int) (int, bool) {
-	i = jsonWS(b, i)
-	ka := len(c.out) + 1
-	i, esc, ok := c.str(b, i)
+	i, ka, ok := c.memberKey(b, i)
 	if !ok {
-		return i, false
-	}
-	if esc {
-		c.slow = true
 		return i, false
 	}
 	key := c.out[ka : len(c.out)-1]
@@ -506,13 +514,7 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return i, false
 	}
 	c.propSeen |= bit
-	i = jsonWS(b, i)
-	if i >= len(b) || b[i] != ':' {
-		return i, false
-	}
-	c.out = append(c.out, ':')
-	i = jsonWS(b, i+1)
-	if i >= len(b) {
+	if i, ok = c.colon(b, i); !ok {
 		return i, false
 	}
 	switch {
