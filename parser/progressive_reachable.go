@@ -400,8 +400,8 @@ func (e *progressiveEngine) snapshotValid(s *surfaceState, sid string) bool {
 	if s.invalid > 0 {
 		return false
 	}
-	if e.phValid == nil {
-		e.phValid = map[string]bool{}
+	if e.phValid == nil || len(e.phValid) >= maxNames {
+		e.phValid = map[string]bool{} // a cache: bounded, as idNames
 	}
 	for _, ent := range s.dirtyList {
 		for _, ph := range ent.phs {
@@ -424,8 +424,8 @@ func (e *progressiveEngine) placeholderJSON(id string) []byte {
 	if b, ok := e.phJSON[id]; ok {
 		return b
 	}
-	if e.phJSON == nil {
-		e.phJSON = map[string][]byte{}
+	if e.phJSON == nil || len(e.phJSON) >= maxNames {
+		e.phJSON = map[string][]byte{} // a cache: bounded, as idNames
 	}
 	b := e.appendPlaceholderJSON(make([]byte, 0, len(id)+64), id)
 	e.phJSON[id] = b
