@@ -67,7 +67,7 @@ func (e *emitter) take() []Part {
 		own = make([]Part, len(p))
 		msgs := make([]json.RawMessage, 0, nm)
 		for i := range p {
-			own[i].Text = p[i].Text
+			own[i] = p[i]
 			if p[i].Messages != nil {
 				a := len(msgs)
 				msgs = append(msgs, p[i].Messages...)
