@@ -310,7 +310,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 		if _, arrived := s.comps[w]; arrived {
 			continue
 		}
-		if len(s.waiters[w]) > 4 {
+		if tg := s.findTarget(w); tg != nil && len(tg.waiters) > 4 {
 			ent.gen++
 			for _, w := range waits {
 				e.addWaiter(s, w, waitRef{id: id, ent: ent, gen: ent.gen})
@@ -330,11 +330,11 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 			continue
 		}
 		dropped--
-		list := slices.DeleteFunc(s.waiters[w], func(r waitRef) bool { return r.ent == ent })
-		if len(list) == 0 {
-			delete(s.waiters, w)
-		} else {
-			s.waiters[w] = list
+		if tg := s.findTarget(w); tg != nil {
+			tg.waiters = slices.DeleteFunc(tg.waiters, func(r waitRef) bool { return r.ent == ent })
+			if len(tg.waiters) == 0 {
+				tg.waiters = nil
+			}
 		}
 	}
 	for _, w := range newT {

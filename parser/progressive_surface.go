@@ -62,10 +62,11 @@ type surfaceState struct {
 	comps map[string]*compEntry
 	order []string // arrival order
 
-	sorted  []*compEntry         // reachable components (by id unless sortedStale)
-	inbound map[string]int       // edges from reachable components, per target id
-	tdepth  map[string]int       // least depth of a reachable parent + 1, per target id
-	waiters map[string][]waitRef // missing child id -> components that wait for it
+	sorted []*compEntry // reachable components (by id unless sortedStale)
+	// What is known of each id that components reference or wait for
+	// (see target): tidx maps the id to its slot in tgts.
+	tidx    map[string]int32
+	tgts    []target
 	root    string
 	rootSet bool
 	rebuild bool // reachability must be recomputed from scratch
@@ -96,13 +97,43 @@ type surfaceState struct {
 	sortedN     int  // length of its sorted prefix
 }
 
+// target is what a surface knows of an id that its components reference
+// or wait for, whether or not a component of that id arrived: one lookup
+// serves the reachability counts, the depth and the waiters.
+type target struct {
+	inbound  int32     // edges from reachable components
+	depth    int32     // least depth of a reachable parent + 1 (with hasDepth)
+	hasDepth bool      // a reachable parent is known
+	waiters  []waitRef // components whose processed form waits for it (nil: none)
+}
+
+// target returns the target of id, adding it when new. The pointer is
+// valid until the next target added.
+func (s *surfaceState) target(id string) *target {
+	if i, ok := s.tidx[id]; ok {
+		return &s.tgts[i]
+	}
+	s.tidx[id] = int32(len(s.tgts))
+	s.tgts = append(s.tgts, target{})
+	return &s.tgts[len(s.tgts)-1]
+}
+
+// findTarget returns the target of id, or nil when there is none.
+func (s *surfaceState) findTarget(id string) *target {
+	if i, ok := s.tidx[id]; ok {
+		return &s.tgts[i]
+	}
+	return nil
+}
+
 // addWaiter registers r as waiting for the missing child w of surface s.
 // A child's first registration takes a slot of a chunk shared by all
 // surfaces (most children have one parent), capped so that a second one
 // moves the list out of it.
 func (e *progressiveEngine) addWaiter(s *surfaceState, w string, r waitRef) {
-	if list, ok := s.waiters[w]; ok {
-		s.waiters[w] = append(list, r)
+	t := s.target(w)
+	if t.waiters != nil {
+		t.waiters = append(t.waiters, r)
 		return
 	}
 	if len(e.waitPool) == cap(e.waitPool) {
@@ -110,7 +141,7 @@ func (e *progressiveEngine) addWaiter(s *surfaceState, w string, r waitRef) {
 	}
 	n := len(e.waitPool)
 	e.waitPool = append(e.waitPool, r)
-	s.waiters[w] = e.waitPool[n : n+1 : n+1]
+	t.waiters = e.waitPool[n : n+1 : n+1]
 }
 
 // waitChunk is the number of first registrations allocated at once.
@@ -185,9 +216,7 @@ func newSurfaceState(id string) *surfaceState {
 	return &surfaceState{
 		id:        id,
 		comps:     map[string]*compEntry{},
-		inbound:   map[string]int{},
-		tdepth:    map[string]int{},
-		waiters:   map[string][]waitRef{},
+		tidx:      map[string]int32{},
 		woken:     map[string]struct{}{},
 		bufDeps:   map[string]struct{}{},
 		phYielded: map[string]struct{}{},
@@ -362,8 +391,9 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 			if inNew.has(r) {
 				continue
 			}
-			s.inbound[r]--
-			if t := s.comps[r]; t != nil && t.reach && s.inbound[r] <= 0 && r != s.root {
+			tg := s.target(r)
+			tg.inbound--
+			if t := s.comps[r]; t != nil && t.reach && tg.inbound <= 0 && r != s.root {
 				s.rebuild = true
 			}
 		}
@@ -371,8 +401,9 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 			if inOld.has(r) {
 				continue
 			}
-			s.inbound[r]++
-			s.noteDepth(r, ent.depth+1)
+			tg := s.target(r)
+			tg.inbound++
+			tg.noteDepth(ent.depth + 1)
 			if t := s.comps[r]; t != nil {
 				if t.reach {
 					s.suspect = true
@@ -384,21 +415,26 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 		s.markDirty(ent)
 	}
 	if isNew {
-		list := s.waiters[id]
-		for _, w := range list {
-			if pe := s.comps[w.id]; pe != nil && pe == w.ent && pe.gen == w.gen {
-				pe.woken++
-				if pe.reach {
-					s.markDirty(pe)
+		inbound, depth := int32(0), 0
+		if tg := s.findTarget(id); tg != nil {
+			for _, w := range tg.waiters {
+				if pe := s.comps[w.id]; pe != nil && pe == w.ent && pe.gen == w.gen {
+					pe.woken++
+					if pe.reach {
+						s.markDirty(pe)
+					}
 				}
 			}
+			clear(tg.waiters) // a slot of a shared chunk must not keep its entry alive
+			tg.waiters = nil
+			inbound = tg.inbound
+			if tg.hasDepth {
+				depth = int(tg.depth)
+			}
 		}
-		clear(list) // a slot of a shared chunk must not keep its entry alive
-		delete(s.waiters, id)
-		if s.rootSet && (id == s.root || s.inbound[id] > 0) {
-			depth := 0
-			if id != s.root {
-				depth = s.tdepth[id]
+		if s.rootSet && (id == s.root || inbound > 0) {
+			if id == s.root {
+				depth = 0
 			}
 			s.makeReachable(id, depth)
 		}
@@ -459,8 +495,9 @@ func (s *surfaceState) makeReachable(id string, depth int) {
 		s.phsVer++
 		s.markDirty(ent)
 		for _, r := range ent.refs {
-			s.inbound[r]++
-			s.noteDepth(r, it.depth+1)
+			tg := s.target(r)
+			tg.inbound++
+			tg.noteDepth(it.depth + 1)
 			if t := s.comps[r]; t != nil {
 				if t.reach {
 					s.suspect = true
@@ -472,10 +509,11 @@ func (s *surfaceState) makeReachable(id string, depth int) {
 	}
 }
 
-// noteDepth records that id is referenced at depth d below the root.
-func (s *surfaceState) noteDepth(id string, d int) {
-	if cur, ok := s.tdepth[id]; !ok || d < cur {
-		s.tdepth[id] = d
+// noteDepth records that the target is referenced at depth d below the
+// root.
+func (t *target) noteDepth(d int) {
+	if !t.hasDepth || int32(d) < t.depth {
+		t.depth, t.hasDepth = int32(d), true
 	}
 }
 
@@ -490,8 +528,9 @@ func (e *progressiveEngine) analyze(s *surfaceState) error {
 	if err != nil {
 		return err
 	}
-	clear(s.inbound)
-	clear(s.tdepth)
+	for i := range s.tgts {
+		s.tgts[i].inbound, s.tgts[i].depth, s.tgts[i].hasDepth = 0, 0, false
+	}
 	s.sorted, s.sortedN = s.sorted[:0], 0
 	s.phsVer++
 	s.invalid, s.reachBytes = 0, 0
@@ -511,7 +550,7 @@ func (e *progressiveEngine) analyze(s *surfaceState) error {
 		}
 		s.markDirty(ent)
 		for _, r := range ent.refs {
-			s.inbound[r]++
+			s.target(r).inbound++
 		}
 	}
 	s.sortedStale = true
@@ -524,7 +563,7 @@ func (e *progressiveEngine) analyze(s *surfaceState) error {
 			x := queue[0]
 			queue = queue[1:]
 			for _, r := range s.comps[x].refs {
-				s.noteDepth(r, s.comps[x].depth+1)
+				s.target(r).noteDepth(s.comps[x].depth + 1)
 				if t := s.comps[r]; t != nil && !seen[r] {
 					seen[r] = true
 					t.depth = s.comps[x].depth + 1
