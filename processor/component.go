@@ -143,6 +143,14 @@ func (p *Processor) strSpan(tp *protocol.Tape, t int) (string, span) {
 	return s, p.textSpan(s)
 }
 
+// stringSpan is strSpan for token t when it is a string, else "".
+func (p *Processor) stringSpan(tp *protocol.Tape, t int) (string, span) {
+	if !tp.IsString(t) {
+		return "", span{}
+	}
+	return p.strSpan(tp, t)
+}
+
 // parseComponents decodes the components array of an updateComponents
 // (v0.9 family) or surfaceUpdate (v0.8) body (token arr, -1 if absent)
 // into the processor's update records (p.upd, p.uinfo, references in
@@ -215,11 +223,7 @@ func (p *Processor) parseComponent(tp *protocol.Tape, c, i int, v08, withRefs bo
 		v := j + 1
 		switch k {
 		case "id":
-			s := ""
-			var sp span
-			if tp.IsString(v) {
-				s, sp = p.strSpan(tp, v)
-			}
+			s, sp := p.stringSpan(tp, v)
 			if s == "" {
 				return fail(componentPath(i, "/id"), ErrInvalidMessage, "component id must be a non-empty string")
 			}
@@ -229,11 +233,7 @@ func (p *Processor) parseComponent(tp *protocol.Tape, c, i int, v08, withRefs bo
 			}
 		case "component":
 			if !v08 {
-				s := ""
-				var sp span
-				if tp.IsString(v) {
-					s, sp = p.strSpan(tp, v)
-				}
+				s, sp := p.stringSpan(tp, v)
 				if s == "" {
 					return fail(componentPath(i, "/component"), ErrInvalidMessage, "component type must be a non-empty string")
 				}
