@@ -99,12 +99,7 @@ func (e *progressiveEngine) sniffedDataV08(obj map[string]any) error {
 	sid := e.sniffSurface(body)
 	path, _ := body["path"].(string)
 	d := e.dataState(dataSlot{sid, path})
-	changed := map[string]any{}
-	for k, v := range contents {
-		if e.dataDiffers(d, k, v) {
-			changed[k] = v
-		}
-	}
+	changed := e.changedData(d, contents)
 	if len(changed) == 0 {
 		return nil
 	}
@@ -125,6 +120,18 @@ func (e *progressiveEngine) sniffedDataV08(obj map[string]any) error {
 	return nil
 }
 
+// changedData returns the entries of m that differ from what d recorded
+// as yielded.
+func (e *progressiveEngine) changedData(d map[string]string, m map[string]any) map[string]any {
+	changed := map[string]any{}
+	for k, v := range m {
+		if e.dataDiffers(d, k, v) {
+			changed[k] = v
+		}
+	}
+	return changed
+}
+
 // sniffedDataV09 yields what is new in a healed data model message.
 func (e *progressiveEngine) sniffedDataV09(obj map[string]any) error {
 	body, ok := obj[kUpdateDataModel].(map[string]any)
@@ -138,12 +145,7 @@ func (e *progressiveEngine) sniffedDataV09(obj map[string]any) error {
 	sid := e.sniffSurface(body)
 	path, hasPath := body["path"].(string)
 	d := e.dataState(dataSlot{sid, path})
-	changed := map[string]any{}
-	for k, v := range value {
-		if e.dataDiffers(d, k, v) {
-			changed[k] = v
-		}
-	}
+	changed := e.changedData(d, value)
 	if len(changed) == 0 {
 		return nil
 	}
