@@ -461,10 +461,10 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 // the surface's phsVer moved (a reachable component's placeholders, or the
 // reachable set, changed).
 func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEntry) []byte {
-	if s.phPartOK && s.phPartV == s.phsVer {
+	if s.phPartV == s.phsVer {
 		return s.phPart
 	}
-	s.phPartOK, s.phPartV = true, s.phsVer
+	s.phPartV = s.phsVer
 	out := s.phPart[:0]
 	nph := 0
 	for _, ent := range ents {

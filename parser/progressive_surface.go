@@ -87,11 +87,11 @@ type surfaceState struct {
 	phUnsent   map[string]struct{}
 
 	// phsVer counts the changes to the placeholders of the snapshot: to a
-	// reachable component's placeholders, or to the reachable set.
-	phsVer   uint64
-	phPart   []byte // the snapshot's placeholders, each after a comma
-	phPartOK bool   // phPart was built, when phsVer was phPartV
-	phPartV  uint64
+	// reachable component's placeholders, or to the reachable set. It
+	// starts at 1, so that phPartV (0) says phPart was never built.
+	phsVer  uint64
+	phPart  []byte // the snapshot's placeholders, each after a comma
+	phPartV uint64 // phsVer when phPart was built
 
 	sortedStale bool // sorted needs sorting
 	sortedN     int  // length of its sorted prefix
@@ -221,6 +221,7 @@ func newSurfaceState(id string) *surfaceState {
 		bufDeps:   map[string]struct{}{},
 		phYielded: map[string]struct{}{},
 		phUnsent:  map[string]struct{}{},
+		phsVer:    1,
 	}
 }
 
