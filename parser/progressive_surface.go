@@ -101,10 +101,9 @@ type surfaceState struct {
 // or wait for, whether or not a component of that id arrived: one lookup
 // serves the reachability counts, the depth and the waiters.
 type target struct {
-	inbound  int32     // edges from reachable components
-	depth    int32     // least depth of a reachable parent + 1 (with hasDepth)
-	hasDepth bool      // a reachable parent is known
-	waiters  []waitRef // components whose processed form waits for it (nil: none)
+	inbound int32     // edges from reachable components
+	depth   int32     // least depth of a reachable parent + 1 (0: none known)
+	waiters []waitRef // components whose processed form waits for it (nil: none)
 }
 
 // target returns the target of id, adding it when new. The pointer is
@@ -429,9 +428,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 			clear(tg.waiters) // a slot of a shared chunk must not keep its entry alive
 			tg.waiters = nil
 			inbound = tg.inbound
-			if tg.hasDepth {
-				depth = int(tg.depth)
-			}
+			depth = int(tg.depth)
 		}
 		if s.rootSet && (id == s.root || inbound > 0) {
 			if id == s.root {
@@ -510,11 +507,11 @@ func (s *surfaceState) makeReachable(id string, depth int) {
 	}
 }
 
-// noteDepth records that the target is referenced at depth d below the
-// root.
+// noteDepth records that the target is referenced at depth d (at least 1:
+// a parent's depth + 1) below the root.
 func (t *target) noteDepth(d int) {
-	if !t.hasDepth || int32(d) < t.depth {
-		t.depth, t.hasDepth = int32(d), true
+	if t.depth == 0 || int32(d) < t.depth {
+		t.depth = int32(d)
 	}
 }
 
@@ -530,7 +527,7 @@ func (e *progressiveEngine) analyze(s *surfaceState) error {
 		return err
 	}
 	for i := range s.tgts {
-		s.tgts[i].inbound, s.tgts[i].depth, s.tgts[i].hasDepth = 0, 0, false
+		s.tgts[i].inbound, s.tgts[i].depth = 0, 0
 	}
 	s.sorted, s.sortedN = s.sorted[:0], 0
 	s.phsVer++
