@@ -105,15 +105,20 @@ func (r *dataReader) endHeals() bool {
 // space stripped), as healOpen (at the end of the buffer) and healer.heal
 // (at a comma) do.
 func (r *dataReader) healEnd(f []byte, cut dataCut) []byte {
-	h := append(r.src[:0], f...)
+	r.src = r.closeAt(append(r.src[:0], f...), cut, 0)
+	return r.src
+}
+
+// closeAt closes h, healed text that ends at the cut: the string cut
+// there, or else a trailing comma dropped, then the containers
+// stack[from:cut.depth].
+func (r *dataReader) closeAt(h []byte, cut dataCut, from int) []byte {
 	if cut.inStr {
 		h = append(h, '"')
-	} else if n := len(h); h[n-1] == ',' {
+	} else if n := len(h); n > 0 && h[n-1] == ',' {
 		h = rstripSpace(h[:n-1])
 	}
-	h = r.appendClosers(h, 0, cut.depth)
-	r.src = h
-	return h
+	return r.appendClosers(h, from, cut.depth)
 }
 
 // mayCut is mayCutString for the string arriving at the end of f (the
@@ -152,15 +157,8 @@ func (r *dataReader) appendClosers(h []byte, from, to int) []byte {
 // healedMember is the value of the member of stack[l] arriving at the
 // cut, healed as the whole message is (valid until the next call).
 func (r *dataReader) healedMember(buf []byte, l int, cut dataCut) []byte {
-	h := append(r.hb[:0], rstripSpace(buf[r.stack[l].val:cut.pos])...)
-	if cut.inStr {
-		h = append(h, '"')
-	} else if n := len(h); n > 0 && h[n-1] == ',' {
-		h = rstripSpace(h[:n-1])
-	}
-	h = r.appendClosers(h, l+1, cut.depth)
-	r.hb = h
-	return h
+	r.hb = r.closeAt(append(r.hb[:0], rstripSpace(buf[r.stack[l].val:cut.pos])...), cut, l+1)
+	return r.hb
 }
 
 // resolve fills v with what the healed message at the cut holds: the last
