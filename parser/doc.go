@@ -24,9 +24,10 @@
 // specifies) and ModeDelta (progressive without repetition).
 //
 // Errors: a block that fails (malformed JSON, too large, too deep, invalid
-// UTF-8, validation in the progressive modes) is reported as a *BlockError
-// wrapping the cause (a *SyntaxError with the stream byte offset, or a
-// sentinel such as ErrTooLarge), dropped, and parsing continues after its
+// UTF-8, validation in the progressive modes, more surfaces or components
+// than the progressive modes may remember) is reported as a *BlockError
+// wrapping the cause (a *SyntaxError with the stream byte offset, a
+// *LimitError, or a sentinel such as ErrTooLarge), dropped, and parsing continues after its
 // end; messages it yielded before the failure stand. ParseResponse and
 // FixPayload handle whole, non-streamed responses.
 //

@@ -20,6 +20,9 @@ var (
 	ErrNotFound = errors.New("parser: A2UI tags not found in response")
 	// ErrEmptyBlock reports a block with no JSON in it (ParseResponse).
 	ErrEmptyBlock = errors.New("parser: A2UI JSON part is empty")
+	// ErrLimit reports a stream that needs more state than the progressive
+	// modes are allowed to keep (see WithMaxSurfaces, WithMaxComponents).
+	ErrLimit = errors.New("parser: limit exceeded")
 	// ErrClosed reports a Feed or Close after Close.
 	ErrClosed = errors.New("parser: parser is closed")
 )
@@ -41,6 +44,28 @@ func (e *SyntaxError) Error() string {
 
 // Unwrap returns the sentinel class of the error, if any.
 func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// LimitError reports a message refused because the parser would keep more
+// state than allowed: one more surface than WithMaxSurfaces, or one more
+// component (or buffered v0.8 message) for a surface than WithMaxComponents.
+type LimitError struct {
+	// What is "surfaces" or "components".
+	What string
+	// Max is the limit.
+	Max int
+	// SurfaceID is the surface of the refused message.
+	SurfaceID string
+}
+
+func (e *LimitError) Error() string {
+	if e.What == "surfaces" {
+		return fmt.Sprintf("parser: surface %q refused: the parser already holds %d surfaces (WithMaxSurfaces)", e.SurfaceID, e.Max)
+	}
+	return fmt.Sprintf("parser: surface %q: more than %d components (WithMaxComponents)", e.SurfaceID, e.Max)
+}
+
+// Unwrap returns ErrLimit.
+func (e *LimitError) Unwrap() error { return ErrLimit }
 
 // BlockError reports a block that failed. The block is dropped: the messages
 // it yielded before the failure stand, the rest of it is skipped, and parsing

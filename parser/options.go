@@ -84,6 +84,10 @@ func ParseFraming(s string) (Framing, error) {
 const (
 	DefaultMaxBlockSize = 8 << 20 // 8 MiB
 	DefaultMaxDepth     = 128
+	// DefaultMaxSurfaces and DefaultMaxComponents bound what the
+	// progressive modes keep of a stream (see WithMaxSurfaces).
+	DefaultMaxSurfaces   = 1024
+	DefaultMaxComponents = 10000
 )
 
 type config struct {
@@ -92,6 +96,8 @@ type config struct {
 	catalog      *protocol.Catalog
 	maxBlockSize int
 	maxDepth     int
+	maxSurfaces  int
+	maxComps     int
 	logger       *slog.Logger
 }
 
@@ -151,6 +157,37 @@ func WithMaxDepth(n int) Option {
 			return fmt.Errorf("parser: max depth must be positive, got %d", n)
 		}
 		c.maxDepth = n
+		return nil
+	}
+}
+
+// WithMaxSurfaces bounds the surfaces the progressive and delta modes keep
+// state for (default DefaultMaxSurfaces). They remember each surface of the
+// stream, its components, root and version and the data they yielded, until
+// a deleteSurface, so that later messages are healed and compared against
+// it. A message for one more surface fails its block with a *LimitError
+// wrapping ErrLimit; the surfaces already held go on as before. Complete
+// mode keeps no state and ignores it.
+func WithMaxSurfaces(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("parser: max surfaces must be positive, got %d", n)
+		}
+		c.maxSurfaces = n
+		return nil
+	}
+}
+
+// WithMaxComponents bounds the components the progressive and delta modes
+// keep for one surface, and the v0.8 messages they hold for a surface
+// before its beginRendering (default DefaultMaxComponents). One more fails
+// its block with a *LimitError wrapping ErrLimit. Complete mode ignores it.
+func WithMaxComponents(n int) Option {
+	return func(c *config) error {
+		if n <= 0 {
+			return fmt.Errorf("parser: max components must be positive, got %d", n)
+		}
+		c.maxComps = n
 		return nil
 	}
 }

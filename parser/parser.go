@@ -53,13 +53,16 @@ type Parser struct {
 const partSlab = 16
 
 // New returns a Parser configured by opts. Defaults: ModeComplete,
-// FramingTags, DefaultMaxBlockSize, DefaultMaxDepth, no catalog.
+// FramingTags, DefaultMaxBlockSize, DefaultMaxDepth, DefaultMaxSurfaces,
+// DefaultMaxComponents, no catalog.
 func New(opts ...Option) (*Parser, error) {
 	cfg := config{
 		mode:         ModeComplete,
 		framing:      FramingTags,
 		maxBlockSize: DefaultMaxBlockSize,
 		maxDepth:     DefaultMaxDepth,
+		maxSurfaces:  DefaultMaxSurfaces,
+		maxComps:     DefaultMaxComponents,
 		logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 	}
 	for _, o := range opts {

@@ -113,12 +113,21 @@ type progressiveEngine struct {
 	missScratch []bool // scratch for processFast
 
 	dstate *deltaState
+
+	// Memory bounds (progressive_limits.go).
+	maxSurfaces int
+	maxComps    int
+	held        map[string]struct{} // surfaces state is kept for
+	limitErr    *LimitError         // a refusal not yet returned
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {
 	e := &progressiveEngine{
 		cat:          cfg.catalog,
 		maxDepth:     cfg.maxDepth,
+		maxSurfaces:  cfg.maxSurfaces,
+		maxComps:     cfg.maxComps,
+		held:         map[string]struct{}{},
 		delta:        cfg.mode == ModeDelta,
 		rootIDs:      map[string]string{},
 		seen:         map[string]*surfaceState{},
@@ -131,6 +140,12 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 	}
 	if e.maxDepth <= 0 {
 		e.maxDepth = DefaultMaxDepth
+	}
+	if e.maxSurfaces <= 0 {
+		e.maxSurfaces = DefaultMaxSurfaces
+	}
+	if e.maxComps <= 0 {
+		e.maxComps = DefaultMaxComponents
 	}
 	e.defaultVersion = "v0.9"
 	if e.cat != nil {
@@ -160,6 +175,9 @@ func (e *progressiveEngine) setFamily(f protocol.Family) {
 
 func (e *progressiveEngine) setSurface(s string) {
 	e.surface = s
+	if !e.admitSurface(s) {
+		return
+	}
 	if s != "" {
 		if e.hasUnbound {
 			e.rootIDs[s] = e.unboundRoot
@@ -195,7 +213,9 @@ func (e *progressiveEngine) rootID() (string, bool) {
 
 func (e *progressiveEngine) setRoot(r string) {
 	if e.surface != "" {
-		e.rootIDs[e.surface] = r
+		if e.admitSurface(e.surface) {
+			e.rootIDs[e.surface] = r
+		}
 		return
 	}
 	e.unboundRoot, e.hasUnbound = r, true
@@ -252,5 +272,6 @@ func (e *progressiveEngine) feedEnd(out *emitter) error {
 
 func (e *progressiveEngine) reset() {
 	e.sc.resetBlock()
+	e.limitErr = nil
 	e.dirty = false
 }

@@ -101,6 +101,9 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 		return false, err
 	}
 	e.setSurface(e.messageSurfaceOf(obj, kSurfaceUpdate, kBeginRendering, kDeleteSurface))
+	if err := e.takeLimitErr(); err != nil {
+		return true, err
+	}
 	sid := orUnknown(e.surface)
 
 	if _, ok := obj[kDeleteSurface]; ok {
@@ -116,6 +119,9 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 		return true, nil
 	}
 	if _, ok := obj[kSurfaceUpdate]; ok && !e.yieldedStart[sid] {
+		if !e.admitPending(sid) {
+			return true, e.takeLimitErr()
+		}
 		e.pending[sid] = append(e.pending[sid], obj)
 		return true, nil
 	}
@@ -123,6 +129,9 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 		br, _ := obj[kBeginRendering].(map[string]any)
 		if s, ok := br["surfaceId"].(string); ok {
 			e.setSurface(s)
+			if err := e.takeLimitErr(); err != nil {
+				return true, err
+			}
 		}
 		root, has := e.rootID()
 		if !has || root == "" {
@@ -188,6 +197,9 @@ func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 		return false, err
 	}
 	e.setSurface(e.messageSurfaceOf(obj, kUpdateComponents, kCreateSurface))
+	if err := e.takeLimitErr(); err != nil {
+		return true, err
+	}
 	sid := orUnknown(e.surface)
 
 	if cs, ok := obj[kCreateSurface]; ok {
@@ -213,6 +225,9 @@ func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 	}
 	if _, ok := obj[kDeleteSurface]; ok {
 		if !e.yieldedStart[sid] {
+			if !e.admitPending(sid) {
+				return true, e.takeLimitErr()
+			}
 			e.pending[sid] = append(e.pending[sid], obj)
 			return true, nil
 		}
@@ -258,11 +273,12 @@ func (e *progressiveEngine) addComponents(body any) {
 // ignored until a new beginRendering.
 func (e *progressiveEngine) deleteSurface(sid string) {
 	e.forgetSurface(sid)
-	e.deleted[sid] = true
+	e.rememberDeleted(sid)
 }
 
 // forgetSurface drops everything known about a surface.
 func (e *progressiveEngine) forgetSurface(sid string) {
+	delete(e.held, sid)
 	delete(e.pending, sid)
 	delete(e.yieldedStart, sid)
 	delete(e.seen, sid)
@@ -377,6 +393,9 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 	d := e.dataYielded[k]
 	if d == nil {
 		d = map[string]string{}
+		if !e.admitSurface(k.surface) {
+			return d // refused: a scratch record, not kept
+		}
 		e.dataYielded[k] = d
 	}
 	return d

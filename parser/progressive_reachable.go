@@ -26,6 +26,9 @@ var childFields = [...]string{"children", "explicitList", "child", "contentChild
 // changed). With checkRoot (a complete update arrived) a missing root
 // component is an error.
 func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
+	if err := e.takeLimitErr(); err != nil {
+		return err
+	}
 	root, hasRoot := e.rootID()
 	if !hasRoot || root == "" || !e.kindSeen {
 		return nil
@@ -181,6 +184,9 @@ func (e *progressiveEngine) state(sid string) *surfaceState {
 	s := e.seen[sid]
 	if s == nil {
 		s = newSurfaceState(sid)
+		if !e.admitSurface(sid) {
+			return s // refused: a scratch state, not kept
+		}
 		e.seen[sid] = s
 	}
 	e.cur, e.curID = s, sid

@@ -12,11 +12,17 @@ import (
 // once the character is whole, in a later segment: a healed string never
 // ends with part of a character.
 func (e *progressiveEngine) endOfChunk() error {
+	if err := e.takeLimitErr(); err != nil {
+		return err
+	}
 	s := &e.sc
 	if len(s.stack) > 0 && len(s.buf) > 0 && s.sig && s.utf8need == 0 {
 		s.sig = false
 		if s.compTok {
 			e.sniffComponents()
+			if err := e.takeLimitErr(); err != nil {
+				return err
+			}
 		}
 		var err error
 		switch e.fam {

@@ -310,6 +310,9 @@ func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any)
 	if ent != nil && jsonEqual(ent.rawMap(), comp) {
 		return
 	}
+	if ent == nil && !e.admitComponent(s) {
+		return
+	}
 	var refs []string
 	var self bool
 	refs, self, e.refBuf = refIDs(comp, id, e.refs, e.refBuf)
@@ -321,6 +324,9 @@ func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any)
 // is new or changed.
 func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool) {
 	ent := s.comps[fc.id]
+	if ent == nil && !e.admitComponent(s) {
+		return false
+	}
 	if ent != nil {
 		if ent.fast != nil {
 			if ent.fast == fc || string(ent.fast.src) == string(fc.src) {

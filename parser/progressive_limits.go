@@ -1,0 +1,90 @@
+package parser
+
+// Memory bounds of the progressive modes
+//
+// The progressive modes remember every surface of a stream until its
+// deleteSurface: its components, root, version and the data entries
+// yielded for it. held is the set of surfaces they keep state for; only a
+// held surface (or the unnamed one, "") gets entries in the engine's maps,
+// and a message for one more surface than maxSurfaces is refused before it
+// writes any. A surface holds at most maxComps components, and at most
+// maxComps v0.8 messages waiting for its beginRendering.
+//
+// A refusal records a *LimitError that the next check returns (the message
+// handlers, the end of a chunk, the start of a yield), which fails the
+// block: what it yielded before stands, the rest is dropped, and the
+// surfaces already held go on as before.
+
+// holds reports whether the engine keeps state for surface s.
+func (e *progressiveEngine) holds(s string) bool {
+	if s == "" {
+		return true
+	}
+	_, ok := e.held[s]
+	return ok
+}
+
+// admitSurface reports whether the engine may keep state for surface s,
+// adding it to the held set while there is room.
+func (e *progressiveEngine) admitSurface(s string) bool {
+	if e.holds(s) {
+		return true
+	}
+	if len(e.held) >= e.maxSurfaces {
+		e.refuse("surfaces", e.maxSurfaces, s)
+		return false
+	}
+	e.held[s] = struct{}{}
+	return true
+}
+
+// admitComponent reports whether surface s may hold one more component.
+func (e *progressiveEngine) admitComponent(s *surfaceState) bool {
+	if len(s.comps) < e.maxComps {
+		return true
+	}
+	e.refuse("components", e.maxComps, s.id)
+	return false
+}
+
+// admitPending reports whether one more v0.8 message may wait for the
+// beginRendering of surface sid.
+func (e *progressiveEngine) admitPending(sid string) bool {
+	if len(e.pending[sid]) < e.maxComps {
+		return true
+	}
+	e.refuse("components", e.maxComps, sid)
+	return false
+}
+
+// refuse records a limit error, unless one is already waiting.
+func (e *progressiveEngine) refuse(what string, max int, sid string) {
+	if e.limitErr == nil {
+		e.limitErr = &LimitError{What: what, Max: max, SurfaceID: sid}
+	}
+}
+
+// takeLimitErr returns the limit error recorded since the last call, or
+// nil.
+func (e *progressiveEngine) takeLimitErr() error {
+	if e.limitErr == nil {
+		return nil
+	}
+	err := e.limitErr
+	e.limitErr = nil
+	return err
+}
+
+// rememberDeleted records a deleted v0.8 surface, whose later messages are
+// ignored until a new beginRendering. At most maxSurfaces are remembered:
+// beyond that an arbitrary one is forgotten (its stragglers would then be
+// handled as for a surface never seen).
+func (e *progressiveEngine) rememberDeleted(sid string) {
+	if len(e.deleted) >= e.maxSurfaces {
+		for k := range e.deleted {
+			delete(e.deleted, k)
+			break
+		}
+	}
+	e.deleted[sid] = true
+}

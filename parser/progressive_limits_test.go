@@ -1,0 +1,250 @@
+package parser
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// limitRun is what a stream fed in chunks gave: every message (as text)
+// and every limit error, in order.
+type limitRun struct {
+	msgs   []string
+	limits []string // "what:surface" of each *LimitError
+	other  []error
+}
+
+// feedLimited feeds in in chunks of size n (0: whole) to p and collects
+// what it gave.
+func feedLimited(t *testing.T, p *Parser, in string, n int) limitRun {
+	t.Helper()
+	var r limitRun
+	collect := func(parts []Part, err error) {
+		for _, pt := range parts {
+			for _, m := range pt.Messages {
+				r.msgs = append(r.msgs, string(m))
+			}
+		}
+		if err == nil {
+			return
+		}
+		var errs []error
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = j.Unwrap()
+		} else {
+			errs = []error{err}
+		}
+		for _, e := range errs {
+			var le *LimitError
+			if errors.As(e, &le) && errors.Is(e, ErrLimit) {
+				var be *BlockError
+				if !errors.As(e, &be) {
+					t.Fatalf("a limit error outside a *BlockError: %v", e)
+				}
+				if !strings.HasPrefix(e.Error(), "parser: ") {
+					t.Fatalf("error text without the package prefix: %q", e.Error())
+				}
+				r.limits = append(r.limits, le.What+":"+le.SurfaceID)
+				continue
+			}
+			r.other = append(r.other, e)
+		}
+	}
+	if n <= 0 {
+		n = len(in)
+	}
+	for i := 0; i < len(in); i += n {
+		collect(p.Feed([]byte(in[i:min(i+n, len(in))])))
+	}
+	collect(p.Close())
+	return r
+}
+
+func v09Surface(sid string, ncomps int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `Text for %s. <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":%q,"catalogId":"c"}},`, sid, sid)
+	fmt.Fprintf(&b, `{"version":"v0.9","updateComponents":{"surfaceId":%q,"components":[{"id":"root","component":"Column","children":[`, sid)
+	for i := 1; i < ncomps; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"c%d"`, i)
+	}
+	b.WriteString(`]}`)
+	for i := 1; i < ncomps; i++ {
+		fmt.Fprintf(&b, `,{"id":"c%d","component":"Text","text":"item %d"}`, i, i)
+	}
+	fmt.Fprintf(&b, `]}},{"version":"v0.9","updateDataModel":{"surfaceId":%q,"path":"/k","value":"v"}}]</a2ui-json>`+"\n", sid)
+	return b.String()
+}
+
+func v09Update(sid, id, text string) string {
+	return fmt.Sprintf(`<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":%q,"components":[{"id":%q,"component":"Text","text":%q}]}}]</a2ui-json>`+"\n", sid, id, text)
+}
+
+func TestProgressiveLimits(t *testing.T) {
+	cases := []struct {
+		name   string
+		opts   []Option
+		in     string
+		limits []string // the limit errors, in order
+		// want is a message that must be yielded after the refusals (the
+		// surfaces already held go on).
+		want string
+	}{
+		{
+			name:   "one surface too many",
+			opts:   []Option{WithMaxSurfaces(2)},
+			in:     v09Surface("s1", 3) + v09Surface("s2", 3) + v09Surface("s3", 3) + v09Update("s1", "c1", "changed"),
+			limits: []string{"surfaces:s3"},
+			want:   `"text":"changed"`,
+		},
+		{
+			name:   "a surface freed by deleteSurface makes room",
+			opts:   []Option{WithMaxSurfaces(1)},
+			in:     v09Surface("s1", 2) + `<a2ui-json>[{"version":"v0.9","deleteSurface":{"surfaceId":"s1"}}]</a2ui-json>` + v09Surface("s2", 2) + v09Surface("s3", 2) + v09Update("s2", "c1", "still here"),
+			limits: []string{"surfaces:s3"},
+			want:   `"text":"still here"`,
+		},
+		{
+			name:   "one component too many",
+			opts:   []Option{WithMaxComponents(4)},
+			in:     v09Surface("small", 4) + v09Surface("big", 6) + v09Update("small", "c1", "small goes on"),
+			limits: []string{"components:big"},
+			want:   `"text":"small goes on"`,
+		},
+		{
+			name: "v0.8 messages waiting for beginRendering",
+			opts: []Option{WithMaxComponents(2)},
+			in: `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"w","components":[{"id":"root","component":{"Text":{"text":{"literalString":"one"}}}}]}}]</a2ui-json>` +
+				`<a2ui-json>[{"surfaceUpdate":{"surfaceId":"w","components":[{"id":"a","component":{"Text":{"text":{"literalString":"two"}}}}]}}]</a2ui-json>` +
+				`<a2ui-json>[{"surfaceUpdate":{"surfaceId":"w","components":[{"id":"b","component":{"Text":{"text":{"literalString":"three"}}}}]}}]</a2ui-json>` +
+				`<a2ui-json>[{"beginRendering":{"surfaceId":"w","root":"root"}}]</a2ui-json>`,
+			limits: []string{"components:w"},
+			want:   `"literalString":"one"`,
+		},
+		{
+			name: "v0.8 empty updates waiting for beginRendering",
+			opts: []Option{WithMaxComponents(2)},
+			in: `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"w","components":[{"id":"root","component":{"Text":{"text":{"literalString":"one"}}}}]}}]</a2ui-json>` +
+				strings.Repeat(`<a2ui-json>[{"surfaceUpdate":{"surfaceId":"w","components":[]}}]</a2ui-json>`, 2) +
+				`<a2ui-json>[{"beginRendering":{"surfaceId":"w","root":"root"}}]</a2ui-json>`,
+			limits: []string{"components:w"},
+			want:   `"literalString":"one"`,
+		},
+		{
+			name:   "data for one surface too many",
+			opts:   []Option{WithMaxSurfaces(1)},
+			in:     v09Surface("s1", 2) + `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"elsewhere","path":"/x","value":1}}]</a2ui-json>` + v09Update("s1", "c1", "after"),
+			limits: []string{"surfaces:elsewhere"},
+			want:   `"text":"after"`,
+		},
+	}
+	for _, tc := range cases {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(tc.name+"/"+mode.String(), func(t *testing.T) {
+				var whole limitRun
+				for _, n := range []int{0, 1, 7} {
+					p, err := New(append([]Option{WithMode(mode)}, tc.opts...)...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					r := feedLimited(t, p, tc.in, n)
+					if len(r.other) > 0 {
+						t.Fatalf("chunks of %d: unexpected errors %v", n, r.other)
+					}
+					if strings.Join(r.limits, ",") != strings.Join(tc.limits, ",") {
+						t.Fatalf("chunks of %d: limit errors %v, want %v", n, r.limits, tc.limits)
+					}
+					if len(r.msgs) == 0 || !strings.Contains(r.msgs[len(r.msgs)-1], tc.want) {
+						t.Fatalf("chunks of %d: the last message does not contain %s: %v", n, tc.want, r.msgs)
+					}
+					e := p.eng.(*progressiveEngine)
+					if len(e.held) > e.maxSurfaces || len(e.seen) > e.maxSurfaces+1 {
+						t.Fatalf("chunks of %d: %d surfaces held, %d with state; limit %d", n, len(e.held), len(e.seen), e.maxSurfaces)
+					}
+					for sid, s := range e.seen {
+						if len(s.comps) > e.maxComps {
+							t.Fatalf("chunks of %d: surface %q holds %d components; limit %d", n, sid, len(s.comps), e.maxComps)
+						}
+					}
+					if n == 0 {
+						whole = r
+					} else if strings.Join(r.limits, ",") != strings.Join(whole.limits, ",") {
+						t.Fatalf("chunks of %d: limit errors %v differ from a single feed's %v", n, r.limits, whole.limits)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestProgressiveStateStaysBounded feeds a stream of many surfaces, which
+// a model that never deletes them produces, and checks that every map of
+// per-surface state stays within the limit.
+func TestProgressiveStateStaysBounded(t *testing.T) {
+	const max = 8
+	var v09, v08, v08p strings.Builder
+	for i := range 100 {
+		v09.WriteString(v09Surface(fmt.Sprintf("s%03d", i), 3))
+		// v0.8 surfaces come and go; each deleted one is remembered.
+		fmt.Fprintf(&v08, `<a2ui-json>[{"beginRendering":{"surfaceId":"v%03d","root":"root"}},{"surfaceUpdate":{"surfaceId":"v%03d","components":[{"id":"root","component":{"Text":{"text":{"literalString":"x"}}}}]}},{"dataModelUpdate":{"surfaceId":"v%03d","contents":[{"key":"k","valueString":"v"}]}},{"deleteSurface":{"surfaceId":"v%03d"}}]</a2ui-json>`, i, i, i, i)
+		// And some are never created.
+		fmt.Fprintf(&v08p, `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"p%03d","components":[]}}]</a2ui-json>`, i)
+	}
+	streams := []struct {
+		name, in   string
+		wantLimits bool
+	}{
+		{"v0.9 surfaces never deleted", v09.String(), true},
+		{"v0.8 surfaces deleted", v08.String(), false},
+		{"v0.8 surfaces never begun", v08p.String(), true},
+	}
+	for _, st := range streams {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(st.name+"/"+mode.String(), func(t *testing.T) {
+				p, err := New(WithMode(mode), WithMaxSurfaces(max))
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := feedLimited(t, p, st.in, 16)
+				if len(r.other) > 0 {
+					t.Fatalf("unexpected errors %v", r.other)
+				}
+				if (len(r.limits) > 0) != st.wantLimits {
+					t.Fatalf("limit errors %v", r.limits)
+				}
+				e := p.eng.(*progressiveEngine)
+				sizes := map[string]int{
+					"held": len(e.held), "seen": len(e.seen), "yieldedStart": len(e.yieldedStart),
+					"rootIDs": len(e.rootIDs), "surfaceVer": len(e.surfaceVer), "pending": len(e.pending),
+					"deleted": len(e.deleted), "dataYielded": len(e.dataYielded),
+				}
+				if e.dstate != nil {
+					sizes["delta data"] = len(e.dstate.data)
+				}
+				for name, n := range sizes {
+					// +1: the unnamed surface, which a stream always may use.
+					if n > max+1 {
+						t.Errorf("%s holds %d entries; limit %d", name, n, max)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestLimitOptionsValidated(t *testing.T) {
+	cases := map[string]Option{
+		"zero surfaces":       WithMaxSurfaces(0),
+		"negative components": WithMaxComponents(-1),
+	}
+	for name, opt := range cases {
+		t.Run(name, func(t *testing.T) {
+			if _, err := New(opt); err == nil || !strings.HasPrefix(err.Error(), "parser: ") {
+				t.Fatalf("New: %v, want a parser error", err)
+			}
+		})
+	}
+}
