@@ -49,3 +49,26 @@ func BenchmarkScaling(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScalingFloor times only allocating and copying what the
+// progressive and delta modes yield for the blocks of BenchmarkScaling
+// (see CopyOutput). The parser's time less this floor is the cost beyond
+// its output's own size, which must stay linear in the input.
+func BenchmarkScalingFloor(b *testing.B) {
+	for _, mode := range []parser.Mode{parser.ModeDelta, parser.ModeProgressive} {
+		for _, n := range []int{100, 1000, 10000} {
+			data := scalingBlock(n)
+			b.Run(fmt.Sprintf("%s/components=%d", mode, n), func(b *testing.B) {
+				outs, err := RecordOutput(data, 16, parser.WithMode(mode))
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.SetBytes(int64(len(data)))
+				b.ReportAllocs()
+				for b.Loop() {
+					CopyOutput(outs)
+				}
+			})
+		}
+	}
+}

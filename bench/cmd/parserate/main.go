@@ -16,16 +16,14 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 	"sort"
-	"strings"
 	"syscall"
 	"time"
 
+	"github.com/a2ui-stream/a2ui-stream/bench"
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
 
@@ -53,8 +51,12 @@ func main() {
 	}
 	run := parseRound
 	if *floor {
-		outs := record(data, *chunk, mode)
-		run = func([]byte, int, parser.Mode) int { return copyRound(outs) }
+		outs, err := bench.RecordOutput(data, *chunk, parser.WithMode(mode))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		run = func([]byte, int, parser.Mode) int { return bench.CopyOutput(outs) }
 	}
 	var rates []float64
 	msgs := 0
@@ -67,7 +69,6 @@ func main() {
 		}
 		rates = append(rates, float64(len(data))/1e6/d.Seconds())
 	}
-	runtime.KeepAlive(sink)
 	sort.Float64s(rates)
 	what := ""
 	if *floor {
@@ -99,70 +100,4 @@ func countMessages(parts []parser.Part) int {
 		n += len(pt.Messages)
 	}
 	return n
-}
-
-// record parses data once and returns what each call returned.
-func record(data []byte, chunk int, mode parser.Mode) [][]parser.Part {
-	p, err := parser.New(parser.WithMode(mode))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	var outs [][]parser.Part
-	for i := 0; i < len(data); i += chunk {
-		parts, _ := p.Feed(data[i:min(i+chunk, len(data))])
-		outs = append(outs, parts)
-	}
-	parts, _ := p.Close()
-	return append(outs, parts)
-}
-
-// sink keeps the copies reachable, so that the compiler keeps the work.
-var sink []parser.Part
-
-// copyRound allocates and fills a copy of every call's parts the way the
-// parser does (text-only parts from a shared slab of 16, one allocation for
-// one part with one message, otherwise one parts array and one messages
-// array; one allocation per message and per text), and returns the number
-// of messages.
-func copyRound(outs [][]parser.Part) int {
-	msgs := 0
-	var slab []parser.Part
-	for _, parts := range outs {
-		if len(parts) == 0 {
-			continue
-		}
-		n := countMessages(parts)
-		var own []parser.Part
-		var ms []json.RawMessage
-		switch {
-		case n == 0:
-			if len(slab) < len(parts) {
-				slab = make([]parser.Part, max(16, len(parts)))
-			}
-			own, slab = slab[:len(parts):len(parts)], slab[len(parts):]
-		case len(parts) == 1 && n == 1:
-			one := &struct {
-				part [1]parser.Part
-				msg  [1]json.RawMessage
-			}{}
-			own, ms = one.part[:], one.msg[:0]
-		default:
-			own, ms = make([]parser.Part, len(parts)), make([]json.RawMessage, 0, n)
-		}
-		for i, pt := range parts {
-			own[i].Text = strings.Clone(pt.Text)
-			if pt.Messages == nil {
-				continue
-			}
-			a := len(ms)
-			for _, m := range pt.Messages {
-				ms = append(ms, append(json.RawMessage(nil), m...))
-			}
-			own[i].Messages = ms[a:len(ms):len(ms)]
-		}
-		msgs += n
-		sink = own
-	}
-	return msgs
 }
