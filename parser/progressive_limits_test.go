@@ -248,3 +248,39 @@ func TestLimitOptionsValidated(t *testing.T) {
 		})
 	}
 }
+
+// FuzzProgressiveLimits feeds arbitrary input, in chunks of a size taken
+// from the input, to the progressive and delta modes under small limits
+// (two surfaces, three components): neither may panic, every limit error
+// must be a *LimitError inside a *BlockError, and the state kept must stay
+// within the limits.
+func FuzzProgressiveLimits(f *testing.F) {
+	f.Add(byte(1), []byte(v09Surface("s1", 3)+v09Surface("s2", 4)+v09Surface("s3", 2)+v09Update("s1", "c1", "x")))
+	f.Add(byte(6), []byte(`<a2ui-json>[{"surfaceUpdate":{"surfaceId":"w","components":[]}},{"surfaceUpdate":{"surfaceId":"w","components":[]}},{"surfaceUpdate":{"surfaceId":"w","components":[]}},{"beginRendering":{"surfaceId":"w","root":"root"}}]</a2ui-json>`))
+	f.Add(byte(15), []byte(`<a2ui-json>[{"beginRendering":{"surfaceId":"a","root":"root"}},{"deleteSurface":{"surfaceId":"a"}},{"beginRendering":{"surfaceId":"b","root":"root"}},{"deleteSurface":{"surfaceId":"b"}},{"beginRendering":{"surfaceId":"c","root":"root"}},{"deleteSurface":{"surfaceId":"c"}}]</a2ui-json>`))
+	f.Fuzz(func(t *testing.T, size byte, in []byte) {
+		n := int(size%32) + 1
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			p, err := New(WithMode(mode), WithMaxSurfaces(2), WithMaxComponents(3))
+			if err != nil {
+				t.Fatal(err)
+			}
+			feedLimited(t, p, string(in), n)
+			e := p.eng.(*progressiveEngine)
+			for name, size := range map[string]int{
+				"held": len(e.held), "seen": len(e.seen), "yieldedStart": len(e.yieldedStart),
+				"rootIDs": len(e.rootIDs), "surfaceVer": len(e.surfaceVer), "pending": len(e.pending),
+				"deleted": len(e.deleted),
+			} {
+				if size > 3 { // two surfaces, and the unnamed one
+					t.Fatalf("%s: %s holds %d entries", mode, name, size)
+				}
+			}
+			for sid, s := range e.seen {
+				if len(s.comps) > 3 || len(e.pending[sid]) > 3 {
+					t.Fatalf("%s: surface %q holds %d components, %d waiting messages", mode, sid, len(s.comps), len(e.pending[sid]))
+				}
+			}
+		}
+	})
+}
