@@ -118,6 +118,7 @@ type progressiveEngine struct {
 	maxSurfaces int
 	maxComps    int
 	held        map[string]struct{} // surfaces state is kept for
+	lastHeld    string              // a member of held ("": none known)
 	limitErr    *LimitError         // a refusal not yet returned
 }
 

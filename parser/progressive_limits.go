@@ -17,11 +17,14 @@ package parser
 
 // holds reports whether the engine keeps state for surface s.
 func (e *progressiveEngine) holds(s string) bool {
-	if s == "" {
+	if s == "" || s == e.lastHeld {
 		return true
 	}
-	_, ok := e.held[s]
-	return ok
+	if _, ok := e.held[s]; ok {
+		e.lastHeld = s // the scanner asks again for every delimiter
+		return true
+	}
+	return false
 }
 
 // admitSurface reports whether the engine may keep state for surface s,
@@ -35,6 +38,7 @@ func (e *progressiveEngine) admitSurface(s string) bool {
 		return false
 	}
 	e.held[s] = struct{}{}
+	e.lastHeld = s
 	return true
 }
 

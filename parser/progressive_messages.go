@@ -279,6 +279,9 @@ func (e *progressiveEngine) deleteSurface(sid string) {
 // forgetSurface drops everything known about a surface.
 func (e *progressiveEngine) forgetSurface(sid string) {
 	delete(e.held, sid)
+	if e.lastHeld == sid {
+		e.lastHeld = ""
+	}
 	delete(e.pending, sid)
 	delete(e.yieldedStart, sid)
 	delete(e.seen, sid)
