@@ -1,172 +1,238 @@
 package parser
 
-import "maps"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
-// deltaState remembers the data model entries delta mode has yielded, so
-// that each data model message can be reduced to what is new or changed:
-// the entries (v0.9 family: top-level keys of "value"; v0.8: "contents"
-// entries by "key") that differ from the last yielded value at the same
-// surface and path. deleteSurface forgets the surface; other messages pass
-// through. (Component messages are reduced when they are built: see
-// emitDelta. Component updates are upserts by id, so applying the reduced
-// messages in order gives the same components as the full snapshots.)
+// Delta mode's data model messages
+//
+// A data model message replaces the value at its path (v0.9:
+// updateDataModel; v0.8: dataModelUpdate, whose contents become the map at
+// the path). Progressive mode yields one as it arrives, and its whole self
+// once complete (unless the reference's de-duplication skips it). Delta
+// mode reduces the yields of each message to what changed since that
+// message's previous yield, so that a renderer applying them in order ends
+// with the same data as from the complete messages:
+//
+//   - a message's first yield passes whole: it replaces the value at the
+//     path, as the message will once complete, dropping whatever an
+//     earlier message left there;
+//   - a later yield of the same message (a v0.9 update whose value is an
+//     object) becomes one update per entry new or changed since the
+//     message's previous yield, each at the entry's own path (path/key):
+//     an upsert of that entry (the empty key, which has no path of its
+//     own, takes all of the message's entries so far, at the path);
+//   - a later yield of any other data message passes whole if it changed,
+//     since its contents cannot address one entry (v0.8; contents given
+//     as an object, whose sniffed yields carry only the entries new since
+//     the last, pass all of the message's entries so far) or it holds no
+//     entries (a scalar, a list, a removal);
+//   - a yield identical to the message's previous one is dropped.
+//
+// As in progressive mode (and the reference), a message sniffed before its
+// path arrived is yielded at the root: a model that writes "value" before
+// "path" has its partial value replace the whole data model for a while.
+// The complete message then sets its path's value, but what the partial
+// yields replaced at the root stays replaced.
+//
+// The complete message always reaches the reduction in delta mode (the
+// reference's de-duplication, which can skip it, is progressive mode's
+// alone), so the last yield of each message leaves its exact value.
+// Component messages are reduced when they are built (see emitDelta):
+// component updates are upserts by id.
+
+// deltaState is the record of the data model message being yielded: the
+// message (its slot and the scanner's message generation) and what its
+// last yield held.
 type deltaState struct {
-	data map[dataSlot]map[string]string
-	enc  []byte   // scratch for encodings
-	same []string // scratch for reduceValue
+	cur struct {
+		set   bool
+		slot  dataSlot
+		gen   uint64
+		keys  map[string]string // entry key -> encoding last yielded
+		whole string            // the last yield, encoded (when not reduced by entry)
+	}
+	enc  []byte           // scratch for encodings
+	out  []map[string]any // scratch for reduce
+	keys []string         // scratch for reduce
 }
 
 func newDeltaState() *deltaState {
-	return &deltaState{data: map[dataSlot]map[string]string{}}
+	d := &deltaState{}
+	d.cur.keys = map[string]string{}
+	return d
 }
 
-// forget drops what was yielded for a surface.
+// begin reports whether a yield of message gen at slot is the message's
+// first, making it the current message if so.
+func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
+	if d.cur.set && d.cur.slot == slot && d.cur.gen == gen {
+		return false
+	}
+	d.cur.set, d.cur.slot, d.cur.gen, d.cur.whole = true, slot, gen, ""
+	clear(d.cur.keys)
+	return true
+}
+
+// forget drops the record when it is of surface.
 func (d *deltaState) forget(surface string) {
-	for k := range d.data {
-		if k.surface == surface {
-			delete(d.data, k)
-		}
+	if d.cur.set && d.cur.slot.surface == surface {
+		d.cur.set = false
+		clear(d.cur.keys)
 	}
 }
 
 // changed reports whether v differs from the value last yielded under key
-// in last (compared by their canonical encodings), recording it if so.
-func (d *deltaState) changed(last map[string]string, key string, v any) bool {
+// (compared by their canonical encodings), recording it if so.
+func (d *deltaState) changed(key string, v any) bool {
+	enc := ""
 	if ev, ok := v.(*encodedValue); ok {
-		// Already encoded: compare and keep its encoding as it is.
-		if prev, ok := last[key]; ok && prev == ev.out {
+		enc = ev.out // already encoded: keep its encoding as it is
+	} else {
+		d.enc = appendJSON(d.enc[:0], v)
+		if prev, ok := d.cur.keys[key]; ok && prev == string(d.enc) {
 			return false
 		}
-		last[key] = ev.out
-		return true
+		enc = string(d.enc)
 	}
-	d.enc = appendJSON(d.enc[:0], v)
-	if prev, ok := last[key]; ok && prev == string(d.enc) {
+	if prev, ok := d.cur.keys[key]; ok && prev == enc {
 		return false
 	}
-	last[key] = string(d.enc)
+	d.cur.keys[key] = enc
 	return true
 }
 
-// reduce returns msg reduced to what changed, and false when nothing did.
-func (d *deltaState) reduce(msg map[string]any) (map[string]any, bool) {
-	if body, ok := msg[kUpdateDataModel].(map[string]any); ok {
-		return d.reduceValue(msg, body)
+// entries appends the entries the current message yielded so far, in key
+// order, as encoded values.
+func (d *deltaState) entries(dst []dataEntry) []dataEntry {
+	for k, enc := range d.cur.keys {
+		dst = append(dst, dataEntry{key: k, ev: &encodedValue{out: enc, cmp: enc}})
 	}
-	if body, ok := msg[kDataModelUpdate].(map[string]any); ok {
-		return d.reduceContents(msg, body)
+	slices.SortFunc(dst, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
+	return dst
+}
+
+// sameWhole reports whether msg encodes as the last yield did, recording
+// its encoding if not.
+func (d *deltaState) sameWhole(msg map[string]any) bool {
+	d.enc = appendJSON(d.enc[:0], msg)
+	if d.cur.whole == string(d.enc) {
+		return true
 	}
-	if v, ok := msg[kDeleteSurface]; ok {
-		if s, ok := v.(string); ok {
-			d.forget(s)
-		} else if s, ok := bodySurface(v); ok {
-			d.forget(s)
+	d.cur.whole = string(d.enc)
+	return false
+}
+
+// reduce returns what to yield of msg (gen: the scanner's generation of the
+// message it comes from): nothing, msg itself, or one update per changed
+// entry. The slice is scratch, valid until the next call.
+func (d *deltaState) reduce(msg map[string]any, gen uint64) []map[string]any {
+	out := d.out[:0]
+	defer func() { d.out = out[:0] }()
+	kind := kUpdateDataModel
+	body, ok := msg[kind].(map[string]any)
+	if !ok {
+		kind = kDataModelUpdate
+		body, ok = msg[kind].(map[string]any)
+	}
+	if !ok {
+		if v, ok := msg[kDeleteSurface]; ok {
+			if s, ok := v.(string); ok {
+				d.forget(s)
+			} else if s, ok := bodySurface(v); ok {
+				d.forget(s)
+			}
+		}
+		return append(out, msg)
+	}
+	sid, _ := body["surfaceId"].(string)
+	path, _ := body["path"].(string)
+	first := d.begin(dataSlot{sid, path}, gen)
+	if contents, ok := body["contents"].(map[string]any); ok && kind == kDataModelUpdate {
+		// v0.8 contents given as an object (as the reference accepts):
+		// its sniffed yields carry the entries new since the last; pass
+		// all of the message's entries so far, when one changed.
+		anyChanged := false
+		for k, v := range contents {
+			if d.changed(k, v) {
+				anyChanged = true
+			}
+		}
+		if first {
+			return append(out, msg)
+		}
+		if !anyChanged {
+			return out
+		}
+		acc := make(map[string]any, len(d.cur.keys))
+		for _, en := range d.entries(nil) {
+			acc[en.key] = en.ev
+		}
+		nb := maps.Clone(body)
+		nb["contents"] = acc
+		m := maps.Clone(msg)
+		m[kind] = nb
+		return append(out, m)
+	}
+	value, isObj := body["value"].(map[string]any)
+	if kind != kUpdateDataModel || !isObj {
+		if d.sameWhole(msg) && !first {
+			return out
+		}
+		return append(out, msg)
+	}
+	if first {
+		for k, v := range value {
+			d.changed(k, v)
+		}
+		return append(out, msg)
+	}
+	keys := d.keys[:0]
+	for k, v := range value {
+		if d.changed(k, v) {
+			keys = append(keys, k)
 		}
 	}
-	return msg, true
+	slices.Sort(keys)
+	if len(keys) > 0 && keys[0] == "" {
+		// The empty key has no path of its own ("/" is the whole data
+		// model): all of the message's entries so far, at the path.
+		clear(keys)
+		d.keys = keys[:0]
+		acc := make(map[string]any, len(d.cur.keys))
+		for _, en := range d.entries(nil) {
+			acc[en.key] = en.ev
+		}
+		nb := maps.Clone(body)
+		nb["value"] = acc
+		m := maps.Clone(msg)
+		m[kind] = nb
+		return append(out, m)
+	}
+	for _, k := range keys {
+		nb := maps.Clone(body)
+		nb["path"], nb["value"] = entryPath(path, k), value[k]
+		m := maps.Clone(msg)
+		m[kind] = nb
+		out = append(out, m)
+	}
+	clear(keys)
+	d.keys = keys[:0]
+	return out
+}
+
+// entryPath is the JSON Pointer of entry key of the object at path.
+func entryPath(path, key string) string {
+	if path == "/" {
+		path = ""
+	}
+	if strings.ContainsAny(key, "~/") {
+		key = strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
+	}
+	return path + "/" + key
 }
 
 // dataSlot names the data model a message addresses: a surface and a path.
 type dataSlot struct{ surface, path string }
-
-func withBody(msg map[string]any, kind string, body map[string]any) map[string]any {
-	out := make(map[string]any, len(msg))
-	for k, v := range msg {
-		out[k] = v
-	}
-	out[kind] = body
-	return out
-}
-
-func copyBody(body map[string]any) map[string]any {
-	nb := make(map[string]any, len(body))
-	for k, v := range body {
-		nb[k] = v
-	}
-	return nb
-}
-
-func (d *deltaState) slot(body map[string]any) map[string]string {
-	sid, _ := body["surfaceId"].(string)
-	path, _ := body["path"].(string)
-	return d.slotOf(dataSlot{sid, path})
-}
-
-// slotOf is the record of the data model entries yielded for k.
-func (d *deltaState) slotOf(k dataSlot) map[string]string {
-	m := d.data[k]
-	if m == nil {
-		m = map[string]string{}
-		d.data[k] = m
-	}
-	return m
-}
-
-func (d *deltaState) reduceValue(msg map[string]any, body map[string]any) (map[string]any, bool) {
-	value, ok := body["value"].(map[string]any)
-	if !ok {
-		// A scalar, list or absent value replaces what is at the path.
-		sid, _ := body["surfaceId"].(string)
-		path, _ := body["path"].(string)
-		delete(d.data, dataSlot{sid, path})
-		return msg, true
-	}
-	last := d.slot(body)
-	same := d.same[:0] // the keys that did not change
-	for k, v := range value {
-		if !d.changed(last, k, v) {
-			same = append(same, k)
-		}
-	}
-	d.same = same
-	if len(same) == len(value) && len(value) > 0 {
-		return nil, false
-	}
-	if len(same) == 0 {
-		return msg, true
-	}
-	changed := maps.Clone(value)
-	for _, k := range same {
-		delete(changed, k)
-	}
-	clear(same)
-	nb := copyBody(body)
-	nb["value"] = changed
-	return withBody(msg, kUpdateDataModel, nb), true
-}
-
-func (d *deltaState) reduceContents(msg map[string]any, body map[string]any) (map[string]any, bool) {
-	list, ok := body["contents"].([]any)
-	if !ok {
-		return msg, true
-	}
-	last := d.slot(body)
-	kept := make([]any, 0, len(list))
-	for _, it := range list {
-		var key string
-		var isStr bool
-		switch entry := it.(type) {
-		case map[string]any:
-			key, isStr = entry["key"].(string)
-		case *encodedValue:
-			key, isStr = entry.key, entry.keyed
-		}
-		if !isStr {
-			kept = append(kept, it)
-			continue
-		}
-		if !d.changed(last, key, it) {
-			continue
-		}
-		kept = append(kept, it)
-	}
-	if len(kept) == 0 && len(list) > 0 {
-		return nil, false
-	}
-	if len(kept) == len(list) {
-		return msg, true
-	}
-	nb := copyBody(body)
-	nb["contents"] = kept
-	return withBody(msg, kDataModelUpdate, nb), true
-}

@@ -1,10 +1,13 @@
 package parser
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
@@ -12,15 +15,104 @@ import (
 )
 
 // uiState is what a renderer holds after applying messages in order:
-// per surface, components upserted by id and data entries merged by key.
+// per surface, components upserted by id, and a data model in which each
+// data model message replaces the value at its path (v0.9: removes it when
+// the message has no value; v0.8: the map of its contents), creating
+// objects on the way, as the protocol specifies.
+//
+// merged is the data as the reference's progressive yields build it: a
+// sniffed update carries the entries new since the last one, so its
+// entries are merged into the object at its path instead of replacing it.
 type uiState struct {
-	comps map[string]map[string]string // surface -> id -> canonical JSON
-	data  map[string]map[string]string // surface + "\x00" + path -> key -> canonical JSON
-	roots map[string]string
+	comps  map[string]map[string]string // surface -> id -> canonical JSON
+	data   map[string]map[string]any    // surface -> data model
+	merged map[string]map[string]any    // surface -> data model, entries merged
+	roots  map[string]string
 }
 
 func newUIState() *uiState {
-	return &uiState{comps: map[string]map[string]string{}, data: map[string]map[string]string{}, roots: map[string]string{}}
+	return &uiState{comps: map[string]map[string]string{}, data: map[string]map[string]any{}, merged: map[string]map[string]any{}, roots: map[string]string{}}
+}
+
+// setData replaces the value at path (a JSON Pointer; "" and "/" are the
+// root, a v0.8 path may omit the leading '/') of surface sid's data model
+// with v, or removes it.
+func (u *uiState) setData(sid, path string, v any, remove bool) {
+	writeData(u.data, sid, path, v, remove, false)
+	writeData(u.merged, sid, path, v, remove, true)
+}
+
+// deepClone copies the objects and lists of a decoded JSON value.
+func deepClone(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, c := range x {
+			m[k] = deepClone(c)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, c := range x {
+			l[i] = deepClone(c)
+		}
+		return l
+	}
+	return v
+}
+
+// writeData is setData on models; with merge, an object value's entries
+// are merged into the object at path.
+func writeData(models map[string]map[string]any, sid, path string, v any, remove, merge bool) {
+	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	if path == "" || path == "/" {
+		segs = nil
+	}
+	if merge {
+		v = deepClone(v) // the two models share nothing
+	}
+	if len(segs) == 0 {
+		m, _ := v.(map[string]any)
+		if old := models[sid]; merge && m != nil && old != nil {
+			maps.Copy(old, m)
+			return
+		}
+		if remove || m == nil {
+			m = map[string]any{"": v} // a non-object root, kept comparable
+			if remove {
+				m = map[string]any{}
+			}
+		}
+		models[sid] = m
+		return
+	}
+	cur := models[sid]
+	if cur == nil {
+		cur = map[string]any{}
+		models[sid] = cur
+	}
+	for i, seg := range segs {
+		seg = strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
+		if i == len(segs)-1 {
+			old, isObj := cur[seg].(map[string]any)
+			m, _ := v.(map[string]any)
+			switch {
+			case remove:
+				delete(cur, seg)
+			case merge && isObj && m != nil:
+				maps.Copy(old, m)
+			default:
+				cur[seg] = v
+			}
+			return
+		}
+		next, ok := cur[seg].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			cur[seg] = next
+		}
+		cur = next
+	}
 }
 
 func canonicalJSON(v any) string {
@@ -32,18 +124,6 @@ func (u *uiState) surfaceComps(sid string) map[string]string {
 	if m == nil {
 		m = map[string]string{}
 		u.comps[sid] = m
-	}
-	return m
-}
-
-func (u *uiState) slot(body map[string]any) map[string]string {
-	sid, _ := body["surfaceId"].(string)
-	path, _ := body["path"].(string)
-	k := sid + "\x00" + path
-	m := u.data[k]
-	if m == nil {
-		m = map[string]string{}
-		u.data[k] = m
 	}
 	return m
 }
@@ -92,24 +172,15 @@ func (u *uiState) apply(t *testing.T, raw json.RawMessage) {
 		u.roots[sid] = root
 	}
 	if body, ok := msg[kUpdateDataModel].(map[string]any); ok {
-		s := u.slot(body)
-		if v, ok := body["value"].(map[string]any); ok {
-			for k, x := range v {
-				s[k] = canonicalJSON(x)
-			}
-		} else {
-			clear(s)
-			s[""] = canonicalJSON(body["value"])
-		}
+		sid, _ := body["surfaceId"].(string)
+		path, _ := body["path"].(string)
+		v, has := body["value"]
+		u.setData(sid, path, v, !has)
 	}
 	if body, ok := msg[kDataModelUpdate].(map[string]any); ok {
-		s := u.slot(body)
-		list, _ := body["contents"].([]any)
-		for _, it := range list {
-			e, _ := it.(map[string]any)
-			k, _ := e["key"].(string)
-			s[k] = canonicalJSON(e)
-		}
+		sid, _ := body["surfaceId"].(string)
+		path, _ := body["path"].(string)
+		u.setData(sid, path, contentsToDict(body["contents"]), false)
 	}
 	if v, ok := msg[kDeleteSurface]; ok {
 		sid, _ := v.(string)
@@ -118,6 +189,8 @@ func (u *uiState) apply(t *testing.T, raw json.RawMessage) {
 		}
 		delete(u.comps, sid)
 		delete(u.roots, sid)
+		delete(u.data, sid)
+		delete(u.merged, sid)
 	}
 }
 
@@ -207,18 +280,50 @@ func TestDeltaMatchesProgressiveOnSuite(t *testing.T) {
 			if perr != derr {
 				t.Fatalf("errors: progressive %d, delta %d", perr, derr)
 			}
-			if len(delta) > len(prog) {
-				t.Errorf("delta yielded %d messages, progressive %d", len(delta), len(prog))
-			}
 			p, d := applyAll(t, prog), applyAll(t, delta)
 			if err := diffStates("components", p.comps, d.comps); err != nil {
 				t.Error(err)
 			}
-			if err := diffStates("data", p.data, d.data); err != nil {
+			// The data: as the complete messages leave it, when the case's
+			// input is whole messages; and every entry progressive mode
+			// yielded (its sniffed updates carry the entries new since the
+			// last, which the reference merges), when the case is one data
+			// model message.
+			full, ferr := runMode(t, ModeComplete, cat, chunks)
+			if ferr == 0 && len(full) > 0 {
+				if err := diffStates("data (complete vs delta)", applyAll(t, full).data, d.data); err != nil {
+					t.Error(err)
+				}
+			}
+			if err := checkDeltaDataMerged(bytes.Join(chunks, nil), delta, p, d); err != nil {
 				t.Error(err)
 			}
 		})
 	}
+}
+
+// checkDeltaDataMerged compares the data delta mode leaves with every
+// entry progressive mode yielded, merged (its sniffed updates carry the
+// entries new since the last, which the reference merges), when the input
+// holds at most one data model message, and it holds data: across several,
+// progressive mode (as the reference) may skip a message whose entries were
+// all yielded before, and it drops one without data (a removal), so the
+// comparison is then with the complete messages (FuzzModesAgree,
+// TestDeltaMatchesCompleteOnCorpus).
+func checkDeltaDataMerged(in []byte, deltaMsgs []json.RawMessage, prog, delta *uiState) error {
+	if bytes.Count(in, []byte(`"updateDataModel"`))+bytes.Count(in, []byte(`"dataModelUpdate"`)) > 1 {
+		return nil
+	}
+	for _, m := range deltaMsgs {
+		msg, _ := decodeObject(m)
+		if body, ok := msg[kUpdateDataModel].(map[string]any); ok && body["value"] == nil {
+			return nil
+		}
+		if body, ok := msg[kDataModelUpdate].(map[string]any); ok && body["contents"] == nil {
+			return nil
+		}
+	}
+	return diffStates("data (progressive, merged, vs delta)", prog.merged, delta.data)
 }
 
 // corpusTurns returns the first n turns of a corpus stream.
@@ -273,7 +378,7 @@ func TestDeltaMatchesCompleteOnCorpus(t *testing.T) {
 					if err := diffStates("progressive vs delta components", p.comps, d.comps); err != nil {
 						t.Error(err)
 					}
-					if err := diffStates("progressive vs delta data", p.data, d.data); err != nil {
+					if err := diffStates("data (complete vs delta)", c.data, d.data); err != nil {
 						t.Error(err)
 					}
 					if corpus == "stream_v09" {
@@ -282,12 +387,6 @@ func TestDeltaMatchesCompleteOnCorpus(t *testing.T) {
 						if err := diffStates("reachable components (complete vs delta)", c.reachable(), d.reachable()); err != nil {
 							t.Error(err)
 						}
-						if err := diffStates("data (complete vs delta)", c.data, d.data); err != nil {
-							t.Error(err)
-						}
-					}
-					if len(delta) > len(prog) {
-						t.Errorf("delta yielded %d messages, progressive %d", len(delta), len(prog))
 					}
 					var db, pb int
 					for _, m := range delta {

@@ -19,7 +19,13 @@ const (
 	// streaming conformance suite specifies.
 	ModeProgressive
 	// ModeDelta is ModeProgressive without repetition: each yield carries only
-	// the components and data entries that are new or changed.
+	// the components and data entries that are new or changed. Component
+	// updates are upserts by id. A data model message's first yield passes
+	// whole (it replaces the value at its path); its later yields carry
+	// each entry new or changed since, as an update at the entry's own path
+	// (path/key), or (v0.8, whose contents cannot address one entry) whole.
+	// Applied in order, the yields leave the same components and data as the
+	// complete messages.
 	ModeDelta
 )
 

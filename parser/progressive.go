@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"encoding/json"
+
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -85,8 +87,9 @@ type progressiveEngine struct {
 
 	// Per Feed: messages emitted, finalised in feedEnd.
 	emitted []emission
-	drop    []bool              // scratch for finishFeed
-	suSeen  map[string]struct{} // scratch for finishFeed
+	extra   map[[2]int][]json.RawMessage // delta mode: messages a reduction added after emitted message (part, index)
+	drop    []bool                       // scratch for finishFeed
+	suSeen  map[string]struct{}          // scratch for finishFeed
 	out     *emitter
 
 	refBuf  []protocol.ComponentRef

@@ -58,16 +58,16 @@ type dataReader struct {
 	ids     uint64      // the last data id given
 	checked dataChecked // what the last sniff left equal to the record
 
-	enc      []byte       // scratch for encodings
-	changed  []dataEntry  // scratch: the entries a sniff yields
-	kept     []dataEntry  // scratch: those left by the delta reduction
-	list     []any        // scratch: the v0.8 entries a sniff yields
-	keptList []any        // scratch: those left by the delta reduction
-	check    []*dataElem  // scratch: the v0.8 elements a sniff compares
-	flat     []flatMember // scratch for flatElement
-	encs     []keyedEnc   // scratch: encodings in enc, for dedupeData
-	hb       []byte       // scratch: the healed member arriving
-	src      []byte       // scratch: the healed message cut at a comma
+	enc     []byte       // scratch for encodings
+	changed []dataEntry  // scratch: the entries a sniff yields
+	kept    []dataEntry  // scratch: those left by the delta reduction
+	acc     []dataEntry  // scratch: the entries a v0.8 delta yield accumulates
+	list    []any        // scratch: the v0.8 entries a sniff yields
+	check   []*dataElem  // scratch: the v0.8 elements a sniff compares
+	flat    []flatMember // scratch for flatElement
+	encs    []keyedEnc   // scratch: encodings in enc, for dedupeData
+	hb      []byte       // scratch: the healed member arriving
+	src     []byte       // scratch: the healed message cut at a comma
 }
 
 // drFrame is an open container of the message.

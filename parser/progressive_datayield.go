@@ -152,45 +152,79 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 	if hasPath {
 		e.recordData(d, "path", path)
 	}
-	kept := changed
+	kept, perEntry := changed, false
 	if e.dstate != nil {
-		// deltaState.reduceValue.
-		last := e.dstate.slotOf(dataSlot{sid, path})
+		// deltaState.reduce: the message's first yield whole, then its
+		// changed entries, each at its own path.
 		kept = r.kept[:0]
-		for _, en := range changed {
-			if e.dstate.changed(last, en.key, en.ev) {
-				kept = append(kept, en)
+		switch d := e.dstate; {
+		case d.begin(dataSlot{sid, path}, e.sc.msgGen):
+			for _, en := range changed {
+				d.changed(en.key, en.ev)
+			}
+			kept = append(kept, changed...)
+		default:
+			emptyKey := false
+			for _, en := range changed {
+				if d.changed(en.key, en.ev) {
+					kept = append(kept, en)
+					emptyKey = emptyKey || en.key == ""
+				}
+			}
+			perEntry = true
+			if emptyKey && len(kept) > 0 {
+				// The empty key has no path of its own ("/" is the whole
+				// data model): all of the message's entries so far.
+				kept, perEntry = d.entries(kept[:0]), false
 			}
 		}
 		r.kept = kept
 	}
-	if len(kept) > 0 {
-		size := 72 + len(sid) + len(path) + len(e.versionFor(sid))
+	switch {
+	case perEntry:
 		for _, en := range kept {
-			size += len(en.key) + len(en.ev.out) + 4
+			e.emitRaw(e.updateDataModelMsg(sid, entryPath(path, en.key), true, kept[:0], en.ev.out), false, "")
 		}
-		msg := make([]byte, 0, size)
-		msg = append(msg, `{"updateDataModel":{`...)
-		if hasPath {
-			msg = append(appendJSONString(append(msg, `"path":`...), path), ',')
-		}
-		msg = appendJSONString(append(msg, `"surfaceId":`...), sid)
-		msg = append(msg, `,"value":{`...)
-		for i, en := range kept {
-			if i > 0 {
-				msg = append(msg, ',')
-			}
-			msg = append(appendJSONString(msg, en.key), ':')
-			msg = append(msg, en.ev.out...)
-		}
-		msg = appendJSONString(append(msg, `}},"version":`...), e.versionFor(sid))
-		e.emitRaw(append(msg, '}'), false, "")
+	case len(kept) > 0:
+		e.emitRaw(e.updateDataModelMsg(sid, path, hasPath, kept, ""), false, "")
 	}
 	clear(r.kept)
 	for _, en := range changed {
 		d[en.key] = en.ev.cmp
 	}
 	return nil
+}
+
+// updateDataModelMsg encodes an updateDataModel of surface sid whose value
+// is the object of entries, or (entries empty) the encoded value.
+func (e *progressiveEngine) updateDataModelMsg(sid, path string, hasPath bool, entries []dataEntry, value string) []byte {
+	ver := e.versionFor(sid)
+	size := 72 + len(sid) + len(path) + len(ver) + len(value)
+	for _, en := range entries {
+		size += len(en.key) + len(en.ev.out) + 4
+	}
+	msg := make([]byte, 0, size)
+	msg = append(msg, `{"updateDataModel":{`...)
+	if hasPath {
+		msg = append(appendJSONString(append(msg, `"path":`...), path), ',')
+	}
+	msg = appendJSONString(append(msg, `"surfaceId":`...), sid)
+	msg = append(msg, `,"value":`...)
+	if len(entries) == 0 {
+		msg = append(msg, value...)
+	} else {
+		msg = append(msg, '{')
+		for i, en := range entries {
+			if i > 0 {
+				msg = append(msg, ',')
+			}
+			msg = append(appendJSONString(msg, en.key), ':')
+			msg = append(msg, en.ev.out...)
+		}
+		msg = append(msg, '}')
+	}
+	msg = appendJSONString(append(msg, `},"version":`...), ver)
+	return append(msg, '}')
 }
 
 // sniffedReadV08 is sniffedDataV08 on what the reader resolved.
@@ -305,20 +339,24 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		return e.yieldMessage(map[string]any{kDataModelUpdate: payload}, false)
 	}
 	e.dataGen++
-	r := &e.data
 	kept := list
-	if e.dstate != nil && len(list) > 0 {
-		// deltaState.reduceContents (contents given as an object pass).
-		last := e.dstate.slotOf(dataSlot{sid, path})
-		kept = r.keptList[:0]
-		for _, it := range list {
-			if ev := it.(*encodedValue); !ev.keyed || e.dstate.changed(last, ev.key, ev) {
-				kept = append(kept, it)
+	if d := e.dstate; d != nil && !isList {
+		// deltaState.reduce: the message's first yield whole, then (its
+		// entries cannot be addressed one by one) all of its entries
+		// yielded so far, when one changed.
+		first := d.begin(dataSlot{sid, path}, e.sc.msgGen)
+		anyChanged := false
+		for _, en := range changed {
+			if d.changed(en.key, en.ev) {
+				anyChanged = true
 			}
 		}
-		r.keptList = kept
-		if len(kept) == 0 {
-			return nil
+		if !first {
+			if !anyChanged {
+				return nil
+			}
+			e.data.acc = d.entries(e.data.acc[:0])
+			changed = e.data.acc
 		}
 	}
 	msg := make([]byte, 0, 64+len(sid))
@@ -349,7 +387,17 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		msg = appendJSON(append(msg, `,"path":`...), pathVal.v)
 	}
 	msg = appendJSONString(append(msg, `,"surfaceId":`...), sid)
-	e.emitRaw(append(msg, "}}"...), false, "")
+	msg = append(msg, "}}"...)
+	if d := e.dstate; d != nil && isList {
+		// deltaState.reduce: whole, unless the message's last yield was
+		// the same.
+		first := d.begin(dataSlot{sid, path}, e.sc.msgGen)
+		if d.cur.whole == string(msg) && !first {
+			return nil
+		}
+		d.cur.whole = string(msg)
+	}
+	e.emitRaw(msg, false, "")
 	return nil
 }
 

@@ -13,13 +13,14 @@ type emission struct {
 	msg       map[string]any // a message to encode, or
 	raw       []byte         // an encoded component message
 	suSurface string         // surface of a v0.8 surfaceUpdate snapshot
+	gen       uint64         // the scanner's generation of the message msg comes from
 }
 
-// emit places msg in the current part.
+// emit places msg, a yield of the message being read, in the current part.
 func (e *progressiveEngine) emit(msg map[string]any) {
 	e.out.message(nil)
 	pi := len(e.out.parts) - 1
-	e.emitted = append(e.emitted, emission{part: pi, idx: len(e.out.parts[pi].Messages) - 1, msg: msg})
+	e.emitted = append(e.emitted, emission{part: pi, idx: len(e.out.parts[pi].Messages) - 1, msg: msg, gen: e.sc.msgGen})
 }
 
 // emitRaw places an encoded component message in the current part. A v0.8
@@ -80,19 +81,27 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 			out.parts[em.part].Messages[em.idx] = json.RawMessage(em.raw)
 			continue
 		}
-		msg := em.msg
-		if e.dstate != nil {
-			var keep bool
-			msg, keep = e.dstate.reduce(msg)
-			if !keep {
-				drop[i] = true
-				continue
-			}
+		if e.dstate == nil {
+			out.parts[em.part].Messages[em.idx] = json.RawMessage(appendJSON(nil, em.msg))
+			continue
 		}
-		out.parts[em.part].Messages[em.idx] = json.RawMessage(appendJSON(nil, msg))
+		msgs := e.dstate.reduce(em.msg, em.gen)
+		if len(msgs) == 0 {
+			drop[i] = true
+			continue
+		}
+		out.parts[em.part].Messages[em.idx] = json.RawMessage(appendJSON(nil, msgs[0]))
+		for _, m := range msgs[1:] {
+			if e.extra == nil {
+				e.extra = map[[2]int][]json.RawMessage{}
+			}
+			k := [2]int{em.part, em.idx}
+			e.extra[k] = append(e.extra[k], json.RawMessage(appendJSON(nil, m)))
+		}
 	}
-	// Compact: remove dropped messages, and parts left with nothing.
-	anyDrop := false
+	// Compact: remove dropped messages, and parts left with nothing; insert
+	// the messages a reduction added after the one they follow.
+	anyDrop := len(e.extra) > 0
 	for _, d := range drop {
 		anyDrop = anyDrop || d
 	}
@@ -103,10 +112,14 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 				continue
 			}
 			kept := p.Messages[:0]
-			for _, m := range p.Messages {
+			if len(e.extra) > 0 {
+				kept = nil // the part grows: a new array
+			}
+			for mi, m := range p.Messages {
 				if m != nil {
 					kept = append(kept, m)
 				}
+				kept = append(kept, e.extra[[2]int{pi, mi}]...)
 			}
 			if len(kept) == 0 {
 				p.Messages = nil
@@ -125,4 +138,5 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 	}
 	clear(e.emitted)
 	e.emitted = e.emitted[:0]
+	clear(e.extra)
 }

@@ -367,7 +367,9 @@ func hasEmptyObject(v any) bool {
 // yieldMessage validates msg (strictly, or loosely for partial messages,
 // which are dropped rather than failing the block) and emits it.
 func (e *progressiveEngine) yieldMessage(msg map[string]any, strict bool) error {
-	if !e.dedupeData(msg, strict) {
+	// The reference's de-duplication of data model messages is progressive
+	// mode's; delta mode reduces every message itself (see delta.go).
+	if !e.dedupeData(msg, strict) && e.dstate == nil {
 		return nil
 	}
 	if e.cat != nil {
