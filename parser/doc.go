@@ -23,13 +23,25 @@
 // reachable component snapshots as the A2UI streaming conformance suite
 // specifies) and ModeDelta (progressive without repetition).
 //
-// Errors: a block that fails (malformed JSON, too large, too deep, invalid
-// UTF-8, validation in the progressive modes, more surfaces or components
-// than the progressive modes may remember) is reported as a *BlockError
-// wrapping the cause (a *SyntaxError with the stream byte offset, a
-// *LimitError, or a sentinel such as ErrTooLarge), dropped, and parsing continues after its
-// end; messages it yielded before the failure stand. ParseResponse and
-// FixPayload handle whole, non-streamed responses.
+// Errors: a block that fails is reported as a *BlockError wrapping the
+// cause (a *SyntaxError with the stream byte offset, a *LimitError, or a
+// sentinel such as ErrTooLarge), dropped, and parsing continues after its
+// end; messages it yielded before the failure stand. What fails a block
+// depends on the mode:
+//
+//   - complete mode: malformed JSON, a block too large or too deep, invalid
+//     UTF-8, and a block or stream that ends inside an unfinished message
+//     (ErrUnterminated);
+//   - progressive and delta modes read as the reference parser does: a
+//     message that does not parse is skipped (what was healed of it before
+//     may have been yielded) and the messages after it are read, so the
+//     block fails only when none of it parsed ("No valid JSON object found
+//     in A2UI block."), when a complete message fails validation, on the
+//     size, depth and UTF-8 limits, and on the state limits
+//     (WithMaxSurfaces, WithMaxComponents). A stream that ends inside a
+//     message yields what was healed of it, with no error.
+//
+// ParseResponse and FixPayload handle whole, non-streamed responses.
 //
 // Ownership: returned parts and their bytes belong to the caller; the parser
 // keeps no reference to them nor to the chunks passed to Feed.

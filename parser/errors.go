@@ -14,7 +14,8 @@ var (
 	ErrTooDeep = errors.New("parser: JSON nested too deep")
 	// ErrInvalidUTF8 reports invalid UTF-8 inside a block's JSON.
 	ErrInvalidUTF8 = errors.New("parser: invalid UTF-8 in JSON")
-	// ErrUnterminated reports a stream that ended inside an unfinished message.
+	// ErrUnterminated reports, in complete mode, a block or stream that ended
+	// inside an unfinished message (see the package doc for the other modes).
 	ErrUnterminated = errors.New("parser: stream ended inside an unfinished A2UI message")
 	// ErrNotFound reports a response with no A2UI block (ParseResponse).
 	ErrNotFound = errors.New("parser: A2UI tags not found in response")
