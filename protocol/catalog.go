@@ -212,6 +212,7 @@ func (c *Catalog) compileWith(catalog map[string]any, quick bool) (*jsonschema.S
 	comp := jsonschema.NewCompiler()
 	comp.DefaultDraft(jsonschema.Draft2020)
 	comp.UseLoader(noLoader{})
+	comp.UseRegexpEngine(func(s string) (jsonschema.Regexp, error) { return schemaRegexp(s) })
 
 	added := map[string]string{} // url -> spec field, to name a failing schema
 	var resources []fastResource
@@ -253,6 +254,17 @@ func (c *Catalog) compileWith(catalog map[string]any, quick bool) (*jsonschema.S
 		cat := catalog
 		if cat == nil {
 			cat = map[string]any{}
+		}
+		// A catalog that refers to "common_types.json" beside itself (as
+		// the v1.0 basic catalog does) finds the common types there too.
+		for _, base := range []any{cat["$id"], c.catalogID} {
+			if s, ok := base.(string); ok && isAbsURL(s) {
+				if u := siblingURL(s, "common_types.json"); u != commonURL && u != s2cURL {
+					if err := add(u, common, "common_types_schema"); err != nil {
+						return nil, err
+					}
+				}
+			}
 		}
 		for _, u := range c.catalogURLs() {
 			if err := add(u, cat, "catalog_schema"); err != nil {

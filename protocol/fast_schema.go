@@ -521,7 +521,7 @@ func (c *fsCompiler) fill(n *fsNode, d *fsDoc, ptr string, m map[string]any) err
 			if !ok {
 				return errFastUnsupported
 			}
-			re, err := regexp.Compile(s)
+			re, err := schemaRegexp(s)
 			if err != nil {
 				return errFastUnsupported
 			}
