@@ -302,9 +302,12 @@ func TestDeltaMatchesProgressiveOnSuite(t *testing.T) {
 	}
 }
 
-// checkDeltaDataMerged compares the data delta mode leaves with every
-// entry progressive mode yielded, merged (its sniffed updates carry the
-// entries new since the last, which the reference merges), when the input
+// checkDeltaDataMerged compares every entry delta mode yielded with every
+// entry progressive mode yielded, each merged into the objects at their
+// paths (progressive mode's sniffed updates carry the entries new since the
+// last, which the reference merges; whether delta mode's yields also leave
+// the right data under the protocol's replace semantics is checked against
+// the complete messages, where they are whole), when the input
 // holds at most one data model message, and it holds data: across several,
 // progressive mode (as the reference) may skip a message whose entries were
 // all yielded before, and it drops one without data (a removal), so the
@@ -323,7 +326,7 @@ func checkDeltaDataMerged(in []byte, deltaMsgs []json.RawMessage, prog, delta *u
 			return nil
 		}
 	}
-	return diffStates("data (progressive, merged, vs delta)", prog.merged, delta.data)
+	return diffStates("data, merged (progressive vs delta)", prog.merged, delta.merged)
 }
 
 // corpusTurns returns the first n turns of a corpus stream.
