@@ -8,7 +8,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -17,11 +19,17 @@ import (
 // the file given to `a2ui-stream --catalog FILE`). Each schema is either a
 // string, a path to a JSON (or YAML) file resolved against the base
 // directory given to LoadCatalog, or an inline object.
+//
+// A block read by ParseCatalogSpec or CatalogSpecFromValue (a --catalog
+// file, a suite case) must have Version, S2CSchema and CatalogSchema, and
+// no other keys than the four below; a CatalogSpec built in Go and given to
+// LoadCatalog may leave the schemas absent, with the meanings below.
 type CatalogSpec struct {
 	// Version is the protocol version the catalog follows ("0.8", "0.9",
 	// "0.9.1", "0.10", "1.0"; a leading "v" is accepted).
 	Version string `json:"version" yaml:"version"`
-	// S2CSchema is the server-to-client message schema.
+	// S2CSchema is the server-to-client message schema. Absent means any
+	// message is accepted.
 	S2CSchema any `json:"s2c_schema,omitempty" yaml:"s2c_schema,omitempty"`
 	// CatalogSchema is the component catalog (catalogId, components, $defs,
 	// styles). Absent means an empty catalog.
@@ -55,6 +63,15 @@ func ParseCatalogSpec(data []byte) (CatalogSpec, error) {
 // CatalogSpecFromValue builds a CatalogSpec from a decoded catalog block
 // (e.g. one read from a conformance suite). Values are normalised to JSON
 // types (numbers as json.Number).
+//
+// The block is checked strictly, so that a mistyped file fails instead of
+// silently validating nothing: every key must be one of version,
+// s2c_schema, catalog_schema and common_types_schema; version, s2c_schema
+// and catalog_schema are required (common_types_schema is optional: v0.8
+// has no common types, and a v0.9 schema that refers to missing common
+// types fails to compile); and version must be a protocol version this
+// package knows: 0.8, 0.9, 0.9.1, 0.10 or 1.0 (a leading "v" is accepted).
+// Errors are *CatalogError (errors.Is(err, ErrCatalog)).
 func CatalogSpecFromValue(v any) (CatalogSpec, error) {
 	v, err := toJSONValue(v)
 	if err != nil {
@@ -64,21 +81,129 @@ func CatalogSpecFromValue(v any) (CatalogSpec, error) {
 	if !ok {
 		return CatalogSpec{}, &CatalogError{Err: fmt.Errorf("catalog block must be an object, got %s", jsonTypeName(v))}
 	}
-	var spec CatalogSpec
-	switch ver := m["version"].(type) {
-	case string:
-		spec.Version = ver
-	case json.Number:
-		spec.Version = ver.String()
-	case nil:
-		return CatalogSpec{}, &CatalogError{Err: errors.New("missing version")}
-	default:
-		return CatalogSpec{}, &CatalogError{Err: fmt.Errorf("version must be a string, got %s", jsonTypeName(ver))}
+	if err := checkSpecKeys(m); err != nil {
+		return CatalogSpec{}, &CatalogError{Err: err}
 	}
-	spec.S2CSchema = m["s2c_schema"]
-	spec.CatalogSchema = m["catalog_schema"]
-	spec.CommonTypesSchema = m["common_types_schema"]
-	return spec, nil
+	ver, err := specVersion(m["version"])
+	if err != nil {
+		return CatalogSpec{}, &CatalogError{Err: err}
+	}
+	return CatalogSpec{
+		Version:           ver,
+		S2CSchema:         m["s2c_schema"],
+		CatalogSchema:     m["catalog_schema"],
+		CommonTypesSchema: m["common_types_schema"],
+	}, nil
+}
+
+// catalogSpecKeys lists the keys of a catalog block, in documentation
+// order, and whether each is required.
+var catalogSpecKeys = []struct {
+	name     string
+	required bool
+}{
+	{"version", true},
+	{"s2c_schema", true},
+	{"catalog_schema", true},
+	{"common_types_schema", false},
+}
+
+// catalogVersions lists the protocol versions a catalog block may name,
+// oldest first.
+var catalogVersions = []Version{V08, V09, V091, V010, V10}
+
+// checkSpecKeys rejects unknown keys (naming them) and missing or null
+// required ones.
+func checkSpecKeys(m map[string]any) error {
+	var unknown []string
+	for k := range m {
+		known := false
+		for _, sk := range catalogSpecKeys {
+			if k == sk.name {
+				known = true
+				break
+			}
+		}
+		if !known {
+			unknown = append(unknown, strconv.Quote(k))
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		word := "key"
+		if len(unknown) > 1 {
+			word = "keys"
+		}
+		return fmt.Errorf("unknown %s %s (a catalog block has %s)", word, strings.Join(unknown, ", "), specKeyList())
+	}
+	for _, sk := range catalogSpecKeys {
+		if !sk.required {
+			continue
+		}
+		switch x := m[sk.name].(type) {
+		case nil:
+			return fmt.Errorf("missing %s (a catalog block has %s)", sk.name, specKeyList())
+		case string:
+			if strings.TrimSpace(x) == "" {
+				return fmt.Errorf("%s is empty", sk.name)
+			}
+		}
+	}
+	return nil
+}
+
+// specKeyList renders the catalog block's keys for error messages:
+// "version, s2c_schema, catalog_schema and optionally common_types_schema".
+func specKeyList() string {
+	var req, opt []string
+	for _, sk := range catalogSpecKeys {
+		if sk.required {
+			req = append(req, sk.name)
+		} else {
+			opt = append(opt, sk.name)
+		}
+	}
+	s := strings.Join(req, ", ")
+	if len(opt) > 0 {
+		s += " and optionally " + strings.Join(opt, ", ")
+	}
+	return s
+}
+
+// specVersion checks a catalog block's version: a string (or a number, as
+// YAML reads an unquoted 0.9) naming one of catalogVersions.
+func specVersion(v any) (string, error) {
+	var s string
+	number := false
+	switch x := v.(type) {
+	case string:
+		s = x
+	case json.Number:
+		s, number = x.String(), true
+	default:
+		return "", fmt.Errorf("version must be a string, got %s", jsonTypeName(v))
+	}
+	if ver, err := ParseVersion(s); err == nil {
+		for _, known := range catalogVersions {
+			if ver.Compare(known) == 0 {
+				return s, nil
+			}
+		}
+	}
+	hint := ""
+	if number {
+		hint = `; it was read as a number, so write it as a string, e.g. "0.10"`
+	}
+	return "", fmt.Errorf("unsupported version %q (supported: %s)%s", s, versionList(), hint)
+}
+
+// versionList renders catalogVersions for error messages.
+func versionList() string {
+	parts := make([]string, len(catalogVersions))
+	for i, v := range catalogVersions {
+		parts[i] = string(v)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // LoadCatalogFile reads a catalog block (JSON or YAML) from path and loads

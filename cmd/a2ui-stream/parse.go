@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -12,65 +13,142 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
+// parseUsage is printed by "a2ui-stream parse -h" and after a usage error.
+const parseUsage = `usage: a2ui-stream parse [--framing tags|fences|jsonl] [--mode complete|progressive|delta]
+                         [--catalog FILE] [--chunk N | --steps] [FILE]
+
+Reads model output from FILE (or stdin when absent or "-") and writes one JSON
+line per completed part: {"text":…}, {"a2ui":[…]} or both keys. Each message
+is printed compacted: re-encoded without insignificant whitespace, with its
+key order and string escapes as the model wrote them. A failed block writes
+{"error":…} in its place, and parsing continues.
+
+With --steps, each input line is a JSON string holding one chunk (an empty
+line is an empty chunk), and the output has exactly one line per input line:
+the JSON array of the parts that chunk completed ([] if none), or, when a
+block failed in it, {"error":…,"parts":[…]} where "parts" (omitted when
+empty) holds the parts that chunk completed. What the end of input releases
+(held text, an unterminated block's error) goes into the last line. A line's
+output is written when the next line arrives or the input ends.
+
+Exit status: 0 when the input was read to the end (failed blocks included);
+1 when a --steps line is not a JSON string; 2 for usage errors, an unusable
+catalog, and I/O errors (e.g. FILE or the catalog file cannot be read).
+
+Flags:
+`
+
 // runParse implements "a2ui-stream parse": model output in, one JSON line per
-// completed part out.
+// completed part out. See parseUsage for the output and exit status.
 func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("parse", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	framing := fs.String("framing", "tags", "block framing: tags, fences or jsonl")
 	mode := fs.String("mode", "complete", "yield mode: complete, progressive or delta")
-	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON or YAML: version, s2c_schema, catalog_schema, common_types_schema)")
-	chunk := fs.Int("chunk", 0, "feed the input in chunks of `N` bytes (0: as read)")
-	steps := fs.Bool("steps", false, "each input line is a JSON string holding one chunk; print one JSON array of parts per line")
+	catalogFile := fs.String("catalog", "", "catalog `FILE` (JSON or YAML: version, s2c_schema, catalog_schema,\n"+
+		"common_types_schema) that progressive and delta modes validate against;\n"+
+		"only with --mode progressive or delta: complete mode forwards the model's\n"+
+		"messages without validating them")
+	chunk := fs.Int("chunk", 0, "feed the input in chunks of `N` bytes (0: as read); not with --steps")
+	steps := fs.Bool("steps", false, "each input line is a JSON string holding one chunk; print one line per input line")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, parseUsage)
+		fs.PrintDefaults()
+	}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
-	if fs.NArg() > 1 || *chunk < 0 {
-		fmt.Fprintln(stderr, "a2ui-stream parse: want at most one FILE and a non-negative --chunk")
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "a2ui-stream parse: "+format+"\n", a...)
+		fmt.Fprintln(stderr, `Run "a2ui-stream parse -h" for usage.`)
 		return 2
+	}
+	chunkSet := false
+	fs.Visit(func(f *flag.Flag) { chunkSet = chunkSet || f.Name == "chunk" })
+	switch {
+	case fs.NArg() > 1:
+		return usageErr("at most one FILE, got %d arguments", fs.NArg())
+	case *chunk < 0:
+		return usageErr("--chunk must be 0 or more, got %d", *chunk)
+	case *steps && chunkSet:
+		return usageErr("--chunk and --steps cannot be used together: with --steps, each input line is one chunk")
 	}
 	opts, err := parseOptions(*framing, *mode, *catalogFile)
 	if err != nil {
+		var ue usageError
+		if errors.As(err, &ue) {
+			return usageErr("%v", err)
+		}
 		fmt.Fprintf(stderr, "a2ui-stream parse: %v\n", err)
 		return 2
 	}
 	p, err := parser.New(opts...)
 	if err != nil {
-		fmt.Fprintf(stderr, "a2ui-stream parse: %v\n", err)
-		return 2
+		return usageErr("%v", err)
 	}
 	in, err := openInput(fs.Arg(0), stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2ui-stream parse: %v\n", err)
-		return 1
+		return 2
 	}
 	defer in.Close()
 	out := bufio.NewWriter(stdout)
-	defer out.Flush()
 	if *steps {
 		err = parseSteps(p, in, out)
 	} else {
 		err = parseChunks(p, in, out, *chunk)
 	}
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
 	if err != nil {
-		out.Flush()
 		fmt.Fprintf(stderr, "a2ui-stream parse: %v\n", err)
-		return 1
+		var se *stepLineError
+		if errors.As(err, &se) {
+			return 1
+		}
+		return 2
 	}
 	return 0
 }
 
+// usageError is a bad flag value or combination (exit status 2, with a
+// pointer to the usage).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// stepLineError is a --steps input line that is not a JSON string.
+type stepLineError struct {
+	Line int
+	Err  error
+}
+
+func (e *stepLineError) Error() string {
+	return fmt.Sprintf("line %d: want a JSON string holding one chunk: %v", e.Line, e.Err)
+}
+
+func (e *stepLineError) Unwrap() error { return e.Err }
+
+// parseOptions turns the flag values into parser options. Bad values are
+// usageErrors; a catalog that cannot be read or loaded is returned as is.
 func parseOptions(framing, mode, catalogFile string) ([]parser.Option, error) {
 	f, err := parser.ParseFraming(framing)
 	if err != nil {
-		return nil, err
+		return nil, usageError{err.Error()}
 	}
 	m, err := parser.ParseMode(mode)
 	if err != nil {
-		return nil, err
+		return nil, usageError{err.Error()}
 	}
 	opts := []parser.Option{parser.WithFraming(f), parser.WithMode(m)}
 	if catalogFile != "" {
+		if m == parser.ModeComplete {
+			return nil, usageError{"--catalog applies to --mode progressive and delta; complete mode (the default) forwards the model's messages without validating them"}
+		}
 		cat, err := protocol.LoadCatalogFile(catalogFile)
 		if err != nil {
 			return nil, err
@@ -153,40 +231,81 @@ func errorBefore(err error) int {
 	return int(^uint(0) >> 1)
 }
 
-// parseSteps reads one JSON string per line, feeds it as one chunk, and
-// writes one line per input line: the JSON array of the parts it completed,
-// or {"error": …} (with the parts completed alongside, if any). The parts of
-// Close, if any, make one more line.
+// parseSteps reads one JSON string per line and feeds it as one chunk (an
+// empty line is an empty chunk). It writes exactly one line per input line
+// (see writeStep); what Close releases is merged into the last line, so each
+// line's output is held until the next line arrives or the input ends. A
+// line that is not a JSON string stops the run with a *stepLineError, after
+// the previous lines' output.
 func parseSteps(p *parser.Parser, in io.Reader, out *bufio.Writer) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
+	var held *step // the previous line's result, not yet written
+	writeHeld := func() error {
+		if held == nil {
+			return nil
+		}
+		if err := writeStep(enc, held.parts, held.err); err != nil {
+			return err
+		}
+		held = nil
+		return out.Flush()
+	}
 	line := 0
 	for sc.Scan() {
 		line++
-		var chunk string
-		if err := json.Unmarshal(sc.Bytes(), &chunk); err != nil {
-			return fmt.Errorf("line %d: want a JSON string holding one chunk: %v", line, err)
-		}
-		parts, err := p.Feed([]byte(chunk))
-		if werr := writeStep(enc, parts, err); werr != nil {
+		chunk, err := stepChunk(sc.Bytes())
+		if werr := writeHeld(); werr != nil {
 			return werr
 		}
-		if werr := out.Flush(); werr != nil {
-			return werr
+		if err != nil {
+			return &stepLineError{Line: line, Err: err}
 		}
+		parts, ferr := p.Feed(chunk)
+		held = &step{parts, ferr}
 	}
 	if err := sc.Err(); err != nil {
+		if werr := writeHeld(); werr != nil {
+			return werr
+		}
 		return err
 	}
-	parts, err := p.Close()
-	if len(parts) == 0 && err == nil {
-		return nil
+	parts, cerr := p.Close()
+	if held == nil {
+		if len(parts) == 0 && cerr == nil {
+			return nil
+		}
+		held = &step{} // no input lines, yet Close released something
 	}
-	return writeStep(enc, parts, err)
+	held.parts = append(held.parts, parts...)
+	held.err = errors.Join(held.err, cerr)
+	return writeHeld()
 }
 
+// step is what one --steps line produced.
+type step struct {
+	parts []parser.Part
+	err   error
+}
+
+// stepChunk decodes a --steps line: a JSON string, or nothing (blank) for
+// an empty chunk.
+func stepChunk(line []byte) ([]byte, error) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil, nil
+	}
+	var chunk string
+	if err := json.Unmarshal(line, &chunk); err != nil {
+		return nil, err
+	}
+	return []byte(chunk), nil
+}
+
+// writeStep writes one --steps output line: the JSON array of parts, or,
+// when err is set, {"error":…,"parts":[…]} with the parts (omitted when
+// none).
 func writeStep(enc *json.Encoder, parts []parser.Part, err error) error {
 	if parts == nil {
 		parts = []parser.Part{}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -58,27 +59,6 @@ func TestParseSample(t *testing.T) {
 	}
 }
 
-func TestParseSteps(t *testing.T) {
-	in := strings.Join([]string{
-		`"Hello <a2ui"`,
-		`"-json>[{\"a\":1},{\"b\""`,
-		`":2}]</a2ui-json>bye"`,
-		`"<a2ui-json>oops</a2ui-json>"`,
-	}, "\n") + "\n"
-	out, errOut, code := runCmd(t, in, "parse", "--steps")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	want := `[{"text":"Hello "}]
-[{"a2ui":[{"a":1}]}]
-[{"a2ui":[{"b":2}]},{"text":"bye"}]
-{"error":"parser: block 1 (at byte 60) dropped: parser: Failed to parse JSON at byte 60: unexpected 'o' before the message list; want an A2UI message object"}
-`
-	if out != want {
-		t.Fatalf("got:\n%s\nwant:\n%s", out, want)
-	}
-}
-
 func TestParseErrorsContinue(t *testing.T) {
 	out, _, code := runCmd(t, "a<a2ui-json>[{\"x\":tru}]</a2ui-json>b<a2ui-json>[{\"y\":1}]</a2ui-json>", "parse")
 	if code != 0 {
@@ -90,18 +70,206 @@ func TestParseErrorsContinue(t *testing.T) {
 	}
 }
 
-func TestParseBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"parse", "--mode", "fast"},
-		{"parse", "--framing", "xml"},
-		{"parse", "--chunk", "-1"},
-		{"parse", "a", "b"},
-	} {
-		if _, _, code := runCmd(t, "", args...); code != 2 {
-			t.Errorf("%v: exit %d, want 2", args, code)
-		}
+func TestParseSteps(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		in      []string // input lines
+		want    []string // output lines; an error line's "error" is given as "ERR"
+		wantErr string   // substring every "error" must contain
+	}{
+		{name: "chunks_split_tags",
+			in: []string{`"Hello <a2ui"`, `"-json>[{\"a\":1},{\"b\""`, `":2}]</a2ui-json>bye"`, `"<a2ui-json>oops</a2ui-json>"`},
+			want: []string{
+				`[{"text":"Hello "}]`,
+				`[{"a2ui":[{"a":1}]}]`,
+				`[{"a2ui":[{"b":2}]},{"text":"bye"}]`,
+				`{"error":"ERR"}`,
+			},
+			wantErr: "unexpected 'o' before the message list"},
+		{name: "close_release_merged_into_last_line",
+			in:   []string{`"Hello <a2"`},
+			want: []string{`[{"text":"Hello "},{"text":"<a2"}]`}},
+		{name: "close_release_after_empty_chunk",
+			in:   []string{`"Hello <a2"`, `""`},
+			want: []string{`[{"text":"Hello "}]`, `[{"text":"<a2"}]`}},
+		{name: "empty_line_is_empty_chunk",
+			in:   []string{`"a"`, ``, `"b"`},
+			want: []string{`[{"text":"a"}]`, `[]`, `[{"text":"b"}]`}},
+		{name: "blank_last_line_is_empty_chunk",
+			in:   []string{`"a"`, `   `},
+			want: []string{`[{"text":"a"}]`, `[]`}},
+		{name: "crlf_lines",
+			in:   []string{"\"a\"\r", "\"b\"\r"},
+			want: []string{`[{"text":"a"}]`, `[{"text":"b"}]`}},
+		{name: "unterminated_block_error_in_last_line_keeps_parts",
+			in:      []string{`"x<a2ui-json>[{\"a\":1"`},
+			want:    []string{`{"error":"ERR","parts":[{"text":"x"}]}`},
+			wantErr: "block 0"},
+		{name: "unterminated_block_error_after_earlier_lines",
+			in:      []string{`"x"`, `"<a2ui-json>[{\"a\":1"`},
+			want:    []string{`[{"text":"x"}]`, `{"error":"ERR"}`},
+			wantErr: "block 0"},
+		{name: "error_line_keeps_parts_of_its_chunk",
+			in:      []string{`"a<a2ui-json>oops</a2ui-json>b<a2ui-json>[{\"x\":1}]</a2ui-json>"`},
+			want:    []string{`{"error":"ERR","parts":[{"text":"a"},{"text":"b","a2ui":[{"x":1}]}]}`},
+			wantErr: "unexpected 'o'"},
+		{name: "progressive_mode_unterminated_in_last_line",
+			args:    []string{"--mode", "progressive"},
+			in:      []string{`"x<a2ui-json>[{\"a\":1"`},
+			want:    []string{`{"error":"ERR","parts":[{"text":"x"}]}`},
+			wantErr: "block 0"},
+		{name: "no_input_no_output",
+			in:   nil,
+			want: nil},
 	}
-	if _, _, code := runCmd(t, "", "nope"); code != 2 {
-		t.Errorf("unknown command: exit %d, want 2", code)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdin := ""
+			for _, l := range tt.in {
+				stdin += l + "\n"
+			}
+			args := append([]string{"parse", "--steps"}, tt.args...)
+			out, errOut, code := runCmd(t, stdin, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			got := splitLines(out)
+			if len(got) != len(tt.in) {
+				t.Errorf("%d output lines for %d input lines:\n%s", len(got), len(tt.in), out)
+			}
+			for i := range got {
+				got[i] = maskError(t, got[i], tt.wantErr)
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Fatalf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// splitLines splits output into lines, without the final newline.
+func splitLines(out string) []string {
+	if out == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+}
+
+// maskError replaces the "error" value of an error line with "ERR", after
+// checking that it contains want; other lines are returned unchanged.
+func maskError(t *testing.T, line, want string) string {
+	t.Helper()
+	if !strings.HasPrefix(line, `{"error":`) {
+		return line
+	}
+	var v struct {
+		Error string          `json:"error"`
+		Parts json.RawMessage `json:"parts,omitempty"`
+	}
+	if err := json.Unmarshal([]byte(line), &v); err != nil {
+		t.Fatalf("bad error line %q: %v", line, err)
+	}
+	if !strings.Contains(v.Error, want) {
+		t.Errorf("error %q lacks %q", v.Error, want)
+	}
+	v.Error = "ERR"
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestParseCompactsMessages(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"whitespace_dropped_key_order_kept",
+			"<a2ui-json>[ {\"b\" : 1,\n \"a\" : [ 1, 2 ] } ]</a2ui-json>",
+			`{"a2ui":[{"b":1,"a":[1,2]}]}`},
+		{"string_escapes_kept_html_not_escaped",
+			`<a2ui-json>[{"t":"\u00e9 <b>&"}]</a2ui-json>`,
+			`{"a2ui":[{"t":"\u00e9 <b>&"}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runCmd(t, tt.in, "parse")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			if got := strings.TrimSuffix(out, "\n"); got != tt.want {
+				t.Fatalf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseExitCodes(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.txt")
+	tests := []struct {
+		name       string
+		args       []string
+		stdin      string
+		catalog    bool // append --catalog with a valid catalog file
+		wantCode   int
+		wantStderr string // substring
+		wantStdout string // substring
+	}{
+		{name: "help_exits_0", args: []string{"parse", "-h"}, wantCode: 0,
+			wantStderr: "usage: a2ui-stream parse"},
+		{name: "help_documents_compaction", args: []string{"parse", "-h"}, wantCode: 0,
+			wantStderr: "compacted"},
+		{name: "help_documents_steps_error_parts", args: []string{"parse", "-h"}, wantCode: 0,
+			wantStderr: `{"error":…,"parts":[…]}`},
+		{name: "catalog_with_default_mode", args: []string{"parse"}, catalog: true, wantCode: 2,
+			stdin:      `<a2ui-json>[{"unknownMessage":"invalid"}]</a2ui-json>`,
+			wantStderr: "--catalog applies to --mode progressive and delta"},
+		{name: "catalog_with_mode_complete", args: []string{"parse", "--mode", "complete"}, catalog: true, wantCode: 2,
+			wantStderr: "--catalog applies to --mode progressive and delta"},
+		{name: "catalog_with_mode_progressive_validates", args: []string{"parse", "--mode", "progressive"}, catalog: true, wantCode: 0,
+			stdin:      `<a2ui-json>[{"unknownMessage":"invalid"}]</a2ui-json>`,
+			wantStdout: "Validation failed"},
+		{name: "catalog_with_mode_delta_validates", args: []string{"parse", "--mode", "delta"}, catalog: true, wantCode: 0,
+			stdin:      `<a2ui-json>[{"unknownMessage":"invalid"}]</a2ui-json>`,
+			wantStdout: "Validation failed"},
+		{name: "chunk_with_steps", args: []string{"parse", "--steps", "--chunk", "4"}, wantCode: 2,
+			wantStderr: "--chunk and --steps cannot be used together"},
+		{name: "chunk_zero_with_steps", args: []string{"parse", "--chunk", "0", "--steps"}, wantCode: 2,
+			wantStderr: "--chunk and --steps cannot be used together"},
+		{name: "two_files", args: []string{"parse", "a", "b"}, wantCode: 2,
+			wantStderr: "at most one FILE, got 2 arguments"},
+		{name: "negative_chunk", args: []string{"parse", "--chunk", "-1"}, wantCode: 2,
+			wantStderr: "--chunk must be 0 or more"},
+		{name: "bad_mode", args: []string{"parse", "--mode", "fast"}, wantCode: 2, wantStderr: "fast"},
+		{name: "bad_framing", args: []string{"parse", "--framing", "xml"}, wantCode: 2, wantStderr: "xml"},
+		{name: "unknown_flag", args: []string{"parse", "--nope"}, wantCode: 2},
+		{name: "missing_input_file", args: []string{"parse", missing}, wantCode: 2, wantStderr: "none.txt"},
+		{name: "missing_catalog_file", args: []string{"parse", "--mode", "delta", "--catalog", missing}, wantCode: 2,
+			wantStderr: "none.txt"},
+		{name: "steps_line_not_a_string", args: []string{"parse", "--steps"}, wantCode: 1,
+			stdin: "\"a\"\nxx\n\"b\"\n", wantStdout: `[{"text":"a"}]`, wantStderr: "line 2: want a JSON string"},
+		{name: "unknown_command", args: []string{"nope"}, wantCode: 2, wantStderr: "unknown command"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := tt.args
+			if tt.catalog {
+				args = append(append([]string(nil), args...), "--catalog", writeCatalog(t))
+			}
+			out, errOut, code := runCmd(t, tt.stdin, args...)
+			if code != tt.wantCode {
+				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, tt.wantCode, out, errOut)
+			}
+			if !strings.Contains(errOut, tt.wantStderr) {
+				t.Errorf("stderr %q lacks %q", errOut, tt.wantStderr)
+			}
+			if !strings.Contains(out, tt.wantStdout) {
+				t.Errorf("stdout %q lacks %q", out, tt.wantStdout)
+			}
+			if tt.wantCode == 2 && out != "" {
+				t.Errorf("usage error printed %q on stdout", out)
+			}
+		})
 	}
 }

@@ -1,0 +1,170 @@
+package protocol_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+func TestParseCatalogSpec(t *testing.T) {
+	tests := []struct {
+		name        string
+		body        string
+		wantErr     string // substring; "" means the block must parse
+		wantVersion string
+	}{
+		{name: "all_four_keys_json", wantVersion: "0.9",
+			body: `{"version":"0.9","s2c_schema":"s2c.json","catalog_schema":"cat.json","common_types_schema":"common.json"}`},
+		{name: "common_types_optional_yaml", wantVersion: "0.8",
+			body: "version: \"0.8\"\ns2c_schema: s2c.json\ncatalog_schema: {catalogId: c}\n"},
+		{name: "v_prefix", wantVersion: "v0.9.1",
+			body: "version: v0.9.1\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n"},
+		{name: "unquoted_yaml_number", wantVersion: "0.9",
+			body: "version: 0.9\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n"},
+		{name: "version_0_10", wantVersion: "0.10",
+			body: "version: \"0.10\"\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n"},
+		{name: "version_1_0", wantVersion: "1.0",
+			body: "version: \"1.0\"\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n"},
+		{name: "misspelled_s2c_schema",
+			body:    "version: \"0.9\"\ns2cschema: s2c.json\ncatalog_schema: cat.json\n",
+			wantErr: `unknown key "s2cschema" (a catalog block has version, s2c_schema, catalog_schema and optionally common_types_schema)`},
+		{name: "two_unknown_keys_sorted",
+			body:    `{"version":"0.9","s2c_schema":"a","catalog_schema":"b","zeta":1,"alpha":2}`,
+			wantErr: `unknown keys "alpha", "zeta"`},
+		{name: "version_only",
+			body:    "version: \"0.9\"\n",
+			wantErr: "missing s2c_schema"},
+		{name: "missing_catalog_schema",
+			body:    "version: \"0.9\"\ns2c_schema: s2c.json\n",
+			wantErr: "missing catalog_schema"},
+		{name: "null_s2c_schema",
+			body:    "version: \"0.9\"\ns2c_schema:\ncatalog_schema: cat.json\n",
+			wantErr: "missing s2c_schema"},
+		{name: "empty_catalog_schema_path",
+			body:    "version: \"0.9\"\ns2c_schema: s2c.json\ncatalog_schema: \"\"\n",
+			wantErr: "catalog_schema is empty"},
+		{name: "missing_version",
+			body:    "s2c_schema: s2c.json\ncatalog_schema: cat.json\n",
+			wantErr: "missing version"},
+		{name: "unknown_version_0_7",
+			body:    "version: \"0.7\"\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n",
+			wantErr: `unsupported version "0.7" (supported: 0.8, 0.9, 0.9.1, 0.10, 1.0)`},
+		{name: "unknown_version_2_0",
+			body:    "version: \"2.0\"\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n",
+			wantErr: `unsupported version "2.0"`},
+		{name: "unquoted_0_10_read_as_0_1",
+			body:    "version: 0.10\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n",
+			wantErr: `unsupported version "0.1" (supported: 0.8, 0.9, 0.9.1, 0.10, 1.0); it was read as a number, so write it as a string`},
+		{name: "malformed_version",
+			body:    "version: banana\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n",
+			wantErr: `unsupported version "banana"`},
+		{name: "version_not_string",
+			body:    "version: [0, 9]\ns2c_schema: s2c.json\ncatalog_schema: cat.json\n",
+			wantErr: "version must be a string, got array"},
+		{name: "not_an_object",
+			body:    "[1, 2]",
+			wantErr: "catalog block must be an object, got array"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec, err := protocol.ParseCatalogSpec([]byte(tt.body))
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want none", err)
+				}
+				if spec.Version != tt.wantVersion {
+					t.Fatalf("Version = %q, want %q", spec.Version, tt.wantVersion)
+				}
+				if spec.S2CSchema == nil || spec.CatalogSchema == nil {
+					t.Fatalf("schemas lost: %+v", spec)
+				}
+				return
+			}
+			var ce *protocol.CatalogError
+			if !errors.Is(err, protocol.ErrCatalog) || !errors.As(err, &ce) {
+				t.Fatalf("err = %v, want a *CatalogError", err)
+			}
+			msg := err.Error()
+			if !strings.Contains(msg, tt.wantErr) {
+				t.Fatalf("err = %q, want it to contain %q", msg, tt.wantErr)
+			}
+			if !strings.HasPrefix(msg, "protocol: ") || strings.Count(msg, "protocol: ") != 1 {
+				t.Fatalf("err = %q, want exactly one leading \"protocol: \" prefix", msg)
+			}
+		})
+	}
+}
+
+func TestLoadCatalogFileStrict(t *testing.T) {
+	tests := []struct {
+		name    string
+		body    string
+		wantErr string
+	}{
+		{"misspelled_key_names_file_and_key", "version: \"0.9\"\ns2cschema: x.json\ncatalog_schema: y.json\n", `unknown key "s2cschema"`},
+		{"version_only_names_missing_key", "version: \"0.9\"\n", "missing s2c_schema"},
+		{"unknown_version_names_supported", "version: \"0.7\"\ns2c_schema: x.json\ncatalog_schema: y.json\n", "supported: 0.8, 0.9, 0.9.1, 0.10, 1.0"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "cat.yaml")
+			if err := os.WriteFile(p, []byte(tt.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := protocol.LoadCatalogFile(p)
+			if !errors.Is(err, protocol.ErrCatalog) {
+				t.Fatalf("err = %v, want ErrCatalog", err)
+			}
+			want := "protocol: catalog " + p + ": "
+			if msg := err.Error(); !strings.HasPrefix(msg, want) || !strings.Contains(msg, tt.wantErr) {
+				t.Fatalf("err = %q, want prefix %q and %q", msg, want, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestSuiteCatalogBlocksLoad checks that the strict checks accept every
+// catalog block of the suites whose cases validate (streaming_parser and
+// validator), and that each loads.
+func TestSuiteCatalogBlocksLoad(t *testing.T) {
+	dir := conformanceDir(t)
+	for _, suite := range []string{"streaming_parser.yaml", "validator.yaml"} {
+		t.Run(suite, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, "suites", suite))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var cases []struct {
+				Name    string `yaml:"name"`
+				Catalog any    `yaml:"catalog"`
+			}
+			if err := yaml.Unmarshal(data, &cases); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, c := range cases {
+				if c.Catalog == nil {
+					continue
+				}
+				n++
+				spec, err := protocol.CatalogSpecFromValue(c.Catalog)
+				if err != nil {
+					t.Errorf("%s: %v", c.Name, err)
+					continue
+				}
+				if _, err := protocol.LoadCatalog(spec, dir); err != nil {
+					t.Errorf("%s: %v", c.Name, err)
+				}
+			}
+			if n == 0 {
+				t.Fatalf("no catalog blocks in %s", suite)
+			}
+		})
+	}
+}
