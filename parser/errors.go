@@ -3,6 +3,7 @@ package parser
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Sentinel errors. Errors returned by the parser wrap one of these or a
@@ -84,7 +85,8 @@ type BlockError struct {
 }
 
 func (e *BlockError) Error() string {
-	return fmt.Sprintf("parser: block %d (at byte %d) dropped: %v", e.Block, e.Offset, e.Err)
+	// The cause's own "parser: " prefix is not repeated.
+	return fmt.Sprintf("parser: block %d (at byte %d) dropped: %s", e.Block, e.Offset, strings.TrimPrefix(e.Err.Error(), "parser: "))
 }
 
 // Unwrap returns the cause.

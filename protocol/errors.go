@@ -163,10 +163,12 @@ type CatalogError struct {
 }
 
 func (e *CatalogError) Error() string {
+	// The cause's own "protocol: " prefix is not repeated.
+	cause := strings.TrimPrefix(e.Err.Error(), "protocol: ")
 	if e.Source == "" {
-		return "protocol: catalog: " + e.Err.Error()
+		return "protocol: catalog: " + cause
 	}
-	return "protocol: catalog " + e.Source + ": " + e.Err.Error()
+	return "protocol: catalog " + e.Source + ": " + cause
 }
 
 // Unwrap returns ErrCatalog and the underlying cause.
