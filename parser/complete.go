@@ -35,7 +35,7 @@ func (e *completeEngine) blockEnd(*emitter) error {
 	if e.sc.pending() {
 		return &SyntaxError{Offset: e.sc.msgOff, Msg: "block ended inside an unfinished message", Err: ErrUnterminated}
 	}
-	return nil
+	return e.sc.fenceOnly()
 }
 
 func (e *completeEngine) feedEnd(*emitter) error { return nil }

@@ -57,8 +57,16 @@ type Framing int
 const (
 	// FramingTags delimits blocks with <a2ui-json> and </a2ui-json>.
 	FramingTags Framing = iota
-	// FramingFences delimits blocks with a ```a2ui fence line and a closing
-	// ``` fence at the start of a line.
+	// FramingFences delimits blocks with markdown fences, as CommonMark
+	// reads them: an opening fence is a line of at most 3 spaces of
+	// indentation, then ```a2ui, then only spaces, tabs or '\r' to the end
+	// of the line; a closing fence is a line of at most 3 spaces of
+	// indentation, then at least three backticks, then only spaces, tabs or
+	// '\r' to the end of the line or of the stream. A fence line is markup:
+	// it belongs to neither the text nor the block, its line ending
+	// included. A line longer than 64 bytes is never a fence. A block with
+	// no closing fence ends with the stream. Prose that mentions ```a2ui
+	// mid-line stays prose.
 	FramingFences
 	// FramingJSONL reads bare JSON lines: one A2UI message per line, no prose.
 	FramingJSONL

@@ -8,12 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// Markers of the delimited framings.
+// Markers of the tags framing (for the fences framing, see
+// framing_fences.go).
 var (
-	tagOpen    = []byte("<a2ui-json>")
-	tagClose   = []byte("</a2ui-json>")
-	fenceOpen  = []byte("```a2ui")
-	fenceClose = []byte("\n```")
+	tagOpen  = []byte("<a2ui-json>")
+	tagClose = []byte("</a2ui-json>")
 )
 
 // Parser is a push parser for streamed model output. Feed it chunks as they
@@ -30,9 +29,10 @@ type Parser struct {
 	cfg config
 	eng engine
 
-	open, close []byte // block markers (nil for JSONL)
+	open, close []byte // block markers of the tags framing
 
 	inBlock   bool
+	midLine   bool // fences framing: the next byte does not start a line
 	skipping  bool // dropping the rest of a failed block
 	hold      []byte
 	work      []byte
@@ -71,11 +71,8 @@ func New(opts ...Option) (*Parser, error) {
 		}
 	}
 	p := &Parser{cfg: cfg}
-	switch cfg.framing {
-	case FramingTags:
+	if cfg.framing == FramingTags {
 		p.open, p.close = tagOpen, tagClose
-	case FramingFences:
-		p.open, p.close = fenceOpen, fenceClose
 	}
 	eng, err := newEngine(&cfg)
 	if err != nil {
@@ -105,9 +102,12 @@ func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 	}
 	p.consumed += int64(len(chunk))
 	p.seedParts()
-	if p.open == nil {
+	switch p.cfg.framing {
+	case FramingJSONL:
 		p.runLines(data, base)
-	} else {
+	case FramingFences:
+		p.runFences(data, base)
+	default:
 		p.runDelimited(data, base)
 	}
 	if err := p.eng.feedEnd(&p.out); err != nil {
@@ -128,10 +128,13 @@ func (p *Parser) Close() ([]Part, error) {
 	p.seedParts()
 	rest := p.hold
 	p.hold = nil
-	if p.inBlock {
+	switch {
+	case p.cfg.framing == FramingFences:
+		p.closeFences(rest, p.consumed-int64(len(rest)))
+	case p.inBlock:
 		p.blockBytes(rest, p.consumed-int64(len(rest)))
 		p.endBlock()
-	} else if len(rest) > 0 {
+	case len(rest) > 0:
 		p.out.text(string(rest))
 	}
 	if err := p.eng.feedEnd(&p.out); err != nil {
@@ -172,7 +175,7 @@ func (p *Parser) takeParts() []Part {
 	return parts[:n:n]
 }
 
-// runDelimited handles the tag and fence framings.
+// runDelimited handles the tags framing.
 func (p *Parser) runDelimited(data []byte, base int64) {
 	// Markers are rare: one IndexByte for a marker's first byte rules most
 	// chunks out before the full search.
@@ -261,17 +264,28 @@ func (p *Parser) startBlock(off int64) {
 	}
 }
 
+// blockBytes passes the next bytes of the current block's content to the
+// engine. The block fails with ErrTooLarge at the byte that crosses the
+// maximum block size: the bytes before it are read first, so the messages
+// that complete within the limit are yielded however the block is chunked.
 func (p *Parser) blockBytes(seg []byte, off int64) {
 	if p.skipping || len(seg) == 0 {
 		return
 	}
-	p.blockSize += len(seg)
-	if p.blockSize > p.cfg.maxBlockSize {
-		p.fail(ErrTooLarge)
-		return
+	room := p.cfg.maxBlockSize - p.blockSize
+	over := len(seg) > room
+	if over {
+		seg = seg[:room]
 	}
-	if err := p.eng.blockData(seg, off, &p.out); err != nil {
-		p.fail(err)
+	p.blockSize += len(seg)
+	if len(seg) > 0 {
+		if err := p.eng.blockData(seg, off, &p.out); err != nil {
+			p.fail(err)
+			return
+		}
+	}
+	if over {
+		p.fail(ErrTooLarge)
 	}
 }
 

@@ -155,7 +155,7 @@ func TestCompleteMode(t *testing.T) {
 			name:  "fences framing",
 			opts:  []Option{WithFraming(FramingFences)},
 			input: "Look:\n```a2ui\n[{\"a\":\"```\"}]\n```\nDone",
-			text:  "Look:\n\nDone",
+			text:  "Look:\nDone",
 			msgs:  []string{"{\"a\":\"```\"}"},
 		},
 		{

@@ -54,16 +54,20 @@ func ParseResponse(response string) ([]Part, error) {
 	return parts, nil
 }
 
-// stripFence removes a markdown code fence (```json … ```) around a payload.
+// stripFence removes a markdown code fence around a payload, with the rule
+// the streaming scanner applies: a leading fence marker runs from its first
+// backtick to the end of its line or up to the first '[' or '{', excluded
+// (so ```json [ … ] ``` on one line is a fenced payload), and a trailing run
+// of backticks goes. A marker followed by neither is kept without its
+// backticks, for FixPayload to report.
 func stripFence(b []byte) []byte {
 	b = bytes.TrimSpace(b)
-	if bytes.HasPrefix(b, []byte("```")) {
-		if nl := bytes.IndexByte(b, '\n'); nl >= 0 {
-			b = b[nl+1:]
+	if len(b) > 0 && b[0] == '`' {
+		if i := fenceMarkerEnd(b); i >= 0 {
+			b = b[i:]
 		} else {
-			b = b[3:]
+			b = bytes.TrimLeft(b, "`")
 		}
-		b = bytes.TrimSuffix(bytes.TrimSpace(b), []byte("```"))
 	}
-	return bytes.TrimSpace(b)
+	return bytes.TrimSpace(bytes.TrimRight(bytes.TrimSpace(b), "`"))
 }

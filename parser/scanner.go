@@ -16,9 +16,14 @@ import (
 // object of a top-level array or a bare object, and reports each the moment
 // its closing brace arrives. Its state survives segment boundaries, so each
 // byte is looked at once however the input is chunked; only the bytes of the
-// message in progress are buffered. Whitespace, commas between messages and
-// markdown fence lines (```json) outside messages are skipped; anything else
-// there is a syntax error.
+// message in progress are buffered. Whitespace, commas between messages and,
+// outside a message list, markdown fence markers are skipped; anything else
+// there is a syntax error. A fence marker starts with a backtick and runs to
+// the end of its line or up to the first '[' or '{', excluded: ```json and
+// ``` lines, and also ```json [ … ] ``` on one line, which gives its
+// messages. A block that holds fence markers and neither a message nor a
+// message list is a syntax error (see fenceOnly): ```json garbage is not
+// silently empty.
 //
 // Inside a message the scanner checks the JSON grammar and UTF-8 in the same
 // pass (see scanner_validate.go). A message that passes is emitted as is. A
@@ -28,11 +33,11 @@ import (
 type scanner struct {
 	maxDepth int
 
-	stack     []byte // open containers: '{' or '['; stack[0] is the list when inList
-	inList    bool   // a top-level array of messages is open
-	inMsg     bool   // inside a message
-	fenceLine bool   // skipping a ``` line between messages
-	done      bool   // the last call returned a message held in buf
+	stack  []byte // open containers: '{' or '['; stack[0] is the list when inList
+	inList bool   // a top-level array of messages is open
+	inMsg  bool   // inside a message
+	fence  bool   // in a fence marker between messages
+	done   bool   // the last call returned a message held in buf
 
 	// Grammar state of the message in progress (scanner_validate.go).
 	loose  bool  // the message broke the grammar: structure only
@@ -49,6 +54,11 @@ type scanner struct {
 	buf    []byte // bytes of a message that spans segments
 	msgOff int64  // stream offset of the current message's '{'
 
+	// What the block held so far, for fenceOnly.
+	fenced   bool  // a fence marker
+	fenceOff int64 // stream offset of the first fence marker
+	opened   bool  // a message or a message list
+
 	looseMsgs int // messages that failed the inline check (for tests)
 }
 
@@ -59,7 +69,8 @@ func newScanner(maxDepth int) scanner {
 // reset drops all state, keeping allocated buffers.
 func (s *scanner) reset() {
 	s.stack = s.stack[:0]
-	s.inList, s.inMsg, s.fenceLine, s.done = false, false, false, false
+	s.inList, s.inMsg, s.done = false, false, false
+	s.fence, s.fenced, s.opened = false, false, false
 	s.loose, s.inString, s.escape = false, false, false
 	s.buf = s.buf[:0]
 }
@@ -119,20 +130,23 @@ func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
 		}
 		c := seg[i]
 		// Between messages.
-		if s.fenceLine {
-			j := bytes.IndexByte(seg[i:], '\n')
+		if s.fence {
+			j := fenceMarkerEnd(seg[i:])
 			if j < 0 {
 				i = n
 				break
 			}
-			s.fenceLine = false
-			i += j + 1
+			s.fence = false
+			i += j
+			if seg[i] == '\n' {
+				i++
+			}
 			continue
 		}
 		switch c {
 		case ' ', '\t', '\n', '\r':
 		case '{':
-			s.inMsg = true
+			s.inMsg, s.opened = true, true
 			s.msgOff = off + int64(i)
 			start = i
 			if len(s.stack) >= s.maxDepth {
@@ -148,7 +162,7 @@ func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
 			if s.inList {
 				return i, nil, s.unexpected(c, off+int64(i))
 			}
-			s.inList = true
+			s.inList, s.opened = true, true
 			s.stack = append(s.stack, '[')
 		case ']':
 			if !s.inList {
@@ -160,7 +174,10 @@ func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
 			if s.inList {
 				return i, nil, s.unexpected(c, off+int64(i))
 			}
-			s.fenceLine = true
+			s.fence = true
+			if !s.fenced {
+				s.fenced, s.fenceOff = true, off+int64(i)
+			}
 		default:
 			return i, nil, s.unexpected(c, off+int64(i))
 		}
@@ -170,6 +187,27 @@ func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
 		s.keep(seg[start:])
 	}
 	return n, nil, nil
+}
+
+// fenceMarkerEnd returns the index in b of the byte that ends a fence
+// marker: its line's '\n', or a '[' or '{' that starts the JSON. It returns
+// -1 when b ends first.
+func fenceMarkerEnd(b []byte) int {
+	for i, c := range b {
+		if c == '\n' || c == '[' || c == '{' {
+			return i
+		}
+	}
+	return -1
+}
+
+// fenceOnly returns the error of a block that ended holding fence markers and
+// neither a message nor a message list, or nil.
+func (s *scanner) fenceOnly() error {
+	if s.fenced && !s.opened {
+		return &SyntaxError{Offset: s.fenceOff, Msg: "markdown fence holds no A2UI message"}
+	}
+	return nil
 }
 
 // keep appends b to the message buffer, storing the buffer's pointer only

@@ -16,7 +16,7 @@ type refScanner struct {
 	inMsg     bool   // inside a message
 	inString  bool   // inside a JSON string (only tracked inside messages)
 	escape    bool   // the previous byte was an unpaired backslash in a string
-	fenceLine bool   // skipping a ``` line between messages
+	fenceLine bool   // skipping a ``` fence marker between messages
 
 	buf    []byte // bytes of a message that spans segments
 	msgOff int64  // stream offset of the current message's '{'
@@ -100,13 +100,17 @@ func (s *refScanner) scan(seg []byte, off int64, emit func(msg []byte) error) er
 		}
 		// Between messages.
 		if s.fenceLine {
-			j := bytes.IndexByte(seg[i:], '\n')
-			if j < 0 {
-				i = n
-				break
+			// A fence marker ends with its line ('\n', consumed) or just
+			// before the '[' or '{' that starts the JSON.
+			switch c {
+			case '\n':
+				s.fenceLine = false
+				i++
+			case '[', '{':
+				s.fenceLine = false
+			default:
+				i++
 			}
-			s.fenceLine = false
-			i += j + 1
 			continue
 		}
 		switch c {

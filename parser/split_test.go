@@ -21,6 +21,9 @@ var splitInputs = []splitInput{
 	{"escapes at every position", nil, `<a2ui-json>[{"a":"\\","b":"\\\"","c":"\u00e9\n"}]</a2ui-json>`},
 	{"fences", []Option{WithFraming(FramingFences)}, "Look ```a2ui\n[{\"a\":\"`\"}]\n```\nok ```a2ui\n{\"b\":1}\n```"},
 	{"jsonl", []Option{WithFraming(FramingJSONL)}, "{\"a\":1}\n{\"b\":\"日本\"}\nbad\n{\"c\":[3]}\n"},
+	{"fences by the CommonMark rules", []Option{WithFraming(FramingFences)}, "Wrap UI in ```a2ui fences.\n  ```a2ui \r\n[{\"a\":1}]\n   ```\nmid ```a2uiX\n```a2ui\n{\"b\":\"日本\"}\n````\nend"},
+	{"one-line fence inside tags", nil, "<a2ui-json>```json [{\"a\":1}] ```</a2ui-json>x<a2ui-json>```json garbage</a2ui-json>y"},
+	{"block over the size limit", []Option{WithMaxBlockSize(20)}, "a<a2ui-json>[{\"a\":1},{\"b\":\"0123456789\"}]</a2ui-json>b"},
 }
 
 // render gives a chunking-independent summary of a run: the joined text, the
