@@ -138,6 +138,12 @@ func onlyV09(msgs []json.RawMessage) bool {
 			// without a surface for one about the surface being read.
 			return false
 		}
+		if pathAfterValue(m) {
+			// The progressive modes, like the reference, yield a data
+			// model message sniffed before its path arrived at the root,
+			// replacing the whole data model (see delta.go).
+			return false
+		}
 		if body, ok := env["updateDataModel"].(map[string]any); ok && !hasDataKeys(body) {
 			// Nothing but the surface: the progressive modes, as the
 			// reference, drop it as nothing new.
@@ -157,6 +163,58 @@ func onlyV09(msgs []json.RawMessage) bool {
 		}
 	}
 	return true
+}
+
+// pathAfterValue reports whether the updateDataModel body of message m has
+// its "path" after its "value".
+func pathAfterValue(m []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(m))
+	type frame struct {
+		obj, key bool   // an object, whose next string token is a key
+		name     string // the key this container is the value of
+	}
+	var stack []frame
+	pending := "" // the key whose value comes next
+	sawValue := false
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if n := len(stack); n > 0 {
+			top = &stack[n-1]
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				name := ""
+				if top != nil && top.obj {
+					name, top.key = pending, true
+				}
+				stack = append(stack, frame{obj: d == '{', key: d == '{', name: name})
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		}
+		if top != nil && top.obj && top.key {
+			k, _ := tok.(string)
+			if len(stack) == 2 && stack[1].name == "updateDataModel" {
+				switch k {
+				case "value":
+					sawValue = true
+				case "path":
+					return sawValue
+				}
+			}
+			pending, top.key = k, false
+			continue
+		}
+		if top != nil && top.obj {
+			top.key = true
+		}
+	}
 }
 
 // repeatsKey reports whether some object in the JSON text m has one of
@@ -347,6 +405,27 @@ func TestRepeatsKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := repeatsKey([]byte(tc.in), "id", "component"); got != tc.want {
 				t.Fatalf("repeatsKey(%s) = %v, want %v", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestPathAfterValue(t *testing.T) {
+	cases := []struct {
+		name, msg string
+		want      bool
+	}{
+		{"path first", `{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/x","value":{"path":1}}}`, false},
+		{"value first", `{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":1},"path":"/x"}}`, true},
+		{"scalar value first", `{"updateDataModel":{"value":"v","path":"/x"},"version":"v0.9"}`, true},
+		{"no path", `{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"path":"/x"}}}`, false},
+		{"path nested in the value only", `{"updateDataModel":{"value":{"x":{"path":"/y"}}}}`, false},
+		{"another kind", `{"updateComponents":{"value":1,"path":"/x"}}`, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := pathAfterValue([]byte(tc.msg)); got != tc.want {
+				t.Fatalf("pathAfterValue = %v, want %v", got, tc.want)
 			}
 		})
 	}

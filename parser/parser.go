@@ -117,9 +117,10 @@ func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 }
 
 // Close ends the stream and returns the parts still pending: held-back text,
-// and the last block when the framing allows it to end with the stream. A
-// stream that ends inside an unfinished message reports ErrUnterminated.
-// After Close, Feed and Close return ErrClosed.
+// and the last block when the framing allows it to end with the stream. In
+// complete mode, a stream that ends inside an unfinished message reports
+// ErrUnterminated; the progressive modes yield what was healed of it (see
+// the package doc). After Close, Feed and Close return ErrClosed.
 func (p *Parser) Close() ([]Part, error) {
 	if p.closed {
 		return nil, ErrClosed
