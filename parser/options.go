@@ -25,7 +25,9 @@ const (
 	// each entry new or changed since, as an update at the entry's own path
 	// (path/key), or (v0.8, whose contents cannot address one entry) whole.
 	// Applied in order, the yields leave the same components and data as the
-	// complete messages.
+	// complete messages (given, as in progressive mode and the reference, a
+	// data model message whose "path" comes before its "value": one sniffed
+	// before its path arrived is yielded at the root).
 	ModeDelta
 )
 
