@@ -166,15 +166,7 @@ func (d *deltaState) reduce(msg map[string]any, gen uint64) []map[string]any {
 		if !anyChanged {
 			return out
 		}
-		acc := make(map[string]any, len(d.cur.keys))
-		for _, en := range d.entries(nil) {
-			acc[en.key] = en.ev
-		}
-		nb := maps.Clone(body)
-		nb["contents"] = acc
-		m := maps.Clone(msg)
-		m[kind] = nb
-		return append(out, m)
+		return append(out, d.soFar(msg, kind, body, "contents"))
 	}
 	value, isObj := body["value"].(map[string]any)
 	if kind != kUpdateDataModel || !isObj {
@@ -201,26 +193,36 @@ func (d *deltaState) reduce(msg map[string]any, gen uint64) []map[string]any {
 		// model): all of the message's entries so far, at the path.
 		clear(keys)
 		d.keys = keys[:0]
-		acc := make(map[string]any, len(d.cur.keys))
-		for _, en := range d.entries(nil) {
-			acc[en.key] = en.ev
-		}
-		nb := maps.Clone(body)
-		nb["value"] = acc
-		m := maps.Clone(msg)
-		m[kind] = nb
-		return append(out, m)
+		return append(out, d.soFar(msg, kind, body, "value"))
 	}
 	for _, k := range keys {
-		nb := maps.Clone(body)
-		nb["path"], nb["value"] = entryPath(path, k), value[k]
-		m := maps.Clone(msg)
-		m[kind] = nb
+		m := withField(msg, kind, body, "value", value[k])
+		m[kind].(map[string]any)["path"] = entryPath(path, k)
 		out = append(out, m)
 	}
 	clear(keys)
 	d.keys = keys[:0]
 	return out
+}
+
+// soFar returns msg with its body's field (its value or its contents) set
+// to the object of every entry the current message yielded so far.
+func (d *deltaState) soFar(msg map[string]any, kind string, body map[string]any, field string) map[string]any {
+	acc := make(map[string]any, len(d.cur.keys))
+	for _, en := range d.entries(nil) {
+		acc[en.key] = en.ev
+	}
+	return withField(msg, kind, body, field, acc)
+}
+
+// withField returns a copy of msg whose body (under kind) has field set to
+// v.
+func withField(msg map[string]any, kind string, body map[string]any, field string, v any) map[string]any {
+	nb := maps.Clone(body)
+	nb[field] = v
+	m := maps.Clone(msg)
+	m[kind] = nb
+	return m
 }
 
 // entryPath is the JSON Pointer of entry key of the object at path.
