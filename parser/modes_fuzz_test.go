@@ -168,18 +168,59 @@ func onlyV09(msgs []json.RawMessage) bool {
 // pathAfterValue reports whether the updateDataModel body of message m has
 // its "path" after its "value".
 func pathAfterValue(m []byte) bool {
+	sawValue, after := false, false
+	eachKey(m, func(parents []string, _ int, key string) bool {
+		if len(parents) != 1 || parents[0] != "updateDataModel" {
+			return true
+		}
+		switch key {
+		case "value":
+			sawValue = true
+		case "path":
+			after = sawValue
+			return false
+		}
+		return true
+	})
+	return after
+}
+
+// repeatsKey reports whether some object in the JSON text m has one of
+// keys twice.
+func repeatsKey(m []byte, keys ...string) bool {
+	seen := map[int]map[string]bool{}
+	repeated := false
+	eachKey(m, func(_ []string, obj int, key string) bool {
+		if seen[obj] == nil {
+			seen[obj] = map[string]bool{}
+		}
+		if seen[obj][key] && slices.Contains(keys, key) {
+			repeated = true
+			return false
+		}
+		seen[obj][key] = true
+		return true
+	})
+	return repeated
+}
+
+// eachKey calls fn with every object key of the JSON text m, in order,
+// with the keys leading to its object (parents: [] for the top-level
+// object) and a number that tells its object from the others, until fn
+// returns false or m ends (or stops being JSON).
+func eachKey(m []byte, fn func(parents []string, obj int, key string) bool) {
 	dec := json.NewDecoder(bytes.NewReader(m))
 	type frame struct {
-		obj, key bool   // an object, whose next string token is a key
-		name     string // the key this container is the value of
+		obj, key bool // an object, whose next string token is a key
+		id       int
 	}
 	var stack []frame
-	pending := "" // the key whose value comes next
-	sawValue := false
+	var parents []string
+	pending, objs := "", 0 // the key whose value comes next; objects opened
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return false
+			return
 		}
 		var top *frame
 		if n := len(stack); n > 0 {
@@ -192,73 +233,28 @@ func pathAfterValue(m []byte) bool {
 				if top != nil && top.obj {
 					name, top.key = pending, true
 				}
-				stack = append(stack, frame{obj: d == '{', key: d == '{', name: name})
+				if len(stack) > 0 {
+					parents = append(parents, name)
+				}
+				objs++
+				stack = append(stack, frame{obj: d == '{', key: d == '{', id: objs})
 			default:
 				stack = stack[:len(stack)-1]
+				if len(parents) > 0 {
+					parents = parents[:len(parents)-1]
+				}
 			}
 			continue
 		}
 		if top != nil && top.obj && top.key {
 			k, _ := tok.(string)
-			if len(stack) == 2 && stack[1].name == "updateDataModel" {
-				switch k {
-				case "value":
-					sawValue = true
-				case "path":
-					return sawValue
-				}
+			if !fn(parents, top.id, k) {
+				return
 			}
 			pending, top.key = k, false
 			continue
 		}
 		if top != nil && top.obj {
-			top.key = true
-		}
-	}
-}
-
-// repeatsKey reports whether some object in the JSON text m has one of
-// keys twice.
-func repeatsKey(m []byte, keys ...string) bool {
-	dec := json.NewDecoder(bytes.NewReader(m))
-	type frame struct {
-		keys  map[string]bool
-		isObj bool
-		key   bool // the next string token of this object is a key
-	}
-	var stack []frame
-	for {
-		tok, err := dec.Token()
-		if err != nil {
-			return false
-		}
-		var top *frame
-		if n := len(stack); n > 0 {
-			top = &stack[n-1]
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			switch v {
-			case '{', '[':
-				if top != nil && top.isObj {
-					top.key = true
-				}
-				stack = append(stack, frame{keys: map[string]bool{}, isObj: v == '{', key: v == '{'})
-			default:
-				stack = stack[:len(stack)-1]
-			}
-			continue
-		case string:
-			if top != nil && top.isObj && top.key {
-				if top.keys[v] && slices.Contains(keys, v) {
-					return true
-				}
-				top.keys[v] = true
-				top.key = false
-				continue
-			}
-		}
-		if top != nil && top.isObj {
 			top.key = true
 		}
 	}
