@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"sort"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -29,20 +30,24 @@ const (
 // A payload that is still not valid JSON gives a *SyntaxError whose Offset is
 // relative to the payload.
 func FixPayload(payload []byte) ([]json.RawMessage, error) {
-	fixed := fixJSON(payload)
+	out, shifts := fixJSON(payload)
+	fixed := bytes.TrimLeft(out, " \t\r\n")
+	lead := len(out) - len(fixed)
 	fixed = bytes.TrimSpace(fixed)
+	// at is the payload offset of fixed[i].
+	at := func(i int) int64 { return int64(shifts.source(lead + i)) }
 	if len(fixed) == 0 {
 		return nil, ErrEmptyBlock
 	}
-	if !utf8.Valid(fixed) {
-		return nil, &SyntaxError{Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
+	if bad := invalidUTF8At(fixed); bad >= 0 {
+		return nil, &SyntaxError{Offset: at(bad), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
 	}
 	if !gjson.ValidBytes(fixed) {
 		var v any
 		err := json.Unmarshal(fixed, &v)
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return nil, &SyntaxError{Offset: se.Offset - 1, Msg: se.Error()}
+			return nil, &SyntaxError{Offset: at(int(se.Offset) - 1), Msg: se.Error()}
 		}
 		return nil, &SyntaxError{Msg: "invalid JSON"}
 	}
@@ -54,7 +59,7 @@ func FixPayload(payload []byte) ([]json.RawMessage, error) {
 		var bad error
 		gjson.ParseBytes(fixed).ForEach(func(_, v gjson.Result) bool {
 			if !v.IsObject() {
-				bad = &SyntaxError{Offset: int64(v.Index), Msg: "list element is not an A2UI message object"}
+				bad = &SyntaxError{Offset: at(v.Index), Msg: "list element is not an A2UI message object"}
 				return false
 			}
 			msgs = append(msgs, json.RawMessage(fixed[v.Index:v.Index+len(v.Raw)]))
@@ -68,9 +73,26 @@ func FixPayload(payload []byte) ([]json.RawMessage, error) {
 	return nil, &SyntaxError{Msg: "payload is neither an object nor a list of objects"}
 }
 
+// fixShifts records where fixJSON's output comes from: from each entry's
+// out offset on (to the next entry's), the output copies the input from
+// the entry's in offset. The repairs (a dropped comma, a typographic quote
+// of three bytes become one, an inserted backslash) start a new entry.
+type fixShifts []struct{ out, in int }
+
+// source returns the payload offset of output byte o.
+func (s fixShifts) source(o int) int {
+	k := sort.Search(len(s), func(k int) bool { return s[k].out > o }) - 1
+	if k < 0 {
+		return o
+	}
+	return s[k].in + o - s[k].out
+}
+
 // fixJSON applies the repairs of FixPayload in one pass over payload.
-func fixJSON(payload []byte) []byte {
+func fixJSON(payload []byte) ([]byte, fixShifts) {
 	out := make([]byte, 0, len(payload))
+	var shifts fixShifts
+	shift := func(in int) { shifts = append(shifts, struct{ out, in int }{len(out), in}) }
 	inString := false
 	smartOpened := false // the current string was opened by a typographic quote
 	for i := 0; i < len(payload); {
@@ -83,7 +105,9 @@ func fixJSON(payload []byte) []byte {
 				continue
 			case c == '"':
 				if inString && smartOpened {
-					out = append(out, '\\', '"')
+					out = append(out, '\\')
+					shift(i)
+					out = append(out, '"')
 					i++
 					continue
 				}
@@ -92,6 +116,7 @@ func fixJSON(payload []byte) []byte {
 			case !inString && c == ',':
 				if j := skipWhitespace(payload, i+1); j < len(payload) && (payload[j] == '}' || payload[j] == ']') {
 					i++
+					shift(i)
 					continue
 				}
 			}
@@ -100,6 +125,7 @@ func fixJSON(payload []byte) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRune(payload[i:])
+		replaced := true
 		switch {
 		case r == leftSingle || r == rightSingle:
 			out = append(out, '\'')
@@ -111,10 +137,27 @@ func fixJSON(payload []byte) []byte {
 			inString, smartOpened = false, false
 		default:
 			out = append(out, payload[i:i+size]...)
+			replaced = false
+		}
+		i += size
+		if replaced {
+			shift(i)
+		}
+	}
+	return out, shifts
+}
+
+// invalidUTF8At returns the offset of the first byte of b that is not part
+// of valid UTF-8, or -1.
+func invalidUTF8At(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
 		}
 		i += size
 	}
-	return out
+	return -1
 }
 
 func skipWhitespace(b []byte, i int) int {

@@ -37,10 +37,14 @@ func ParseResponse(response string) ([]Part, error) {
 		}
 		contentStart := i + len(tagOpen)
 		content := rest[contentStart : contentStart+j]
-		msgs, err := FixPayload(stripFence([]byte(content)))
+		raw := []byte(content)
+		payload := stripFence(raw)
+		msgs, err := FixPayload(payload)
 		if err != nil {
 			if se, ok := err.(*SyntaxError); ok {
-				se.Offset += int64(base + contentStart)
+				// stripFence returns a subslice of raw: the capacity it
+				// lost is where the payload starts in the block.
+				se.Offset += int64(base + contentStart + cap(raw) - cap(payload))
 			}
 			return nil, err
 		}
