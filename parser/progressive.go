@@ -74,6 +74,7 @@ type progressiveEngine struct {
 	deleted      map[string]bool
 	pending      map[string][]map[string]any
 	dataYielded  map[dataSlot]map[string]string // surface and path -> data key -> comparison encoding of the last value (data helper)
+	dataMsgOf    map[dataSlot]uint64            // delta mode: the message (scanner generation) each record is of
 	surfaceVer   map[string]string
 	dirty        bool
 
@@ -139,6 +140,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 		deleted:      map[string]bool{},
 		pending:      map[string][]map[string]any{},
 		dataYielded:  map[dataSlot]map[string]string{},
+		dataMsgOf:    map[dataSlot]uint64{},
 		surfaceVer:   map[string]string{},
 		dataLastGen:  -1,
 	}

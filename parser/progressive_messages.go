@@ -292,6 +292,7 @@ func (e *progressiveEngine) forgetSurface(sid string) {
 	for k := range e.dataYielded {
 		if k.surface == sid {
 			delete(e.dataYielded, k)
+			delete(e.dataMsgOf, k)
 		}
 	}
 }
@@ -402,6 +403,13 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 			return d // refused: a scratch record, not kept
 		}
 		e.dataYielded[k] = d
+	}
+	if e.dstate != nil && e.dataMsgOf[k] != e.sc.msgGen {
+		// Delta mode reduces a message against itself only (delta.go):
+		// the record starts afresh with each message, so that its first
+		// yield carries every entry read so far.
+		clear(d)
+		e.dataMsgOf[k] = e.sc.msgGen
 	}
 	return d
 }
