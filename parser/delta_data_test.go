@@ -60,12 +60,14 @@ func TestDeltaDataYields(t *testing.T) {
 		{
 			name: "a later message's first yield carries every entry read so far",
 			steps: []string{
-				cs + `{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/u","value":{"name":"Ada","city":"Paris"}}},`,
+				cs + `{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/u","value":{"name":"Ada",`,
+				`"city":"Paris"}}},`,
 				`{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/u","value":{"name":"Ada",`,
 				`"city":"Rome"}}}]</a2ui-json>`,
 			},
 			want: []string{
-				`{"updateDataModel":{"path":"/u","surfaceId":"s","value":{"city":"Paris","name":"Ada"}},"version":"v0.9"}`,
+				`{"updateDataModel":{"path":"/u","surfaceId":"s","value":{"name":"Ada"}},"version":"v0.9"}`,
+				`{"updateDataModel":{"path":"/u/city","surfaceId":"s","value":"Paris"},"version":"v0.9"}`,
 				`{"updateDataModel":{"path":"/u","surfaceId":"s","value":{"name":"Ada"}},"version":"v0.9"}`,
 				`{"updateDataModel":{"path":"/u/city","surfaceId":"s","value":"Rome"},"version":"v0.9"}`,
 			},
