@@ -119,11 +119,12 @@ type progressiveEngine struct {
 	dstate *deltaState
 
 	// Memory bounds (progressive_limits.go).
-	maxSurfaces int
-	maxComps    int
-	held        map[string]struct{} // surfaces state is kept for
-	lastHeld    string              // a member of held ("": none known)
-	limitErr    *LimitError         // a refusal not yet returned
+	maxSurfaces  int
+	maxComps     int
+	held         map[string]struct{} // surfaces state is kept for
+	deletedOrder []string            // deleted, oldest first (see rememberDeleted)
+	lastHeld     string              // a member of held ("": none known)
+	limitErr     *LimitError         // a refusal not yet returned
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {

@@ -1,5 +1,7 @@
 package parser
 
+import "slices"
+
 // Memory bounds of the progressive modes
 //
 // The progressive modes remember every surface of a stream until its
@@ -15,9 +17,11 @@ package parser
 // block: what it yielded before stands, the rest is dropped, and the
 // surfaces already held go on as before.
 
-// holds reports whether the engine keeps state for surface s.
+// holds reports whether the engine keeps state for surface s. The ids a
+// message without a surface falls back to (see orUnknown, surfaceOr) are
+// always held, uncounted: they are a fixed few.
 func (e *progressiveEngine) holds(s string) bool {
-	if s == "" || s == e.lastHeld {
+	if s == "" || s == e.lastHeld || s == "unknown" || s == "default" {
 		return true
 	}
 	if _, ok := e.held[s]; ok {
@@ -81,14 +85,28 @@ func (e *progressiveEngine) takeLimitErr() error {
 
 // rememberDeleted records a deleted v0.8 surface, whose later messages are
 // ignored until a new beginRendering. At most maxSurfaces are remembered:
-// beyond that an arbitrary one is forgotten (its stragglers would then be
-// handled as for a surface never seen).
+// beyond that the oldest in deletedOrder is forgotten (its stragglers are
+// then handled as for a surface never seen). deletedOrder lists the
+// deletions in order; it may hold ids begun since, which it drops when it
+// grows to twice the limit.
 func (e *progressiveEngine) rememberDeleted(sid string) {
-	if len(e.deleted) >= e.maxSurfaces {
-		for k := range e.deleted {
-			delete(e.deleted, k)
-			break
+	for len(e.deleted) >= e.maxSurfaces && len(e.deletedOrder) > 0 {
+		old := e.deletedOrder[0]
+		e.deletedOrder = e.deletedOrder[1:]
+		delete(e.deleted, old)
+	}
+	if len(e.deletedOrder) >= 2*e.maxSurfaces {
+		live := make([]string, 0, len(e.deleted))
+		seen := make(map[string]bool, len(e.deleted))
+		for i := len(e.deletedOrder) - 1; i >= 0; i-- { // the last deletion of each counts
+			if id := e.deletedOrder[i]; e.deleted[id] && !seen[id] {
+				seen[id] = true
+				live = append(live, id)
+			}
 		}
+		slices.Reverse(live)
+		e.deletedOrder = live
 	}
 	e.deleted[sid] = true
+	e.deletedOrder = append(e.deletedOrder, sid)
 }

@@ -134,6 +134,22 @@ func TestProgressiveLimits(t *testing.T) {
 			want:   `"literalString":"one"`,
 		},
 		{
+			name:   "a data message read before its surfaceId takes no slot",
+			opts:   []Option{WithMaxSurfaces(1)},
+			in:     v09Surface("a", 2) + `<a2ui-json>[{"version":"v0.9","updateDataModel":{"path":"/x","value":{"k":"one","j":"two"},"surfaceId":"a"}}]</a2ui-json>` + v09Update("a", "c1", "still a"),
+			limits: nil,
+			want:   `"text":"still a"`,
+		},
+		{
+			name: "an ignored message for a deleted v0.8 surface takes no slot",
+			opts: []Option{WithMaxSurfaces(1)},
+			in: `<a2ui-json>[{"beginRendering":{"surfaceId":"a","root":"root"}},{"deleteSurface":{"surfaceId":"a"}},` +
+				`{"dataModelUpdate":{"surfaceId":"a","contents":[{"key":"k","valueString":"v"}]}}]</a2ui-json>` +
+				`<a2ui-json>[{"beginRendering":{"surfaceId":"b","root":"root"}},{"surfaceUpdate":{"surfaceId":"b","components":[{"id":"root","component":{"Text":{"text":{"literalString":"b lives"}}}}]}}]</a2ui-json>`,
+			limits: nil,
+			want:   `"literalString":"b lives"`,
+		},
+		{
 			name:   "data for one surface too many",
 			opts:   []Option{WithMaxSurfaces(1)},
 			in:     v09Surface("s1", 2) + `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"elsewhere","path":"/x","value":1}}]</a2ui-json>` + v09Update("s1", "c1", "after"),
@@ -228,6 +244,36 @@ func TestProgressiveStateStaysBounded(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestDeletedSurfacesForgottenOldestFirst deletes more v0.8 surfaces than
+// the parser remembers: the oldest is forgotten (its late message is read
+// as for a surface never seen, and yielded), the others stay deleted (their
+// late messages are ignored), the same way every run.
+func TestDeletedSurfacesForgottenOldestFirst(t *testing.T) {
+	var b strings.Builder
+	for _, s := range []string{"a", "b", "c"} {
+		fmt.Fprintf(&b, `<a2ui-json>[{"beginRendering":{"surfaceId":%q,"root":"root"}},{"deleteSurface":{"surfaceId":%q}}]</a2ui-json>`, s, s)
+	}
+	for _, s := range []string{"a", "b", "c"} {
+		fmt.Fprintf(&b, `<a2ui-json>[{"dataModelUpdate":{"surfaceId":%q,"contents":[{"key":"late","valueString":%q}]}}]</a2ui-json>`, s, s)
+	}
+	for run := range 20 {
+		p, err := New(WithMode(ModeProgressive), WithMaxSurfaces(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := feedLimited(t, p, b.String(), 0)
+		var late []string
+		for _, m := range r.msgs {
+			if strings.Contains(m, `"late"`) {
+				late = append(late, m)
+			}
+		}
+		if len(late) != 1 || !strings.Contains(late[0], `"surfaceId":"a"`) {
+			t.Fatalf("run %d: late messages yielded %v, want only a's", run, late)
 		}
 	}
 }

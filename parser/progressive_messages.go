@@ -116,6 +116,9 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 	}
 	_, isBR := obj[kBeginRendering]
 	if e.deleted[sid] && !isBR {
+		// Ignored: what reading it admitted and built for the deleted
+		// surface goes (forgetSurface keeps it marked deleted).
+		e.forgetSurface(sid)
 		return true, nil
 	}
 	if _, ok := obj[kSurfaceUpdate]; ok && !e.yieldedStart[sid] {
