@@ -32,10 +32,12 @@ import (
 //   - a yield identical to the message's previous one is dropped.
 //
 // As in progressive mode (and the reference), a message sniffed before its
-// path arrived is yielded at the root: a model that writes "value" before
-// "path" has its partial value replace the whole data model for a while.
-// The complete message then sets its path's value, but what the partial
-// yields replaced at the root stays replaced.
+// path arrived is yielded at the root, and one sniffed before its surfaceId
+// arrived is yielded for the current surface (or "default"): a model that
+// writes "value" first has its partial value replace a whole data model
+// for a while. The complete message then sets its path's value, but what
+// the partial yields replaced stays replaced. So does what a block that
+// fails later yielded.
 //
 // The complete message always reaches the reduction in delta mode (the
 // reference's de-duplication, which can skip it, is progressive mode's

@@ -140,8 +140,9 @@ func onlyV09(msgs []json.RawMessage) bool {
 		}
 		if pathAfterValue(m) {
 			// The progressive modes, like the reference, yield a data
-			// model message sniffed before its path arrived at the root,
-			// replacing the whole data model (see delta.go).
+			// model message sniffed before its path (surfaceId) arrived at
+			// the root (for the current surface), replacing a whole data
+			// model (see delta.go).
 			return false
 		}
 		if body, ok := env["updateDataModel"].(map[string]any); ok && !hasDataKeys(body) {
@@ -166,7 +167,7 @@ func onlyV09(msgs []json.RawMessage) bool {
 }
 
 // pathAfterValue reports whether the updateDataModel body of message m has
-// its "path" after its "value".
+// its "path" or its "surfaceId" after its "value".
 func pathAfterValue(m []byte) bool {
 	sawValue, after := false, false
 	eachKey(m, func(parents []string, _ int, key string) bool {
@@ -176,9 +177,11 @@ func pathAfterValue(m []byte) bool {
 		switch key {
 		case "value":
 			sawValue = true
-		case "path":
-			after = sawValue
-			return false
+		case "path", "surfaceId":
+			if sawValue {
+				after = true
+				return false
+			}
 		}
 		return true
 	})
@@ -417,6 +420,7 @@ func TestPathAfterValue(t *testing.T) {
 		{"no path", `{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"path":"/x"}}}`, false},
 		{"path nested in the value only", `{"updateDataModel":{"value":{"x":{"path":"/y"}}}}`, false},
 		{"another kind", `{"updateComponents":{"value":1,"path":"/x"}}`, false},
+		{"surfaceId after the value", `{"updateDataModel":{"path":"/x","value":1,"surfaceId":"s"}}`, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

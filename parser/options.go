@@ -24,10 +24,11 @@ const (
 	// whole (it replaces the value at its path); its later yields carry
 	// each entry new or changed since, as an update at the entry's own path
 	// (path/key), or (v0.8, whose contents cannot address one entry) whole.
-	// Applied in order, the yields leave the same components and data as the
-	// complete messages (given, as in progressive mode and the reference, a
-	// data model message whose "path" comes before its "value": one sniffed
-	// before its path arrived is yielded at the root).
+	// Applied in order, the yields of blocks that do not fail leave the same
+	// components and data as the complete messages, given data model
+	// messages that name their "surfaceId" and "path" before their "value"
+	// (as in progressive mode and the reference, one sniffed before those
+	// arrive is yielded for the current surface, or "default", at the root).
 	ModeDelta
 )
 
@@ -182,8 +183,10 @@ func WithMaxDepth(n int) Option {
 // stream, its components, root and version and the data they yielded, until
 // a deleteSurface, so that later messages are healed and compared against
 // it. A message for one more surface fails its block with a *LimitError
-// wrapping ErrLimit; the surfaces already held go on as before. Complete
-// mode keeps no state and ignores it.
+// wrapping ErrLimit (the rest of that block is dropped, as for any failed
+// block); the surfaces already held go on as before in the next blocks. The
+// ids a message without a surface falls back to ("default", "unknown") are
+// not counted. Complete mode keeps no state and ignores it.
 func WithMaxSurfaces(n int) Option {
 	return func(c *config) error {
 		if n <= 0 {
@@ -197,7 +200,10 @@ func WithMaxSurfaces(n int) Option {
 // WithMaxComponents bounds the components the progressive and delta modes
 // keep for one surface, and the v0.8 messages they hold for a surface
 // before its beginRendering (default DefaultMaxComponents). One more fails
-// its block with a *LimitError wrapping ErrLimit. Complete mode ignores it.
+// its block with a *LimitError wrapping ErrLimit. It also bounds their
+// records of the data yielded (which spare yielding an entry twice): n data
+// paths per surface, n keys per path; past these the records start afresh,
+// and an entry may be yielded again. Complete mode ignores it.
 func WithMaxComponents(n int) Option {
 	return func(c *config) error {
 		if n <= 0 {

@@ -75,6 +75,7 @@ type progressiveEngine struct {
 	pending      map[string][]map[string]any
 	dataYielded  map[dataSlot]map[string]string // surface and path -> data key -> comparison encoding of the last value (data helper)
 	dataMsgOf    map[dataSlot]uint64            // delta mode: the message (scanner generation) each record is of
+	dataSlots    map[string]int                 // surface -> data path records (see boundDataSlots)
 	surfaceVer   map[string]string
 	dirty        bool
 
@@ -142,6 +143,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 		pending:      map[string][]map[string]any{},
 		dataYielded:  map[dataSlot]map[string]string{},
 		dataMsgOf:    map[dataSlot]uint64{},
+		dataSlots:    map[string]int{},
 		surfaceVer:   map[string]string{},
 		dataLastGen:  -1,
 	}

@@ -83,6 +83,36 @@ func (e *progressiveEngine) takeLimitErr() error {
 	return err
 }
 
+// The records of the data yielded (dataYielded: per surface and path, the
+// last value yielded under each key) spare the progressive modes yielding
+// an entry twice. They are bounded too: a surface keeps records for at most
+// maxComps paths, and a path for at most maxComps keys plus those of one
+// message. Past either bound the records start afresh: an entry may then be
+// yielded again, and nothing is lost.
+
+// boundDataSlots makes room for one more data path record of surface sid,
+// forgetting all of its records when it has maxComps of them.
+func (e *progressiveEngine) boundDataSlots(sid string) {
+	if e.dataSlots[sid] >= e.maxComps {
+		e.forgetData(sid)
+	}
+}
+
+// forgetData drops the data records of surface sid.
+func (e *progressiveEngine) forgetData(sid string) {
+	if e.dataSlots[sid] == 0 {
+		return
+	}
+	for k := range e.dataYielded {
+		if k.surface == sid {
+			delete(e.dataYielded, k)
+			delete(e.dataMsgOf, k)
+		}
+	}
+	delete(e.dataSlots, sid)
+	e.dataGen++
+}
+
 // rememberDeleted records a deleted v0.8 surface, whose later messages are
 // ignored until a new beginRendering. At most maxSurfaces are remembered:
 // beyond that the oldest in deletedOrder is forgotten (its stragglers are

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -278,6 +279,63 @@ func TestDeletedSurfacesForgottenOldestFirst(t *testing.T) {
 	}
 }
 
+// TestDataRecordsStayBounded sends one surface data at many paths, and at
+// one path many keys (three per message): the records of the data yielded
+// stay within WithMaxComponents paths of at most that many keys plus one
+// message's, and applying the delta yields still leaves the complete
+// messages' data.
+func TestDataRecordsStayBounded(t *testing.T) {
+	const max = 8
+	var b strings.Builder
+	b.WriteString(v09Surface("s", 2))
+	for i := range 60 {
+		fmt.Fprintf(&b, `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/p%d","value":{"k":%d}}}]</a2ui-json>`, i, i)
+		fmt.Fprintf(&b, `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/many","value":{"a%d":1,"b%d":2,"c%d":3}}}]</a2ui-json>`, i, i, i)
+	}
+	in := b.String()
+	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+		t.Run(mode.String(), func(t *testing.T) {
+			p, err := New(WithMode(mode), WithMaxComponents(max))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := feedLimited(t, p, in, 16)
+			if len(r.limits)+len(r.other) > 0 {
+				t.Fatalf("errors: %v %v", r.limits, r.other)
+			}
+			checkDataRecords(t, p.eng.(*progressiveEngine), max, 3)
+			if mode == ModeDelta {
+				var msgs []json.RawMessage
+				for _, m := range r.msgs {
+					msgs = append(msgs, json.RawMessage(m))
+				}
+				complete, _ := runMode(t, ModeComplete, nil, [][]byte{[]byte(in)})
+				if err := diffStates("data (complete vs delta)", applyAll(t, complete).data, applyAll(t, msgs).data); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// checkDataRecords fails unless every surface has at most max data path
+// records, each of at most max keys plus perMsg (one message's).
+func checkDataRecords(t *testing.T, e *progressiveEngine, max, perMsg int) {
+	t.Helper()
+	paths := map[string]int{}
+	for k, d := range e.dataYielded {
+		paths[k.surface]++
+		if len(d) > max+perMsg {
+			t.Fatalf("data record of %v holds %d keys; limit %d", k, len(d), max)
+		}
+	}
+	for sid, n := range paths {
+		if n > max {
+			t.Fatalf("surface %q has %d data path records; limit %d", sid, n, max)
+		}
+	}
+}
+
 func TestLimitOptionsValidated(t *testing.T) {
 	cases := map[string]Option{
 		"zero surfaces":       WithMaxSurfaces(0),
@@ -324,6 +382,9 @@ func FuzzProgressiveLimits(f *testing.F) {
 					t.Fatalf("%s: surface %q holds %d components, %d waiting messages", mode, sid, len(s.comps), len(e.pending[sid]))
 				}
 			}
+			// Keys: the limit plus one message's, which arbitrary input
+			// bounds only by its size.
+			checkDataRecords(t, e, 3, len(in))
 		}
 	})
 }

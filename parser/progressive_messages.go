@@ -292,12 +292,7 @@ func (e *progressiveEngine) forgetSurface(sid string) {
 	e.dataGen++
 	delete(e.rootIDs, sid)
 	delete(e.surfaceVer, sid)
-	for k := range e.dataYielded {
-		if k.surface == sid {
-			delete(e.dataYielded, k)
-			delete(e.dataMsgOf, k)
-		}
-	}
+	e.forgetData(sid)
 }
 
 // handlePartialComponent caches a component seen inside a message that is
@@ -405,7 +400,14 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 		if !e.admitSurface(k.surface) {
 			return d // refused: a scratch record, not kept
 		}
+		e.boundDataSlots(k.surface)
 		e.dataYielded[k] = d
+		e.dataSlots[k.surface]++
+	} else if len(d) > e.maxComps {
+		// The record spares yielding an entry twice: past the bound it
+		// starts afresh (see boundDataSlots).
+		clear(d)
+		e.dataGen++
 	}
 	if e.dstate != nil && e.dataMsgOf[k] != e.sc.msgGen {
 		// Delta mode reduces a message against itself only (delta.go):
