@@ -110,9 +110,7 @@ func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 	default:
 		p.runDelimited(data, base)
 	}
-	if err := p.eng.feedEnd(&p.out); err != nil {
-		p.fail(err)
-	}
+	p.endCall()
 	return p.takeParts(), p.takeErr()
 }
 
@@ -138,9 +136,7 @@ func (p *Parser) Close() ([]Part, error) {
 	case len(rest) > 0:
 		p.out.text(string(rest))
 	}
-	if err := p.eng.feedEnd(&p.out); err != nil {
-		p.fail(err)
-	}
+	p.endCall()
 	return p.takeParts(), p.takeErr()
 }
 
@@ -308,6 +304,23 @@ func (p *Parser) fail(err error) {
 	p.eng.reset()
 	if p.inBlock {
 		p.skipping = true
+	}
+}
+
+// endCall lets the engine finish the call's parts, then keeps each
+// failure's Before counting the parts that still precede it.
+func (p *Parser) endCall() {
+	err := p.eng.feedEnd(&p.out)
+	if len(p.out.dropped) > 0 {
+		for _, e := range p.errs {
+			if be, ok := e.(*BlockError); ok {
+				be.Before -= p.out.removedBefore(be.Before)
+			}
+		}
+		p.out.dropped = p.out.dropped[:0]
+	}
+	if err != nil {
+		p.fail(err)
 	}
 }
 

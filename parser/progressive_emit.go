@@ -128,8 +128,9 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 			}
 		}
 		parts := out.parts[:0]
-		for _, p := range out.parts {
+		for pi, p := range out.parts {
 			if p.Messages == nil && p.Text == "" {
+				out.dropped = append(out.dropped, pi)
 				continue
 			}
 			parts = append(parts, p)
