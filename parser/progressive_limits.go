@@ -46,6 +46,26 @@ func (e *progressiveEngine) admitSurface(s string) bool {
 	return true
 }
 
+// releaseIfEmpty gives up holding surface sid when no state of it is kept
+// but records of the data yielded, which it drops (they only spare
+// yielding an entry twice).
+func (e *progressiveEngine) releaseIfEmpty(sid string) {
+	if _, ok := e.held[sid]; !ok || e.seen[sid] != nil || e.pending[sid] != nil || e.yieldedStart[sid] {
+		return
+	}
+	if _, ok := e.rootIDs[sid]; ok {
+		return
+	}
+	if _, ok := e.surfaceVer[sid]; ok {
+		return
+	}
+	e.forgetData(sid)
+	delete(e.held, sid)
+	if e.lastHeld == sid {
+		e.lastHeld = ""
+	}
+}
+
 // admitComponent reports whether surface s may hold one more component.
 func (e *progressiveEngine) admitComponent(s *surfaceState) bool {
 	if len(s.comps) < e.maxComps {

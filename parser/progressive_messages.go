@@ -116,9 +116,9 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 	}
 	_, isBR := obj[kBeginRendering]
 	if e.deleted[sid] && !isBR {
-		// Ignored: what reading it admitted and built for the deleted
-		// surface goes (forgetSurface keeps it marked deleted).
-		e.forgetSurface(sid)
+		// Ignored: reading it admitted the surface; that admission goes
+		// unless reading it built state (as the reference, which keeps it).
+		e.releaseIfEmpty(sid)
 		return true, nil
 	}
 	if _, ok := obj[kSurfaceUpdate]; ok && !e.yieldedStart[sid] {
