@@ -167,34 +167,6 @@ func TestFencesFraming(t *testing.T) {
 // TestFencesTextReleasedAtOnce checks what one Feed releases: all text but
 // a line start that can still become an opening fence (and a split UTF-8
 // sequence).
-func TestFencesTextReleasedAtOnce(t *testing.T) {
-	tests := []struct {
-		name, chunk, want string
-	}{
-		{"plain text", "Hello", "Hello"},
-		{"fence mentioned mid-line is released", "Hello ```a2ui", "Hello ```a2ui"},
-		{"possible fence at a line start is held", "Hello\n```a2", "Hello\n"},
-		{"complete fence marker waits for its line end", "Hello\n```a2ui \t", "Hello\n"},
-		{"possible indentation is held", "Hello\n   ", "Hello\n"},
-		{"four spaces are released", "Hello\n    ", "Hello\n    "},
-		{"other info word is released", "Hello\n```a2uiX", "Hello\n```a2uiX"},
-		{"text after the info word is released", "Hello\n```a2ui x", "Hello\n```a2ui x"},
-		{"split rune held", "18\xc2", "18"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			p, _ := New(WithFraming(FramingFences))
-			parts, err := p.Feed([]byte(tc.chunk))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ := flatten(parts)
-			if got != tc.want {
-				t.Fatalf("released %q, want %q", got, tc.want)
-			}
-		})
-	}
-}
 
 // TestFencesBlockMessageAtOnce checks that a message completed inside a
 // fenced block is yielded by the Feed that completes it, while a possible

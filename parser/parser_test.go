@@ -276,17 +276,29 @@ func TestOptionsValidated(t *testing.T) {
 
 func TestTextReleasedAtOnce(t *testing.T) {
 	tests := []struct {
-		name, chunk, want string
+		name    string
+		framing Framing
+		chunk   string
+		want    string
 	}{
-		{"plain text", "Hello", "Hello"},
-		{"possible tag prefix held", "Hello <a2ui", "Hello "},
-		{"lone angle bracket held", "a <", "a "},
-		{"split rune held", "18\xc2", "18"},
-		{"split three-byte rune held", "x\xe6\x97", "x"},
+		{"plain text", FramingTags, "Hello", "Hello"},
+		{"possible tag prefix held", FramingTags, "Hello <a2ui", "Hello "},
+		{"lone angle bracket held", FramingTags, "a <", "a "},
+		{"split rune held", FramingTags, "18\xc2", "18"},
+		{"split three-byte rune held", FramingTags, "x\xe6\x97", "x"},
+		{"fences: plain text", FramingFences, "Hello", "Hello"},
+		{"fences: fence mentioned mid-line is released", FramingFences, "Hello ```a2ui", "Hello ```a2ui"},
+		{"fences: possible fence at a line start is held", FramingFences, "Hello\n```a2", "Hello\n"},
+		{"fences: complete fence marker waits for its line end", FramingFences, "Hello\n```a2ui \t", "Hello\n"},
+		{"fences: possible indentation is held", FramingFences, "Hello\n   ", "Hello\n"},
+		{"fences: four spaces are released", FramingFences, "Hello\n    ", "Hello\n    "},
+		{"fences: other info word is released", FramingFences, "Hello\n```a2uiX", "Hello\n```a2uiX"},
+		{"fences: text after the info word is released", FramingFences, "Hello\n```a2ui x", "Hello\n```a2ui x"},
+		{"fences: split rune held", FramingFences, "18\xc2", "18"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p, _ := New()
+			p, _ := New(WithFraming(tc.framing))
 			parts, err := p.Feed([]byte(tc.chunk))
 			if err != nil {
 				t.Fatal(err)
