@@ -89,20 +89,20 @@ func (d *deltaState) forget(surface string) {
 // changed reports whether v differs from the value last yielded under key
 // (compared by their canonical encodings), recording it if so.
 func (d *deltaState) changed(key string, v any) bool {
-	enc := ""
+	prev, had := d.cur.keys[key]
 	if ev, ok := v.(*encodedValue); ok {
-		enc = ev.out // already encoded: keep its encoding as it is
-	} else {
-		d.enc = appendJSON(d.enc[:0], v)
-		if prev, ok := d.cur.keys[key]; ok && prev == string(d.enc) {
+		// Already encoded: compare and keep its encoding as it is.
+		if had && prev == ev.out {
 			return false
 		}
-		enc = string(d.enc)
+		d.cur.keys[key] = ev.out
+		return true
 	}
-	if prev, ok := d.cur.keys[key]; ok && prev == enc {
+	d.enc = appendJSON(d.enc[:0], v)
+	if had && prev == string(d.enc) {
 		return false
 	}
-	d.cur.keys[key] = enc
+	d.cur.keys[key] = string(d.enc)
 	return true
 }
 
