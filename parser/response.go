@@ -37,14 +37,11 @@ func ParseResponse(response string) ([]Part, error) {
 		}
 		contentStart := i + len(tagOpen)
 		content := rest[contentStart : contentStart+j]
-		raw := []byte(content)
-		payload := stripFence(raw)
+		payload, start := stripFence([]byte(content))
 		msgs, err := FixPayload(payload)
 		if err != nil {
 			if se, ok := err.(*SyntaxError); ok {
-				// stripFence returns a subslice of raw: the capacity it
-				// lost is where the payload starts in the block.
-				se.Offset += int64(base + contentStart + cap(raw) - cap(payload))
+				se.Offset += int64(base + contentStart + start)
 			}
 			return nil, err
 		}
@@ -63,15 +60,23 @@ func ParseResponse(response string) ([]Part, error) {
 // backtick to the end of its line or up to the first '[' or '{', excluded
 // (so ```json [ … ] ``` on one line is a fenced payload), and a trailing run
 // of backticks goes. A marker followed by neither is kept without its
-// backticks, for FixPayload to report.
-func stripFence(b []byte) []byte {
-	b = bytes.TrimSpace(b)
+// backticks, for FixPayload to report. start is where payload begins in b.
+func stripFence(b []byte) (payload []byte, start int) {
+	const space = " \t\r\n"
+	trimLeft := func(cut string) {
+		t := bytes.TrimLeft(b, cut)
+		start += len(b) - len(t)
+		b = t
+	}
+	trimLeft(space)
 	if len(b) > 0 && b[0] == '`' {
 		if i := fenceMarkerEnd(b); i >= 0 {
+			start += i
 			b = b[i:]
 		} else {
-			b = bytes.TrimLeft(b, "`")
+			trimLeft("`")
 		}
 	}
-	return bytes.TrimSpace(bytes.TrimRight(bytes.TrimSpace(b), "`"))
+	trimLeft(space)
+	return bytes.TrimRight(bytes.TrimRight(bytes.TrimRight(b, space), "`"), space), start
 }
