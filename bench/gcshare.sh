@@ -8,6 +8,8 @@
 #
 # usage: bash bench/gcshare.sh [mode] [chunk] [corpus]
 #        (default: progressive 16 stream_v09.txt)
+# PARSERATE=/path/to/parserate measures that binary (say, one built from a
+# patched tree) instead of building bench/cmd/parserate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
@@ -15,9 +17,10 @@ mode="${1:-progressive}"
 chunk="${2:-16}"
 corpus="${3:-stream_v09.txt}"
 tmp="$(mktemp -d)"
-go build -o "$tmp/parserate" ./bench/cmd/parserate
+parserate="${PARSERATE:-$tmp/parserate}"
+[ -n "${PARSERATE:-}" ] || go build -o "$parserate" ./bench/cmd/parserate
 for procs in 2 1; do
-  GOMAXPROCS=$procs GODEBUG=gctrace=1 "$tmp/parserate" -rounds 1 -chunk "$chunk" -mode "$mode" "$shared/corpus/$corpus" 2>&1 |
+  GOMAXPROCS=$procs GODEBUG=gctrace=1 "$parserate" -rounds 1 -chunk "$chunk" -mode "$mode" "$shared/corpus/$corpus" 2>&1 |
     awk -v procs="$procs" '
       /^gc / {
         n++
