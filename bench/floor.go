@@ -77,6 +77,35 @@ func CopyOutput(outs [][]parser.Part) int {
 	return msgs
 }
 
+// CopyOutputBorrowed is CopyOutput for a parser with borrowed output: the
+// parts, messages and bytes of each call are copied into storage reused
+// from one call to the next (texts are still allocated: they are strings).
+func CopyOutputBorrowed(outs [][]parser.Part) int {
+	msgs := 0
+	var own []parser.Part
+	var ms []json.RawMessage
+	var buf []byte
+	for _, parts := range outs {
+		own, ms, buf = own[:0], ms[:0], buf[:0]
+		for _, pt := range parts {
+			cp := parser.Part{Text: strings.Clone(pt.Text)}
+			if pt.Messages != nil {
+				a := len(ms)
+				for _, m := range pt.Messages {
+					b := len(buf)
+					buf = append(buf, m...)
+					ms = append(ms, buf[b:len(buf):len(buf)])
+				}
+				cp.Messages = ms[a:len(ms):len(ms)]
+			}
+			own = append(own, cp)
+		}
+		msgs += countMessages(parts)
+	}
+	runtime.KeepAlive(own)
+	return msgs
+}
+
 // countMessages is the number of messages in parts.
 func countMessages(parts []parser.Part) int {
 	n := 0

@@ -29,23 +29,28 @@ func feedAll(tb testing.TB, data []byte, n int, opts ...parser.Option) int {
 }
 
 // BenchmarkParser parses the corpus streams in every mode at chunk sizes 4,
-// 16, 256 and 65536 bytes.
+// 16, 256 and 65536 bytes, with owned output (the default) and, in the
+// sub-benchmarks ending in /borrowed, with parser.WithBorrowedOutput.
 func BenchmarkParser(b *testing.B) {
 	for _, corpus := range []string{CorpusV09, CorpusV08} {
 		data := LoadCorpus(b, corpus)
 		for _, mode := range []parser.Mode{parser.ModeComplete, parser.ModeDelta, parser.ModeProgressive} {
 			for _, n := range []int{4, 16, 256, 65536} {
-				name := fmt.Sprintf("%s/%s/chunk=%d", corpus[:len(corpus)-4], mode, n)
-				b.Run(name, func(b *testing.B) {
-					if _, err := parser.New(parser.WithMode(mode)); err != nil {
-						b.Skip(err)
+				for _, borrow := range []bool{false, true} {
+					name := fmt.Sprintf("%s/%s/chunk=%d", corpus[:len(corpus)-4], mode, n)
+					opts := []parser.Option{parser.WithMode(mode)}
+					if borrow {
+						name += "/borrowed"
+						opts = append(opts, parser.WithBorrowedOutput())
 					}
-					b.SetBytes(int64(len(data)))
-					b.ReportAllocs()
-					for b.Loop() {
-						feedAll(b, data, n, parser.WithMode(mode))
-					}
-				})
+					b.Run(name, func(b *testing.B) {
+						b.SetBytes(int64(len(data)))
+						b.ReportAllocs()
+						for b.Loop() {
+							feedAll(b, data, n, opts...)
+						}
+					})
+				}
 			}
 		}
 	}

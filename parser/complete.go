@@ -24,7 +24,7 @@ func (e *completeEngine) blockData(seg []byte, off int64, out *emitter) error {
 			return err
 		}
 		if msg != nil {
-			out.message(json.RawMessage(append([]byte(nil), msg...)))
+			out.message(json.RawMessage(out.store.keep(append(out.store.alloc(len(msg)), msg...))))
 		}
 		seg, off = seg[n:], off+int64(n)
 	}

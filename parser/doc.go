@@ -44,7 +44,11 @@
 // ParseResponse and FixPayload handle whole, non-streamed responses.
 //
 // Ownership: returned parts and their bytes belong to the caller; the parser
-// keeps no reference to them nor to the chunks passed to Feed.
+// keeps no reference to them nor to the chunks passed to Feed. With
+// WithBorrowedOutput they are instead the parser's, valid until the next
+// Feed or Close call (as bufio.Scanner.Bytes), which spares an allocation per
+// yield: a consumer that writes or applies each call's parts before the
+// next call should use it.
 //
 // A Parser is not safe for concurrent use; distinct Parsers are independent.
 package parser

@@ -12,6 +12,11 @@ type emitter struct {
 	// dropped lists, in order, the indexes of parts an engine removed at
 	// the end of the call (see removedBefore).
 	dropped []int
+	// store provides the bytes of the messages (see WithBorrowedOutput).
+	store outputStore
+	// lent is, with borrowed output, the array of parts returned by the
+	// previous call, reused by the next.
+	lent []Part
 }
 
 // removedBefore is the number of parts removed at the end of the call
@@ -61,6 +66,11 @@ func (e *emitter) message(m json.RawMessage) {
 func (e *emitter) take() []Part {
 	p := e.parts
 	e.parts = nil
+	if e.store.borrow {
+		e.lent = p[:0]
+		return p[:len(p):len(p)]
+	}
+	defer e.resetMessages()
 	defer e.resetMessages()
 	nm := 0
 	for i := range p {
@@ -92,6 +102,15 @@ func (e *emitter) take() []Part {
 	}
 	clear(p)
 	return own
+}
+
+// startBorrowed starts a call with borrowed output: the previous call's
+// parts, messages and bytes are reused.
+func (e *emitter) startBorrowed() {
+	e.store.reset()
+	clear(e.lent)
+	e.parts = e.lent[:0]
+	e.resetMessages()
 }
 
 // resetMessages empties the scratch array of messages (dropping its

@@ -23,8 +23,9 @@ var (
 // goroutine. Parts it returns belong to the caller: the parser never reads or
 // writes them again (text-only parts of several calls may share one array,
 // but each returned slice's capacity ends at its last part, so appending to
-// it never reaches another call's parts). The parser keeps no reference to
-// the chunks passed to Feed after Feed returns.
+// it never reaches another call's parts), unless WithBorrowedOutput lends
+// them until the next call. The parser keeps no reference to the chunks
+// passed to Feed after Feed returns.
 type Parser struct {
 	cfg config
 	eng engine
@@ -71,6 +72,7 @@ func New(opts ...Option) (*Parser, error) {
 		}
 	}
 	p := &Parser{cfg: cfg}
+	p.out.store.borrow = cfg.borrow
 	if cfg.framing == FramingTags {
 		p.open, p.close = tagOpen, tagClose
 	}
@@ -143,6 +145,10 @@ func (p *Parser) Close() ([]Part, error) {
 // seedParts lets this call's parts go to the free slots of the slab. The
 // emitter stays seeded across calls that complete nothing.
 func (p *Parser) seedParts() {
+	if p.cfg.borrow {
+		p.out.startBorrowed()
+		return
+	}
 	if cap(p.out.parts) != 0 {
 		return
 	}
@@ -163,6 +169,9 @@ func (p *Parser) takeParts() []Part {
 		return nil
 	}
 	parts := p.out.take()
+	if p.cfg.borrow {
+		return parts
+	}
 	n := len(parts)
 	free := p.slab[p.slabUsed:]
 	if n > len(free) || &parts[0] != &free[0] {

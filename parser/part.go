@@ -7,7 +7,9 @@ import "encoding/json"
 // produced in the same Feed call).
 //
 // A Part and everything it references belong to the caller: the parser never
-// reads or writes them after returning them.
+// reads or writes them after returning them. With WithBorrowedOutput, the
+// Messages slice and the messages' bytes are lent until the next Feed or
+// Close call instead; Text is always the caller's.
 type Part struct {
 	// Text is prose outside A2UI blocks, exactly as the model produced it.
 	// It is empty for a part that only carries messages.

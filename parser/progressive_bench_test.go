@@ -8,7 +8,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 )
 
-func benchCorpus(b *testing.B, name string, mode Mode, chunk int) {
+func benchCorpus(b *testing.B, name string, mode Mode, chunk int, opts ...Option) {
 	data, err := os.ReadFile(shareddata.Path(b, "corpus", name))
 	if err != nil {
 		b.Fatal(err)
@@ -16,7 +16,7 @@ func benchCorpus(b *testing.B, name string, mode Mode, chunk int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := New(WithMode(mode))
+		p, err := New(append([]Option{WithMode(mode)}, opts...)...)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -40,6 +40,12 @@ func BenchmarkProgressiveV08Chunk16(b *testing.B) {
 	benchCorpus(b, "stream_v08.txt", ModeProgressive, 16)
 }
 func BenchmarkDeltaV08Chunk16(b *testing.B) { benchCorpus(b, "stream_v08.txt", ModeDelta, 16) }
+func BenchmarkProgressiveV09Chunk16Borrowed(b *testing.B) {
+	benchCorpus(b, "stream_v09.txt", ModeProgressive, 16, WithBorrowedOutput())
+}
+func BenchmarkDeltaV09Chunk16Borrowed(b *testing.B) {
+	benchCorpus(b, "stream_v09.txt", ModeDelta, 16, WithBorrowedOutput())
+}
 
 // scalingInput is one updateComponents of n components (a root column and
 // n-1 texts) in a block, after its createSurface.

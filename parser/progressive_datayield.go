@@ -203,7 +203,7 @@ func (e *progressiveEngine) updateDataModelMsg(sid, path string, hasPath bool, e
 	for _, en := range entries {
 		size += len(en.key) + len(en.ev.out) + 4
 	}
-	msg := make([]byte, 0, size)
+	msg := e.out.store.alloc(size)
 	msg = append(msg, `{"updateDataModel":{`...)
 	if hasPath {
 		msg = append(appendJSONString(append(msg, `"path":`...), path), ',')
@@ -359,7 +359,7 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 			changed = e.data.acc
 		}
 	}
-	msg := make([]byte, 0, 64+len(sid))
+	msg := e.out.store.alloc(64 + len(sid))
 	msg = append(msg, `{"dataModelUpdate":{"contents":`...)
 	if isList {
 		msg = append(msg, '[')

@@ -23,9 +23,11 @@ func (e *progressiveEngine) emit(msg map[string]any) {
 	e.emitted = append(e.emitted, emission{part: pi, idx: len(e.out.parts[pi].Messages) - 1, msg: msg, gen: e.sc.msgGen})
 }
 
-// emitRaw places an encoded component message in the current part. A v0.8
-// snapshot (dedup) is subject to the per-part de-duplication.
+// emitRaw places an encoded message in the current part. raw was built on
+// storage from e.out.store (alloc or tail). A v0.8 snapshot (dedup) is
+// subject to the per-part de-duplication.
 func (e *progressiveEngine) emitRaw(raw []byte, dedup bool, surface string) {
+	raw = e.out.store.keep(raw)
 	e.out.message(nil)
 	pi := len(e.out.parts) - 1
 	em := emission{part: pi, idx: len(e.out.parts[pi].Messages) - 1, raw: raw}
@@ -82,7 +84,7 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 			continue
 		}
 		if e.dstate == nil {
-			out.parts[em.part].Messages[em.idx] = json.RawMessage(appendJSON(nil, em.msg))
+			out.parts[em.part].Messages[em.idx] = json.RawMessage(out.store.keep(appendJSON(out.store.tail(), em.msg)))
 			continue
 		}
 		msgs := e.dstate.reduce(em.msg, em.gen)
@@ -90,13 +92,13 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 			drop[i] = true
 			continue
 		}
-		out.parts[em.part].Messages[em.idx] = json.RawMessage(appendJSON(nil, msgs[0]))
+		out.parts[em.part].Messages[em.idx] = json.RawMessage(out.store.keep(appendJSON(out.store.tail(), msgs[0])))
 		for _, m := range msgs[1:] {
 			if e.extra == nil {
 				e.extra = map[[2]int][]json.RawMessage{}
 			}
 			k := [2]int{em.part, em.idx}
-			e.extra[k] = append(e.extra[k], json.RawMessage(appendJSON(nil, m)))
+			e.extra[k] = append(e.extra[k], json.RawMessage(out.store.keep(appendJSON(out.store.tail(), m))))
 		}
 	}
 	// Compact: remove dropped messages, and parts left with nothing; insert

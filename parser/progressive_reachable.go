@@ -448,7 +448,7 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 	for _, ent := range ents {
 		n += len(ent.pjson) + 1
 	}
-	b := append(make([]byte, 0, n), open...)
+	b := append(e.out.store.alloc(n), open...)
 	for i, ent := range ents {
 		if i > 0 {
 			b = append(b, ',')
@@ -561,7 +561,7 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 		phJS = append(phJS, js)
 		n += len(js) + 1
 	}
-	b := append(make([]byte, 0, n), open...)
+	b := append(e.out.store.alloc(n), open...)
 	for i, ent := range ents {
 		if i > 0 {
 			b = append(b, ',')

@@ -85,6 +85,11 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "a2ui-stream parse: %v\n", err)
 		return 2
 	}
+	if !*steps {
+		// Each call's parts are written before the next call (--steps holds
+		// the last Feed's parts until Close, so it keeps owned output).
+		opts = append(opts, parser.WithBorrowedOutput())
+	}
 	p, err := parser.New(opts...)
 	if err != nil {
 		return usageErr("%v", err)

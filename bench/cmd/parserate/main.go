@@ -12,7 +12,11 @@
 // so the garbage collector runs less often than it does for the parser,
 // whose live heap is small.
 //
-// usage: parserate [-floor] -chunk 16 -mode complete -rounds 9 FILE
+// With -borrow the parser runs with parser.WithBorrowedOutput (its output is
+// valid until the next Feed), and the floor copies the output into storage
+// reused from one Feed to the next, as the parser then does.
+//
+// usage: parserate [-floor] [-borrow] -chunk 16 -mode complete -rounds 9 FILE
 package main
 
 import (
@@ -38,10 +42,11 @@ func main() {
 	rounds := flag.Int("rounds", 9, "rounds")
 	modeName := flag.String("mode", "complete", "complete, progressive or delta")
 	floor := flag.Bool("floor", false, "time only allocating and copying the parser's output (an approximate floor)")
+	borrow := flag.Bool("borrow", false, "parse with parser.WithBorrowedOutput")
 	flag.Parse()
 	mode, err := parser.ParseMode(*modeName)
 	if err != nil || *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: parserate [-floor] -chunk N -mode MODE -rounds R FILE")
+		fmt.Fprintln(os.Stderr, "usage: parserate [-floor] [-borrow] -chunk N -mode MODE -rounds R FILE")
 		os.Exit(2)
 	}
 	data, err := os.ReadFile(flag.Arg(0))
@@ -49,20 +54,27 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	run := parseRound
+	opts := []parser.Option{parser.WithMode(mode)}
+	if *borrow {
+		opts = append(opts, parser.WithBorrowedOutput())
+	}
+	run := func(data []byte, chunk int) int { return parseRound(data, chunk, opts) }
 	if *floor {
 		outs, err := bench.RecordOutput(data, *chunk, parser.WithMode(mode))
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		run = func([]byte, int, parser.Mode) int { return bench.CopyOutput(outs) }
+		run = func([]byte, int) int { return bench.CopyOutput(outs) }
+		if *borrow {
+			run = func([]byte, int) int { return bench.CopyOutputBorrowed(outs) }
+		}
 	}
 	var rates []float64
 	msgs := 0
 	for r := 0; r < *rounds; r++ {
 		start := cpu()
-		msgs = run(data, *chunk, mode)
+		msgs = run(data, *chunk)
 		d := cpu() - start
 		if d <= 0 {
 			d = time.Microsecond
@@ -71,16 +83,19 @@ func main() {
 	}
 	sort.Float64s(rates)
 	what := ""
+	if *borrow {
+		what = ", borrowed output"
+	}
 	if *floor {
-		what = ", floor: output allocation and copy only"
+		what += ", floor: output allocation and copy only"
 	}
 	fmt.Printf("%.1f MB/s (chunk %d, mode %s, %d messages, median of %d%s)\n", rates[len(rates)/2], *chunk, mode, msgs, *rounds, what)
 }
 
 // parseRound feeds data to a new parser in chunks and returns the number of
 // messages it yielded.
-func parseRound(data []byte, chunk int, mode parser.Mode) int {
-	p, err := parser.New(parser.WithMode(mode))
+func parseRound(data []byte, chunk int, opts []parser.Option) int {
+	p, err := parser.New(opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

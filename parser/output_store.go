@@ -1,0 +1,69 @@
+package parser
+
+// outputStore provides the storage of the message bytes a call yields. By
+// default each message gets an allocation of its own, which the caller
+// owns. With WithBorrowedOutput, messages are carved out of a block reused
+// from one call to the next, so a stream's yields allocate only when a call
+// yields more than the block holds.
+type outputStore struct {
+	borrow bool
+	buf    []byte // the current block; buf[:len(buf)] is handed out in this call
+}
+
+// Sizes of the blocks of borrowed output. A block is never smaller than
+// minBorrowBlock; one larger than maxBorrowBlock (a call that yielded that
+// much, or one message that large) is not kept for the next call, so the
+// parser keeps at most maxBorrowBlock of output between calls.
+const (
+	minBorrowBlock = 16 << 10
+	maxBorrowBlock = 1 << 20
+)
+
+// reset starts a call: the bytes handed out by the previous call may be
+// overwritten from now on.
+func (s *outputStore) reset() {
+	if cap(s.buf) > maxBorrowBlock {
+		s.buf = nil
+		return
+	}
+	s.buf = s.buf[:0]
+}
+
+// alloc returns an empty slice with room for n bytes. Append to it at most
+// n bytes (more reallocates), then hand the result to keep.
+func (s *outputStore) alloc(n int) []byte {
+	if !s.borrow {
+		return make([]byte, 0, n)
+	}
+	if cap(s.buf)-len(s.buf) < n {
+		size := min(max(2*cap(s.buf), minBorrowBlock), maxBorrowBlock)
+		s.buf = make([]byte, 0, max(size, n))
+	}
+	return s.buf[len(s.buf):len(s.buf):cap(s.buf)]
+}
+
+// tail returns an empty slice over the rest of the current block, for a
+// message of unknown size; hand the result to keep.
+func (s *outputStore) tail() []byte {
+	if !s.borrow {
+		return nil
+	}
+	return s.buf[len(s.buf):len(s.buf):cap(s.buf)]
+}
+
+// keep marks b, built by appending to a slice from alloc or tail, as handed
+// out, and returns it with its capacity ending at its length: a caller that
+// appends to one message never writes into another. If appending outgrew
+// the block (b was reallocated), b's array becomes the current block.
+func (s *outputStore) keep(b []byte) []byte {
+	if !s.borrow || len(b) == 0 {
+		return b
+	}
+	free := s.buf[len(s.buf):cap(s.buf)]
+	if len(free) > 0 && &free[0] == &b[0] {
+		s.buf = s.buf[:len(s.buf)+len(b)]
+	} else {
+		s.buf = b
+	}
+	return b[:len(b):len(b)]
+}
