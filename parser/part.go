@@ -21,3 +21,25 @@ type Part struct {
 
 // HasMessages reports whether the part carries A2UI messages.
 func (p Part) HasMessages() bool { return p.Messages != nil }
+
+// Clone returns a copy of p whose Messages slice and message bytes are its
+// own: what a caller of a parser with WithBorrowedOutput keeps past the
+// next Feed or Close call.
+func (p Part) Clone() Part {
+	if p.Messages == nil {
+		return p
+	}
+	n := 0
+	for _, m := range p.Messages {
+		n += len(m)
+	}
+	buf := make([]byte, 0, n)
+	msgs := make([]json.RawMessage, len(p.Messages))
+	for i, m := range p.Messages {
+		a := len(buf)
+		buf = append(buf, m...)
+		msgs[i] = buf[a:len(buf):len(buf)]
+	}
+	p.Messages = msgs
+	return p
+}

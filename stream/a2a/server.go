@@ -247,6 +247,9 @@ func (s *Server) responseParts(answer []byte, o PartOptions) []Part {
 	if err == nil {
 		var pp, rest []parser.Part
 		if pp, err = p.Feed(answer); err == nil {
+			for i := range pp { // kept across Close, which may reuse borrowed output
+				pp[i] = pp[i].Clone()
+			}
 			rest, err = p.Close()
 			pp = append(pp, rest...)
 		}

@@ -393,13 +393,21 @@ func TestNewServerOptions(t *testing.T) {
 func TestParserOptionsNonStreaming(t *testing.T) {
 	tests := []struct {
 		name, output, want string
+		borrow             bool
 	}{
 		{name: "jsonl lines", output: "{\"a\":1}\n{\"b\":2}\n", want: `[{"data":{"a":1},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"data":{"b":2},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}]`},
 		{name: "broken line falls back", output: "{\"a\":\n", want: `[{"text":"{\"a\":\n"}]`},
+		// Close yields the last line into the storage the first one was lent
+		// from: the server must have kept its own copy of the first.
+		{name: "borrowed output kept across close", output: "{\"a\":1}\n{\"b\":2}", borrow: true, want: `[{"data":{"a":1},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"data":{"b":2},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := newTestServer(t, StaticRunner(tt.output), WithParserOptions(parser.WithFraming(parser.FramingJSONL)))
+			opts := []parser.Option{parser.WithFraming(parser.FramingJSONL)}
+			if tt.borrow {
+				opts = append(opts, parser.WithBorrowedOutput())
+			}
+			srv := newTestServer(t, StaticRunner(tt.output), WithParserOptions(opts...))
 			_, r := post(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[]}}}`, nil)
 			if r.Error != nil {
 				t.Fatal(r.Error)
