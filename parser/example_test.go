@@ -50,3 +50,31 @@ func ExampleParseResponse() {
 	// "Hello" [{"id": "x"}]
 	// "Bye" []
 }
+
+// With borrowed output, what a call returns is valid until the next call:
+// use it (here, write it) before feeding on, and Clone what you keep.
+func ExampleWithBorrowedOutput() {
+	p, _ := parser.New(parser.WithMode(parser.ModeDelta), parser.WithBorrowedOutput())
+	stream := []string{
+		`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`,
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"Hel`,
+		`lo"}]}}]</a2ui-json>`,
+	}
+	var kept []parser.Part
+	for _, chunk := range stream {
+		parts, _ := p.Feed([]byte(chunk))
+		for _, part := range parts {
+			for _, m := range part.Messages {
+				fmt.Println(string(m))
+			}
+			kept = append(kept, part.Clone())
+		}
+	}
+	p.Close() // may overwrite the last call's messages, but not the clones
+	fmt.Println(len(kept), "parts kept; first:", string(kept[0].Messages[0]))
+	// Output:
+	// {"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.9"}
+	// {"updateComponents":{"components":[{"id":"root","component":"Text","text":"Hel"}],"surfaceId":"s"},"version":"v0.9"}
+	// {"updateComponents":{"components":[{"id":"root","component":"Text","text":"Hello"}],"surfaceId":"s"},"version":"v0.9"}
+	// 3 parts kept; first: {"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.9"}
+}
