@@ -17,6 +17,9 @@ type outputStore struct {
 const (
 	minBorrowBlock = 16 << 10
 	maxBorrowBlock = 1 << 20
+	// tailRoom is the room tail ensures, so that a message of unknown size
+	// rarely outgrows the block.
+	tailRoom = 1 << 10
 )
 
 // reset starts a call: the bytes handed out by the previous call may be
@@ -42,13 +45,13 @@ func (s *outputStore) alloc(n int) []byte {
 	return s.buf[len(s.buf):len(s.buf):cap(s.buf)]
 }
 
-// tail returns an empty slice over the rest of the current block, for a
-// message of unknown size; hand the result to keep.
+// tail returns an empty slice over the rest of the current block (at least
+// tailRoom bytes), for a message of unknown size; hand the result to keep.
 func (s *outputStore) tail() []byte {
 	if !s.borrow {
 		return nil
 	}
-	return s.buf[len(s.buf):len(s.buf):cap(s.buf)]
+	return s.alloc(tailRoom)
 }
 
 // keep marks b, built by appending to a slice from alloc or tail, as handed
