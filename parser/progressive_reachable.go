@@ -484,6 +484,7 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 		clear(e.phSeen)
 	}
 	seen := e.snapPhs[:0]
+	var sig uint64 // one bit per placeholder seen, by idSignature
 	for _, ent := range ents {
 		for k, ph := range ent.phs {
 			if useMap {
@@ -491,9 +492,12 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 					continue
 				}
 				e.phSeen[ph] = struct{}{}
-			} else if slices.Contains(seen, ph) {
-				continue
 			} else {
+				bit := idSignature(ph)
+				if sig&bit != 0 && slices.Contains(seen, ph) {
+					continue
+				}
+				sig |= bit
 				seen = append(seen, ph)
 			}
 			out = append(out, ',')
@@ -998,4 +1002,15 @@ func pyStr(v any) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// idSignature is one bit of 64 chosen by an id's length and last byte: ids
+// with distinct signatures are distinct, which spares most comparisons
+// when looking for repeats among a few ids.
+func idSignature(id string) uint64 {
+	h := uint(len(id))
+	if len(id) > 0 {
+		h += uint(id[len(id)-1]) * 7
+	}
+	return 1 << (h & 63)
 }
