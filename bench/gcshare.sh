@@ -9,7 +9,8 @@
 # usage: bash bench/gcshare.sh [mode] [chunk] [corpus]
 #        (default: progressive 16 stream_v09.txt)
 # PARSERATE=/path/to/parserate measures that binary (say, one built from a
-# patched tree) instead of building bench/cmd/parserate.
+# patched tree) instead of building bench/cmd/parserate. BORROW=1 parses
+# with parser.WithBorrowedOutput (parserate -borrow).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
@@ -20,7 +21,8 @@ tmp="$(mktemp -d)"
 parserate="${PARSERATE:-$tmp/parserate}"
 [ -n "${PARSERATE:-}" ] || go build -o "$parserate" ./bench/cmd/parserate
 for procs in 2 1; do
-  GOMAXPROCS=$procs GODEBUG=gctrace=1 "$parserate" -rounds 1 -chunk "$chunk" -mode "$mode" "$shared/corpus/$corpus" 2>&1 |
+  # shellcheck disable=SC2046 # one flag or none
+  GOMAXPROCS=$procs GODEBUG=gctrace=1 "$parserate" $([ -n "${BORROW:-}" ] && echo -borrow) -rounds 1 -chunk "$chunk" -mode "$mode" "$shared/corpus/$corpus" 2>&1 |
     awk -v procs="$procs" '
       /^gc / {
         n++
