@@ -95,7 +95,7 @@ var borrowedInputs = []borrowedInput{
 func allBorrowedInputs() []borrowedInput {
 	out := slices.Clone(borrowedInputs)
 	for _, s := range splitInputs {
-		out = append(out, borrowedInput{name: s.name, opts: s.opts, in: s.in})
+		out = append(out, borrowedInput(s))
 	}
 	return out
 }
