@@ -70,6 +70,14 @@ var borrowedInputs = []borrowedInput{
 		`{"beginRendering":{"surfaceId":"v","root":"root"}},` +
 		`{"dataModelUpdate":{"surfaceId":"v","path":"/","contents":[{"key":"a","valueNumber":1},{"key":"b","valueString":"two"},{"key":"c","valueBoolean":false},{"key":"d","valueNumber":4}]}}` +
 		`]</a2ui-json>`},
+	// Fed whole, progressive mode keeps only the last of the surface's
+	// snapshots in the part, and delta mode drops repeats: the part's
+	// Messages is compacted.
+	{name: "v0.8 two surfaceUpdates of one surface in a call", in: `<a2ui-json>[` +
+		`{"beginRendering":{"surfaceId":"s","root":"root"}},` +
+		`{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":{"literalString":"a"}}}}]}},` +
+		`{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":{"literalString":"b"}}}}]}}` +
+		`]</a2ui-json>`},
 	{name: "failing block then good block", in: `First <a2ui-json>[` +
 		`{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
 		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"ok so far"},{"id":"x",oops}]}}` +
@@ -622,6 +630,85 @@ func TestOutputStoreTailRoom(t *testing.T) {
 			tt.setup(s)
 			if got := cap(s.tail()); got < tailRoom {
 				t.Errorf("tail has room for %d bytes, want at least %d", got, tailRoom)
+			}
+		})
+	}
+}
+
+// TestBorrowedOutputKeepsNoStaleParts checks that, after a call that
+// yielded much, the next call leaves nothing of it reachable from the
+// parser: the parts and message slots past the new call's are cleared, and
+// arrays grown past maxKeptSlots are not kept.
+func TestBorrowedOutputKeepsNoStaleParts(t *testing.T) {
+	big := `{"big":"` + strings.Repeat("x", 2<<20) + `"}`
+	cases := []struct {
+		name string
+		in   string
+	}{
+		{"many parts", strings.Repeat(`prose <a2ui-json>[{"a":1}]</a2ui-json>`, 3*maxKeptSlots)},
+		{"a big message among small ones", `a<a2ui-json>[{"m":0}]</a2ui-json>b<a2ui-json>[` + big + `]</a2ui-json>c<a2ui-json>[{"m":2}]</a2ui-json>`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustNew(t, WithMaxBlockSize(8<<20), WithBorrowedOutput())
+			if parts, err := p.Feed([]byte(tc.in)); err != nil || len(parts) < 3 {
+				t.Fatalf("big call: %d parts, error %v; want at least 3 parts", len(parts), err)
+			}
+			parts, err := p.Feed([]byte("more prose "))
+			if err != nil || len(parts) != 1 {
+				t.Fatalf("small call: %d parts, error %v; want 1 part", len(parts), err)
+			}
+			lent, msgs := p.out.lent, p.out.msgs
+			if cap(lent) > maxKeptSlots || cap(msgs) > maxKeptSlots {
+				t.Errorf("the parser keeps %d part slots and %d message slots, want at most %d each", cap(lent), cap(msgs), maxKeptSlots)
+			}
+			for i, pt := range lent[len(parts):cap(lent)] {
+				if pt.Text != "" || pt.Messages != nil {
+					t.Fatalf("part slot %d past the call's parts still holds %q and %d messages", len(parts)+i, trimForLog(pt.Text), len(pt.Messages))
+				}
+			}
+			for i, m := range msgs[len(msgs):cap(msgs)] {
+				if m != nil {
+					t.Fatalf("message slot %d past the call's messages still holds %d bytes", len(msgs)+i, len(m))
+				}
+			}
+		})
+	}
+}
+
+func trimForLog(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
+}
+
+// TestBorrowedOutputBlockSettles checks that a steady stream whose calls
+// each yield a large snapshot and messages of unknown size (encoded after
+// it) settles on one block of output storage, instead of trading it for
+// the small array a message outgrew into at every call.
+func TestBorrowedOutputBlockSettles(t *testing.T) {
+	turn := []byte(`{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"` + strings.Repeat("c", 3000) + `"}},` +
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"` + strings.Repeat("t", 14000) + `"}]}},` +
+		`{"version":"v0.9","deleteSurface":{"surfaceId":"s"}},`)
+	for _, m := range []Mode{ModeProgressive, ModeDelta} {
+		t.Run(m.String(), func(t *testing.T) {
+			p := mustNew(t, WithMode(m), WithBorrowedOutput())
+			if _, err := p.Feed([]byte("<a2ui-json>[")); err != nil {
+				t.Fatal(err)
+			}
+			blocks := map[*byte]bool{}
+			for i := range 30 {
+				parts, err := p.Feed(turn)
+				if err != nil || len(parts) == 0 {
+					t.Fatalf("call %d: %d parts, error %v", i, len(parts), err)
+				}
+				if i >= 5 { // past the warm-up
+					blocks[unsafe.SliceData(p.out.store.buf[:1])] = true
+				}
+			}
+			if len(blocks) != 1 {
+				t.Errorf("the store used %d blocks over 25 steady calls, want 1", len(blocks))
 			}
 		})
 	}

@@ -67,10 +67,9 @@ func (e *emitter) take() []Part {
 	p := e.parts
 	e.parts = nil
 	if e.store.borrow {
-		e.lent = p[:0]
+		e.lent = p // cleared by the next call's startBorrowed
 		return p[:len(p):len(p)]
 	}
-	defer e.resetMessages()
 	defer e.resetMessages()
 	nm := 0
 	for i := range p {
@@ -105,18 +104,31 @@ func (e *emitter) take() []Part {
 }
 
 // startBorrowed starts a call with borrowed output: the previous call's
-// parts, messages and bytes are reused.
+// parts, messages and bytes are reused. The previous parts are cleared, so
+// that they keep nothing alive, and an array grown past maxKeptSlots by a
+// call that yielded that much is not kept.
 func (e *emitter) startBorrowed() {
 	e.store.reset()
 	clear(e.lent)
+	if cap(e.lent) > maxKeptSlots {
+		e.lent = nil
+	}
 	e.parts = e.lent[:0]
 	e.resetMessages()
 }
+
+// maxKeptSlots bounds the parts and messages slots the emitter keeps from
+// one call to the next.
+const maxKeptSlots = 1024
 
 // resetMessages empties the scratch array of messages (dropping its
 // references, so that it keeps nothing alive).
 func (e *emitter) resetMessages() {
 	clear(e.msgs)
+	if cap(e.msgs) > maxKeptSlots {
+		e.msgs = nil
+		return
+	}
 	e.msgs = e.msgs[:0]
 }
 

@@ -8,6 +8,9 @@ package parser
 type outputStore struct {
 	borrow bool
 	buf    []byte // the current block; buf[:len(buf)] is handed out in this call
+	// need is the size of the largest message of unknown size that outgrew
+	// the block (at most maxBorrowBlock): tail ensures that much room.
+	need int
 }
 
 // Sizes of the blocks of borrowed output. A block is never smaller than
@@ -45,28 +48,35 @@ func (s *outputStore) alloc(n int) []byte {
 	return s.buf[len(s.buf):len(s.buf):cap(s.buf)]
 }
 
-// tail returns an empty slice over the rest of the current block (at least
-// tailRoom bytes), for a message of unknown size; hand the result to keep.
+// tail returns an empty slice over the rest of the current block, for a
+// message of unknown size: at least tailRoom bytes, or the size of the
+// largest such message that outgrew the block. Hand the result to keep.
 func (s *outputStore) tail() []byte {
 	if !s.borrow {
 		return nil
 	}
-	return s.alloc(tailRoom)
+	return s.alloc(max(tailRoom, s.need))
 }
 
 // keep marks b, built by appending to a slice from alloc or tail, as handed
 // out, and returns it with its capacity ending at its length: a caller that
 // appends to one message never writes into another. If appending outgrew
-// the block (b was reallocated), b's array becomes the current block.
+// the block (b was reallocated), tail makes room for that size from then
+// on, and b's array becomes the current block only if it has more room
+// left than the block.
 func (s *outputStore) keep(b []byte) []byte {
 	if !s.borrow || len(b) == 0 {
 		return b
 	}
 	free := s.buf[len(s.buf):cap(s.buf)]
-	if len(free) > 0 && &free[0] == &b[0] {
+	switch {
+	case len(free) > 0 && &free[0] == &b[0]:
 		s.buf = s.buf[:len(s.buf)+len(b)]
-	} else {
-		s.buf = b
+	default:
+		s.need = min(max(s.need, len(b)), maxBorrowBlock)
+		if cap(b)-len(b) > len(free) {
+			s.buf = b
+		}
 	}
 	return b[:len(b):len(b)]
 }

@@ -8,8 +8,9 @@ import "encoding/json"
 //
 // A Part and everything it references belong to the caller: the parser never
 // reads or writes them after returning them. With WithBorrowedOutput, the
-// Messages slice and the messages' bytes are lent until the next Feed or
-// Close call instead; Text is always the caller's.
+// []Part array a call returns, each part's Messages slice and the messages'
+// bytes are lent until the next Feed or Close call instead (Text is always
+// the caller's): keep a part by appending its Clone to a slice of your own.
 type Part struct {
 	// Text is prose outside A2UI blocks, exactly as the model produced it.
 	// It is empty for a part that only carries messages.
@@ -24,7 +25,8 @@ func (p Part) HasMessages() bool { return p.Messages != nil }
 
 // Clone returns a copy of p whose Messages slice and message bytes are its
 // own: what a caller of a parser with WithBorrowedOutput keeps past the
-// next Feed or Close call.
+// next Feed or Close call. Store the copy in a slice of your own, not back
+// into the returned []Part, which is lent too.
 func (p Part) Clone() Part {
 	if p.Messages == nil {
 		return p

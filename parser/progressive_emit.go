@@ -126,7 +126,7 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 			if len(kept) == 0 {
 				p.Messages = nil
 			} else {
-				p.Messages = kept
+				p.Messages = kept[:len(kept):len(kept)]
 			}
 		}
 		parts := out.parts[:0]

@@ -32,7 +32,9 @@ type PartOptions struct {
 
 // FromParserParts converts parsed parts to A2A parts: a text part for each
 // non-empty text, then the data part(s) for its messages (see
-// PartOptions.GroupMessages). Messages are not copied.
+// PartOptions.GroupMessages). Messages are not copied: the data parts of a
+// parser built with parser.WithBorrowedOutput are valid only until its
+// next Feed or Close, as the parser's own parts are.
 func FromParserParts(pp []parser.Part, o PartOptions) []Part {
 	var out []Part
 	for _, p := range pp {
@@ -73,7 +75,9 @@ func joinList(msgs []json.RawMessage) json.RawMessage {
 // returns the A2A parts it completes. An error reports blocks that failed in
 // this chunk (see parser.Parser.Feed); it is also logged, and the parts
 // completed before and after the failure are still returned. Call
-// CloseParts at the end of the stream.
+// CloseParts at the end of the stream. With a parser built with
+// parser.WithBorrowedOutput, the data parts are valid until the next
+// ChunkParts or CloseParts call (see FromParserParts).
 func ChunkParts(p *parser.Parser, chunk []byte, o PartOptions) ([]Part, error) {
 	pp, err := p.Feed(chunk)
 	logErr(o.Logger, "a2a: dropped part of a streamed response", err)

@@ -247,11 +247,14 @@ func (s *Server) responseParts(answer []byte, o PartOptions) []Part {
 	if err == nil {
 		var pp, rest []parser.Part
 		if pp, err = p.Feed(answer); err == nil {
-			for i := range pp { // kept across Close, which may reuse borrowed output
-				pp[i] = pp[i].Clone()
+			// Kept across Close, which may reuse borrowed output: the
+			// parts array as well as the messages.
+			kept := make([]parser.Part, len(pp), len(pp)+1)
+			for i, pt := range pp {
+				kept[i] = pt.Clone()
 			}
 			rest, err = p.Close()
-			pp = append(pp, rest...)
+			pp = append(kept, rest...)
 		}
 		if err == nil {
 			return FromParserParts(pp, o)

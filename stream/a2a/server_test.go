@@ -393,17 +393,23 @@ func TestNewServerOptions(t *testing.T) {
 func TestParserOptionsNonStreaming(t *testing.T) {
 	tests := []struct {
 		name, output, want string
-		borrow             bool
+		borrow, tags       bool
 	}{
 		{name: "jsonl lines", output: "{\"a\":1}\n{\"b\":2}\n", want: `[{"data":{"a":1},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"data":{"b":2},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}]`},
 		{name: "broken line falls back", output: "{\"a\":\n", want: `[{"text":"{\"a\":\n"}]`},
-		// Close yields the last line into the storage the first one was lent
-		// from: the server must have kept its own copy of the first.
+		// Close resets the storage the Feed's messages were lent from: the
+		// server must have kept its own copy of them.
 		{name: "borrowed output kept across close", output: "{\"a\":1}\n{\"b\":2}", borrow: true, want: `[{"data":{"a":1},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"data":{"b":2},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}]`},
+		// Close yields a part (the held-back marker prefix) into the lent
+		// []Part array: the server must have kept the Feed's parts elsewhere.
+		{name: "borrowed parts kept across a close that yields", tags: true, output: "Hi <a2ui-json>[{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"s\"}}]</a2ui-json> tail <a2ui", borrow: true, want: `[{"text":"Hi "},{"data":{"version":"v0.9","deleteSurface":{"surfaceId":"s"}},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"text":" tail "},{"text":"\u003ca2ui"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := []parser.Option{parser.WithFraming(parser.FramingJSONL)}
+			if tt.tags {
+				opts[0] = parser.WithFraming(parser.FramingTags)
+			}
 			if tt.borrow {
 				opts = append(opts, parser.WithBorrowedOutput())
 			}
