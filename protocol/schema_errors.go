@@ -324,11 +324,14 @@ func flattenSchemaError(e *jsonschema.ValidationError, root []any, typeURLs map[
 
 var englishPrinter = message.NewPrinter(language.English)
 
+// unexpected lists the unexpected properties, sorted: the validator reports
+// them in map order, and the same failure must read the same every time.
 func unexpected(props []string) string {
 	q := make([]string, len(props))
 	for i, p := range props {
 		q[i] = pyStr(p)
 	}
+	sort.Strings(q)
 	verb := " was unexpected"
 	if len(q) > 1 {
 		verb = " were unexpected"
