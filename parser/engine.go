@@ -62,7 +62,8 @@ func (e *emitter) message(m json.RawMessage) {
 // messages, the parts and their messages are copied into storage of their
 // own, allocated together where there is one part with one message (the
 // common case of a streamed yield), and the parts' slots in the emitter's
-// array are cleared; otherwise the array itself is returned.
+// array are cleared; otherwise the array itself is returned. With borrowed
+// output the array is returned as it is, lent until the next call.
 func (e *emitter) take() []Part {
 	p := e.parts
 	e.parts = nil
