@@ -61,18 +61,26 @@ func BenchmarkParser(b *testing.B) {
 // in prose (a text part completes).
 func BenchmarkFeedFixedCost(b *testing.B) {
 	for _, mode := range []parser.Mode{parser.ModeComplete, parser.ModeDelta, parser.ModeProgressive} {
-		b.Run("in-block/"+mode.String(), func(b *testing.B) {
-			p, err := parser.New(parser.WithMode(mode), parser.WithMaxBlockSize(1<<62))
-			if err != nil {
-				b.Skip(err)
+		for _, borrow := range []bool{false, true} {
+			name := "in-block/" + mode.String()
+			opts := []parser.Option{parser.WithMode(mode), parser.WithMaxBlockSize(1 << 62)}
+			if borrow {
+				name += "/borrowed"
+				opts = append(opts, parser.WithBorrowedOutput())
 			}
-			p.Feed([]byte(`<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/x","value":"`))
-			chunk := []byte("a")
-			b.ReportAllocs()
-			for b.Loop() {
-				p.Feed(chunk)
-			}
-		})
+			b.Run(name, func(b *testing.B) {
+				p, err := parser.New(opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Feed([]byte(`<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/x","value":"`))
+				chunk := []byte("a")
+				b.ReportAllocs()
+				for b.Loop() {
+					p.Feed(chunk)
+				}
+			})
+		}
 	}
 	b.Run("prose", func(b *testing.B) {
 		p, _ := parser.New()
