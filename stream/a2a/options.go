@@ -136,10 +136,11 @@ func WithArtifactEvents(on bool) Option {
 
 // WithParserOptions sets the options of the parser that reads runner output
 // (framing, limits). Without them, non-streaming replies are parsed with
-// parser.ParseResponse, which also repairs common payload defects. The
-// server writes each streamed part before it feeds the next chunk, and
-// copies what it keeps across a call, so parser.WithBorrowedOutput is safe
-// here and spares an allocation per yield.
+// parser.ParseResponse, which also repairs common payload defects.
+// Streaming replies always parse with parser.WithBorrowedOutput added (each
+// part is written before the next chunk is fed, so it spares an allocation
+// per yield); non-streaming replies copy what they keep across Close, so
+// passing WithBorrowedOutput here is safe too.
 func WithParserOptions(opts ...parser.Option) Option {
 	return func(c *config) error {
 		if _, err := parser.New(opts...); err != nil {

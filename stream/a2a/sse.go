@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
@@ -36,7 +37,9 @@ func (e *sseWriter) event(result []byte, err error) error {
 // completes (or fails) the task. The handler returns, ending the response,
 // after the final event.
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawMessage, req *Request) {
-	p, err := parser.New(s.cfg.parserOpts...)
+	// Each part is encoded and written before the next chunk is fed, so the
+	// parser may lend its output (the last option wins over none).
+	p, err := parser.New(append(slices.Clip(s.cfg.parserOpts), parser.WithBorrowedOutput())...)
 	if err != nil { // options were validated by NewServer
 		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", err)))
 		return

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -73,6 +74,27 @@ const streamedAnswer = "Here is the form.\n<a2ui-json>[" +
 	"]</a2ui-json>\nAnd the data:\n<a2ui-json>[" +
 	`{"version":"v0.9.1","updateDataModel":{"surfaceId":"form","path":"/name","value":"Ada"}}` +
 	"]</a2ui-json>\nDone."
+
+// streamedMessages are the messages of streamedAnswer, in order.
+var streamedMessages = []string{
+	`{"version":"v0.9.1","createSurface":{"surfaceId":"form","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}`,
+	`{"version":"v0.9.1","updateComponents":{"surfaceId":"form","components":[{"id":"root","component":"Text","text":"Name"}]}}`,
+	`{"version":"v0.9.1","updateDataModel":{"surfaceId":"form","path":"/name","value":"Ada"}}`,
+}
+
+// sameJSON reports whether got and want encode the same JSON value.
+func sameJSON(t *testing.T, got json.RawMessage, want string) bool {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Errorf("message %s: %v", got, err)
+		return false
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("want %s: %v", want, err)
+	}
+	return reflect.DeepEqual(g, w)
+}
 
 // streamEvent is a decoded SSE event in dialect-neutral form.
 type streamEvent struct {
@@ -282,17 +304,60 @@ func TestStreamingIncremental(t *testing.T) {
 				if err != nil || len(msgs) != 3 {
 					t.Fatalf("messages %d: %v", len(msgs), err)
 				}
-				for i, kind := range []string{"createSurface", "updateComponents", "updateDataModel"} {
-					if !strings.Contains(string(msgs[i]), `"`+kind+`"`) {
-						t.Errorf("message %d = %s, want %s", i, msgs[i], kind)
+				// Exactly the answer's messages and prose.
+				for i, want := range streamedMessages {
+					if !sameJSON(t, msgs[i], want) {
+						t.Errorf("message %d = %s, want %s", i, msgs[i], want)
 					}
 				}
-				for _, want := range []string{"Here is the form.", "And the data:", "Done."} {
-					if !strings.Contains(text.String(), want) {
-						t.Errorf("text %q lacks %q", text.String(), want)
-					}
+				if want := "Here is the form.\n\nAnd the data:\n\nDone."; text.String() != want {
+					t.Errorf("text %q, want %q", text.String(), want)
 				}
 			})
+		}
+	}
+}
+
+// TestStreamingWritesLentPartsInTime streams an answer whose every chunk
+// completes a message. The server's parser lends its output until the next
+// chunk, which overwrites the previous message's bytes: a part written
+// after the next chunk was fed would arrive as another message's bytes.
+func TestStreamingWritesLentPartsInTime(t *testing.T) {
+	chunks := []string{
+		"Here is the form.\n<a2ui-json>[" + streamedMessages[0],
+		"," + streamedMessages[1],
+		"]</a2ui-json>\nAnd the data:\n<a2ui-json>[" + streamedMessages[2],
+		"]</a2ui-json>\nDone.",
+	}
+	srv := newTestServer(t, RunnerFunc(func(ctx context.Context, _ *Request, yield func([]byte) error) error {
+		for _, c := range chunks {
+			if err := yield([]byte(c)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	resp := startStream(t, context.Background(), srv.URL+"/", A2A10, `"lent-1"`)
+	defer resp.Body.Close()
+	sse := &sseReader{r: bufio.NewReader(resp.Body)}
+	var all []Part
+	for {
+		b, err := sse.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, decodeEvent(t, A2A10, `"lent-1"`, b).parts...)
+	}
+	msgs, err := Messages(all)
+	if err != nil || len(msgs) != len(streamedMessages) {
+		t.Fatalf("%d messages (%v), want %d", len(msgs), err, len(streamedMessages))
+	}
+	for i, want := range streamedMessages {
+		if !sameJSON(t, msgs[i], want) {
+			t.Errorf("message %d = %s, want %s", i, msgs[i], want)
 		}
 	}
 }
