@@ -75,6 +75,28 @@ const streamedAnswer = "Here is the form.\n<a2ui-json>[" +
 	`{"version":"v0.9.1","updateDataModel":{"surfaceId":"form","path":"/name","value":"Ada"}}` +
 	"]</a2ui-json>\nDone."
 
+// readEvents decodes the events of a streamed reply until it ends, calling
+// each (when not nil) on every event as it arrives.
+func readEvents(t *testing.T, resp *http.Response, d Dialect, id string, each func(streamEvent)) []streamEvent {
+	t.Helper()
+	sse := &sseReader{r: bufio.NewReader(resp.Body)}
+	var events []streamEvent
+	for {
+		b, err := sse.next()
+		if errors.Is(err, io.EOF) {
+			return events
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev := decodeEvent(t, d, id, b)
+		events = append(events, ev)
+		if each != nil {
+			each(ev)
+		}
+	}
+}
+
 // streamedMessages are the messages of streamedAnswer, in order.
 var streamedMessages = []string{
 	`{"version":"v0.9.1","createSurface":{"surfaceId":"form","catalogId":"https://a2ui.org/specification/v0_9/catalogs/basic/catalog.json"}}`,
@@ -252,19 +274,8 @@ func TestStreamingIncremental(t *testing.T) {
 				}()
 				resp := startStream(t, context.Background(), srv.URL+"/", d, `"stream-1"`)
 				defer resp.Body.Close()
-				sse := &sseReader{r: bufio.NewReader(resp.Body)}
-				var events []streamEvent
 				released := false
-				for {
-					b, err := sse.next()
-					if errors.Is(err, io.EOF) {
-						break
-					}
-					if err != nil {
-						t.Fatal(err)
-					}
-					ev := decodeEvent(t, d, `"stream-1"`, b)
-					events = append(events, ev)
+				events := readEvents(t, resp, d, `"stream-1"`, func(ev streamEvent) {
 					if !released && len(ev.parts) > 0 && ev.parts[0].IsA2UI() {
 						close(firstData)
 						if finished(runner.done) {
@@ -273,7 +284,7 @@ func TestStreamingIncremental(t *testing.T) {
 						released = true
 						release()
 					}
-				}
+				})
 				if !released {
 					t.Fatal("no data part arrived")
 				}
@@ -339,17 +350,9 @@ func TestStreamingWritesLentPartsInTime(t *testing.T) {
 	}))
 	resp := startStream(t, context.Background(), srv.URL+"/", A2A10, `"lent-1"`)
 	defer resp.Body.Close()
-	sse := &sseReader{r: bufio.NewReader(resp.Body)}
 	var all []Part
-	for {
-		b, err := sse.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		all = append(all, decodeEvent(t, A2A10, `"lent-1"`, b).parts...)
+	for _, ev := range readEvents(t, resp, A2A10, `"lent-1"`, nil) {
+		all = append(all, ev.parts...)
 	}
 	msgs, err := Messages(all)
 	if err != nil || len(msgs) != len(streamedMessages) {
