@@ -158,25 +158,13 @@ func WithCatalog(cat *protocol.Catalog) Option {
 // DefaultMaxBlockSize). A larger block fails with ErrTooLarge; the parser
 // never buffers more than this for a block.
 func WithMaxBlockSize(n int) Option {
-	return func(c *config) error {
-		if n <= 0 {
-			return fmt.Errorf("parser: max block size must be positive, got %d", n)
-		}
-		c.maxBlockSize = n
-		return nil
-	}
+	return limitOption("max block size", n, func(c *config) *int { return &c.maxBlockSize })
 }
 
 // WithMaxDepth bounds JSON nesting (default DefaultMaxDepth). Deeper JSON
 // fails with a *SyntaxError wrapping ErrTooDeep.
 func WithMaxDepth(n int) Option {
-	return func(c *config) error {
-		if n <= 0 {
-			return fmt.Errorf("parser: max depth must be positive, got %d", n)
-		}
-		c.maxDepth = n
-		return nil
-	}
+	return limitOption("max depth", n, func(c *config) *int { return &c.maxDepth })
 }
 
 // WithMaxSurfaces bounds the surfaces the progressive and delta modes keep
@@ -189,13 +177,7 @@ func WithMaxDepth(n int) Option {
 // ids a message without a surface falls back to ("default", "unknown") are
 // not counted. Complete mode keeps no state and ignores it.
 func WithMaxSurfaces(n int) Option {
-	return func(c *config) error {
-		if n <= 0 {
-			return fmt.Errorf("parser: max surfaces must be positive, got %d", n)
-		}
-		c.maxSurfaces = n
-		return nil
-	}
+	return limitOption("max surfaces", n, func(c *config) *int { return &c.maxSurfaces })
 }
 
 // WithMaxComponents bounds the components the progressive and delta modes
@@ -206,11 +188,16 @@ func WithMaxSurfaces(n int) Option {
 // paths per surface, n keys per path; past these the records start afresh,
 // and an entry may be yielded again. Complete mode ignores it.
 func WithMaxComponents(n int) Option {
+	return limitOption("max components", n, func(c *config) *int { return &c.maxComps })
+}
+
+// limitOption sets the limit field selects to n, which must be positive.
+func limitOption(what string, n int, field func(*config) *int) Option {
 	return func(c *config) error {
 		if n <= 0 {
-			return fmt.Errorf("parser: max components must be positive, got %d", n)
+			return fmt.Errorf("parser: %s must be positive, got %d", what, n)
 		}
-		c.maxComps = n
+		*field(c) = n
 		return nil
 	}
 }
@@ -218,8 +205,8 @@ func WithMaxComponents(n int) Option {
 // WithBorrowedOutput makes the parser reuse the storage of what it
 // returns, as bufio.Scanner.Bytes does. The parts a Feed or Close call
 // returns, their Messages slices and the messages' bytes are valid only
-// until the next call of Feed or Close, which may overwrite them: copy what
-// you keep (bytes.Clone). Part.Text and errors stay the caller's. Without it
+// until the next call of Feed or Close, which may overwrite them: keep a
+// part by appending its Clone to a slice of your own. Part.Text and errors stay the caller's. Without it
 // (the default) everything returned belongs to the caller.
 //
 // It spares an allocation per message and the collector's work on it. That

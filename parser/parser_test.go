@@ -262,15 +262,32 @@ func TestClosed(t *testing.T) {
 
 func TestOptionsValidated(t *testing.T) {
 	for name, opt := range map[string]Option{
-		"zero block size": WithMaxBlockSize(0),
-		"negative depth":  WithMaxDepth(-1),
-		"bad mode":        WithMode(Mode(9)),
-		"bad framing":     WithFraming(Framing(9)),
-		"nil logger":      WithLogger(nil),
+		"zero block size":     WithMaxBlockSize(0),
+		"negative depth":      WithMaxDepth(-1),
+		"zero surfaces":       WithMaxSurfaces(0),
+		"negative components": WithMaxComponents(-1),
+		"bad mode":            WithMode(Mode(9)),
+		"bad framing":         WithFraming(Framing(9)),
+		"nil logger":          WithLogger(nil),
 	} {
-		if _, err := New(opt); err == nil {
-			t.Errorf("%s: New accepted it", name)
-		}
+		t.Run(name, func(t *testing.T) {
+			if _, err := New(opt); err == nil || !strings.HasPrefix(err.Error(), "parser: ") {
+				t.Fatalf("New: %v, want a parser error", err)
+			}
+		})
+	}
+}
+
+// TestLimitOptionsSetTheirLimit checks that each limit option sets its own
+// limit.
+func TestLimitOptionsSetTheirLimit(t *testing.T) {
+	p, err := New(WithMaxBlockSize(11), WithMaxDepth(12), WithMaxSurfaces(13), WithMaxComponents(14))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := [4]int{p.cfg.maxBlockSize, p.cfg.maxDepth, p.cfg.maxSurfaces, p.cfg.maxComps}
+	if got != [4]int{11, 12, 13, 14} {
+		t.Errorf("block size, depth, surfaces, components = %v, want [11 12 13 14]", got)
 	}
 }
 

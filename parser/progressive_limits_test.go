@@ -336,20 +336,6 @@ func checkDataRecords(t *testing.T, e *progressiveEngine, max, perMsg int) {
 	}
 }
 
-func TestLimitOptionsValidated(t *testing.T) {
-	cases := map[string]Option{
-		"zero surfaces":       WithMaxSurfaces(0),
-		"negative components": WithMaxComponents(-1),
-	}
-	for name, opt := range cases {
-		t.Run(name, func(t *testing.T) {
-			if _, err := New(opt); err == nil || !strings.HasPrefix(err.Error(), "parser: ") {
-				t.Fatalf("New: %v, want a parser error", err)
-			}
-		})
-	}
-}
-
 // FuzzProgressiveLimits feeds arbitrary input, in chunks of a size taken
 // from the input, to the progressive and delta modes under small limits
 // (two surfaces, three components): neither may panic, every limit error
