@@ -3,8 +3,8 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"sort"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -31,25 +31,18 @@ const (
 // relative to the payload.
 func FixPayload(payload []byte) ([]json.RawMessage, error) {
 	out, shifts := fixJSON(payload)
-	fixed := bytes.TrimLeft(out, " \t\r\n")
+	fixed := bytes.TrimLeftFunc(out, unicode.IsSpace)
 	lead := len(out) - len(fixed)
-	fixed = bytes.TrimSpace(fixed)
-	// at is the payload offset of fixed[i].
-	at := func(i int) int64 { return int64(shifts.source(lead + i)) }
+	fixed = bytes.TrimRightFunc(fixed, unicode.IsSpace)
 	if len(fixed) == 0 {
 		return nil, ErrEmptyBlock
 	}
-	if bad := invalidUTF8At(fixed); bad >= 0 {
-		return nil, &SyntaxError{Offset: at(bad), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
-	}
-	if !gjson.ValidBytes(fixed) {
-		var v any
-		err := json.Unmarshal(fixed, &v)
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			return nil, &SyntaxError{Offset: at(int(se.Offset) - 1), Msg: se.Error()}
-		}
-		return nil, &SyntaxError{Msg: "invalid JSON"}
+	// at is the payload offset of fixed[i].
+	at := func(i int) int64 { return int64(shifts.source(lead + i)) }
+	if err := messageError(fixed, 0); err != nil {
+		se := err.(*SyntaxError) // messageError gives nothing else
+		se.Offset = at(int(se.Offset))
+		return nil, se
 	}
 	switch fixed[0] {
 	case '{':
@@ -145,19 +138,6 @@ func fixJSON(payload []byte) ([]byte, fixShifts) {
 		}
 	}
 	return out, shifts
-}
-
-// invalidUTF8At returns the offset of the first byte of b that is not part
-// of valid UTF-8, or -1.
-func invalidUTF8At(b []byte) int {
-	for i := 0; i < len(b); {
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
 }
 
 func skipWhitespace(b []byte, i int) int {

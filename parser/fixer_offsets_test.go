@@ -18,6 +18,9 @@ func TestRepairErrorOffsets(t *testing.T) {
 	}{
 		{"payload: a double comma", false, `[{"a":1,,@@}]`, false},
 		{"payload: after leading spaces", false, "   \n[{\"a\":1,,@@}]", false},
+		{"payload: after a no-break space", false, "\u00a0{\"a\":@@}", false},
+		{"payload: after a form feed", false, "\f{\"a\":@@}", false},
+		{"payload: a list element after a no-break space", false, "\u00a0[{\"a\":1}, @@2]", false},
 		{"payload: after a dropped trailing comma", false, `[{"a":[1,],"b":@@}]`, false},
 		{"payload: after a smart-quoted string", false, "[{\"a\":\u201cx\u201d,\"b\":@@}]", false},
 		{"payload: after a quote escaped in a smart-quoted string", false, "[{\"a\":\u201cx\"y\u201d,\"b\":@@}]", false},
