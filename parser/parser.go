@@ -30,8 +30,6 @@ type Parser struct {
 	cfg config
 	eng engine
 
-	open, close []byte // block markers of the tags framing
-
 	inBlock   bool
 	midLine   bool // fences framing: the next byte does not start a line
 	skipping  bool // dropping the rest of a failed block
@@ -73,9 +71,6 @@ func New(opts ...Option) (*Parser, error) {
 	}
 	p := &Parser{cfg: cfg}
 	p.out.store.borrow = cfg.borrow
-	if cfg.framing == FramingTags {
-		p.open, p.close = tagOpen, tagClose
-	}
 	eng, err := newEngine(&cfg)
 	if err != nil {
 		return nil, err
@@ -187,22 +182,22 @@ func (p *Parser) runDelimited(data []byte, base int64) {
 	// chunks out before the full search.
 	for len(data) > 0 {
 		if !p.inBlock {
-			j := bytes.IndexByte(data, p.open[0])
+			j := bytes.IndexByte(data, tagOpen[0])
 			if j < 0 {
 				k := partialRuneTail(data)
 				p.text(data[:len(data)-k])
 				p.holdTail(data, k)
 				return
 			}
-			if i := bytes.Index(data[j:], p.open); i >= 0 {
+			if i := bytes.Index(data[j:], tagOpen); i >= 0 {
 				i += j
 				p.text(data[:i])
-				adv := i + len(p.open)
+				adv := i + len(tagOpen)
 				p.startBlock(base + int64(adv))
 				data, base = data[adv:], base+int64(adv)
 				continue
 			}
-			k := prefixSuffix(data[j:], p.open)
+			k := prefixSuffix(data[j:], tagOpen)
 			if k == 0 {
 				k = partialRuneTail(data)
 			}
@@ -210,20 +205,20 @@ func (p *Parser) runDelimited(data []byte, base int64) {
 			p.holdTail(data, k)
 			return
 		}
-		j := bytes.IndexByte(data, p.close[0])
+		j := bytes.IndexByte(data, tagClose[0])
 		if j < 0 {
 			p.blockBytes(data, base)
 			return
 		}
-		if i := bytes.Index(data[j:], p.close); i >= 0 {
+		if i := bytes.Index(data[j:], tagClose); i >= 0 {
 			i += j
 			p.blockBytes(data[:i], base)
 			p.endBlock()
-			adv := i + len(p.close)
+			adv := i + len(tagClose)
 			data, base = data[adv:], base+int64(adv)
 			continue
 		}
-		k := prefixSuffix(data[j:], p.close)
+		k := prefixSuffix(data[j:], tagClose)
 		p.blockBytes(data[:len(data)-k], base)
 		p.holdTail(data, k)
 		return
