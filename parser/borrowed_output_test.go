@@ -588,7 +588,7 @@ func TestBorrowedOutputStaysBounded(t *testing.T) {
 func FuzzBorrowedMatchesOwned(f *testing.F) {
 	for i, tc := range allBorrowedInputs() {
 		for m := range allModes {
-			f.Add([]byte(tc.in), byte(i*5+1), byte(m*3)+byte(tc.framing()))
+			f.Add([]byte(tc.in), byte(i*5+1), byte(tc.framing())*3+byte(m))
 		}
 	}
 	f.Fuzz(func(t *testing.T, in []byte, size, sel byte) {

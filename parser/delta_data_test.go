@@ -11,9 +11,9 @@ import (
 // a message's first yield whole, its later yields entry by entry at the
 // entries' own paths (v0.9), whole when an entry cannot be addressed
 // (v0.8, the empty key), and nothing the complete messages would not
-// leave. Each case is fed as steps and byte by byte: the yields must be
-// the same messages, and applying them must leave the complete messages'
-// data.
+// leave. Each case is fed as steps, whose yields are pinned, and byte by
+// byte; both must parse without error, and applying either's yields must
+// leave the complete messages' data.
 func TestDeltaDataYields(t *testing.T) {
 	const cs = `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`
 	cases := []struct {
@@ -111,11 +111,16 @@ func TestDeltaDataYields(t *testing.T) {
 			if got := dataMessagesOf(byStep); strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Fatalf("data model yields:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
 			}
-			complete, _ := runMode(t, ModeComplete, nil, [][]byte{whole})
+			complete, errs := runMode(t, ModeComplete, nil, [][]byte{whole})
+			if errs != 0 {
+				t.Fatalf("complete mode: %d errors", errs)
+			}
 			for _, n := range []int{1, 0} {
 				msgs := byStep
 				if n > 0 {
-					msgs, _ = runMode(t, ModeDelta, nil, chunked(whole, n))
+					if msgs, errs = runMode(t, ModeDelta, nil, chunked(whole, n)); errs != 0 {
+						t.Fatalf("chunks of %d: %d errors", n, errs)
+					}
 				}
 				if err := diffStates("data (complete vs delta)", applyAll(t, complete).data, applyAll(t, msgs).data); err != nil {
 					t.Fatalf("chunks of %d: %v", n, err)

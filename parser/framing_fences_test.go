@@ -164,10 +164,6 @@ func TestFencesFraming(t *testing.T) {
 	}
 }
 
-// TestFencesTextReleasedAtOnce checks what one Feed releases: all text but
-// a line start that can still become an opening fence (and a split UTF-8
-// sequence).
-
 // TestFencesBlockMessageAtOnce checks that a message completed inside a
 // fenced block is yielded by the Feed that completes it, while a possible
 // closing fence is held.

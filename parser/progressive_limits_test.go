@@ -319,13 +319,14 @@ func TestDataRecordsStayBounded(t *testing.T) {
 }
 
 // checkDataRecords fails unless every surface has at most max data path
-// records, each of at most max keys plus perMsg (one message's).
+// records, each of at most max keys plus perMsg (one message's; a negative
+// perMsg leaves the keys unchecked).
 func checkDataRecords(t *testing.T, e *progressiveEngine, max, perMsg int) {
 	t.Helper()
 	paths := map[string]int{}
 	for k, d := range e.dataYielded {
 		paths[k.surface]++
-		if len(d) > max+perMsg {
+		if perMsg >= 0 && len(d) > max+perMsg {
 			t.Fatalf("data record of %v holds %d keys; limit %d", k, len(d), max)
 		}
 	}
@@ -368,9 +369,10 @@ func FuzzProgressiveLimits(f *testing.F) {
 					t.Fatalf("%s: surface %q holds %d components, %d waiting messages", mode, sid, len(s.comps), len(e.pending[sid]))
 				}
 			}
-			// Keys: the limit plus one message's, which arbitrary input
-			// bounds only by its size.
-			checkDataRecords(t, e, 3, len(in))
+			// Keys per path may exceed the limit by one message's keys,
+			// which arbitrary input does not bound: only the paths are
+			// checked here (TestDataRecordsStayBounded checks the keys).
+			checkDataRecords(t, e, 3, -1)
 		}
 	})
 }
