@@ -89,7 +89,7 @@ func main() {
 	if *floor {
 		what += ", floor: output allocation and copy only"
 	}
-	fmt.Printf("%.1f MB/s (chunk %d, mode %s, %d messages, median of %d%s)\n", rates[len(rates)/2], *chunk, mode, msgs, *rounds, what)
+	fmt.Printf("%.1f MB/s (chunk %d, mode %s, %d messages of %d bytes, median of %d%s)\n", rates[len(rates)/2], *chunk, mode, msgs, yieldedBytes(data, *chunk, mode), *rounds, what)
 }
 
 // parseRound feeds data to a new parser in chunks and returns the number of
@@ -107,6 +107,25 @@ func parseRound(data []byte, chunk int, opts []parser.Option) int {
 	}
 	parts, _ := p.Close()
 	return msgs + countMessages(parts)
+}
+
+// yieldedBytes parses data once more, untimed, and returns the bytes of the
+// messages it yields.
+func yieldedBytes(data []byte, chunk int, mode parser.Mode) int {
+	outs, err := bench.RecordOutput(data, chunk, parser.WithMode(mode))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	n := 0
+	for _, parts := range outs {
+		for _, pt := range parts {
+			for _, m := range pt.Messages {
+				n += len(m)
+			}
+		}
+	}
+	return n
 }
 
 func countMessages(parts []parser.Part) int {
