@@ -245,10 +245,8 @@ func (c *Catalog) compileWith(catalog map[string]any, quick bool) (*jsonschema.S
 	if err := add(s2cURL, s2c, "s2c_schema"); err != nil {
 		return nil, err
 	}
-	if commonURL != s2cURL {
-		if err := add(commonURL, common, "common_types_schema"); err != nil {
-			return nil, err
-		}
+	if err := add(commonURL, common, "common_types_schema"); err != nil { // add skips a URL it has
+		return nil, err
 	}
 	if c.family == FamilyV09 {
 		cat := catalog
@@ -259,10 +257,8 @@ func (c *Catalog) compileWith(catalog map[string]any, quick bool) (*jsonschema.S
 		// the v1.0 basic catalog does) finds the common types there too.
 		for _, base := range []any{cat["$id"], c.catalogID} {
 			if s, ok := base.(string); ok && isAbsURL(s) {
-				if u := siblingURL(s, "common_types.json"); u != commonURL && u != s2cURL {
-					if err := add(u, common, "common_types_schema"); err != nil {
-						return nil, err
-					}
+				if err := add(siblingURL(s, "common_types.json"), common, "common_types_schema"); err != nil {
+					return nil, err
 				}
 			}
 		}

@@ -109,8 +109,8 @@ var catalogSpecKeys = []struct {
 }
 
 // catalogVersions lists the protocol versions a catalog block may name,
-// oldest first.
-var catalogVersions = []Version{V08, V09, V091, V010, V10}
+// oldest first: the known ones.
+var catalogVersions = KnownVersions()
 
 // checkSpecKeys rejects unknown keys (naming them) and missing or null
 // required ones.

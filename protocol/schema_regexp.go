@@ -15,15 +15,20 @@ import (
 // for the few characters NFKC normalisation removes from them, so those
 // few are accepted as well).
 
-// identifierClasses are the class contents standing for the identifier
-// properties: ID_Start is letters, letter numbers and Other_ID_Start;
-// ID_Continue adds marks, digits, connector punctuation and
-// Other_ID_Continue.
+// The class contents standing for the identifier properties: ID_Start is
+// letters, letter numbers and Other_ID_Start; ID_Continue adds marks,
+// digits, connector punctuation and Other_ID_Continue.
+const (
+	idStart    = `\p{L}\p{Nl}\x{1885}\x{1886}\x{2118}\x{212E}\x{309B}\x{309C}`
+	idContinue = idStart + `\p{Mn}\p{Mc}\p{Nd}\p{Pc}\x{00B7}\x{0387}\x{1369}-\x{1371}\x{19DA}`
+)
+
+// identifierClasses maps each identifier property to its class contents.
 var identifierClasses = map[string]string{
-	"XID_Start":    `\p{L}\p{Nl}\x{1885}\x{1886}\x{2118}\x{212E}\x{309B}\x{309C}`,
-	"ID_Start":     `\p{L}\p{Nl}\x{1885}\x{1886}\x{2118}\x{212E}\x{309B}\x{309C}`,
-	"XID_Continue": `\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\x{1885}\x{1886}\x{2118}\x{212E}\x{309B}\x{309C}\x{00B7}\x{0387}\x{1369}-\x{1371}\x{19DA}`,
-	"ID_Continue":  `\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}\x{1885}\x{1886}\x{2118}\x{212E}\x{309B}\x{309C}\x{00B7}\x{0387}\x{1369}-\x{1371}\x{19DA}`,
+	"XID_Start":    idStart,
+	"ID_Start":     idStart,
+	"XID_Continue": idContinue,
+	"ID_Continue":  idContinue,
 }
 
 // schemaRegexp compiles a schema pattern, rewriting \p{XID_Start},

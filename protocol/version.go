@@ -19,6 +19,10 @@ const (
 	V10  Version = "1.0" // the renamed successor of 0.10
 )
 
+// KnownVersions returns the known protocol versions, oldest first (a new
+// slice each call).
+func KnownVersions() []Version { return []Version{V08, V09, V091, V010, V10} }
+
 // Family groups versions that share message rules.
 type Family int
 

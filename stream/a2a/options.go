@@ -18,7 +18,7 @@ const (
 
 // DefaultVersions are the A2UI versions the endpoint advertises when
 // WithExtensions is not used.
-var DefaultVersions = []protocol.Version{protocol.V08, protocol.V09, protocol.V091, protocol.V010, protocol.V10}
+var DefaultVersions = protocol.KnownVersions()
 
 type config struct {
 	name, description, agentVersion string
