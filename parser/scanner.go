@@ -137,10 +137,7 @@ func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
 				break
 			}
 			s.fence = false
-			i += j
-			if seg[i] == '\n' {
-				i++
-			}
+			i += j // at the marker's '\n' (whitespace) or the JSON's first byte
 			continue
 		}
 		switch c {
