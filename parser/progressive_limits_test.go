@@ -376,3 +376,31 @@ func FuzzProgressiveLimits(f *testing.F) {
 		}
 	})
 }
+
+// TestReferencedIDsStayBounded checks that a surface does not keep a
+// record of every id its components ever referenced: a root whose children
+// change to new, missing ids at every update leaves few targets.
+func TestReferencedIDsStayBounded(t *testing.T) {
+	var in strings.Builder
+	in.WriteString(`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}`)
+	const updates = 2000
+	for i := range updates {
+		fmt.Fprintf(&in, `,{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Row","children":["a%d","b%d"]}]}}`, i, i)
+	}
+	in.WriteString(`]</a2ui-json>`)
+	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := mustNew(t, WithMode(mode))
+			if r := feedLimited(t, p, in.String(), 64); len(r.other)+len(r.limits) > 0 {
+				t.Fatalf("errors %v %v", r.other, r.limits)
+			}
+			s := p.eng.(*progressiveEngine).seen["s"]
+			if s == nil {
+				t.Fatal("no state for surface s")
+			}
+			if n := len(s.tgts); n > 4*minTargetsCompact || len(s.tidx) != n {
+				t.Errorf("%d targets (%d indexed) after %d updates referencing %d ids; want at most %d", n, len(s.tidx), updates, 2*updates, 4*minTargetsCompact)
+			}
+		})
+	}
+}

@@ -67,6 +67,9 @@ type surfaceState struct {
 	// (see target): tidx maps the id to its slot in tgts.
 	tidx    map[string]int32
 	tgts    []target
+	// tgtsCompactAt is the size at which tgts is next compacted (see
+	// compactTargets).
+	tgtsCompactAt int
 	root    string
 	rootSet bool
 	rebuild bool // reachability must be recomputed from scratch
@@ -112,9 +115,35 @@ func (s *surfaceState) target(id string) *target {
 	if i, ok := s.tidx[id]; ok {
 		return &s.tgts[i]
 	}
+	if len(s.tgts) >= max(s.tgtsCompactAt, minTargetsCompact) {
+		s.compactTargets()
+	}
 	s.tidx[id] = int32(len(s.tgts))
 	s.tgts = append(s.tgts, target{})
 	return &s.tgts[len(s.tgts)-1]
+}
+
+// minTargetsCompact is the least number of targets worth compacting.
+const minTargetsCompact = 64
+
+// compactTargets drops the targets that record nothing (no reachable
+// component references the id, no component waits for it), which a
+// surface whose components keep changing their children would otherwise
+// gather without bound. It runs when tgts doubled since the last time, so
+// its cost is spread over the targets added.
+func (s *surfaceState) compactTargets() {
+	kept := make([]target, 0, len(s.tgts)/2)
+	for id, i := range s.tidx {
+		t := s.tgts[i]
+		if t.inbound == 0 && t.waiters == nil {
+			delete(s.tidx, id)
+			continue
+		}
+		s.tidx[id] = int32(len(kept))
+		kept = append(kept, t)
+	}
+	s.tgts = kept
+	s.tgtsCompactAt = 2 * len(kept)
 }
 
 // findTarget returns the target of id, or nil when there is none.
