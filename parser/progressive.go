@@ -71,7 +71,7 @@ type progressiveEngine struct {
 	kindSeen     bool
 	seen         map[string]*surfaceState // surface -> components
 	yieldedStart map[string]bool
-	deleted      map[string]bool
+	deleted      map[string]uint64 // deleted v0.8 surface -> its deletion's number (see rememberDeleted)
 	pending      map[string][]map[string]any
 	dataYielded  map[dataSlot]map[string]string // surface and path -> data key -> comparison encoding of the last value (data helper)
 	dataMsgOf    map[dataSlot]uint64            // delta mode: the message (scanner generation) each record is of
@@ -123,7 +123,8 @@ type progressiveEngine struct {
 	maxSurfaces  int
 	maxComps     int
 	held         map[string]struct{} // surfaces state is kept for
-	deletedOrder []string            // deleted, oldest first (see rememberDeleted)
+	deletedOrder []deletion          // deletions, oldest first (see rememberDeleted)
+	deletions    uint64              // deletions numbered so far
 	lastHeld     string              // a member of held ("": none known)
 	limitErr     *LimitError         // a refusal not yet returned
 }
@@ -139,7 +140,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 		rootIDs:      map[string]string{},
 		seen:         map[string]*surfaceState{},
 		yieldedStart: map[string]bool{},
-		deleted:      map[string]bool{},
+		deleted:      map[string]uint64{},
 		pending:      map[string][]map[string]any{},
 		dataYielded:  map[dataSlot]map[string]string{},
 		dataMsgOf:    map[dataSlot]uint64{},

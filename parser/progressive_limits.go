@@ -133,30 +133,32 @@ func (e *progressiveEngine) forgetData(sid string) {
 	e.dataGen++
 }
 
+// deletion is a deleted v0.8 surface and the number of its deletion: an
+// entry of deletedOrder is current while e.deleted holds that number for
+// the id (a surface begun and deleted again has a newer one).
+type deletion struct {
+	id  string
+	seq uint64
+}
+
 // rememberDeleted records a deleted v0.8 surface, whose later messages are
 // ignored until a new beginRendering. At most maxSurfaces are remembered:
-// beyond that the oldest in deletedOrder is forgotten (its stragglers are
-// then handled as for a surface never seen). deletedOrder lists the
-// deletions in order; it may hold ids begun since, which it drops when it
-// grows to twice the limit.
+// beyond that the oldest deletion still current is forgotten (its
+// stragglers are then handled as for a surface never seen). deletedOrder
+// lists the deletions in order, current or not; the ones no longer
+// current are dropped when it grows to twice the limit.
 func (e *progressiveEngine) rememberDeleted(sid string) {
 	for len(e.deleted) >= e.maxSurfaces && len(e.deletedOrder) > 0 {
 		old := e.deletedOrder[0]
 		e.deletedOrder = e.deletedOrder[1:]
-		delete(e.deleted, old)
+		if e.deleted[old.id] == old.seq {
+			delete(e.deleted, old.id)
+		}
 	}
 	if len(e.deletedOrder) >= 2*e.maxSurfaces {
-		live := make([]string, 0, len(e.deleted))
-		seen := make(map[string]bool, len(e.deleted))
-		for i := len(e.deletedOrder) - 1; i >= 0; i-- { // the last deletion of each counts
-			if id := e.deletedOrder[i]; e.deleted[id] && !seen[id] {
-				seen[id] = true
-				live = append(live, id)
-			}
-		}
-		slices.Reverse(live)
-		e.deletedOrder = live
+		e.deletedOrder = slices.DeleteFunc(slices.Clone(e.deletedOrder), func(d deletion) bool { return e.deleted[d.id] != d.seq })
 	}
-	e.deleted[sid] = true
-	e.deletedOrder = append(e.deletedOrder, sid)
+	e.deletions++
+	e.deleted[sid] = e.deletions
+	e.deletedOrder = append(e.deletedOrder, deletion{sid, e.deletions})
 }

@@ -254,28 +254,41 @@ func TestProgressiveStateStaysBounded(t *testing.T) {
 // as for a surface never seen, and yielded), the others stay deleted (their
 // late messages are ignored), the same way every run.
 func TestDeletedSurfacesForgottenOldestFirst(t *testing.T) {
-	var b strings.Builder
-	for _, s := range []string{"a", "b", "c"} {
-		fmt.Fprintf(&b, `<a2ui-json>[{"beginRendering":{"surfaceId":%q,"root":"root"}},{"deleteSurface":{"surfaceId":%q}}]</a2ui-json>`, s, s)
+	cases := []struct {
+		name      string
+		deletions []string // surfaces begun and deleted, in order
+		forgotten string   // the one whose late data is yielded
+	}{
+		{"three surfaces", []string{"a", "b", "c"}, "a"},
+		// a's second deletion is the one that counts: b is the oldest.
+		{"a surface deleted again", []string{"a", "b", "a", "c"}, "b"},
 	}
-	for _, s := range []string{"a", "b", "c"} {
-		fmt.Fprintf(&b, `<a2ui-json>[{"dataModelUpdate":{"surfaceId":%q,"contents":[{"key":"late","valueString":%q}]}}]</a2ui-json>`, s, s)
-	}
-	for run := range 20 {
-		p, err := New(WithMode(ModeProgressive), WithMaxSurfaces(2))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := feedLimited(t, p, b.String(), 0)
-		var late []string
-		for _, m := range r.msgs {
-			if strings.Contains(m, `"late"`) {
-				late = append(late, m)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			for _, s := range tc.deletions {
+				fmt.Fprintf(&b, `<a2ui-json>[{"beginRendering":{"surfaceId":%q,"root":"root"}},{"deleteSurface":{"surfaceId":%q}}]</a2ui-json>`, s, s)
 			}
-		}
-		if len(late) != 1 || !strings.Contains(late[0], `"surfaceId":"a"`) {
-			t.Fatalf("run %d: late messages yielded %v, want only a's", run, late)
-		}
+			for _, s := range []string{"a", "b", "c"} {
+				fmt.Fprintf(&b, `<a2ui-json>[{"dataModelUpdate":{"surfaceId":%q,"contents":[{"key":"late","valueString":%q}]}}]</a2ui-json>`, s, s)
+			}
+			for run := range 20 {
+				p, err := New(WithMode(ModeProgressive), WithMaxSurfaces(2))
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := feedLimited(t, p, b.String(), 0)
+				var late []string
+				for _, m := range r.msgs {
+					if strings.Contains(m, `"late"`) {
+						late = append(late, m)
+					}
+				}
+				if len(late) != 1 || !strings.Contains(late[0], `"surfaceId":"`+tc.forgotten+`"`) {
+					t.Fatalf("run %d: late messages yielded %v, want only %s's", run, late, tc.forgotten)
+				}
+			}
+		})
 	}
 }
 

@@ -115,7 +115,7 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 		return true, e.yieldMessage(obj, true)
 	}
 	_, isBR := obj[kBeginRendering]
-	if e.deleted[sid] && !isBR {
+	if e.deleted[sid] != 0 && !isBR {
 		// Ignored: reading it admitted the surface; that admission goes
 		// unless reading it built state (as the reference, which keeps it).
 		e.releaseIfEmpty(sid)

@@ -34,7 +34,7 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 		return nil
 	}
 	sid := e.surface
-	if sid == "" || !e.yieldedStart[sid] || e.deleted[sid] {
+	if sid == "" || !e.yieldedStart[sid] || e.deleted[sid] != 0 {
 		return nil
 	}
 	s := e.state(sid)
