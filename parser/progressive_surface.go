@@ -65,17 +65,17 @@ type surfaceState struct {
 	sorted []*compEntry // reachable components (by id unless sortedStale)
 	// What is known of each id that components reference or wait for
 	// (see target): tidx maps the id to its slot in tgts.
-	tidx    map[string]int32
-	tgts    []target
+	tidx map[string]int32
+	tgts []target
 	// tgtsCompactAt is the size at which tgts is next compacted (see
 	// compactTargets).
 	tgtsCompactAt int
-	root    string
-	rootSet bool
-	rebuild bool // reachability must be recomputed from scratch
-	suspect bool // a cycle, a shared child or a deep tree may have appeared
-	selfRef int  // components that reference themselves
-	invalid int  // reachable components whose processed form does not validate
+	root          string
+	rootSet       bool
+	rebuild       bool // reachability must be recomputed from scratch
+	suspect       bool // a cycle, a shared child or a deep tree may have appeared
+	selfRef       int  // components that reference themselves
+	invalid       int  // reachable components whose processed form does not validate
 	// reachBytes is the size of the encoded reachable components.
 	reachBytes int
 	deferred   bool // a snapshot was held back (see snapFull)
