@@ -37,6 +37,11 @@ func (e *progressiveEngine) emitRaw(raw []byte, dedup bool, surface string) {
 	e.emitted = append(e.emitted, em)
 }
 
+// encode encodes a message into the call's output storage.
+func (e *emitter) encode(msg map[string]any) json.RawMessage {
+	return e.store.keep(appendJSON(e.store.tail(), msg))
+}
+
 // finishFeed encodes the messages of this Feed call into out's parts:
 //
 //   - within a part, only the last surfaceUpdate per surface is kept (the
@@ -84,7 +89,7 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 			continue
 		}
 		if e.dstate == nil {
-			out.parts[em.part].Messages[em.idx] = json.RawMessage(out.store.keep(appendJSON(out.store.tail(), em.msg)))
+			out.parts[em.part].Messages[em.idx] = out.encode(em.msg)
 			continue
 		}
 		msgs := e.dstate.reduce(em.msg, em.gen)
@@ -92,13 +97,13 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 			drop[i] = true
 			continue
 		}
-		out.parts[em.part].Messages[em.idx] = json.RawMessage(out.store.keep(appendJSON(out.store.tail(), msgs[0])))
+		out.parts[em.part].Messages[em.idx] = out.encode(msgs[0])
 		for _, m := range msgs[1:] {
 			if e.extra == nil {
 				e.extra = map[[2]int][]json.RawMessage{}
 			}
 			k := [2]int{em.part, em.idx}
-			e.extra[k] = append(e.extra[k], json.RawMessage(out.store.keep(appendJSON(out.store.tail(), m))))
+			e.extra[k] = append(e.extra[k], out.encode(m))
 		}
 	}
 	// Compact: remove dropped messages, and parts left with nothing; insert
