@@ -211,8 +211,8 @@ func (d *deltaState) reduce(msg map[string]any, gen uint64) []map[string]any {
 // to the object of every entry the current message yielded so far.
 func (d *deltaState) soFar(msg map[string]any, kind string, body map[string]any, field string) map[string]any {
 	acc := make(map[string]any, len(d.cur.keys))
-	for _, en := range d.entries(nil) {
-		acc[en.key] = en.ev
+	for k, enc := range d.cur.keys {
+		acc[k] = &encodedValue{out: enc, cmp: enc}
 	}
 	return withField(msg, kind, body, field, acc)
 }
