@@ -73,9 +73,7 @@ type progressiveEngine struct {
 	yieldedStart map[string]bool
 	deleted      map[string]uint64 // deleted v0.8 surface -> its deletion's number (see rememberDeleted)
 	pending      map[string][]map[string]any
-	dataYielded  map[dataSlot]map[string]string // surface and path -> data key -> comparison encoding of the last value (data helper)
-	dataMsgOf    map[dataSlot]uint64            // delta mode: the message (scanner generation) each record is of
-	dataSlots    map[string]int                 // surface -> data path records (see boundDataSlots)
+	dataYielded  map[string]map[string]*dataRecord // surface -> path -> record of the data yielded (see dataState)
 	surfaceVer   map[string]string
 	dirty        bool
 
@@ -142,9 +140,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 		yieldedStart: map[string]bool{},
 		deleted:      map[string]uint64{},
 		pending:      map[string][]map[string]any{},
-		dataYielded:  map[dataSlot]map[string]string{},
-		dataMsgOf:    map[dataSlot]uint64{},
-		dataSlots:    map[string]int{},
+		dataYielded:  map[string]map[string]*dataRecord{},
 		surfaceVer:   map[string]string{},
 		dataLastGen:  -1,
 	}

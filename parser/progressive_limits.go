@@ -113,23 +113,17 @@ func (e *progressiveEngine) takeLimitErr() error {
 // boundDataSlots makes room for one more data path record of surface sid,
 // forgetting all of its records when it has maxComps of them.
 func (e *progressiveEngine) boundDataSlots(sid string) {
-	if e.dataSlots[sid] >= e.maxComps {
+	if len(e.dataYielded[sid]) >= e.maxComps {
 		e.forgetData(sid)
 	}
 }
 
 // forgetData drops the data records of surface sid.
 func (e *progressiveEngine) forgetData(sid string) {
-	if e.dataSlots[sid] == 0 {
+	if len(e.dataYielded[sid]) == 0 {
 		return
 	}
-	for k := range e.dataYielded {
-		if k.surface == sid {
-			delete(e.dataYielded, k)
-			delete(e.dataMsgOf, k)
-		}
-	}
-	delete(e.dataSlots, sid)
+	delete(e.dataYielded, sid)
 	e.dataGen++
 }
 

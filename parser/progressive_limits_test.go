@@ -336,16 +336,14 @@ func TestDataRecordsStayBounded(t *testing.T) {
 // perMsg leaves the keys unchecked).
 func checkDataRecords(t *testing.T, e *progressiveEngine, max, perMsg int) {
 	t.Helper()
-	paths := map[string]int{}
-	for k, d := range e.dataYielded {
-		paths[k.surface]++
-		if perMsg >= 0 && len(d) > max+perMsg {
-			t.Fatalf("data record of %v holds %d keys; limit %d", k, len(d), max)
+	for sid, paths := range e.dataYielded {
+		if len(paths) > max {
+			t.Fatalf("surface %q has %d data path records; limit %d", sid, len(paths), max)
 		}
-	}
-	for sid, n := range paths {
-		if n > max {
-			t.Fatalf("surface %q has %d data path records; limit %d", sid, n, max)
+		for path, r := range paths {
+			if perMsg >= 0 && len(r.keys) > max+perMsg {
+				t.Fatalf("data record of %q %q holds %d keys; limit %d", sid, path, len(r.keys), max)
+			}
 		}
 	}
 }

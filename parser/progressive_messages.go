@@ -391,32 +391,42 @@ func dataSlotOf(body map[string]any) dataSlot {
 	return dataSlot{s, p}
 }
 
+// dataRecord is the record of the data yielded for a surface and path.
+type dataRecord struct {
+	keys map[string]string // data key -> comparison encoding of the last value (see appendCmp)
+	msg  uint64            // delta mode: the message (scanner generation) it is of
+}
+
 // dataState is the record of the data yielded for a surface and path: data
-// key -> comparison encoding of the last value (see appendCmp).
+// key -> comparison encoding of the last value.
 func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
-	d := e.dataYielded[k]
-	if d == nil {
-		d = map[string]string{}
+	r := e.dataYielded[k.surface][k.path]
+	if r == nil {
 		if !e.admitSurface(k.surface) {
-			return d // refused: a scratch record, not kept
+			return map[string]string{} // refused: a scratch record, not kept
 		}
 		e.boundDataSlots(k.surface)
-		e.dataYielded[k] = d
-		e.dataSlots[k.surface]++
-	} else if len(d) > e.maxComps {
+		paths := e.dataYielded[k.surface]
+		if paths == nil {
+			paths = map[string]*dataRecord{}
+			e.dataYielded[k.surface] = paths
+		}
+		r = &dataRecord{keys: map[string]string{}}
+		paths[k.path] = r
+	} else if len(r.keys) > e.maxComps {
 		// The record spares yielding an entry twice: past the bound it
 		// starts afresh (see boundDataSlots).
-		clear(d)
+		clear(r.keys)
 		e.dataGen++
 	}
-	if e.dstate != nil && e.dataMsgOf[k] != e.sc.msgGen {
+	if e.dstate != nil && r.msg != e.sc.msgGen {
 		// Delta mode reduces a message against itself only (delta.go):
 		// the record starts afresh with each message, so that its first
 		// yield carries every entry read so far.
-		clear(d)
-		e.dataMsgOf[k] = e.sc.msgGen
+		clear(r.keys)
+		r.msg = e.sc.msgGen
 	}
-	return d
+	return r.keys
 }
 
 // dedupeData is the reference's data model de-duplication: a complete data
