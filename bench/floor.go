@@ -41,7 +41,7 @@ func CopyOutput(outs [][]parser.Part) int {
 		if len(parts) == 0 {
 			continue
 		}
-		n := countMessages(parts)
+		n := CountMessages(parts)
 		var own []parser.Part
 		var ms []json.RawMessage
 		switch {
@@ -100,17 +100,31 @@ func CopyOutputBorrowed(outs [][]parser.Part) int {
 			}
 			own = append(own, cp)
 		}
-		msgs += countMessages(parts)
+		msgs += CountMessages(parts)
 	}
 	runtime.KeepAlive(own)
 	return msgs
 }
 
-// countMessages is the number of messages in parts.
-func countMessages(parts []parser.Part) int {
+// CountMessages is the number of messages in parts.
+func CountMessages(parts []parser.Part) int {
 	n := 0
 	for _, pt := range parts {
 		n += len(pt.Messages)
+	}
+	return n
+}
+
+// OutputBytes is the number of message bytes in outs (what RecordOutput
+// returns).
+func OutputBytes(outs [][]parser.Part) int {
+	n := 0
+	for _, parts := range outs {
+		for _, pt := range parts {
+			for _, m := range pt.Messages {
+				n += len(m)
+			}
+		}
 	}
 	return n
 }

@@ -17,15 +17,10 @@ func feedAll(tb testing.TB, data []byte, n int, opts ...parser.Option) int {
 	msgs := 0
 	for i := 0; i < len(data); i += n {
 		parts, _ := p.Feed(data[i:min(i+n, len(data))])
-		for _, pt := range parts {
-			msgs += len(pt.Messages)
-		}
+		msgs += CountMessages(parts)
 	}
 	parts, _ := p.Close()
-	for _, pt := range parts {
-		msgs += len(pt.Messages)
-	}
-	return msgs
+	return msgs + CountMessages(parts)
 }
 
 // BenchmarkParser parses the corpus streams in every mode at chunk sizes 4,

@@ -111,10 +111,10 @@ func parseRound(data []byte, chunk int, opts []parser.Option) int {
 	msgs := 0
 	for i := 0; i < len(data); i += chunk {
 		parts, _ := p.Feed(data[i:min(i+chunk, len(data))])
-		msgs += countMessages(parts)
+		msgs += bench.CountMessages(parts)
 	}
 	parts, _ := p.Close()
-	return msgs + countMessages(parts)
+	return msgs + bench.CountMessages(parts)
 }
 
 // yieldedBytes parses data once more, untimed, and returns the bytes of the
@@ -125,21 +125,5 @@ func yieldedBytes(data []byte, chunk int, mode parser.Mode) int {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	n := 0
-	for _, parts := range outs {
-		for _, pt := range parts {
-			for _, m := range pt.Messages {
-				n += len(m)
-			}
-		}
-	}
-	return n
-}
-
-func countMessages(parts []parser.Part) int {
-	n := 0
-	for _, pt := range parts {
-		n += len(pt.Messages)
-	}
-	return n
+	return bench.OutputBytes(outs)
 }
