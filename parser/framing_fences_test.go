@@ -150,15 +150,7 @@ func TestFencesFraming(t *testing.T) {
 	opts := []Option{WithFraming(FramingFences)}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			parts, errs := collect(t, []string{tc.input}, opts...)
-			text, msgs := flatten(parts)
-			if text != tc.text {
-				t.Errorf("text = %q, want %q", text, tc.text)
-			}
-			if strings.Join(msgs, "|") != strings.Join(tc.msgs, "|") {
-				t.Errorf("messages = %q, want %q", msgs, tc.msgs)
-			}
-			checkErr(t, errs, tc.wantErr)
+			checkParsed(t, tc.input, tc.text, tc.msgs, tc.wantErr, opts...)
 			checkEverySplit(t, tc.input, opts...)
 		})
 	}

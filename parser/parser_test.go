@@ -174,17 +174,24 @@ func TestCompleteMode(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			parts, errs := collect(t, []string{tc.input}, tc.opts...)
-			text, msgs := flatten(parts)
-			if text != tc.text {
-				t.Errorf("text = %q, want %q", text, tc.text)
-			}
-			if strings.Join(msgs, "|") != strings.Join(tc.msgs, "|") {
-				t.Errorf("messages = %q, want %q", msgs, tc.msgs)
-			}
-			checkErr(t, errs, tc.wantErr)
+			checkParsed(t, tc.input, tc.text, tc.msgs, tc.wantErr, tc.opts...)
 		})
 	}
+}
+
+// checkParsed feeds input whole and checks the text and messages it gives,
+// and its error (see checkErr).
+func checkParsed(t *testing.T, input, text string, msgs []string, wantErr error, opts ...Option) {
+	t.Helper()
+	parts, errs := collect(t, []string{input}, opts...)
+	gotText, gotMsgs := flatten(parts)
+	if gotText != text {
+		t.Errorf("text = %q, want %q", gotText, text)
+	}
+	if strings.Join(gotMsgs, "|") != strings.Join(msgs, "|") {
+		t.Errorf("messages = %q, want %q", gotMsgs, msgs)
+	}
+	checkErr(t, errs, wantErr)
 }
 
 func checkErr(t *testing.T, errs []error, want error) {
