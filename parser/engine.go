@@ -9,26 +9,11 @@ type emitter struct {
 	parts []Part
 	msgs  []json.RawMessage
 	from  int // index in msgs of the last part's first message
-	// dropped lists, in order, the indexes of parts an engine removed at
-	// the end of the call (see removedBefore).
-	dropped []int
 	// store provides the bytes of the messages (see WithBorrowedOutput).
 	store outputStore
 	// lent is, with borrowed output, the array of parts returned by the
 	// previous call, reused by the next.
 	lent []Part
-}
-
-// removedBefore is the number of parts removed at the end of the call
-// that stood before index i.
-func (e *emitter) removedBefore(i int) int {
-	n := 0
-	for _, d := range e.dropped {
-		if d < i {
-			n++
-		}
-	}
-	return n
 }
 
 // text appends a text-only part.

@@ -311,19 +311,10 @@ func (p *Parser) fail(err error) {
 	}
 }
 
-// endCall lets the engine finish the call's parts, then keeps each
-// failure's Before counting the parts that still precede it.
+// endCall lets the engine finish the call's parts. An engine never removes
+// a part, so each failure's Before still counts the parts that precede it.
 func (p *Parser) endCall() {
-	err := p.eng.feedEnd(&p.out)
-	if len(p.out.dropped) > 0 {
-		for _, e := range p.errs {
-			if be, ok := e.(*BlockError); ok {
-				be.Before -= p.out.removedBefore(be.Before)
-			}
-		}
-		p.out.dropped = p.out.dropped[:0]
-	}
-	if err != nil {
+	if err := p.eng.feedEnd(&p.out); err != nil {
 		p.fail(err)
 	}
 }

@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"encoding/json"
-
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -85,11 +83,10 @@ type progressiveEngine struct {
 	dataGen         int
 	data            dataReader // data helper: the open data model message, read incrementally
 
-	// Per Feed: messages emitted, finalised in feedEnd.
-	emitted []emission
-	extra   map[[2]int][]json.RawMessage // delta mode: messages a reduction added after emitted message (part, index)
-	drop    []bool                       // scratch for finishFeed
-	suSeen  map[string]struct{}          // scratch for finishFeed
+	// Per Feed: the v0.8 surfaceUpdate snapshots placed, de-duplicated in
+	// feedEnd.
+	suSnaps []suSnapshot
+	suSeen  map[string]struct{} // scratch for finishFeed
 	out     *emitter
 
 	refBuf  []protocol.ComponentRef

@@ -105,34 +105,11 @@ func (r *dataReader) openEntry(v *dataView, d map[string]string) (*encodedValue,
 	return ev, true
 }
 
-// encodedYield reports whether a sniffed data model message may be placed
-// in the current part already encoded (and, in delta mode, reduced): in
-// delta mode, only when no message of this Feed call waits for its
-// reduction in finishFeed, since messages are reduced in order.
-func (e *progressiveEngine) encodedYield() bool {
-	if e.dstate == nil {
-		return true
-	}
-	for i := range e.emitted {
-		if e.emitted[i].msg != nil {
-			return false
-		}
-	}
-	return true
-}
-
 // yieldReadV09 yields the changed entries of a sniffed updateDataModel
 // read by the data model reader: what yieldDataV09 does (yieldMessage,
-// without a catalog: dedupeData, then emit; in delta mode, finishFeed's
+// without a catalog: dedupeData, then emit; in delta mode, emit's
 // reduction), without building the message as maps.
 func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, hasPath bool, changed []dataEntry) error {
-	if !e.encodedYield() {
-		m := make(map[string]any, len(changed))
-		for _, en := range changed {
-			m[en.key] = en.ev
-		}
-		return e.yieldDataV09(d, sid, path, hasPath, m)
-	}
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	r := &e.data
 	// dedupeData: it records the message's value and path.
@@ -318,26 +295,9 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 // reader, its contents the entries of list or (contents given as an
 // object, isList false) the changed entries: what sniffedDataV08 does with
 // yieldMessage, without a catalog (dedupeData, whose records sniffing
-// replaces, then emit; in delta mode, finishFeed's reduction), without
+// replaces, then emit; in delta mode, emit's reduction), without
 // building the message as maps.
 func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, isList bool, list []any, changed []dataEntry) error {
-	if !e.encodedYield() {
-		var contents any
-		if !isList {
-			m := make(map[string]any, len(changed))
-			for _, en := range changed {
-				m[en.key] = en.ev
-			}
-			contents = m
-		} else {
-			contents = slices.Clone(list)
-		}
-		payload := map[string]any{"surfaceId": sid, "contents": contents}
-		if pathVal.set {
-			payload["path"] = pathVal.v
-		}
-		return e.yieldMessage(map[string]any{kDataModelUpdate: payload}, false)
-	}
 	e.dataGen++
 	kept := list
 	if d := e.dstate; d != nil && !isList {

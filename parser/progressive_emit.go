@@ -2,39 +2,39 @@ package parser
 
 import (
 	"encoding/json"
+	"slices"
 )
 
-// emission is one message yielded during the current Feed call. Messages
-// are placed in the emitter at once (so they interleave correctly with
-// text) and encoded in feedEnd, after the per-part de-duplication and, in
-// delta mode, the reduction to what changed.
-type emission struct {
+// suSnapshot is a v0.8 surfaceUpdate snapshot placed in this call's parts
+// (at part, idx), subject to the per-part de-duplication in finishFeed.
+type suSnapshot struct {
 	part, idx int
-	msg       map[string]any // a message to encode, or
-	raw       []byte         // an encoded component message
-	suSurface string         // surface of a v0.8 surfaceUpdate snapshot
-	gen       uint64         // the scanner's generation of the message msg comes from
+	surface   string
 }
 
-// emit places msg, a yield of the message being read, in the current part.
+// emit places msg, a yield of the message being read, in the current part,
+// encoded. In delta mode it is first reduced to what changed since the
+// message's previous yield (see deltaState), and nothing is placed when
+// nothing changed.
 func (e *progressiveEngine) emit(msg map[string]any) {
-	e.out.message(nil)
-	pi := len(e.out.parts) - 1
-	e.emitted = append(e.emitted, emission{part: pi, idx: len(e.out.parts[pi].Messages) - 1, msg: msg, gen: e.sc.msgGen})
+	if e.dstate == nil {
+		e.out.message(e.out.encode(msg))
+		return
+	}
+	for _, m := range e.dstate.reduce(msg, e.sc.msgGen) {
+		e.out.message(e.out.encode(m))
+	}
 }
 
 // emitRaw places an encoded message in the current part. raw was built on
 // storage from e.out.store (alloc or tail). A v0.8 snapshot (dedup) is
 // subject to the per-part de-duplication.
 func (e *progressiveEngine) emitRaw(raw []byte, dedup bool, surface string) {
-	raw = e.out.store.keep(raw)
-	e.out.message(nil)
-	pi := len(e.out.parts) - 1
-	em := emission{part: pi, idx: len(e.out.parts[pi].Messages) - 1, raw: raw}
+	e.out.message(e.out.store.keep(raw))
 	if dedup && surface != "" {
-		em.suSurface = surface
+		pi := len(e.out.parts) - 1
+		e.suSnaps = append(e.suSnaps, suSnapshot{part: pi, idx: len(e.out.parts[pi].Messages) - 1, surface: surface})
 	}
-	e.emitted = append(e.emitted, em)
 }
 
 // encode encodes a message into the call's output storage.
@@ -42,109 +42,42 @@ func (e *emitter) encode(msg map[string]any) json.RawMessage {
 	return e.store.keep(appendJSON(e.store.tail(), msg))
 }
 
-// finishFeed encodes the messages of this Feed call into out's parts:
-//
-//   - within a part, only the last surfaceUpdate per surface is kept (the
-//     reference's per-chunk de-duplication: it is the most complete);
-//   - in delta mode, each message is reduced to the components and data
-//     entries new or changed since the previous yield, and dropped when
-//     nothing is left.
+// finishFeed applies the reference's per-chunk de-duplication to this Feed
+// call's parts: within a part, only the last surfaceUpdate snapshot of
+// each surface is kept (it is the most complete). The last one stays, so no
+// part is left without messages.
 func (e *progressiveEngine) finishFeed(out *emitter) {
-	if len(e.emitted) == 0 {
+	snaps := e.suSnaps
+	defer func() { e.suSnaps = snaps[:0] }()
+	if len(snaps) < 2 {
 		return
 	}
-	drop := e.drop[:0]
-	for range e.emitted {
-		drop = append(drop, false)
+	if e.suSeen == nil {
+		e.suSeen = map[string]struct{}{}
 	}
-	e.drop = drop
-	// Per-part de-duplication of surfaceUpdate snapshots, keeping the last:
-	// a snapshot is dropped when a later one of the same part has the same
-	// surface.
-	part := -1
-	for i := len(e.emitted) - 1; i >= 0; i-- {
-		s := e.emitted[i].suSurface
-		if s == "" {
-			continue
-		}
-		if e.suSeen == nil {
-			e.suSeen = map[string]struct{}{}
-		}
-		if p := e.emitted[i].part; p != part {
-			part = p
+	part, dropped := -1, false
+	for i := len(snaps) - 1; i >= 0; i-- {
+		sn := snaps[i]
+		if sn.part != part {
+			part = sn.part
 			clear(e.suSeen)
 		}
-		if _, dup := e.suSeen[s]; dup {
-			drop[i] = true
+		if _, dup := e.suSeen[sn.surface]; dup {
+			out.parts[sn.part].Messages[sn.idx] = nil
+			dropped = true
 		}
-		e.suSeen[s] = struct{}{}
+		e.suSeen[sn.surface] = struct{}{}
 	}
-	for i := range e.emitted {
-		em := &e.emitted[i]
-		if drop[i] {
-			continue
-		}
-		if em.raw != nil {
-			out.parts[em.part].Messages[em.idx] = json.RawMessage(em.raw)
-			continue
-		}
-		if e.dstate == nil {
-			out.parts[em.part].Messages[em.idx] = out.encode(em.msg)
-			continue
-		}
-		msgs := e.dstate.reduce(em.msg, em.gen)
-		if len(msgs) == 0 {
-			drop[i] = true
-			continue
-		}
-		out.parts[em.part].Messages[em.idx] = out.encode(msgs[0])
-		for _, m := range msgs[1:] {
-			if e.extra == nil {
-				e.extra = map[[2]int][]json.RawMessage{}
-			}
-			k := [2]int{em.part, em.idx}
-			e.extra[k] = append(e.extra[k], out.encode(m))
+	if !dropped {
+		return
+	}
+	for pi := range out.parts {
+		p := &out.parts[pi]
+		if slices.ContainsFunc(p.Messages, isNilMessage) {
+			kept := slices.DeleteFunc(p.Messages, isNilMessage)
+			p.Messages = kept[:len(kept):len(kept)]
 		}
 	}
-	// Compact: remove dropped messages, and parts left with nothing; insert
-	// the messages a reduction added after the one they follow.
-	anyDrop := len(e.extra) > 0
-	for _, d := range drop {
-		anyDrop = anyDrop || d
-	}
-	if anyDrop {
-		for pi := range out.parts {
-			p := &out.parts[pi]
-			if p.Messages == nil {
-				continue
-			}
-			kept := p.Messages[:0]
-			if len(e.extra) > 0 {
-				kept = nil // the part grows: a new array
-			}
-			for mi, m := range p.Messages {
-				if m != nil {
-					kept = append(kept, m)
-				}
-				kept = append(kept, e.extra[[2]int{pi, mi}]...)
-			}
-			if len(kept) == 0 {
-				p.Messages = nil
-			} else {
-				p.Messages = kept[:len(kept):len(kept)]
-			}
-		}
-		parts := out.parts[:0]
-		for pi, p := range out.parts {
-			if p.Messages == nil && p.Text == "" {
-				out.dropped = append(out.dropped, pi)
-				continue
-			}
-			parts = append(parts, p)
-		}
-		out.parts = parts
-	}
-	clear(e.emitted)
-	e.emitted = e.emitted[:0]
-	clear(e.extra)
 }
+
+func isNilMessage(m json.RawMessage) bool { return m == nil }

@@ -135,6 +135,19 @@ func TestProgressiveCases(t *testing.T) {
 			},
 			want: []string{`"createSurface"`, `"text":"a"`, `"deleteSurface"`, `"createSurface"`, `"text":"a"`},
 		},
+		{
+			// Two snapshots of surface s fall in the one part of this call
+			// (one with a placeholder for a, one with a); the reference
+			// keeps the last surfaceUpdate per surface of a chunk.
+			name: "v08_snapshots_of_one_surface_in_one_part_keep_the_last",
+			steps: []string{
+				`<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a"]}}}}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{"Text":{"text":{"literalString":"b"}}}}]}}]</a2ui-json>`,
+			},
+			want: []string{
+				`{"beginRendering":{"root":"root","surfaceId":"s"}}`,
+				`{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"b"}}},"id":"a"},{"component":{"Column":{"children":{"explicitList":["a"]}}},"id":"root"}],"surfaceId":"s"}}`,
+			},
+		},
 	}
 	for _, tc := range tests {
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
