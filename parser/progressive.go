@@ -95,6 +95,7 @@ type progressiveEngine struct {
 	phJSON  map[string][]byte
 
 	forceYield bool // yield held-back snapshots (block end)
+	deferredN  int  // surfaces whose snapshot is held back (at least; see flushDeferred)
 
 	snapPhs []string // scratch for snapshotPlaceholders
 	phsOld  []string // scratch for process

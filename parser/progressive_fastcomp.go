@@ -51,6 +51,11 @@ type fastComp struct {
 	emptyObj bool        // an empty object in it (v0.8: in its definition)
 	inline   [2]childSlot
 	pns      []*phName // placeholders of the slots, once looked up
+	// arrived caches, for the surface arrivedIn, which of the first 64
+	// slots name a component that arrived (a component never leaves its
+	// surface's table, so a set bit stays true).
+	arrivedIn *surfaceState
+	arrived   uint64
 	// owned: a healed partial component that only its entry holds, which
 	// may be updated in place as it grows (see growFast).
 	owned bool

@@ -6,17 +6,16 @@ import (
 	"unicode/utf8"
 )
 
-// cuttableKeys are the keys whose string values may be closed early
-// ("healed") when a stream cuts them: prose-like values where a prefix is
-// still meaningful. Ids, paths, surface ids and URLs are never cut.
-var cuttableKeys = map[string]bool{
-	"literalString": true,
-	"valueString":   true,
-	"label":         true,
-	"hint":          true,
-	"caption":       true,
-	"altText":       true,
-	"text":          true,
+// cuttableKey reports whether key is one whose string values may be closed
+// early ("healed") when a stream cuts them: prose-like values where a
+// prefix is still meaningful. Ids, paths, surface ids and URLs are never
+// cut. (A switch: it runs for every object key the scanner reads.)
+func cuttableKey(key []byte) bool {
+	switch string(key) {
+	case "literalString", "valueString", "label", "hint", "caption", "altText", "text":
+		return true
+	}
+	return false
 }
 
 // urlKeyHints mark a data-model entry key whose valueString is a link: such
@@ -149,7 +148,7 @@ func mayCutString(f []byte, quote int) bool {
 	if !ok {
 		return true
 	}
-	if !cuttableKeys[string(key)] {
+	if !cuttableKey(key) {
 		return false
 	}
 	if string(key) != "valueString" {

@@ -51,18 +51,24 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 			return err
 		}
 	}
-	for id := range s.bufDeps {
-		if ent := s.comps[id]; ent != nil && ent.reach {
-			ent.stale = true
-			s.markDirty(ent)
+	// (Most calls find both sets empty: ranging over an empty map is not
+	// free.)
+	if len(s.bufDeps) > 0 {
+		for id := range s.bufDeps {
+			if ent := s.comps[id]; ent != nil && ent.reach {
+				ent.stale = true
+				s.markDirty(ent)
+			}
 		}
 	}
-	for id := range s.woken {
-		if ent := s.comps[id]; ent != nil {
-			s.markDirty(ent)
+	if len(s.woken) > 0 {
+		for id := range s.woken {
+			if ent := s.comps[id]; ent != nil {
+				s.markDirty(ent)
+			}
 		}
+		clear(s.woken)
 	}
-	clear(s.woken)
 	should := false
 	kept := s.dirtyList[:0]
 	for _, ent := range s.dirtyList {
@@ -113,10 +119,16 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 		// changed (or its update completed, or the block ended), so that
 		// the output stays linear in the input however large a surface
 		// grows. The pending changes stay dirty for the next call.
-		s.deferred = true
+		if !s.deferred {
+			s.deferred = true
+			e.deferredN++
+		}
 		return nil
 	}
-	s.deferred = false
+	if s.deferred {
+		s.deferred = false
+		e.deferredN--
+	}
 	valid := e.cat == nil || e.snapshotValid(s, sid)
 	if valid {
 		if e.delta {
@@ -159,18 +171,29 @@ func (e *progressiveEngine) smallChange(s *surfaceState) bool {
 
 // flushDeferred yields the snapshots held back by the size rule.
 func (e *progressiveEngine) flushDeferred() error {
+	if e.deferredN <= 0 {
+		return nil
+	}
 	var err error
 	saved := e.surface
 	e.forceYield = true
+	held := 0
 	for sid, s := range e.seen {
-		if !s.deferred || sid == "" {
+		if !s.deferred {
 			continue
 		}
-		e.surface = sid
-		if ferr := e.yieldReachable(false); ferr != nil && err == nil {
-			err = ferr
+		if sid != "" {
+			e.surface = sid
+			if ferr := e.yieldReachable(false); ferr != nil && err == nil {
+				err = ferr
+			}
+		}
+		if s.deferred {
+			held++
 		}
 	}
+	// Recounted: a surface forgotten while held back left the count.
+	e.deferredN = held
 	e.forceYield = false
 	e.surface = saved
 	return err
@@ -791,8 +814,18 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	miss := p.e.missScratch[:0]
 	missing := 0
 	var fields uint8 // child fields of the missing slots, as bits
+	var known uint64
+	if fc.arrivedIn == p.s {
+		known = fc.arrived
+	}
 	for i := range fc.slots {
-		_, ok := p.s.comps[string(fc.slotID(i))]
+		ok := i < 64 && known&(1<<i) != 0
+		if !ok {
+			_, ok = p.s.comps[string(fc.slotID(i))]
+			if ok && i < 64 {
+				known |= 1 << i
+			}
+		}
 		miss = append(miss, !ok)
 		if !ok {
 			missing++
@@ -800,6 +833,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		}
 	}
 	p.e.missScratch = miss
+	fc.arrivedIn, fc.arrived = p.s, known
 	if missing == 0 {
 		return fc.src, true
 	}

@@ -392,7 +392,7 @@ func (e *progressiveEngine) keyFound() {
 	key := s.buf[s.lastStrA:s.lastStrB]
 	cls, fl := classifyKey(key)
 	s.valKey = cls
-	s.valKeyCut = cuttableKeys[string(key)]
+	s.valKeyCut = cuttableKey(key)
 	if fl == 0 {
 		return
 	}

@@ -141,6 +141,9 @@ func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 		k++
 	}
 	same := k == len(c.slots) && k == len(fc.slots)
+	if !same && k < 64 {
+		fc.arrived &= 1<<k - 1 // slots from k on name other ids
+	}
 	if !same && fc.pns != nil {
 		// A fresh cache (the old one may be shared, see putFast) that keeps
 		// the placeholders of the unchanged slots.

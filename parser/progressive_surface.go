@@ -372,6 +372,9 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 		if fc.pns == nil {
 			fc.pns = ent.fast.pns
 		}
+		if fc.arrivedIn == nil {
+			fc.arrivedIn, fc.arrived = ent.fast.arrivedIn, ent.fast.arrived
+		}
 		ent = e.record(s, fc.id, ent, ent.refs, ent.selfRef)
 		ent.raw, ent.fast = nil, fc
 		return true

@@ -136,6 +136,21 @@ func TestProgressiveCases(t *testing.T) {
 			want: []string{`"createSurface"`, `"text":"a"`, `"deleteSurface"`, `"createSurface"`, `"text":"a"`},
 		},
 		{
+			// The cut child id "a" names a component that arrived; grown to
+			// "ab" it names one that has not, so it becomes a placeholder.
+			name: "cut_child_id_growing_into_a_missing_id_gets_a_placeholder",
+			steps: []string{
+				`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text","text":"x"},{"id":"root","component":"Column","children":["a`,
+				`b","c`,
+				`"]}]}}]</a2ui-json>`,
+			},
+			want: []string{
+				`"createSurface"`,
+				`{"children":["a"],"component":"Column","id":"root"}`,
+				`{"children":["loading_ab","loading_c"],"component":"Column","id":"root"}`,
+			},
+		},
+		{
 			// Two snapshots of surface s fall in the one part of this call
 			// (one with a placeholder for a, one with a); the reference
 			// keeps the last surfaceUpdate per surface of a chunk.
