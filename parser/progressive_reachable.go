@@ -99,8 +99,8 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 			should = true
 			s.markUnsent(ent)
 		}
-		if !ent.phsYielded {
-			for _, ph := range ent.phs {
+		if ent.phsYieldedN < len(ent.phs) {
+			for _, ph := range ent.phs[ent.phsYieldedN:] {
 				if !s.phWasYielded(ph) {
 					should = true
 					s.phUnsent[ph] = struct{}{}
@@ -139,11 +139,11 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 	}
 	for _, ent := range s.dirtyList {
 		ent.yHash, ent.yOK, ent.reprocessed = ent.hash, true, false
-		if !ent.phsYielded {
-			for _, ph := range ent.phs {
+		if ent.phsYieldedN < len(ent.phs) {
+			for _, ph := range ent.phs[ent.phsYieldedN:] {
 				s.phYielded[ph] = struct{}{}
 			}
-			ent.phsYielded = true
+			ent.phsYieldedN = len(ent.phs)
 		}
 	}
 	s.clearDirty()
@@ -245,8 +245,16 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	}
 	ent.phs, ent.waits, ent.waitN, ent.usesBuf = p.extra, p.waits, p.waitN, p.usesBuf
 	// Placeholders dropped since (children that arrived) leave what was
-	// yielded of the others yielded.
-	keptYielded := ent.phsYielded && isSubsequence(ent.phs, e.phsOld)
+	// yielded of the others yielded; so does a list that kept the yielded
+	// ones in front (a children list growing).
+	keptYielded := 0
+	if ent.phsYieldedN == len(e.phsOld) && isSubsequence(ent.phs, e.phsOld) {
+		keptYielded = len(ent.phs)
+	} else {
+		for n := min(ent.phsYieldedN, len(ent.phs)); keptYielded < n && ent.phs[keptYielded] == e.phsOld[keptYielded]; {
+			keptYielded++
+		}
+	}
 	if !slices.Equal(e.phsOld, ent.phs) {
 		s.phsVer++
 	}
@@ -269,7 +277,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	} else {
 		delete(s.bufDeps, id)
 	}
-	ent.stale, ent.woken, ent.phsYielded, ent.reprocessed = false, 0, keptYielded, true
+	ent.stale, ent.woken, ent.phsYieldedN, ent.reprocessed = false, 0, keptYielded, true
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {
@@ -408,6 +416,9 @@ func (e *progressiveEngine) patchArrived(s *surfaceState, ent *compEntry) bool {
 		ent.pjson = bytes.ReplaceAll(ent.pjson, p, append([]byte{'"'}, p[9:]...))
 		if j := slices.Index(ent.phs, "loading_"+w); j >= 0 {
 			ent.phs = slices.Delete(slices.Clone(ent.phs), j, j+1)
+			if j < ent.phsYieldedN {
+				ent.phsYieldedN--
+			}
 			ent.phJS = slices.Delete(ent.phJS, j, j+1)
 			s.phsVer++
 		}

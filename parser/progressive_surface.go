@@ -27,8 +27,9 @@ type compEntry struct {
 	hash    uint64   // hash of pjson
 	phs     []string // placeholder ids the processed form uses, in order
 	phJS    [][]byte // their encodings
-	// phsYielded: every placeholder in phs has been yielded (or offered).
-	phsYielded bool
+	// phsYieldedN: the placeholders phs[:phsYieldedN] have been yielded
+	// (or offered): they are in the surface's phYielded.
+	phsYieldedN int
 	// reprocessed: processed since its last yield (its placeholders count
 	// as changed for the snapshot size rule, see smallChange).
 	reprocessed bool
