@@ -33,9 +33,10 @@ type agentSkill struct {
 	OutputModes []string `json:"outputModes,omitempty"`
 }
 
-// agentCard carries the A2A 1.0 fields (supportedInterfaces) and the A2A 0.3
-// fields (url, protocolVersion, preferredTransport) side by side: 1.0
-// clients read supportedInterfaces, 0.3 clients the rest.
+// agentCard carries the A2A 1.0 fields (supportedInterfaces,
+// securityRequirements) and the A2A 0.3 fields (url, protocolVersion,
+// preferredTransport, security) side by side: 1.0 clients read the former,
+// 0.3 clients the latter.
 type agentCard struct {
 	Name                string                     `json:"name"`
 	Description         string                     `json:"description"`
@@ -50,6 +51,8 @@ type agentCard struct {
 	PreferredTransport  string                     `json:"preferredTransport"`
 	SecuritySchemes     map[string]json.RawMessage `json:"securitySchemes,omitempty"`
 	Security            []map[string][]string      `json:"security,omitempty"`
+	// SecurityRequirements is the A2A 1.0 name (and shape) of Security.
+	SecurityRequirements json.RawMessage `json:"securityRequirements,omitempty"`
 }
 
 // Card returns the agent card JSON for an endpoint reached at endpointURL.
@@ -78,10 +81,13 @@ func (s *Server) Card(endpointURL string) []byte {
 		c.Capabilities.Extensions = []AgentExtension{}
 	}
 	if s.cfg.token != "" {
+		// The scheme in both shapes: A2A 0.3 discriminates by "type", A2A
+		// 1.0 by the member name; each reader ignores the other's keys.
 		c.SecuritySchemes = map[string]json.RawMessage{
-			"bearer": json.RawMessage(`{"type":"http","scheme":"bearer"}`),
+			"bearer": json.RawMessage(`{"type":"http","scheme":"bearer","httpAuthSecurityScheme":{"scheme":"bearer"}}`),
 		}
 		c.Security = []map[string][]string{{"bearer": {}}}
+		c.SecurityRequirements = json.RawMessage(`[{"schemes":{"bearer":{"list":[]}}}]`)
 	}
 	b, _ := json.Marshal(c) // plain data: cannot fail
 	return b

@@ -38,7 +38,8 @@ type ClientCapabilities struct {
 }
 
 // ParseClientCapabilities reads an a2uiClientCapabilities value in either
-// form. A wrong shape is a *MetadataError.
+// form. In the keyed form, keys that are not versions are ignored, as the
+// schemas allow. A wrong shape is a *MetadataError.
 func ParseClientCapabilities(b []byte) (ClientCapabilities, error) {
 	r := gjson.ParseBytes(b)
 	if !r.IsObject() || !json.Valid(b) {
@@ -53,11 +54,14 @@ func ParseClientCapabilities(b []byte) (ClientCapabilities, error) {
 	}
 	c := ClientCapabilities{Versions: map[protocol.Version]CatalogSupport{}}
 	var err error
+	var others []string
 	r.ForEach(func(k, v gjson.Result) bool {
 		ver, perr := protocol.ParseVersion(k.String())
 		if perr != nil {
-			err = capsErr(fmt.Sprintf("key %q is not a protocol version", k.String()))
-			return false
+			// The schemas do not forbid other keys: skip them, but name
+			// them if no version is found.
+			others = append(others, k.String())
+			return true
 		}
 		cs, perr := parseCatalogSupport(v, k.String())
 		if perr != nil {
@@ -71,6 +75,9 @@ func ParseClientCapabilities(b []byte) (ClientCapabilities, error) {
 		return ClientCapabilities{}, err
 	}
 	if len(c.Versions) == 0 {
+		if len(others) > 0 {
+			return ClientCapabilities{}, capsErr(fmt.Sprintf("no version key and no supportedCatalogIds (key %q is not a protocol version)", others[0]))
+		}
 		return ClientCapabilities{}, capsErr("no version and no supportedCatalogIds")
 	}
 	return c, nil

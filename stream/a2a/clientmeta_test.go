@@ -26,6 +26,8 @@ func TestParseClientCapabilities(t *testing.T) {
 		{name: "broken JSON", in: `{"v0.9":`, wantErr: true},
 		{name: "empty object", in: `{}`, wantErr: true},
 		{name: "key not a version", in: `{"latest":{"supportedCatalogIds":[]}}`, wantErr: true},
+		{name: "keyed, other keys ignored as the schema allows", in: `{"v0.9.1":{"supportedCatalogIds":["a"]},"x-renderer":{"name":"lit"}}`,
+			versions: map[protocol.Version][]string{"0.9.1": {"a"}}},
 		{name: "version value not an object", in: `{"v0.9":[]}`, wantErr: true},
 		{name: "missing supportedCatalogIds", in: `{"v0.9":{}}`, wantErr: true},
 		{name: "ids not a list", in: `{"v0.9":{"supportedCatalogIds":"a"}}`, wantErr: true},

@@ -16,8 +16,15 @@ const corsExposeHeaders = "A2A-Extensions, X-A2A-Extensions"
 // cors writes the CORS headers for an allowed origin and reports whether the
 // request was a preflight it has answered.
 func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
+	if len(s.cfg.corsOrigins) == 0 {
+		return false
+	}
+	// Whether the CORS headers are written depends on Origin, so every
+	// answer varies by it (a shared cache must not serve one origin's
+	// answer, or a no-origin answer, to another).
+	w.Header().Add("Vary", "Origin")
 	origin := r.Header.Get("Origin")
-	if origin == "" || len(s.cfg.corsOrigins) == 0 {
+	if origin == "" {
 		return false
 	}
 	allowed := slices.Contains(s.cfg.corsOrigins, "*") || slices.ContainsFunc(s.cfg.corsOrigins, func(o string) bool {
@@ -28,7 +35,6 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) bool {
 	}
 	h := w.Header()
 	h.Set("Access-Control-Allow-Origin", origin)
-	h.Add("Vary", "Origin")
 	h.Set("Access-Control-Expose-Headers", corsExposeHeaders)
 	if r.Method != http.MethodOptions || r.Header.Get("Access-Control-Request-Method") == "" {
 		return false

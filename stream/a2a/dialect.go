@@ -119,8 +119,12 @@ type wireStatus struct {
 	Timestamp string       `json:"timestamp"`
 }
 
+// timestampLayout is the A2A 1.0 timestamp form: UTC, millisecond precision
+// (also valid RFC 3339 for A2A 0.3).
+const timestampLayout = "2006-01-02T15:04:05.000Z"
+
 func status(d Dialect, s taskState, msg *wireMessage) wireStatus {
-	return wireStatus{State: s.name(d), Message: msg, Timestamp: time.Now().UTC().Format(time.RFC3339Nano)}
+	return wireStatus{State: s.name(d), Message: msg, Timestamp: time.Now().UTC().Format(timestampLayout)}
 }
 
 // wrap returns the dialect's result for an object of a type: {"<type>":v} in

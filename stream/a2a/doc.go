@@ -13,7 +13,7 @@
 //     (protocol.MIMEType, protocol.LegacyMIMEType, protocol.MIMETypeFor);
 //   - parts in both wire shapes (Part, ShapeV03, ShapeV10): building,
 //     reading, detecting A2UI parts and extracting their messages
-//     (Messages), including the {"value":[…]} wrapping;
+//     (Messages), including the {"messages":[…]} and {"value":[…]} wrappings;
 //   - client metadata (a2uiClientCapabilities in its keyed and flat forms,
 //     a2uiClientDataModel) and client-to-server events (action, error);
 //   - streamed model output to parts (ChunkParts, ResponseParts) with the
@@ -21,14 +21,18 @@
 //   - an A2A JSON-RPC endpoint over net/http (Server) that answers with a
 //     pluggable Runner and streams one server-sent event per completed part.
 //
-// Errors are typed (*PartError, *MetadataError, *EventError, *RPCError) and
-// wrap the sentinels ErrMalformedPart, ErrMalformedMetadata and
-// ErrInvalidEvent; test them with errors.Is and errors.As.
+// Errors are typed: *PartError, *MetadataError and *EventError wrap the
+// sentinels ErrMalformedPart, ErrMalformedMetadata and ErrInvalidEvent
+// (test them with errors.Is and errors.As), and *RPCError carries a JSON-RPC
+// error code.
 //
 // Concurrency: the functions of this package are safe for concurrent use.
 // Part and the metadata types are plain values. A Server is safe for
 // concurrent use and serves requests in parallel; each request runs its
 // Runner on the request's goroutine and stops it through the request's
-// context when the client disconnects. ReplayRunner and StaticRunner are
-// safe for concurrent use.
+// context when the client disconnects or the server cancels it (a stream
+// then ends with a canceled task status), and through an error from yield
+// when the reply cannot be written (a streaming client that stops reading
+// misses the write deadline, see WithWriteTimeout). ReplayRunner and
+// StaticRunner are safe for concurrent use.
 package a2a

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzParsePart checks that any input either parses into a part that writes
@@ -78,6 +79,8 @@ func FuzzEndpoint(f *testing.F) {
 		`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[{"text":"hi"}]}}}`,
 		`{"jsonrpc":"2.0","id":"x","method":"message/send","params":{"message":{"parts":[],"metadata":{"a2uiClientCapabilities":{"supportedCatalogIds":[]}}}}}`,
 		`{"jsonrpc":"2.0","id":1,"method":"nope"}`, `[]`, `{`, ``,
+		`{"jsonrpc":"2.0","id":"s","method":"SendStreamingMessage","params":{"message":{"parts":[{"text":"hi"}]}}}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"message/stream\",\"params\":{\"message\":{\"parts\":[]}}}",
 	} {
 		f.Add(s)
 	}
@@ -92,8 +95,25 @@ func FuzzEndpoint(f *testing.F) {
 		if rec.Code != http.StatusOK && rec.Code != http.StatusRequestEntityTooLarge {
 			t.Fatalf("status %d", rec.Code)
 		}
-		if strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") && !json.Valid(rec.Body.Bytes()) {
-			t.Fatalf("reply is not JSON: %q", rec.Body.String())
+		if !utf8.Valid(rec.Body.Bytes()) {
+			t.Fatalf("reply is not UTF-8: %q", rec.Body.String())
+		}
+		switch ct := rec.Header().Get("Content-Type"); {
+		case strings.HasPrefix(ct, "application/json"):
+			if !json.Valid(rec.Body.Bytes()) {
+				t.Fatalf("reply is not JSON: %q", rec.Body.String())
+			}
+		case strings.HasPrefix(ct, "text/event-stream"):
+			// Every event is one data line holding a JSON-RPC response.
+			events := strings.Split(strings.TrimSuffix(rec.Body.String(), "\n\n"), "\n\n")
+			for _, ev := range events {
+				data, ok := strings.CutPrefix(ev, "data: ")
+				if !ok || strings.Contains(data, "\n") || !json.Valid([]byte(data)) {
+					t.Fatalf("event %q of %q is not one data line of JSON", ev, rec.Body.String())
+				}
+			}
+		default:
+			t.Fatalf("content type %q", ct)
 		}
 	})
 }

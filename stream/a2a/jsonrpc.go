@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -60,6 +62,11 @@ func decodeRequest(body []byte) (rpcRequest, *RPCError) {
 	if !json.Valid(body) {
 		return req, rpcErr(CodeParseError, "Parse error: the body is not valid JSON")
 	}
+	if !utf8.Valid(body) {
+		// JSON between systems is UTF-8 (RFC 8259); the id would otherwise
+		// be echoed with the bad bytes.
+		return req, rpcErr(CodeParseError, "Parse error: the body is not valid UTF-8")
+	}
 	r := gjson.ParseBytes(body)
 	if !r.IsObject() {
 		return req, rpcErr(CodeInvalidRequest, "Invalid Request: the body is not a JSON-RPC request object (batches are not supported)")
@@ -107,6 +114,7 @@ func rpcResponse(id json.RawMessage, result []byte, e *RPCError) []byte {
 
 func writeJSON(w http.ResponseWriter, status int, body []byte) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
 }

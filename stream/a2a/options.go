@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/parser"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -14,6 +15,9 @@ import (
 const (
 	DefaultMaxBodyBytes     = 1 << 20 // 1 MiB
 	DefaultMaxResponseBytes = 8 << 20 // 8 MiB
+	// DefaultWriteTimeout bounds each write of a reply (see
+	// WithWriteTimeout).
+	DefaultWriteTimeout = 30 * time.Second
 )
 
 // DefaultVersions are the A2UI versions the endpoint advertises when
@@ -27,6 +31,7 @@ type config struct {
 	token                           string
 	maxBody                         int64
 	maxResponse                     int
+	writeTimeout                    time.Duration
 	logger                          *slog.Logger
 	group                           bool
 	artifacts                       bool
@@ -104,6 +109,26 @@ func WithMaxResponseBytes(n int) Option {
 			return fmt.Errorf("a2a: max response bytes must be positive, got %d", n)
 		}
 		c.maxResponse = n
+		return nil
+	}
+}
+
+// WithWriteTimeout bounds each write of a reply to a client: each event of
+// a streamed reply, the body of a plain one (default DefaultWriteTimeout; 0
+// disables the bound). A client that stops reading without closing its
+// connection would otherwise hold the handler and its Runner forever, and
+// http.Server's WriteTimeout, which bounds a whole response, cannot serve
+// streams. When a streamed event misses the deadline the reply ends and the
+// Runner's yield returns the error. The deadline is set through
+// http.ResponseController before each write and cleared after it, so the
+// pauses between events are not bounded; a ResponseWriter that cannot set
+// one writes without it.
+func WithWriteTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("a2a: write timeout must not be negative, got %v", d)
+		}
+		c.writeTimeout = d
 		return nil
 	}
 }

@@ -276,8 +276,9 @@ func IsA2UIPart(b []byte) bool {
 
 // Messages returns the A2UI messages that parts carry, in order. Only data
 // parts marked as A2UI count. A data part may hold one message (an object),
-// a list of them, or a list wrapped as {"value":[…]} as some SDKs send
-// non-object data. Data of any other type is reported as a *PartError and
+// a list of them, or a wrapped list: {"messages":[…]} as the
+// specification's list-wrapper schemas define it, or {"value":[…]} as some
+// SDKs send non-object data. Data of any other type is reported as a *PartError and
 // skipped; the messages of the other parts are still returned. The returned
 // messages alias the parts' Data.
 func Messages(parts []Part) ([]json.RawMessage, error) {
@@ -313,14 +314,16 @@ func dataMessages(data json.RawMessage) ([]json.RawMessage, error) {
 	return nil, fmt.Errorf("%w: A2UI data is neither a message nor a list", ErrMalformedPart)
 }
 
-// wrappedList recognises {"value":[…]}: an object whose only key is value,
-// holding a list.
+// wrappedList recognises a wrapped list: an object whose only key holds a
+// list, the key being messages (the list-wrapper schemas of the
+// specification, for transports whose data must be an object) or value (as
+// some SDKs wrap non-object data).
 func wrappedList(d []byte) ([]byte, bool) {
 	n := 0
 	var inner []byte
 	err := jsonparser.ObjectEach(d, func(k, v []byte, t jsonparser.ValueType, _ int) error {
 		n++
-		if string(k) == "value" && t == jsonparser.Array {
+		if (string(k) == "messages" || string(k) == "value") && t == jsonparser.Array {
 			inner = v
 		}
 		return nil

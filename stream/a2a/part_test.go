@@ -182,6 +182,8 @@ func TestMessages(t *testing.T) {
 		{name: "list", parts: `[` + a2ui(`[{"m":1},{"m":2}]`) + `]`, want: []string{`{"m":1}`, `{"m":2}`}},
 		{name: "value wrapper", parts: `[` + a2ui(`{"value":[{"m":1},{"m":2}]}`) + `]`, want: []string{`{"m":1}`, `{"m":2}`}},
 		{name: "value with other keys is a message", parts: `[` + a2ui(`{"value":[1],"x":2}`) + `]`, want: []string{`{"value":[1],"x":2}`}},
+		{name: "messages wrapper of the list-wrapper schemas", parts: `[` + a2ui(`{"messages":[{"m":1},{"m":2}]}`) + `]`, want: []string{`{"m":1}`, `{"m":2}`}},
+		{name: "messages with other keys is a message", parts: `[` + a2ui(`{"messages":[{"m":1}],"x":2}`) + `]`, want: []string{`{"messages":[{"m":1}],"x":2}`}},
 		{name: "value not a list is a message", parts: `[` + a2ui(`{"value":{"m":1}}`) + `]`, want: []string{`{"value":{"m":1}}`}},
 		{name: "order across parts, others skipped", parts: `[` + a2ui(`{"m":1}`) + `,{"text":"t"},{"data":{"x":1}},{"data":[{"m":2}],"mediaType":"application/json+a2ui"}]`,
 			want: []string{`{"m":1}`, `{"m":2}`}},

@@ -13,9 +13,11 @@ import (
 // Run calls yield with each chunk as the model produces it and returns when
 // the answer is complete, when ctx is done (the client disconnected or the
 // server is shutting down), or when yield returns an error (the reply could
-// not be written); it must then return promptly. yield does not retain chunk
-// after it returns. A Runner must be safe for concurrent use: the endpoint
-// serves requests in parallel.
+// not be written, or a non-streaming reply outgrew its limit); it must then
+// return promptly. yield does not retain chunk after it returns. yield must
+// not be called after Run returns, nor from several goroutines at once. A
+// Runner must be safe for concurrent use: the endpoint serves requests in
+// parallel.
 type Runner interface {
 	Run(ctx context.Context, req *Request, yield func(chunk []byte) error) error
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -41,6 +42,7 @@ func NewServer(runner Runner, opts ...Option) (*Server, error) {
 		agentVersion: "1.0.0",
 		maxBody:      DefaultMaxBodyBytes,
 		maxResponse:  DefaultMaxResponseBytes,
+		writeTimeout: DefaultWriteTimeout,
 		logger:       slog.New(slog.DiscardHandler),
 	}
 	for _, v := range DefaultVersions {
@@ -90,7 +92,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusRequestEntityTooLarge, rpcResponse(nullID, nil, rpcErr(CodeInvalidRequest, "Invalid Request: body exceeds %d bytes", tooBig.Limit)))
 			return
 		}
+		// The client is gone or sent a broken body (bad chunked encoding):
+		// answer, in case it is still there, rather than leave an empty 200.
 		s.log.Debug("a2a: reading request body failed", "err", err)
+		writeJSON(w, http.StatusBadRequest, rpcResponse(nullID, nil, rpcErr(CodeParseError, "Parse error: the body could not be read")))
 		return
 	}
 	req, rerr := decodeRequest(body)
@@ -150,7 +155,14 @@ func (s *Server) decodeParams(params json.RawMessage, d Dialect, h http.Header) 
 	if md := p.Get("metadata"); md.Exists() {
 		req.Metadata = json.RawMessage(md.Raw)
 	}
-	req.ContextID = msg.Get("contextId").String()
+	switch c := msg.Get("contextId"); {
+	case c.Type == gjson.String:
+		req.ContextID = c.String()
+	case c.Exists() && c.Type != gjson.Null:
+		// It is echoed in the reply: a number or an object would come back
+		// as a string the client never sent.
+		return nil, rpcErr(CodeInvalidParams, "Invalid params: message.contextId must be a string")
+	}
 	if req.ContextID == "" {
 		req.ContextID = newID()
 	}
@@ -209,29 +221,49 @@ func (s *Server) partOptions(req *Request) PartOptions {
 // send answers a non-streaming request with one agent message.
 func (s *Server) send(ctx context.Context, w http.ResponseWriter, id json.RawMessage, req *Request) {
 	var buf bytes.Buffer
+	tooLarge := false
 	err := s.runner.Run(ctx, req, func(chunk []byte) error {
-		if buf.Len()+len(chunk) > s.cfg.maxResponse {
+		if tooLarge || buf.Len()+len(chunk) > s.cfg.maxResponse {
+			tooLarge = true
 			return ErrResponseTooLarge
 		}
 		buf.Write(chunk)
 		return nil
 	})
+	if tooLarge { // whatever the runner made of the yield error: the answer is cut
+		err = ErrResponseTooLarge
+	}
 	if ctx.Err() != nil {
-		s.log.Debug("a2a: client went away", "err", ctx.Err())
+		// The client went away or the server is shutting down; in the
+		// second case the client is still there and gets an answer.
+		s.log.Debug("a2a: request canceled", "err", ctx.Err())
+		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the request was canceled before the agent answered")))
 		return
 	}
 	if err != nil {
 		s.log.Error("a2a: runner failed", "err", err)
-		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the agent failed to answer")))
+		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the agent failed to answer")))
 		return
 	}
 	parts := s.responseParts(buf.Bytes(), s.partOptions(req))
 	res, merr := messageResult(req.Dialect, agentMessage(req.Dialect, req.ContextID, "", parts))
 	if merr != nil {
-		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", merr)))
+		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", merr)))
 		return
 	}
-	writeJSON(w, http.StatusOK, rpcResponse(id, res, nil))
+	s.writeReply(w, rpcResponse(id, res, nil))
+}
+
+// writeReply writes the JSON-RPC reply to a send under the write timeout
+// (see WithWriteTimeout), flushed before the deadline is cleared.
+func (s *Server) writeReply(w http.ResponseWriter, body []byte) {
+	rc := http.NewResponseController(w)
+	bounded := s.cfg.writeTimeout > 0 && rc.SetWriteDeadline(time.Now().Add(s.cfg.writeTimeout)) == nil
+	writeJSON(w, http.StatusOK, body)
+	if bounded {
+		_ = rc.Flush()                       // the body leaves under the deadline
+		_ = rc.SetWriteDeadline(time.Time{}) // a kept-alive connection must not inherit it
+	}
 }
 
 // responseParts parses a whole runner answer. With the default parser it is

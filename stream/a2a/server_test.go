@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,6 +90,8 @@ func TestJSONRPCErrors(t *testing.T) {
 		{name: "malformed part", body: `{"jsonrpc":"2.0","id":6,"method":"SendMessage","params":{"message":{"parts":[{"kind":"zip"}]}}}`, wantStatus: 200, wantCode: CodeInvalidParams, wantID: "6"},
 		{name: "bad capabilities", body: `{"jsonrpc":"2.0","id":8,"method":"SendMessage","params":{"message":{"parts":[],"metadata":{"a2uiClientCapabilities":[]}}}}`, wantStatus: 200, wantCode: CodeInvalidParams, wantID: "8"},
 		{name: "bad client event", body: `{"jsonrpc":"2.0","id":9,"method":"SendMessage","params":{"message":{"parts":[{"data":[{"version":"v0.9","action":{}}],"mediaType":"application/a2ui+json"}]}}}`, wantStatus: 200, wantCode: CodeInvalidParams, wantID: "9"},
+		{name: "non-string contextId", body: `{"jsonrpc":"2.0","id":14,"method":"SendMessage","params":{"message":{"contextId":{"a":1},"parts":[]}}}`, wantStatus: 200, wantCode: CodeInvalidParams, wantID: "14"},
+		{name: "invalid UTF-8 is a parse error", body: "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"SendMessage\",\"params\":{\"message\":{\"parts\":[]}}}", wantStatus: 200, wantCode: CodeParseError, wantID: "null"},
 		{name: "body too large", body: `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[{"text":"` + strings.Repeat("x", 300) + `"}]}}}`, wantStatus: 413, wantCode: CodeInvalidRequest, wantID: "null"},
 	}
 	for _, tt := range tests {
@@ -214,6 +217,14 @@ func TestRunnerFailureAndLimits(t *testing.T) {
 	}{
 		{name: "runner error", runner: RunnerFunc(func(context.Context, *Request, func([]byte) error) error { return errors.New("model down") }), wantCode: CodeInternalError},
 		{name: "response too large", runner: StaticRunner(strings.Repeat("x", 100)), opts: []Option{WithMaxResponseBytes(10)}, wantCode: CodeInternalError},
+		{name: "response too large, runner drops the yield error", runner: RunnerFunc(func(_ context.Context, _ *Request, yield func([]byte) error) error {
+			for range 10 {
+				if yield([]byte("0123456789")) != nil {
+					break // a careless runner: stops, but reports success
+				}
+			}
+			return nil
+		}), opts: []Option{WithMaxResponseBytes(25)}, wantCode: CodeInternalError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -264,10 +275,53 @@ func TestAuth(t *testing.T) {
 		}
 		defer resp.Body.Close()
 		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 200 || !strings.Contains(string(b), `"securitySchemes"`) {
-			t.Errorf("card: %d %s", resp.StatusCode, b)
+		if resp.StatusCode != 200 {
+			t.Fatalf("card: %d %s", resp.StatusCode, b)
+		}
+		// The bearer scheme in both dialects: 0.3 clients read type/scheme
+		// and security, 1.0 clients httpAuthSecurityScheme and
+		// securityRequirements.
+		var card struct {
+			SecuritySchemes map[string]struct {
+				Type                   string `json:"type"`
+				Scheme                 string `json:"scheme"`
+				HTTPAuthSecurityScheme *struct {
+					Scheme string `json:"scheme"`
+				} `json:"httpAuthSecurityScheme"`
+			} `json:"securitySchemes"`
+			Security             []map[string][]string `json:"security"`
+			SecurityRequirements []struct {
+				Schemes map[string]struct {
+					List []string `json:"list"`
+				} `json:"schemes"`
+			} `json:"securityRequirements"`
+		}
+		if err := json.Unmarshal(b, &card); err != nil {
+			t.Fatal(err)
+		}
+		bearer, ok := card.SecuritySchemes["bearer"]
+		if !ok || bearer.Type != "http" || !strings.EqualFold(bearer.Scheme, "bearer") {
+			t.Errorf("0.3 scheme: %s", b)
+		}
+		if bearer.HTTPAuthSecurityScheme == nil || !strings.EqualFold(bearer.HTTPAuthSecurityScheme.Scheme, "bearer") {
+			t.Errorf("1.0 scheme: %s", b)
+		}
+		if _, ok := firstOr(card.Security)["bearer"]; !ok || len(card.Security) != 1 {
+			t.Errorf("0.3 security: %s", b)
+		}
+		if len(card.SecurityRequirements) != 1 || card.SecurityRequirements[0].Schemes == nil {
+			t.Errorf("1.0 securityRequirements: %s", b)
+		} else if _, ok := card.SecurityRequirements[0].Schemes["bearer"]; !ok {
+			t.Errorf("1.0 securityRequirements: %s", b)
 		}
 	})
+}
+
+func firstOr(ms []map[string][]string) map[string][]string {
+	if len(ms) == 0 {
+		return nil
+	}
+	return ms[0]
 }
 
 func TestAgentCard(t *testing.T) {
@@ -474,6 +528,11 @@ func TestCORS(t *testing.T) {
 			resp.Body.Close()
 			if resp.StatusCode != tt.wantStatus || resp.Header.Get("Access-Control-Allow-Origin") != tt.wantAllow {
 				t.Errorf("status %d allow-origin %q, want %d %q", resp.StatusCode, resp.Header.Get("Access-Control-Allow-Origin"), tt.wantStatus, tt.wantAllow)
+			}
+			// The answer depends on Origin whatever the origin (or its
+			// absence): a shared cache must key on it.
+			if !slices.Contains(resp.Header.Values("Vary"), "Origin") {
+				t.Errorf("Vary %q, want Origin", resp.Header.Values("Vary"))
 			}
 			if tt.wantStatus == 204 && !strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "A2A-Extensions") {
 				t.Errorf("allow-headers %q", resp.Header.Get("Access-Control-Allow-Headers"))

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
@@ -15,11 +16,18 @@ type sseWriter struct {
 	w  http.ResponseWriter
 	rc *http.ResponseController
 	id json.RawMessage
+	// timeout bounds each event write (0: unbounded).
+	timeout time.Duration
 }
 
 func (e *sseWriter) event(result []byte, err error) error {
 	if err != nil {
 		return err
+	}
+	if e.timeout > 0 {
+		if err := e.rc.SetWriteDeadline(time.Now().Add(e.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
 	}
 	b := rpcResponse(e.id, result, nil)
 	buf := make([]byte, 0, len(b)+8)
@@ -29,7 +37,20 @@ func (e *sseWriter) event(result []byte, err error) error {
 	if _, err := e.w.Write(buf); err != nil {
 		return err
 	}
-	return e.rc.Flush()
+	// A writer that cannot flush (a middleware that hides it) still gets
+	// every event, only buffered.
+	if err := e.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return err
+	}
+	if e.timeout > 0 {
+		// No deadline while the runner works on the next event: under
+		// HTTP/2 a deadline is a timer that resets the stream when it
+		// fires, whether or not a write is under way.
+		if err := e.rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return err
+		}
+	}
+	return nil
 }
 
 // stream answers a streaming request: a task event, one event per completed
@@ -50,7 +71,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 	h.Set("Cache-Control", "no-cache")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	ev := &sseWriter{w: w, rc: http.NewResponseController(w), id: id}
+	ev := &sseWriter{w: w, rc: http.NewResponseController(w), id: id, timeout: s.cfg.writeTimeout}
 	d := req.Dialect
 	if err := ev.event(taskEvent(d, req.TaskID, req.ContextID)); err != nil {
 		s.log.Debug("a2a: stream write failed", "err", err)
@@ -86,8 +107,16 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		return nil
 	})
 	switch {
-	case writeErr != nil || ctx.Err() != nil:
+	case writeErr != nil:
 		s.log.Debug("a2a: stream ended early", "write", writeErr, "ctx", ctx.Err())
+		return
+	case ctx.Err() != nil:
+		// The client went away, or the server is shutting down and the
+		// client is still there: an A2A stream ends in a terminal state, so
+		// try to say that the task was canceled.
+		s.log.Debug("a2a: stream canceled", "ctx", ctx.Err())
+		m := agentMessage(d, req.ContextID, req.TaskID, []Part{NewTextPart("The answer was interrupted.", d.Shape())})
+		_ = ev.event(statusUpdateEvent(d, req.TaskID, req.ContextID, stateCanceled, &m, true))
 		return
 	case runErr != nil:
 		s.log.Error("a2a: runner failed", "err", runErr)
