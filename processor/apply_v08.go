@@ -105,7 +105,7 @@ func (p *Processor) dataModelUpdate(env *envelope, agent string, t *tracker) *Me
 	if contents < 0 {
 		return fail("/contents", ErrInvalidMessage, "contents is required")
 	}
-	value, merr := convertContents(gjson.Parse(env.tp.Raw(contents)), "/contents")
+	value, merr := convertContents(gjson.Parse(env.tp.Raw(contents)), "/contents", p.opts.maxDataBytes)
 	if merr != nil {
 		return merr
 	}

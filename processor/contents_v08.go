@@ -1,12 +1,13 @@
 package processor
 
 import (
-	"encoding/json"
-	"math"
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // convertContents turns a v0.8 dataModelUpdate "contents" adjacency list
@@ -17,19 +18,23 @@ import (
 //     starts with "value";
 //   - valueMap is itself an adjacency list, converted recursively;
 //   - a valueString that looks like a JSON object or array ("{…}", "[…]")
-//     and parses is replaced by that JSON value;
+//     and parses is replaced by that JSON value (one nested deeper than
+//     protocol.MaxComponentDepth fails, as such a message would);
 //   - an entry with no value property is skipped;
 //   - a list of exactly one entry with key "." is that entry's value itself
 //     (how v0.8 sets a primitive at a path).
-func convertContents(contents gjson.Result, path string) (any, *MessageError) {
+//
+// The value is bounded by maxBytes, as the data model it goes into (an
+// index in a key sizes an array).
+func convertContents(contents gjson.Result, path string, maxBytes int) (any, *MessageError) {
 	if !contents.IsArray() {
 		return nil, fail(path, ErrInvalidMessage, "contents must be an array")
 	}
 	entries := contents.Array()
 	if len(entries) == 1 && entries[0].IsObject() {
 		if k := entries[0].Get("key"); k.Type == gjson.String && k.Str == "." {
-			if _, v, ok := entryValue(entries[0]); ok {
-				return convertEntryValue(v, path+"/0")
+			if name, v, ok := entryValue(entries[0]); ok {
+				return convertEntryValue(name, v, path+"/0", maxBytes)
 			}
 		}
 	}
@@ -46,15 +51,15 @@ func convertContents(contents gjson.Result, path string) (any, *MessageError) {
 		if k.Type != gjson.String {
 			return nil, fail(epath+"/key", ErrInvalidMessage, "key must be a string")
 		}
-		_, v, ok := entryValue(e)
+		name, v, ok := entryValue(e)
 		if !ok {
 			continue
 		}
-		val, merr := convertEntryValue(v, epath)
+		val, merr := convertEntryValue(name, v, epath, maxBytes)
 		if merr != nil {
 			return nil, merr
 		}
-		w, err := dm.prepareWrite(parsePathV08(k.Str), val, false, math.MaxInt)
+		w, err := dm.prepareWrite(parsePathV08(k.Str), val, false, maxBytes)
 		if err != nil {
 			return nil, &MessageError{Path: epath + "/key", Err: err}
 		}
@@ -76,14 +81,23 @@ func entryValue(e gjson.Result) (name string, v gjson.Result, ok bool) {
 	return name, v, ok
 }
 
-func convertEntryValue(v gjson.Result, path string) (any, *MessageError) {
+func convertEntryValue(name string, v gjson.Result, path string, maxBytes int) (any, *MessageError) {
 	switch {
 	case v.IsArray() && looksLikeAdjacency(v):
-		return convertContents(v, path)
+		return convertContents(v, path, maxBytes)
 	case v.Type == gjson.String:
 		t := strings.TrimSpace(v.Str)
-		if len(t) >= 2 && ((t[0] == '{' && t[len(t)-1] == '}') || (t[0] == '[' && t[len(t)-1] == ']')) && json.Valid([]byte(t)) {
-			return rawJSON(t), nil
+		if len(t) >= 2 && ((t[0] == '{' && t[len(t)-1] == '}') || (t[0] == '[' && t[len(t)-1] == ']')) {
+			// The parsed value joins the data model: it is held to the
+			// depth limit of the messages themselves.
+			var tp protocol.Tape
+			err := tp.Parse(t)
+			if errors.Is(err, protocol.ErrRecursionLimit) {
+				return nil, &MessageError{Path: path + "/" + escapeToken(name), Err: err}
+			}
+			if err == nil {
+				return rawJSON(t), nil
+			}
 		}
 	}
 	return rawJSON(v.Raw), nil

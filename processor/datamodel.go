@@ -227,18 +227,21 @@ func (dm *dataModel) preparePathWrite(segs []string, value any, remove bool, max
 				w.apply = func() {}
 				return w, nil
 			}
-			var created any
+			// The bound is checked before the containers are built: an
+			// index in the path sizes an array.
 			if d == 0 {
-				created = object{}
-				inner := chain(segs[1:], value)
-				created.(object)[seg] = inner
 				w.delta = 2 + len(seg) + 4 + chainSize(segs[1:], valueSize) - sizeOf(cur)
 			} else {
-				created = chain(segs[d:], value)
 				w.delta = chainSize(segs[d:], valueSize) - sizeOf(cur)
 			}
 			if err := checkLimit(dm, w.delta, maxBytes); err != nil {
 				return nil, err
+			}
+			var created any
+			if d == 0 {
+				created = object{seg: chain(segs[1:], value)}
+			} else {
+				created = chain(segs[d:], value)
 			}
 			slot := setSlot
 			w.apply = func() { slot(created); dm.bytes += w.delta }
@@ -258,20 +261,14 @@ func (dm *dataModel) preparePathWrite(segs []string, value any, remove bool, max
 					w.apply = func() { delete(c, seg); dm.bytes += w.delta }
 					return w, nil
 				}
-				var nv any
-				if last {
-					nv = value
-					w.delta = len(seg) + 4 + valueSize
-				} else {
-					nv = chain(segs[d+1:], value)
-					w.delta = len(seg) + 4 + chainSize(segs[d+1:], valueSize)
-				}
+				w.delta = len(seg) + 4 + chainSize(segs[d+1:], valueSize) // valueSize when last
 				if ok {
 					w.delta -= len(seg) + 4 + sizeOf(child)
 				}
 				if err := checkLimit(dm, w.delta, maxBytes); err != nil {
 					return nil, err
 				}
+				nv := chain(segs[d+1:], value) // value itself when last
 				w.apply = func() { c[seg] = nv; dm.bytes += w.delta }
 				return w, nil
 			}
@@ -301,14 +298,7 @@ func (dm *dataModel) preparePathWrite(segs []string, value any, remove bool, max
 					w.apply = func() { c.items[idx] = nil; dm.bytes += w.delta }
 					return w, nil
 				}
-				var nv any
-				if last {
-					nv = value
-					w.delta = valueSize
-				} else {
-					nv = chain(segs[d+1:], value)
-					w.delta = chainSize(segs[d+1:], valueSize)
-				}
+				w.delta = chainSize(segs[d+1:], valueSize) // valueSize when last
 				if present {
 					w.delta -= sizeOf(child)
 				} else {
@@ -317,6 +307,7 @@ func (dm *dataModel) preparePathWrite(segs []string, value any, remove bool, max
 				if err := checkLimit(dm, w.delta, maxBytes); err != nil {
 					return nil, err
 				}
+				nv := chain(segs[d+1:], value) // value itself when last
 				w.apply = func() {
 					if idx >= len(c.items) {
 						grown := make([]any, idx+1)

@@ -226,27 +226,89 @@ func (p *Processor) ProcessJSON(list []byte) (Batch, error) {
 	return p.ProcessList(msgs), nil
 }
 
+// maxCheckedDepth is the nesting up to which SplitList checks an
+// element's syntax (the check recurses). A deeper element is past the
+// protocol's depth limit anyway: it is split off unchecked and fails as a
+// message.
+const maxCheckedDepth = 1000
+
+// jsonSpace is the whitespace JSON allows between tokens.
+const jsonSpace = " \t\r\n"
+
 // SplitList splits a JSON array into its elements without decoding them.
-// The elements alias list.
+// The elements alias list. Input that is not a JSON array fails with
+// ErrNotArray. The array is scanned without recursion, so nesting of any
+// depth is safe; an element nested more than the protocol allows is
+// returned for ProcessList to reject as a message.
 func SplitList(list []byte) ([]json.RawMessage, error) {
-	trimmed := bytes.TrimSpace(list)
-	if len(trimmed) == 0 || trimmed[0] != '[' || !gjson.ValidBytes(trimmed) {
+	trimmed := bytes.Trim(list, jsonSpace)
+	if len(trimmed) < 2 || trimmed[0] != '[' || trimmed[len(trimmed)-1] != ']' {
 		return nil, ErrNotArray
 	}
-	var msgs []json.RawMessage
-	gjson.ParseBytes(trimmed).ForEach(func(_, v gjson.Result) bool {
-		// v.Index is the element's offset in trimmed when gjson knows it.
-		if end := v.Index + len(v.Raw); v.Index > 0 && end <= len(trimmed) {
-			msgs = append(msgs, json.RawMessage(trimmed[v.Index:end:end]))
-		} else {
-			msgs = append(msgs, json.RawMessage(v.Raw))
+	inner := trimmed[1 : len(trimmed)-1]
+	msgs := []json.RawMessage{}
+	if len(bytes.Trim(inner, jsonSpace)) == 0 {
+		return msgs, nil
+	}
+	// add appends the element inner[start:end] nested depth levels deep.
+	add := func(start, end, depth int) bool {
+		e := bytes.Trim(inner[start:end], jsonSpace)
+		if len(e) == 0 || (depth <= maxCheckedDepth && !gjson.ValidBytes(e)) {
+			return false
 		}
+		msgs = append(msgs, json.RawMessage(e[:len(e):len(e)]))
 		return true
-	})
-	if msgs == nil {
-		msgs = []json.RawMessage{}
+	}
+	start, depth, deepest := 0, 0, 0
+	for i := 0; i < len(inner); i++ {
+		switch inner[i] {
+		case '"':
+			end := stringEnd(inner, i)
+			if end < 0 {
+				return nil, ErrNotArray
+			}
+			i = end
+		case '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+		case ']', '}':
+			if depth--; depth < 0 {
+				return nil, ErrNotArray
+			}
+		case ',':
+			if depth == 0 {
+				if !add(start, i, deepest) {
+					return nil, ErrNotArray
+				}
+				start, deepest = i+1, 0
+			}
+		}
+	}
+	if depth != 0 || !add(start, len(inner), deepest) {
+		return nil, ErrNotArray
 	}
 	return msgs, nil
+}
+
+// stringEnd returns the index of the quote that closes the JSON string
+// opening at b[open], or -1.
+func stringEnd(b []byte, open int) int {
+	for i := open + 1; ; i++ {
+		k := bytes.IndexByte(b[i:], '"')
+		if k < 0 {
+			return -1
+		}
+		i += k
+		// The quote is escaped when an odd number of backslashes
+		// precede it.
+		n := 0
+		for j := i - 1; j > open && b[j] == '\\'; j-- {
+			n++
+		}
+		if n%2 == 0 {
+			return i
+		}
+	}
 }
 
 // Surface returns a surface by id (see Surface for how long it is valid).

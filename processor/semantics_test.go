@@ -323,6 +323,12 @@ func TestV08Rules(t *testing.T) {
 			check: wantData("s", `{"messages":["hi"]}`)},
 		{name: "dotted_path_nests", msg: `{"dataModelUpdate":{"surfaceId":"s","path":"user.address","contents":[{"key":"city","valueString":"X"}]}}`,
 			check: wantData("s", `{"user":{"address":{"city":"X"}}}`)},
+		{name: "json_string_deeper_than_limit_is_error", msg: `{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"m","valueString":"` + strings.Repeat("[", 60) + strings.Repeat("]", 60) + `"}]}}`,
+			wantErr: protocol.ErrRecursionLimit},
+		{name: "json_string_at_limit_is_parsed", msg: `{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"m","valueString":"` + strings.Repeat("[", 50) + strings.Repeat("]", 50) + `"}]}}`,
+			check: wantData("s", `{"m":`+strings.Repeat("[", 50)+strings.Repeat("]", 50)+`}`)},
+		{name: "invalid_json_string_stays_a_string", msg: `{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"m","valueString":"[1,]"}]}}`,
+			check: wantData("s", `{"m":"[1,]"}`)},
 		{name: "contents_entry_without_key_is_error", msg: `{"dataModelUpdate":{"surfaceId":"s","contents":[{"valueString":"x"}]}}`, wantErr: processor.ErrInvalidMessage},
 		{name: "failed_first_message_creates_no_surface", msg: `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":"Text"}]}}`, wantErr: processor.ErrInvalidMessage,
 			check: func(t *testing.T, p *processor.Processor, _ processor.Batch) {
