@@ -6,6 +6,8 @@
 // through a one-method Publisher that *nats.Conn satisfies, so this package
 // does not depend on a NATS client).
 //
-// All sinks here are safe for concurrent use. Emit after Close returns
-// ErrClosed.
+// All sinks here are safe for concurrent use. Close refuses further Emits
+// (they return ErrClosed), waits for the Emits in flight and flushes; when
+// its context ends first it returns the context's error, and the Emits in
+// flight finish on their own. A second Close returns ErrClosed.
 package sinks

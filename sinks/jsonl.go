@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sync"
 
 	"github.com/a2ui-stream/a2ui-stream/processor"
 )
@@ -14,10 +13,10 @@ import (
 // JSONL writes each batch as one JSON line. Lines are flushed after every
 // batch so that a reader sees each list as soon as it is applied.
 type JSONL struct {
-	mu     sync.Mutex
-	w      *bufio.Writer
-	enc    *json.Encoder
-	closed bool
+	g    gate
+	turn chan struct{} // held by the one write in progress
+	w    *bufio.Writer
+	enc  *json.Encoder
 }
 
 // NewJSONL returns a sink writing to w. Close does not close w.
@@ -25,19 +24,40 @@ func NewJSONL(w io.Writer) *JSONL {
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	return &JSONL{w: bw, enc: enc}
+	return &JSONL{turn: make(chan struct{}, 1), w: bw, enc: enc}
 }
 
-// Emit writes b as one line.
+// lock waits for the turn to write, or for ctx to be done.
+func (s *JSONL) lock(ctx context.Context) error {
+	select {
+	case s.turn <- struct{}{}: // free: taken whatever ctx says
+		return nil
+	default:
+	}
+	select {
+	case s.turn <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *JSONL) unlock() { <-s.turn }
+
+// Emit writes b as one line. Waiting for an earlier Emit's write honours
+// ctx; the write itself runs until the writer returns.
 func (s *JSONL) Emit(ctx context.Context, b processor.Batch) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
+	if err := s.g.enter(); err != nil {
+		return err
 	}
+	defer s.g.leave()
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.unlock()
 	if err := s.enc.Encode(b); err != nil {
 		return fmt.Errorf("sinks: jsonl: %w", err)
 	}
@@ -47,14 +67,17 @@ func (s *JSONL) Emit(ctx context.Context, b processor.Batch) error {
 	return nil
 }
 
-// Close flushes the writer.
-func (s *JSONL) Close(context.Context) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return ErrClosed
+// Close refuses further Emits, waits for the writes in flight and flushes
+// the writer, or returns ctx's error when ctx is done first (a writer
+// blocked on a slow reader keeps its Emit until the write returns).
+func (s *JSONL) Close(ctx context.Context) error {
+	if err := s.g.close(ctx); err != nil {
+		return err
 	}
-	s.closed = true
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.unlock()
 	if err := s.w.Flush(); err != nil {
 		return fmt.Errorf("sinks: jsonl: %w", err)
 	}

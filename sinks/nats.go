@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
+	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/processor"
 )
@@ -20,18 +20,21 @@ type flusher interface {
 	FlushWithContext(ctx context.Context) error
 }
 
+// defaultFlushTimeout bounds the flush of NATS.Close when its context has
+// no deadline (*nats.Conn flushes only within a deadline).
+const defaultFlushTimeout = 10 * time.Second
+
 // NATS publishes each batch as JSON on a subject.
 type NATS struct {
 	pub     Publisher
 	subject string
-
-	mu     sync.Mutex
-	closed bool
+	g       gate
 }
 
 // NewNATS returns a sink publishing on subject through pub. Close flushes
-// pub when it can (FlushWithContext) and does not close it: the caller owns
-// the connection.
+// pub when it can (FlushWithContext; within 10 seconds when ctx has no
+// deadline, as *nats.Conn flushes only within one) and does not close it:
+// the caller owns the connection.
 func NewNATS(pub Publisher, subject string) (*NATS, error) {
 	if pub == nil {
 		return nil, errors.New("sinks: nats: nil publisher")
@@ -47,12 +50,10 @@ func (s *NATS) Emit(ctx context.Context, b processor.Batch) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	s.mu.Lock()
-	closed := s.closed
-	s.mu.Unlock()
-	if closed {
-		return ErrClosed
+	if err := s.g.enter(); err != nil {
+		return err
 	}
+	defer s.g.leave()
 	data, err := json.Marshal(b)
 	if err != nil {
 		return fmt.Errorf("sinks: nats: %w", err)
@@ -63,16 +64,18 @@ func (s *NATS) Emit(ctx context.Context, b processor.Batch) error {
 	return nil
 }
 
-// Close flushes the publisher, if it can flush, within ctx.
+// Close refuses further Emits, waits for the publishes in flight and
+// flushes the publisher, if it can flush, all within ctx.
 func (s *NATS) Close(ctx context.Context) error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return ErrClosed
+	if err := s.g.close(ctx); err != nil {
+		return err
 	}
-	s.closed = true
-	s.mu.Unlock()
 	if f, ok := s.pub.(flusher); ok {
+		if _, ok := ctx.Deadline(); !ok {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, defaultFlushTimeout)
+			defer cancel()
+		}
 		if err := f.FlushWithContext(ctx); err != nil {
 			return fmt.Errorf("sinks: nats: flush: %w", err)
 		}
