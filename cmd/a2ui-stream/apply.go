@@ -29,9 +29,10 @@ type applyLineError struct {
 // non-blank line is one list, a JSON array of A2UI messages, applied to one
 // processor. By default it writes one JSON line per list: the list's Batch
 // ({"seq","applied","failed","results","changes"}), or
-// {"list":N,"error":…} for a line that is not a JSON array. With --state it
-// writes nothing per list and prints the final state once, in the
-// canonical form of processor.StateJSON (keys sorted, 2-space indent,
+// {"list":N,"error":…} for a line that is not a JSON array (or is longer
+// than maxListBytes), each written before apply waits for more input. With
+// --state it writes nothing per list and prints the final state once, in
+// the canonical form of processor.StateJSON (keys sorted, 2-space indent,
 // trailing newline), with an "errors" entry {"list":N,"message":…} per
 // failed message and per line that is not a JSON array.
 //
@@ -86,38 +87,48 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var stateErrs []processor.StateError
 	failed := false
 	r := bufio.NewReaderSize(in, 64<<10)
+	// lineError records a line that is not a list.
+	lineError := func(line int, msg string) error {
+		failed = true
+		stateErrs = append(stateErrs, processor.StateError{List: line, Message: msg})
+		if *printState {
+			return nil
+		}
+		return enc.Encode(applyLineError{List: line, Error: msg})
+	}
 	for line := 0; ; line++ {
-		data, readErr := readLine(r)
+		data, tooLong, readErr := readLine(r)
 		if readErr != nil && !errors.Is(readErr, io.EOF) {
 			fmt.Fprintf(stderr, "a2ui-stream apply: reading line %d: %v\n", line+1, readErr)
 			out.Flush()
 			return 2
 		}
-		if len(bytes.TrimSpace(data)) > 0 {
-			b, err := p.ProcessJSON(data)
-			switch {
-			case err != nil:
+		var err error
+		switch {
+		case tooLong:
+			err = lineError(line, fmt.Sprintf("a2ui-stream apply: line %d is longer than %d bytes", line+1, maxListBytes))
+		case len(bytes.TrimSpace(data)) > 0:
+			b, perr := p.ProcessJSON(data)
+			if perr != nil {
+				err = lineError(line, fmt.Sprintf("%v: line %d is not a JSON array of messages", perr, line+1))
+				break
+			}
+			for _, me := range b.Errors() {
 				failed = true
-				msg := fmt.Sprintf("%v: line %d is not a JSON array of messages", err, line+1)
-				stateErrs = append(stateErrs, processor.StateError{List: line, Message: msg})
-				if !*printState {
-					err = enc.Encode(applyLineError{List: line, Error: msg})
-				} else {
-					err = nil
-				}
-			default:
-				for _, me := range b.Errors() {
-					failed = true
-					stateErrs = append(stateErrs, processor.StateError{List: line, Message: me.Error()})
-				}
-				if !*printState {
-					err = enc.Encode(b)
-				}
+				stateErrs = append(stateErrs, processor.StateError{List: line, Message: me.Error()})
 			}
-			if err != nil {
-				fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
-				return 2
+			if !*printState {
+				err = enc.Encode(b)
 			}
+		}
+		if err == nil && !*printState && r.Buffered() == 0 {
+			// The next read may wait for a live stream: what was
+			// applied so far is written first.
+			err = out.Flush()
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
+			return 2
 		}
 		if readErr != nil { // io.EOF
 			break
@@ -142,22 +153,25 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // readLine reads one line without its end of line, of any length up to
-// maxListBytes. At the end of input it returns the last line with io.EOF.
-func readLine(r *bufio.Reader) ([]byte, error) {
-	var line []byte
+// maxListBytes. A longer line is read to its end and dropped: tooLong is
+// set and line is nil. At the end of input it returns the last line with
+// io.EOF.
+func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
-		chunk, err := r.ReadSlice('\n')
-		line = append(line, chunk...)
-		if len(line) > maxListBytes {
-			return nil, fmt.Errorf("line longer than %d bytes", maxListBytes)
+		chunk, rerr := r.ReadSlice('\n')
+		if !tooLong {
+			line = append(line, chunk...)
+			if len(line) > maxListBytes {
+				line, tooLong = nil, true
+			}
 		}
 		switch {
-		case err == nil:
-			return bytes.TrimRight(line, "\r\n"), nil
-		case errors.Is(err, bufio.ErrBufferFull):
+		case rerr == nil:
+			return bytes.TrimRight(line, "\r\n"), tooLong, nil
+		case errors.Is(rerr, bufio.ErrBufferFull):
 			continue
 		default:
-			return bytes.TrimRight(line, "\r\n"), err
+			return bytes.TrimRight(line, "\r\n"), tooLong, rerr
 		}
 	}
 }

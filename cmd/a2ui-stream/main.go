@@ -24,13 +24,13 @@ Run "a2ui-stream COMMAND -h" for a command's flags.
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// run dispatches to a subcommand and returns the process exit code.
+// run dispatches to a subcommand and returns the process exit code. Only
+// the server (a2a) catches SIGINT and SIGTERM, to shut down gracefully when
+// ctx is done or a signal arrives; the other commands, blocked on reading
+// their input, keep the default action and stop at once.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
@@ -45,6 +45,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "apply":
 		return runApply(rest, stdin, stdout, stderr)
 	case "a2a":
+		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
 		return runA2A(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

@@ -126,7 +126,8 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-// stepLineError is a --steps input line that is not a JSON string.
+// stepLineError is a --steps input line that is not a JSON string, or too
+// long to read.
 type stepLineError struct {
 	Line int
 	Err  error
@@ -240,11 +241,11 @@ func errorBefore(err error) int {
 // empty line is an empty chunk). It writes exactly one line per input line
 // (see writeStep); what Close releases is merged into the last line, so each
 // line's output is held until the next line arrives or the input ends. A
-// line that is not a JSON string stops the run with a *stepLineError, after
-// the previous lines' output.
+// line that is not a JSON string (or is longer than maxStepLineBytes) stops
+// the run with a *stepLineError, after the previous lines' output.
 func parseSteps(p *parser.Parser, in io.Reader, out *bufio.Writer) error {
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	sc.Buffer(make([]byte, 64<<10), maxStepLineBytes)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	var held *step // the previous line's result, not yet written
@@ -275,6 +276,9 @@ func parseSteps(p *parser.Parser, in io.Reader, out *bufio.Writer) error {
 		if werr := writeHeld(); werr != nil {
 			return werr
 		}
+		if errors.Is(err, bufio.ErrTooLong) {
+			return &stepLineError{Line: line + 1, Err: fmt.Errorf("the line is longer than %d bytes", maxStepLineBytes)}
+		}
 		return err
 	}
 	parts, cerr := p.Close()
@@ -288,6 +292,9 @@ func parseSteps(p *parser.Parser, in io.Reader, out *bufio.Writer) error {
 	held.err = errors.Join(held.err, cerr)
 	return writeHeld()
 }
+
+// maxStepLineBytes bounds one --steps input line.
+const maxStepLineBytes = 64 << 20
 
 // step is what one --steps line produced.
 type step struct {

@@ -249,6 +249,9 @@ func TestParseExitCodes(t *testing.T) {
 			wantStderr: "none.txt"},
 		{name: "steps_line_not_a_string", args: []string{"parse", "--steps"}, wantCode: 1,
 			stdin: "\"a\"\nxx\n\"b\"\n", wantStdout: `[{"text":"a"}]`, wantStderr: "line 2: want a JSON string"},
+		{name: "steps_line_too_long", args: []string{"parse", "--steps"}, wantCode: 1,
+			stdin: "\"a\"\n\"" + strings.Repeat("x", maxStepLineBytes) + "\"\n\"b\"\n", wantStdout: `[{"text":"a"}]`,
+			wantStderr: "line 2: want a JSON string holding one chunk: the line is longer than 67108864 bytes"},
 		{name: "unknown_command", args: []string{"nope"}, wantCode: 2, wantStderr: "unknown command"},
 	}
 	for _, tt := range tests {

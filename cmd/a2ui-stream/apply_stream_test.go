@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+)
+
+// lineThenPeek is stdin that gives one line, then, on the next read (when
+// apply waits for more input, as on a live pipe), records what stdout
+// holds at that moment and ends.
+type lineThenPeek struct {
+	line   string
+	stdout *bytes.Buffer
+	seen   *string
+	read   bool
+}
+
+func (r *lineThenPeek) Read(p []byte) (int, error) {
+	if !r.read {
+		r.read = true
+		return copy(p, r.line), nil
+	}
+	if *r.seen == "" {
+		*r.seen = r.stdout.String()
+	}
+	return 0, io.EOF
+}
+
+// TestRunApplyWritesEachBatchBeforeReadingOn: on a live stream, a list's
+// batch reaches stdout before apply blocks for the next line, not when
+// the output buffer fills or the input ends.
+func TestRunApplyWritesEachBatchBeforeReadingOn(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	var seen string
+	in := &lineThenPeek{line: `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}]` + "\n", stdout: &stdout, seen: &seen}
+	if code := runApply(nil, in, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, stderr.String())
+	}
+	if !strings.Contains(seen, `"seq":1`) {
+		t.Errorf("stdout while waiting for the second line = %q, want the first batch", seen)
+	}
+}
+
+// repeatReader yields n bytes of c.
+type repeatReader struct {
+	c     byte
+	n     int
+	block []byte
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	if r.block == nil {
+		r.block = bytes.Repeat([]byte{r.c}, 64<<10)
+	}
+	k := copy(p[:min(len(p), r.n)], r.block)
+	r.n -= k
+	return k, nil
+}
+
+// TestRunApplyLongLineContinues: a line longer than the bound is reported
+// as that line's error, and the lines after it still apply.
+func TestRunApplyLongLineContinues(t *testing.T) {
+	in := io.MultiReader(
+		strings.NewReader(`[{"version":"v0.9","createSurface":{"surfaceId":"a","catalogId":"c"}}]`+"\n"),
+		&repeatReader{c: ' ', n: maxListBytes + 1},
+		strings.NewReader("[]\n"+`[{"version":"v0.9","createSurface":{"surfaceId":"b","catalogId":"c"}}]`+"\n"),
+	)
+	var stdout, stderr bytes.Buffer
+	code := runApply(nil, in, &stdout, &stderr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (a line failed); stderr %s", code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("got %d lines, want 3 (batch, line error, batch):\n%s", len(lines), stdout.String())
+	}
+	var le applyLineError
+	if err := json.Unmarshal([]byte(lines[1]), &le); err != nil || le.List != 1 || !strings.Contains(le.Error, "longer than") {
+		t.Errorf("line error = %s (%v)", lines[1], err)
+	}
+	if !strings.Contains(lines[2], `"surfacesCreated":["b"]`) {
+		t.Errorf("the line after the long one = %s", lines[2])
+	}
+}

@@ -1,0 +1,117 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// runMainEnv makes the test binary run the command itself (see TestMain),
+// so that tests can send it signals.
+const runMainEnv = "A2UI_STREAM_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// TestSignalStopsReadingCommands: a command reading a live stream stops on
+// SIGINT (Ctrl-C) or SIGTERM, instead of swallowing the signal and
+// reading on until its input ends.
+func TestSignalStopsReadingCommands(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		input  string // written first; the command answers it with a line
+		signal syscall.Signal
+	}{
+		{"apply_sigint", []string{"apply"}, `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}]` + "\n", syscall.SIGINT},
+		{"apply_sigterm", []string{"apply"}, `[]` + "\n", syscall.SIGTERM},
+		{"parse_sigint", []string{"parse"}, "<a2ui-json>[]</a2ui-json>\n", syscall.SIGINT},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], tc.args...)
+			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := stdin.Write([]byte(tc.input)); err != nil {
+				t.Fatal(err)
+			}
+			// The command is running (past its start-up) once it answers.
+			out := bufio.NewReader(stdout)
+			if _, err := out.ReadString('\n'); err != nil {
+				t.Fatalf("no output: %v", err)
+			}
+			if err := cmd.Process.Signal(tc.signal); err != nil {
+				t.Fatal(err)
+			}
+			// Ending the input lets a command that ignored the signal
+			// finish normally.
+			stdin.Close()
+			_, _ = out.ReadString(0)
+			_ = cmd.Wait()
+			ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+			if !ok {
+				t.Fatalf("wait status %T", cmd.ProcessState.Sys())
+			}
+			if !ws.Signaled() || ws.Signal() != tc.signal {
+				t.Errorf("the command ignored %v and exited with %d when its input ended", tc.signal, cmd.ProcessState.ExitCode())
+			}
+		})
+	}
+}
+
+// TestSignalShutsDownServer: the server catches SIGINT and SIGTERM and
+// shuts down gracefully, exiting 0.
+func TestSignalShutsDownServer(t *testing.T) {
+	replay := filepath.Join(t.TempDir(), "answer.txt")
+	if err := os.WriteFile(replay, []byte("hi"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "a2a", "--listen", "127.0.0.1:0", "--replay", replay)
+			cmd.Env = append(os.Environ(), runMainEnv+"=1")
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			out := bufio.NewReader(stdout)
+			if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, "listening on") {
+				t.Fatalf("first line %q: %v", line, err)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			rest, _ := out.ReadString(0)
+			if err := cmd.Wait(); err != nil {
+				t.Fatalf("exit: %v", err)
+			}
+			if !strings.Contains(rest, "shut down") {
+				t.Errorf("output after the signal = %q", rest)
+			}
+		})
+	}
+}
