@@ -230,6 +230,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 			reuse = ent.pjson[:0]
 		}
 		p.extra, p.extraJS, p.waits, p.waitN = ent.phs[:0], ent.phJS[:0], ent.waitsSpare[:0], ent.waitN[:0]
+		ent.startLists(&p, oldWaits)
 		ent.waitsSpare = oldWaits
 		ent.pjson, ent.shared = p.processFast(ent.fast, reuse)
 	} else {
@@ -297,6 +298,24 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		if ent.valid < 0 {
 			s.invalid++
 		}
+	}
+}
+
+// startLists points the empty lists of p at ent's one-element storage
+// (see compEntry.phsOne). The new waits must not share storage with the
+// old ones, which registerWaits compares them with.
+func (ent *compEntry) startLists(p *placeholderSet, oldWaits []string) {
+	if cap(p.extra) == 0 {
+		p.extra = ent.phsOne[:0]
+	}
+	if cap(p.extraJS) == 0 {
+		p.extraJS = ent.phJSOne[:0]
+	}
+	if cap(p.waitN) == 0 {
+		p.waitN = ent.waitNOne[:0]
+	}
+	if cap(p.waits) == 0 && (cap(oldWaits) == 0 || &oldWaits[:1][0] != &ent.waitsOne[0]) {
+		p.waits = ent.waitsOne[:0]
 	}
 }
 

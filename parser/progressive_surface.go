@@ -39,6 +39,14 @@ type compEntry struct {
 	waitN       []int    // how many placeholder references each of them has
 	valid       int8     // 0 unknown, 1 valid, -1 invalid (for pjson)
 
+	// Storage for the lists above when they hold one element (a
+	// component with one child that has not arrived, the common case):
+	// processing starts them here instead of allocating.
+	phsOne   [1]string
+	phJSOne  [1][]byte
+	waitsOne [1]string
+	waitNOne [1]int
+
 	id       string
 	yHash    uint64 // hash of the form last yielded
 	yOK      bool   // a form was yielded
