@@ -29,6 +29,10 @@ const (
 	CodeExtendedCardNotConfigured    = -32007
 )
 
+// CodeVersionNotSupported is A2A's VersionNotSupportedError: the request's
+// A2A-Version header names a version the endpoint does not speak.
+const CodeVersionNotSupported = -32009
+
 // RPCError is a JSON-RPC error object. It is also the error type the request
 // decoding reports, so callers can read its Code.
 type RPCError struct {

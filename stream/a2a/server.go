@@ -99,6 +99,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, rerr := decodeRequest(body)
+	if rerr == nil {
+		rerr = checkVersion(r.Header)
+	}
 	if rerr != nil {
 		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rerr))
 		return
