@@ -9,12 +9,13 @@ import (
 // "oneOf" over local component references (the catalog's anyComponent) is
 // replaced by an equivalent dispatch on the "component" property, when
 // that is provably equivalent: each alternative requires "component" and
-// pins it to a distinct constant. Then at most one alternative can match,
-// so oneOf holds exactly when "component" names one of the constants and
-// that alternative holds; the dispatch checks only that one instead of
-// every alternative. When the conditions do not hold the node is left as
-// is. The result is used only to decide validity quickly; error reports
-// come from the unmodified catalog.
+// pins it to a distinct constant. Then on an object at most one
+// alternative can match, so oneOf holds exactly when "component" names one
+// of the constants and that alternative holds; the dispatch checks only
+// that one instead of every alternative (anything but an object still
+// goes through the oneOf). When the conditions do not hold the node is
+// left as is. The result is used only to decide validity quickly; error
+// reports come from the unmodified catalog.
 func dispatchOneOfs(catalog map[string]any) map[string]any {
 	if catalog == nil {
 		return nil
@@ -61,6 +62,7 @@ func dispatchFor(node map[string]any, root map[string]any) (map[string]any, bool
 		}
 	}
 	names := map[string]string{} // component const -> $ref
+	allObjects := true           // every alternative requires an object
 	for _, a := range alts {
 		am, ok := a.(map[string]any)
 		if !ok || len(am) != 1 {
@@ -74,10 +76,11 @@ func dispatchFor(node map[string]any, root map[string]any) (map[string]any, bool
 		if !ok {
 			return nil, false
 		}
-		name, ok := pinnedComponent(target)
+		name, object, ok := pinnedComponent(target)
 		if !ok {
 			return nil, false
 		}
+		allObjects = allObjects && object
 		if _, dup := names[name]; dup {
 			return nil, false
 		}
@@ -97,19 +100,30 @@ func dispatchFor(node map[string]any, root map[string]any) (map[string]any, bool
 			"then": map[string]any{"$ref": names[n]},
 		}
 	}
-	return map[string]any{
+	dispatch := map[string]any{
 		"type":       "object",
 		"required":   []any{"component"},
 		"properties": map[string]any{"component": map[string]any{"enum": enum}},
 		"allOf":      branches,
+	}
+	if allObjects {
+		return dispatch, true
+	}
+	// Only on an object do the alternatives exclude one another: a
+	// non-object satisfies every alternative that does not require an
+	// object, so it keeps the oneOf.
+	return map[string]any{
+		"if":   map[string]any{"type": "object"},
+		"then": dispatch,
+		"else": map[string]any{"oneOf": alts},
 	}, true
 }
 
 // pinnedComponent reports the constant a component schema pins
 // "component" to, provided it also requires "component" (directly or in
-// an inline allOf member) and is an object schema or implies one.
-func pinnedComponent(s map[string]any) (string, bool) {
-	var name string
+// an inline allOf member), and whether it requires an object ("type":
+// "object", there too).
+func pinnedComponent(s map[string]any) (name string, object, ok bool) {
 	required := false
 	var visit func(m map[string]any, depth int)
 	visit = func(m map[string]any, depth int) {
@@ -122,6 +136,9 @@ func pinnedComponent(s map[string]any) (string, bool) {
 					name = c
 				}
 			}
+		}
+		if m["type"] == "object" {
+			object = true
 		}
 		if req, ok := m["required"].([]any); ok {
 			for _, r := range req {
@@ -139,7 +156,7 @@ func pinnedComponent(s map[string]any) (string, bool) {
 		}
 	}
 	visit(s, 0)
-	return name, name != "" && required
+	return name, object, name != "" && required
 }
 
 // resolveLocal follows a "#/a/b" JSON Pointer within root.

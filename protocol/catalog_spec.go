@@ -137,12 +137,11 @@ func checkSpecKeys(m map[string]any) error {
 		return fmt.Errorf("unknown %s %s (a catalog block has %s)", word, strings.Join(unknown, ", "), specKeyList())
 	}
 	for _, sk := range catalogSpecKeys {
-		if !sk.required {
-			continue
-		}
 		switch x := m[sk.name].(type) {
 		case nil:
-			return fmt.Errorf("missing %s (a catalog block has %s)", sk.name, specKeyList())
+			if sk.required {
+				return fmt.Errorf("missing %s (a catalog block has %s)", sk.name, specKeyList())
+			}
 		case string:
 			if strings.TrimSpace(x) == "" {
 				return fmt.Errorf("%s is empty", sk.name)
@@ -233,6 +232,9 @@ func resolveSchema(field string, v any, baseDir string) (map[string]any, error) 
 		return nil, nil
 	case string:
 		p := x
+		if strings.TrimSpace(p) == "" {
+			return nil, &CatalogError{Source: field, Err: errors.New("empty path")}
+		}
 		if !filepath.IsAbs(p) && baseDir != "" {
 			p = filepath.Join(baseDir, p)
 		}

@@ -163,6 +163,8 @@ func TestLoadCatalogErrors(t *testing.T) {
 	}{
 		{"bad_version", protocol.CatalogSpec{Version: "banana"}, "malformed version"},
 		{"missing_file", protocol.CatalogSpec{Version: "0.9", S2CSchema: "test_data/nope.json"}, "nope.json"},
+		{"empty_path", protocol.CatalogSpec{Version: "0.9", S2CSchema: map[string]any{}, CommonTypesSchema: ""}, "catalog common_types_schema: empty path"},
+		{"blank_path", protocol.CatalogSpec{Version: "0.9", S2CSchema: " "}, "catalog s2c_schema: empty path"},
 		{"schema_not_object", protocol.CatalogSpec{Version: "0.9", S2CSchema: []any{"x"}}, "schema must be a path or an object"},
 		{"unresolvable_ref", protocol.CatalogSpec{Version: "0.9", S2CSchema: map[string]any{"$ref": "https://example.com/elsewhere.json"}}, "elsewhere.json"},
 		{"invalid_schema", protocol.CatalogSpec{Version: "0.9", S2CSchema: map[string]any{"type": 12}}, "s2c_schema"},

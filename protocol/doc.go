@@ -3,6 +3,7 @@
 // extension URIs, catalogs, and validation (catalog JSON Schema and component
 // topology).
 //
-// Everything in this package is safe for concurrent use once constructed;
-// a loaded Catalog is immutable.
+// Everything in this package is safe for concurrent use once constructed
+// (a loaded Catalog is immutable), except a Tape: one goroutine at a time
+// parses into it and reads it.
 package protocol

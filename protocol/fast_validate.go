@@ -269,8 +269,8 @@ func (r *fastRun) isInteger(t int) bool {
 	if !strings.ContainsAny(text, ".eE") {
 		return true
 	}
-	rat, ok := new(big.Rat).SetString(text)
-	return ok && rat.IsInt()
+	d, ok := parseDecimal(text)
+	return ok && d.isInteger()
 }
 
 // object checks the object keywords of n on object t and returns the
@@ -356,7 +356,8 @@ func (r *fastRun) number(n *fsNode, t int) bool {
 	if n.minimum == nil && n.maximum == nil && n.exMin == nil && n.exMax == nil {
 		return true
 	}
-	num, ok := new(big.Rat).SetString(r.tp.Raw(t))
+	text, _ := boundedNumber(r.tp.Raw(t)) // as ValidateSchema gives it to the library
+	num, ok := new(big.Rat).SetString(text)
 	if !ok {
 		r.bail = true
 		return false
@@ -418,8 +419,11 @@ func jsonEqual(a, b any) bool {
 	if _, ok := b.(json.Number); !ok {
 		return false
 	}
-	ra, ok1 := new(big.Rat).SetString(fmt.Sprint(a))
-	rb, ok2 := new(big.Rat).SetString(fmt.Sprint(b))
+	// Both as ValidateSchema gives them to the library.
+	sa, _ := boundedNumber(fmt.Sprint(a))
+	sb, _ := boundedNumber(fmt.Sprint(b))
+	ra, ok1 := new(big.Rat).SetString(sa)
+	rb, ok2 := new(big.Rat).SetString(sb)
 	if !ok1 || !ok2 {
 		return false
 	}

@@ -41,7 +41,7 @@ func walkLimits(v any, depth, fnDepth int) error {
 		}
 	case map[string]any:
 		if p, ok := x["path"].(string); ok && !ValidPath(p) {
-			return topoErr(ErrInvalidPath, "Invalid path syntax: %s", pyRepr(p))
+			return topoErr(ErrInvalidPath, "Invalid path syntax: '%s'", p) // quoted as the reference does, not repr
 		}
 		_, hasCall := x["call"]
 		_, hasArgs := x["args"]

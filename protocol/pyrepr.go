@@ -107,10 +107,10 @@ func pyNumber(s string) string {
 		return s // big integer: Python keeps it exact
 	}
 	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
+	if err != nil && !math.IsInf(f, 0) {
 		return s
 	}
-	return pyFloat(f)
+	return pyFloat(f) // beyond float64 it is inf, as in Python
 }
 
 func pyFloat(f float64) string {

@@ -172,3 +172,55 @@ func TestDispatchOneOfs(t *testing.T) {
 		})
 	}
 }
+
+// A oneOf over component schemas that do not all require an object still
+// accepts a non-object exactly when one alternative does: the dispatch
+// must not be stricter than the oneOf it replaces.
+func TestDispatchOneOfsNonObject(t *testing.T) {
+	pinned := func(name string, object bool) map[string]any {
+		s := map[string]any{
+			"properties": map[string]any{"component": map[string]any{"const": name}},
+			"required":   []any{"component"},
+		}
+		if object {
+			s["type"] = "object"
+		}
+		return s
+	}
+	catalog := map[string]any{
+		"components": map[string]any{"A": pinned("A", false), "B": pinned("B", true), "C": pinned("C", true)},
+		"$defs": map[string]any{"anyComponent": map[string]any{"oneOf": []any{
+			map[string]any{"$ref": "#/components/A"}, map[string]any{"$ref": "#/components/B"}, map[string]any{"$ref": "#/components/C"},
+		}}},
+	}
+	s2c := map[string]any{"type": "object", "properties": map[string]any{"c": map[string]any{"$ref": "catalog.json#/$defs/anyComponent"}}}
+	cat, err := NewCatalog(V09, s2c, catalog, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, msg string
+		valid     bool
+	}{
+		{"string_matches_only_untyped_alternative", `{"c":"x"}`, true},
+		{"number_matches_only_untyped_alternative", `{"c":1}`, true},
+		{"object_dispatched", `{"c":{"component":"B"}}`, true},
+		{"object_unknown_type", `{"c":{"component":"D"}}`, false},
+		{"object_without_type", `{"c":{}}`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, err := decodeJSON([]byte(tt.msg))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if full := cat.schema.Validate([]any{v}) == nil; full != tt.valid {
+				t.Fatalf("full schema valid = %v, want %v", full, tt.valid)
+			}
+			checkQuickAgrees(t, []*Catalog{cat}, []byte("["+tt.msg+"]"))
+			if valid, decided := cat.fastVerdict(tt.msg); decided && valid != tt.valid {
+				t.Fatalf("fast verdict %v, want %v", valid, tt.valid)
+			}
+		})
+	}
+}

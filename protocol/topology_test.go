@@ -249,6 +249,8 @@ func TestCheckLimits(t *testing.T) {
 		{name: "relative_path", msg: map[string]any{"path": "items/0"}},
 		{name: "invalid_escape", msg: map[string]any{"x": map[string]any{"path": "/a/~2"}}, wantErr: protocol.ErrInvalidPath, wantMatch: "Invalid path syntax: '/a/~2'"},
 		{name: "trailing_tilde", msg: map[string]any{"path": "/a~"}, wantErr: protocol.ErrInvalidPath, wantMatch: "Invalid path syntax"},
+		{name: "quote_in_path_as_reference", msg: map[string]any{"path": "/it's/~2"}, wantErr: protocol.ErrInvalidPath, wantMatch: "Invalid path syntax: '/it's/~2'"},
+		{name: "newline_in_path_as_reference", msg: map[string]any{"path": "/a\n~"}, wantErr: protocol.ErrInvalidPath, wantMatch: "Invalid path syntax: '/a\n~'"},
 		{name: "non_string_path_ignored", msg: map[string]any{"path": 3}},
 	}
 	for _, tt := range tests {

@@ -103,6 +103,12 @@ func ValidateIntegrity(messages []any, refs RefFieldsFunc, opts ...ValidateOptio
 }
 
 // ValidateSchema runs only the JSON Schema step of Validate.
+//
+// Numbers with a very long text or a magnitude beyond 10^±400 are checked
+// through a short stand-in with the same sign, integrality and order
+// against the schema's bounds (see numbers.go): the schema library would
+// otherwise take time exponential in their exponent's length. A
+// json.Number whose text is not a JSON number is a schema failure.
 func (c *Catalog) ValidateSchema(messages []any) error {
 	if c == nil || c.schema == nil {
 		return nil
@@ -111,6 +117,10 @@ func (c *Catalog) ValidateSchema(messages []any) error {
 	if msgs == nil {
 		msgs = []any{}
 	}
+	msgs, err := boundMessages(msgs)
+	if err != nil {
+		return invalidNumberFailure(err, messages)
+	}
 	if c.quick != nil && c.quick.Validate(msgs) == nil {
 		return nil
 	}
@@ -118,7 +128,11 @@ func (c *Catalog) ValidateSchema(messages []any) error {
 	if verr == nil {
 		return nil
 	}
-	return schemaFailure(verr, msgs, c.typeSchemaURLs)
+	// Reports show the payload as given (the stand-ins keep its shape).
+	if messages == nil {
+		messages = []any{}
+	}
+	return schemaFailure(verr, messages, c.typeSchemaURLs)
 }
 
 // FindRootID returns the root component id the payload declares for a
@@ -127,32 +141,78 @@ func (c *Catalog) ValidateSchema(messages []any) error {
 // empty surfaceID matches any surface.
 func FindRootID(messages []any, surfaceID string) (string, bool) {
 	for _, m := range messages {
-		msg, ok := m.(map[string]any)
+		body, root, ok := declaredRoot(m)
+		if !ok || surfaceID != "" && body["surfaceId"] != surfaceID {
+			continue
+		}
+		return root, true
+	}
+	return "", false
+}
+
+// declaredRoot reports whether m is a beginRendering or createSurface
+// message, with its body (nil if not an object) and the root id it
+// declares. A message with both keys is read as beginRendering.
+func declaredRoot(m any) (body map[string]any, root string, ok bool) {
+	msg, isObj := m.(map[string]any)
+	if !isObj {
+		return nil, "", false
+	}
+	if br, has := msg[string(KindBeginRendering)]; has {
+		body, _ = br.(map[string]any)
+		if r, has := body["root"]; has {
+			if s, isStr := r.(string); isStr {
+				return body, s, true
+			}
+			return body, fmt.Sprint(r), true
+		}
+		return body, "root", true
+	}
+	if cs, has := msg[string(KindCreateSurface)]; has {
+		body, _ = cs.(map[string]any)
+		return body, "root", true
+	}
+	return nil, "", false
+}
+
+// rootIndex answers FindRootID for every surface of one payload after a
+// single pass over it (a payload of n updates would otherwise cost n
+// passes).
+type rootIndex struct {
+	first     string // the first declared root, for an empty surface id
+	hasFirst  bool
+	bySurface map[string]string // the first root declared per string surfaceId
+}
+
+func indexRoots(messages []any) rootIndex {
+	var idx rootIndex
+	for _, m := range messages {
+		body, root, ok := declaredRoot(m)
 		if !ok {
 			continue
 		}
-		if br, ok := msg[string(KindBeginRendering)]; ok {
-			body, _ := br.(map[string]any)
-			if surfaceID != "" && body["surfaceId"] != surfaceID {
-				continue
-			}
-			if root, ok := body["root"]; ok {
-				if s, ok := root.(string); ok {
-					return s, true
-				}
-				return fmt.Sprint(root), true
-			}
-			return "root", true
+		if !idx.hasFirst {
+			idx.first, idx.hasFirst = root, true
 		}
-		if cs, ok := msg[string(KindCreateSurface)]; ok {
-			body, _ := cs.(map[string]any)
-			if surfaceID != "" && body["surfaceId"] != surfaceID {
-				continue
+		if s, isStr := body["surfaceId"].(string); isStr {
+			if idx.bySurface == nil {
+				idx.bySurface = map[string]string{}
 			}
-			return "root", true
+			if _, seen := idx.bySurface[s]; !seen {
+				idx.bySurface[s] = root
+			}
 		}
 	}
-	return "", false
+	return idx
+}
+
+// find is FindRootID(messages, surfaceID) for the indexed messages.
+func (idx rootIndex) find(surfaceID string) (string, bool) {
+	if surfaceID == "" {
+		return idx.first, idx.hasFirst
+	}
+	root, ok := idx.bySurface[surfaceID]
+	return root, ok
 }
 
 // MessageComponents returns the components of a surfaceUpdate (v0.8) or
@@ -178,17 +238,22 @@ func MessageComponents(msg map[string]any) (components []map[string]any, surface
 	return components, surfaceID, true
 }
 
-// messageSurface returns the kind key and surfaceId of a message.
+// messageSurface returns the kind key and surfaceId of a message: of its
+// first key (in sorted order, so that a message with several kind keys
+// always reads the same) whose body has a string surfaceId, else the
+// first key with an object body and "".
 func messageSurface(msg map[string]any) (kind string, surfaceID string) {
-	for k, v := range msg {
+	for _, k := range sortedKeys(msg) {
 		if k == "version" {
 			continue
 		}
-		if body, ok := v.(map[string]any); ok {
+		if body, ok := msg[k].(map[string]any); ok {
 			if s, ok := body["surfaceId"].(string); ok {
 				return k, s
 			}
-			kind = k
+			if kind == "" {
+				kind = k
+			}
 		}
 	}
 	return kind, ""
@@ -196,12 +261,13 @@ func messageSurface(msg map[string]any) (kind string, surfaceID string) {
 
 func validateIntegrity(messages []any, refs RefFieldsFunc, cfg validateConfig) error {
 	var errs ValidationErrors
+	roots := indexRoots(messages)
 	for i, m := range messages {
 		msg, ok := m.(map[string]any)
 		if !ok {
 			continue
 		}
-		if err := checkMessage(messages, msg, refs, cfg); err != nil {
+		if err := checkMessage(roots, msg, refs, cfg); err != nil {
 			var ve *ValidationError
 			if !errors.As(err, &ve) {
 				ve = &ValidationError{Message: err.Error(), Kind: ErrSchema}
@@ -222,27 +288,34 @@ func validateIntegrity(messages []any, refs RefFieldsFunc, cfg validateConfig) e
 	return errs
 }
 
-func checkMessage(all []any, msg map[string]any, refs RefFieldsFunc, cfg validateConfig) error {
+func checkMessage(roots rootIndex, msg map[string]any, refs RefFieldsFunc, cfg validateConfig) error {
 	comps, surfaceID, ok := MessageComponents(msg)
 	if ok && len(comps) > 0 {
-		root, found := FindRootID(all, surfaceID)
+		root, found := roots.find(surfaceID)
 		if !found && cfg.hasRoot {
 			root = cfg.rootID
 		}
 		if err := CheckIntegrity(root, comps, refs, !cfg.strict); err != nil {
-			return withPath(err, "/components")
+			return inComponents(err, surfaceID)
 		}
 		if _, err := AnalyzeTopology(root, comps, refs, TopologyOptions{RaiseOnOrphans: cfg.strict}); err != nil {
-			return withPath(err, "/components")
+			return inComponents(err, surfaceID)
 		}
 	}
 	return CheckLimits(msg)
 }
 
-func withPath(err error, path string) error {
+// inComponents places an integrity error at the components of the update
+// of surfaceID.
+func inComponents(err error, surfaceID string) error {
 	var ve *ValidationError
-	if errors.As(err, &ve) && ve.Path == "" {
-		ve.Path = path
+	if errors.As(err, &ve) {
+		if ve.Path == "" {
+			ve.Path = "/components"
+		}
+		if ve.SurfaceID == "" {
+			ve.SurfaceID = surfaceID
+		}
 	}
 	return err
 }

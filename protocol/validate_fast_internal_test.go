@@ -269,6 +269,7 @@ func FuzzFastVerdict(f *testing.F) {
 	}
 	f.Add(`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/a"}}]}}`)
 	f.Add(`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Slider","value":5,"min":0,"max":1e1}]}}`)
+	f.Add(`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Slider","value":1e10000000,"min":-1.5e-999999,"max":1.` + strings.Repeat("0", 120) + `1}]}}`)
 	f.Fuzz(func(t *testing.T, msg string) {
 		valid, decided := cat.fastVerdict(msg)
 		if !decided {

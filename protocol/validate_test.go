@@ -149,3 +149,93 @@ func TestFindRootID(t *testing.T) {
 		}
 	}
 }
+
+// Validate finds each update's root as FindRootID does (first declaration
+// of the surface, any surface for an update without a surfaceId), however
+// many messages the payload has.
+func TestValidateRootLookup(t *testing.T) {
+	tests := []struct {
+		name      string
+		payload   string
+		wantMatch string // "" means valid
+	}{
+		{"root_of_own_surface", `[
+			{"beginRendering":{"surfaceId":"a","root":"ra"}},{"beginRendering":{"surfaceId":"b","root":"rb"}},
+			{"surfaceUpdate":{"surfaceId":"b","components":[{"id":"ra","component":{"Text":{}}}]}}]`,
+			"No component has id='rb'"},
+		{"first_declaration_wins", `[
+			{"beginRendering":{"surfaceId":"a","root":"r1"}},{"beginRendering":{"surfaceId":"a","root":"r2"}},
+			{"surfaceUpdate":{"surfaceId":"a","components":[{"id":"r2","component":{"Text":{}}}]}}]`,
+			"No component has id='r1'"},
+		{"no_surface_id_takes_first_root", `[
+			{"beginRendering":{"surfaceId":"b","root":"rb"}},{"beginRendering":{"surfaceId":"a","root":"ra"}},
+			{"surfaceUpdate":{"components":[{"id":"ra","component":{"Text":{}}}]}}]`,
+			"No component has id='rb'"},
+		{"create_surface_root", `[
+			{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"x","component":"Text"}]}}]`,
+			"No component has id='root'"},
+		{"begin_rendering_read_before_create_surface", `[
+			{"beginRendering":{"surfaceId":"s","root":"x"},"createSurface":{"surfaceId":"s"}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"x","component":{"Text":{}}}]}}]`,
+			""},
+		{"non_string_surface_id_never_matches", `[
+			{"beginRendering":{"surfaceId":5,"root":"r"}},
+			{"surfaceUpdate":{"surfaceId":"5","components":[{"id":"x","component":{"Text":{}}}]}}]`,
+			""},
+		{"other_surface_only_is_incremental", `[
+			{"beginRendering":{"surfaceId":"a","root":"r"}},
+			{"surfaceUpdate":{"surfaceId":"b","components":[{"id":"x","component":{"Text":{}}}]}}]`,
+			""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := protocol.ValidateIntegrity(decode(t, tt.payload), nil)
+			if tt.wantMatch == "" {
+				if err != nil {
+					t.Fatalf("unexpected error: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, protocol.ErrMissingRoot) || !strings.Contains(err.Error(), tt.wantMatch) {
+				t.Fatalf("err = %v, want ErrMissingRoot with %q", err, tt.wantMatch)
+			}
+		})
+	}
+}
+
+// A message with several kind keys reports the same surface every time:
+// an integrity failure the surface of the update at fault, a schema
+// failure the first kind key's in sorted order.
+func TestValidationErrorSurfaceIsStable(t *testing.T) {
+	strictS2C := map[string]any{"type": "object", "additionalProperties": false}
+	cat, err := protocol.NewCatalog(protocol.V09, strictS2C, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		cat      *protocol.Catalog
+		msg      string
+		wantSurf string
+	}{
+		{"integrity_failure_names_the_update", nil, `{"createSurface":{"surfaceId":"a"},
+			"updateComponents":{"surfaceId":"b","components":[{"id":"x","component":"Card","child":"x"}]}}`, "b"},
+		{"schema_failure_names_first_kind", cat, `{"version":"v0.9","deleteSurface":{"surfaceId":"d"},
+			"createSurface":{"surfaceId":"c"},"updateDataModel":{"surfaceId":"u"}}`, "c"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs := decode(t, "["+tt.msg+"]")
+			for range 30 {
+				list := protocol.AsValidationErrors(tt.cat.Validate(msgs))
+				if len(list) != 1 {
+					t.Fatalf("want one error, got %v", list)
+				}
+				if got := list[0].SurfaceID; got != tt.wantSurf {
+					t.Fatalf("SurfaceID = %q, want %q", got, tt.wantSurf)
+				}
+			}
+		})
+	}
+}
