@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -272,6 +273,10 @@ func resolveSchema(field string, v any, baseDir string) (map[string]any, error) 
 
 // decodeJSON decodes exactly one JSON value with numbers as json.Number.
 func decodeJSON(data []byte) (any, error) {
+	if !utf8.Valid(data) {
+		// encoding/json would replace the bad bytes and accept the text.
+		return nil, fmt.Errorf("invalid UTF-8 at offset %d", invalidUTF8At(string(data)))
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any

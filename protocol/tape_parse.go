@@ -58,8 +58,8 @@ func (tp *Tape) Parse(src string) error {
 			// UTF-8 is checked inside strings only (anywhere else a
 			// byte above 0x7F is a syntax error): a text that is not
 			// UTF-8 is reported as such whatever error came first.
-			if !utf8.ValidString(src) {
-				return &JSONSyntaxError{0, "invalid UTF-8"}
+			if at := invalidUTF8At(src); at >= 0 {
+				return &JSONSyntaxError{at, "invalid UTF-8"}
 			}
 			return err
 		}
@@ -467,4 +467,21 @@ func isHex4(s string) bool {
 		}
 	}
 	return true
+}
+
+// invalidUTF8At returns the offset of the first byte of s that does not
+// start (or continue) a valid UTF-8 sequence, or -1 when s is UTF-8.
+func invalidUTF8At(s string) int {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }

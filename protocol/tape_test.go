@@ -204,7 +204,7 @@ func TestTapeUTF8(t *testing.T) {
 				continue
 			}
 			var se *protocol.JSONSyntaxError
-			if !errors.As(err, &se) || *se != (protocol.JSONSyntaxError{Offset: 0, Reason: "invalid UTF-8"}) {
+			if !errors.As(err, &se) || *se != (protocol.JSONSyntaxError{Offset: strings.Index(doc, seq) + validPrefix(seq), Reason: "invalid UTF-8"}) {
 				t.Fatalf("%q (not UTF-8): %v", doc, err)
 			}
 		}
@@ -222,9 +222,9 @@ func TestTapeErrors(t *testing.T) {
 		{"blank", "  \n", 3, "unexpected end of input"},
 		{"bad character", ` @`, 1, "unexpected character '@'"},
 		{"non-ASCII outside a string", `[1,é]`, 3, "unexpected character 'Ã'"},
-		{"invalid UTF-8 anywhere", "[1,\"a\",\xff", 0, "invalid UTF-8"},
-		{"invalid UTF-8 after a syntax error", "[1 2,\"\xc3\"]", 0, "invalid UTF-8"},
-		{"invalid UTF-8 too deep", strings.Repeat("[", 60) + "\xe2", 0, "invalid UTF-8"},
+		{"invalid UTF-8 anywhere", "[1,\"a\",\xff", 7, "invalid UTF-8"},
+		{"invalid UTF-8 after a syntax error", "[1 2,\"\xc3\"]", 6, "invalid UTF-8"},
+		{"invalid UTF-8 too deep", strings.Repeat("[", 60) + "\xe2", 60, "invalid UTF-8"},
 		{"trailing data", `{} {}`, 3, "unexpected data after the JSON value"},
 		{"unterminated string", `["abc`, 5, "unterminated string"},
 		{"unterminated long string", `["0123456789abcdefghij`, 22, "unterminated string"},
@@ -312,4 +312,17 @@ func TestTapeParseAllocs(t *testing.T) {
 	}); allocs != 0 {
 		t.Errorf("Parse allocates %v times per run", allocs)
 	}
+}
+
+// validPrefix is the length of the longest prefix of s that is UTF-8, up
+// to a rune boundary: the offset of its first invalid byte.
+func validPrefix(s string) int {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(s)
 }

@@ -130,6 +130,11 @@ func TestErrorReport(t *testing.T) {
 	if err := cat.ValidateJSON([]byte(`[{`)); !errors.Is(err, protocol.ErrSchema) || !strings.Contains(err.Error(), "Invalid JSON") {
 		t.Fatalf("malformed JSON: %v", err)
 	}
+	// Invalid UTF-8 is malformed JSON (encoding/json alone would accept
+	// it, replacing the bytes).
+	if err := cat.ValidateJSON([]byte("[{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"\xff\"}}]")); !errors.Is(err, protocol.ErrSchema) || !strings.Contains(err.Error(), "invalid UTF-8 at offset 49") {
+		t.Fatalf("invalid UTF-8: %v", err)
+	}
 	// A single object is accepted as a one-message payload.
 	if err := cat.ValidateJSON([]byte(`{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}`)); err != nil {
 		t.Fatalf("single object: %v", err)
