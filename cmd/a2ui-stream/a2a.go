@@ -41,7 +41,7 @@ func runA2A(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	chunk := fs.Int("chunk", a2a.DefaultReplayChunkSize, "replayed chunk size in bytes")
 	token := fs.String("token", "", "require this bearer token on JSON-RPC requests (default $"+a2aTokenEnv+"; the agent card stays public)")
 	publicURL := fs.String("public-url", "", "endpoint URL to publish in the agent card (default: from the request's Host)")
-	group := fs.Bool("group", false, "put the messages of one A2UI block in one data part (a list) instead of one part per message")
+	group := fs.Bool("group", false, "put the messages of one A2UI block in one data part (a list) instead of one part per message (not under the v0.8 extension)")
 	artifacts := fs.Bool("artifacts", false, "stream parts as artifact updates instead of status updates")
 	maxBody := fs.Int64("max-body", a2a.DefaultMaxBodyBytes, "maximum request body size in bytes")
 	cors := fs.String("cors", "", "let browser pages from `ORIGIN` call the endpoint (\"*\": any origin)")

@@ -146,7 +146,8 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithGroupedMessages puts the messages of one A2UI block in one data part
-// holding their list (default: one data part per message); see
+// holding their list (default: one data part per message), except under
+// the v0.8 extension, which carries one message per part; see
 // PartOptions.GroupMessages.
 func WithGroupedMessages(group bool) Option {
 	return func(c *config) error { c.group = group; return nil }

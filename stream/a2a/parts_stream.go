@@ -19,8 +19,10 @@ type PartOptions struct {
 	Shape Shape
 	// GroupMessages puts the messages of one parsed block in a single data
 	// part holding their list, the shape the extension specification
-	// describes. By default each message travels in a data part of its own,
-	// the shape the reference SDKs and sample clients exchange.
+	// describes from v0.9. By default each message travels in a data part of
+	// its own, the shape the reference SDKs and sample clients exchange. It
+	// does not apply to v0.8 (Version 0.8), whose extension specification
+	// carries one message per data part.
 	GroupMessages bool
 	// Fallback is the text ResponseParts answers with when the response does
 	// not parse. Nil means the response itself; a pointer to "" means no
@@ -44,7 +46,7 @@ func FromParserParts(pp []parser.Part, o PartOptions) []Part {
 		if len(p.Messages) == 0 {
 			continue
 		}
-		if o.GroupMessages {
+		if o.GroupMessages && o.Version.Family() != protocol.FamilyV08 {
 			out = append(out, NewDataPart(joinList(p.Messages), o.Version, o.Shape))
 			continue
 		}

@@ -33,8 +33,13 @@ func TestFromParserParts(t *testing.T) {
 	}{
 		{name: "one part per message v0.3", o: PartOptions{},
 			want: `[{"kind":"text","text":"intro"},{"kind":"data","data":{"a":1},"metadata":{"mimeType":"application/a2ui+json"}},{"kind":"data","data":{"b":2},"metadata":{"mimeType":"application/a2ui+json"}},{"kind":"text","text":"outro"}]`},
-		{name: "grouped v1.0 legacy version", o: PartOptions{Shape: ShapeV10, GroupMessages: true, Version: "0.8"},
+		{name: "grouped v1.0", o: PartOptions{Shape: ShapeV10, GroupMessages: true, Version: "0.9.1"},
+			want: `[{"text":"intro"},{"data":[{"a":1},{"b":2}],"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"text":"outro"}]`},
+		{name: "grouped v1.0 legacy MIME before v0.9.1", o: PartOptions{Shape: ShapeV10, GroupMessages: true, Version: "0.9"},
 			want: `[{"text":"intro"},{"data":[{"a":1},{"b":2}],"mediaType":"application/json+a2ui","metadata":{"mimeType":"application/json+a2ui"}},{"text":"outro"}]`},
+		// The v0.8 extension carries one message per data part: no list.
+		{name: "v0.8 is never grouped", o: PartOptions{Shape: ShapeV10, GroupMessages: true, Version: "0.8"},
+			want: `[{"text":"intro"},{"data":{"a":1},"mediaType":"application/json+a2ui","metadata":{"mimeType":"application/json+a2ui"}},{"data":{"b":2},"mediaType":"application/json+a2ui","metadata":{"mimeType":"application/json+a2ui"}},{"text":"outro"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
