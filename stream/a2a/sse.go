@@ -106,10 +106,18 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		}
 		return nil
 	})
-	switch {
-	case writeErr != nil:
+	if writeErr != nil {
 		s.log.Debug("a2a: stream ended early", "write", writeErr, "ctx", ctx.Err())
 		return
+	}
+	// What the parser still holds (text that might have begun a tag, a
+	// block left open) is sent whatever ended the run.
+	parts, _ := CloseParts(p, opts)
+	if err := emit(parts); err != nil {
+		s.log.Debug("a2a: stream ended early", "write", err, "ctx", ctx.Err())
+		return
+	}
+	switch {
 	case ctx.Err() != nil:
 		// The client went away, or the server is shutting down and the
 		// client is still there: an A2A stream ends in a terminal state, so
@@ -122,10 +130,6 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		s.log.Error("a2a: runner failed", "err", runErr)
 		m := agentMessage(d, req.ContextID, req.TaskID, []Part{NewTextPart("The agent failed to answer.", d.Shape())})
 		_ = ev.event(statusUpdateEvent(d, req.TaskID, req.ContextID, stateFailed, &m, true))
-		return
-	}
-	parts, _ := CloseParts(p, opts)
-	if err := emit(parts); err != nil {
 		return
 	}
 	if err := ev.event(statusUpdateEvent(d, req.TaskID, req.ContextID, stateCompleted, nil, true)); err != nil && !errors.Is(err, context.Canceled) {

@@ -366,10 +366,11 @@ func TestStreamingWritesLentPartsInTime(t *testing.T) {
 }
 
 // TestStreamingRunnerFailure checks that a failing runner ends the stream
-// with a failed status.
+// with a failed status, after the text the parser still held (a possible
+// tag prefix) is sent.
 func TestStreamingRunnerFailure(t *testing.T) {
 	srv := newTestServer(t, RunnerFunc(func(ctx context.Context, _ *Request, yield func([]byte) error) error {
-		if err := yield([]byte("partial answer ")); err != nil {
+		if err := yield([]byte("partial answer <a2")); err != nil {
 			return err
 		}
 		return errors.New("model crashed")
@@ -380,16 +381,25 @@ func TestStreamingRunnerFailure(t *testing.T) {
 			defer resp.Body.Close()
 			sse := &sseReader{r: bufio.NewReader(resp.Body)}
 			var last streamEvent
+			var text strings.Builder
 			for {
 				b, err := sse.next()
 				if err != nil {
 					break
 				}
 				last = decodeEvent(t, d, "7", b)
+				if last.state == map[Dialect]string{A2A10: "TASK_STATE_WORKING", A2A03: "working"}[d] {
+					for _, p := range last.parts {
+						text.WriteString(p.Text)
+					}
+				}
 			}
 			want := map[Dialect]string{A2A10: "TASK_STATE_FAILED", A2A03: "failed"}[d]
 			if last.state != want || len(last.parts) != 1 {
 				t.Errorf("last event %+v, want state %s with a message", last, want)
+			}
+			if text.String() != "partial answer <a2" {
+				t.Errorf("text before the failure %q, want all the runner wrote", text.String())
 			}
 		})
 	}
