@@ -20,8 +20,13 @@ import (
 const a2aTokenEnv = "A2UI_STREAM_TOKEN"
 
 // a2aShutdownGrace is how long a2a waits for streams in flight to finish after
-// a signal before cancelling them.
-const a2aShutdownGrace = 5 * time.Second
+// a signal before cancelling them; a2aCancelGrace is how long the cancelled
+// ones then have to write their final (canceled) status before their
+// connections are closed.
+const (
+	a2aShutdownGrace = 5 * time.Second
+	a2aCancelGrace   = time.Second
+)
 
 // runA2A implements `a2ui-stream a2a --listen ADDR --replay FILE [--pace D]
 // [--token T]`: an A2A JSON-RPC endpoint (A2A 1.0 and 0.3) that answers every
@@ -30,7 +35,7 @@ const a2aShutdownGrace = 5 * time.Second
 //
 // It serves until ctx is done, then shuts down gracefully: new connections
 // are refused, streams in flight get a2aShutdownGrace to finish and are then
-// cancelled. Exit status: 0 after a clean shutdown, 1 when serving fails,
+// cancelled, ending with a canceled status. Exit status: 0 after a clean shutdown, 1 when serving fails,
 // 2 for usage errors.
 func runA2A(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("a2a", flag.ContinueOnError)
@@ -97,11 +102,13 @@ func runA2A(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
 		return 1
 	}
-	return serveA2A(ctx, ln, handler, stdout, stderr)
+	return serveA2A(ctx, ln, handler, a2aShutdownGrace, stdout, stderr)
 }
 
-// serveA2A serves handler on ln until ctx is done, then shuts down.
-func serveA2A(ctx context.Context, ln net.Listener, handler http.Handler, stdout, stderr io.Writer) int {
+// serveA2A serves handler on ln until ctx is done, then shuts down: the
+// requests in flight get grace to finish, then they are cancelled and get
+// a2aCancelGrace to write their final status before the connections close.
+func serveA2A(ctx context.Context, ln net.Listener, handler http.Handler, grace time.Duration, stdout, stderr io.Writer) int {
 	base, cancelStreams := context.WithCancel(context.Background())
 	defer cancelStreams()
 	srv := &http.Server{
@@ -119,12 +126,19 @@ func serveA2A(ctx context.Context, ln net.Listener, handler http.Handler, stdout
 		return 1
 	case <-ctx.Done():
 	}
-	grace, cancel := context.WithTimeout(context.Background(), a2aShutdownGrace)
+	graceCtx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
-	err := srv.Shutdown(grace)
-	if err != nil { // streams still running after the grace period: stop them
+	if err := srv.Shutdown(graceCtx); err != nil {
+		// Requests still running after the grace period: cancel them. A
+		// cancelled stream still writes its canceled status, and a plain
+		// request its error reply, so the connections are closed only
+		// once they have (or a2aCancelGrace has passed).
 		cancelStreams()
-		_ = srv.Close()
+		last, cancelLast := context.WithTimeout(context.Background(), a2aCancelGrace)
+		defer cancelLast()
+		if err := srv.Shutdown(last); err != nil {
+			_ = srv.Close()
+		}
 	}
 	<-served // Serve has returned ErrServerClosed
 	fmt.Fprintln(stdout, "a2ui-stream a2a: shut down")

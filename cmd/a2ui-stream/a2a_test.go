@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/a2ui-stream/a2ui-stream/stream/a2a"
 )
 
 // a2aOutput collects output and reports the first line that matches re.
@@ -142,5 +145,59 @@ func TestA2AServe(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "shut down") {
 		t.Errorf("stdout %q", stdout.String())
+	}
+}
+
+// TestA2AShutdownCancelsStreamsWithAStatus stops the server while a stream
+// outlives the grace period: the stream is cancelled and still ends with
+// its canceled status, on a connection closed cleanly.
+func TestA2AShutdownCancelsStreamsWithAStatus(t *testing.T) {
+	started := make(chan struct{})
+	srv, err := a2a.NewServer(a2a.RunnerFunc(func(ctx context.Context, _ *a2a.Request, yield func([]byte) error) error {
+		if err := yield([]byte("Hello ")); err != nil {
+			return err
+		}
+		close(started)
+		<-ctx.Done() // a model that answers only when cancelled
+		return ctx.Err()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	exit := make(chan int, 1)
+	go func() { exit <- serveA2A(ctx, ln, srv, 50*time.Millisecond, io.Discard, io.Discard) }()
+
+	body := `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"parts":[{"text":"hi"}]}}}`
+	resp, err := http.Post("http://"+ln.Addr().String()+"/", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	select {
+	case <-started:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stream did not start")
+	}
+	cancel()
+	rest, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("stream cut off: %v (read %q)", err, rest)
+	}
+	if !strings.Contains(string(rest), `"TASK_STATE_CANCELED"`) {
+		t.Errorf("no canceled status in %s", rest)
+	}
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Errorf("exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("did not shut down")
 	}
 }

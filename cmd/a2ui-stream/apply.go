@@ -121,7 +121,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				err = enc.Encode(b)
 			}
 		}
-		if err == nil && !*printState && r.Buffered() == 0 {
+		if err == nil && !*printState && !lineBuffered(r) {
 			// The next read may wait for a live stream: what was
 			// applied so far is written first.
 			err = out.Flush()
@@ -174,4 +174,11 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 			return bytes.TrimRight(line, "\r\n"), tooLong, rerr
 		}
 	}
+}
+
+// lineBuffered reports whether r already holds a whole line, so that
+// reading it cannot wait for input.
+func lineBuffered(r *bufio.Reader) bool {
+	b, _ := r.Peek(r.Buffered())
+	return bytes.IndexByte(b, '\n') >= 0
 }

@@ -33,14 +33,22 @@ func (r *lineThenPeek) Read(p []byte) (int, error) {
 // batch reaches stdout before apply blocks for the next line, not when
 // the output buffer fills or the input ends.
 func TestRunApplyWritesEachBatchBeforeReadingOn(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	var seen string
-	in := &lineThenPeek{line: `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}]` + "\n", stdout: &stdout, seen: &seen}
-	if code := runApply(nil, in, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d; stderr %s", code, stderr.String())
-	}
-	if !strings.Contains(seen, `"seq":1`) {
-		t.Errorf("stdout while waiting for the second line = %q, want the first batch", seen)
+	list := `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}]` + "\n"
+	for _, tt := range []struct{ name, first string }{
+		{name: "a whole line", first: list},
+		// The start of the next list arrived with the first: reading the
+		// rest of it waits all the same.
+		{name: "a line and the start of the next", first: list + `[{"version":"v0.9",`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			var seen string
+			in := &lineThenPeek{line: tt.first, stdout: &stdout, seen: &seen}
+			runApply(nil, in, &stdout, &stderr)
+			if !strings.Contains(seen, `"seq":1`) {
+				t.Errorf("stdout while waiting for more input = %q, want the first batch", seen)
+			}
+		})
 	}
 }
 

@@ -47,6 +47,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "a2a":
 		ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		// The first signal starts the graceful shutdown; a second one
+		// takes the default action and ends the process at once.
+		context.AfterFunc(ctx, stop)
 		return runA2A(ctx, rest, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)

@@ -4,12 +4,16 @@ package main
 
 import (
 	"bufio"
+	"errors"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // runMainEnv makes the test binary run the command itself (see TestMain),
@@ -113,5 +117,76 @@ func TestSignalShutsDownServer(t *testing.T) {
 				t.Errorf("output after the signal = %q", rest)
 			}
 		})
+	}
+}
+
+// TestSecondSignalEndsServerAtOnce: while the server waits for a stream in
+// flight to finish, a second SIGINT ends the process with the signal's
+// default action instead of waiting out the grace period.
+func TestSecondSignalEndsServerAtOnce(t *testing.T) {
+	replay := filepath.Join(t.TempDir(), "answer.txt")
+	if err := os.WriteFile(replay, []byte("a slow answer"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "a2a", "--listen", "127.0.0.1:0", "--replay", replay, "--chunk", "1", "--pace", "1h")
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	out := bufio.NewReader(stdout)
+	line, err := out.ReadString('\n')
+	if err != nil || !strings.Contains(line, "listening on ") {
+		t.Fatalf("first line %q: %v", line, err)
+	}
+	url := strings.Fields(strings.SplitN(line, "listening on ", 2)[1])[0]
+	body := `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"parts":[{"text":"hi"}]}}}`
+	resp, err := http.Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	// The first event (the task) means the stream is in flight.
+	if ev, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil || !strings.HasPrefix(ev, "data: ") {
+		t.Fatalf("first event %q: %v", ev, err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	// Once the shutdown has begun (new connections are refused), signal
+	// again until the process ends: with the first signal's handler gone,
+	// one of these kills it. Had the handler stayed, they would be
+	// swallowed and the server would exit 0 after the grace period.
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	refused := false
+	for {
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGINT {
+				t.Fatalf("exit %v, want death by SIGINT", err)
+			}
+			return
+		case <-tick.C:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the server did not end")
+		}
+		if !refused {
+			c, err := net.Dial("tcp", addr)
+			if err == nil {
+				c.Close()
+				continue
+			}
+			refused = true
+		}
+		_ = cmd.Process.Signal(syscall.SIGINT)
 	}
 }
