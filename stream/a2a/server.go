@@ -100,7 +100,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	req, rerr := decodeRequest(body)
 	if rerr == nil {
-		rerr = checkVersion(r.Header)
+		rerr = checkVersion(r)
 	}
 	if rerr != nil {
 		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rerr))

@@ -12,8 +12,12 @@ func TestA2AVersionHeader(t *testing.T) {
 		name    string
 		method  string
 		version string // "" sends no header
+		query   string // the A2A-Version query parameter, if any
 		wantErr bool
 	}{
+		{name: "query parameter 1.0", method: "SendMessage", query: "1.0"},
+		{name: "unknown query parameter", method: "SendMessage", query: "2.0", wantErr: true},
+		{name: "the header wins over the query", method: "SendMessage", version: "1.0", query: "2.0"},
 		{name: "no header", method: "SendMessage"},
 		{name: "1.0", method: "SendMessage", version: "1.0"},
 		{name: "1.0 with a patch version", method: "SendMessage", version: "1.0.2"},
@@ -35,7 +39,11 @@ func TestA2AVersionHeader(t *testing.T) {
 				h = http.Header{"A2a-Version": {tt.version}}
 			}
 			body := `{"jsonrpc":"2.0","id":"v","method":"` + tt.method + `","params":{"message":{"role":"ROLE_USER","parts":[{"text":"hi"}]}}}`
-			_, r := post(t, srv.URL+"/", body, h)
+			url := srv.URL + "/"
+			if tt.query != "" {
+				url += "?A2A-Version=" + tt.query
+			}
+			_, r := post(t, url, body, h)
 			if string(r.ID) != `"v"` {
 				t.Errorf("id %s, want \"v\"", r.ID)
 			}
