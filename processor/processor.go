@@ -238,8 +238,11 @@ const jsonSpace = " \t\r\n"
 // SplitList splits a JSON array into its elements without decoding them.
 // The elements alias list. Input that is not a JSON array fails with
 // ErrNotArray. The array is scanned without recursion, so nesting of any
-// depth is safe; an element nested more than the protocol allows is
-// returned for ProcessList to reject as a message.
+// depth is safe. An element is checked to be valid JSON only when it is
+// nested at most maxCheckedDepth (1000) levels deep, far past the
+// protocol's limit: a deeper one is returned unchecked, may not be valid
+// JSON, and fails as its own message in ProcessList (as a syntax or
+// recursion-limit error) while the others apply.
 func SplitList(list []byte) ([]json.RawMessage, error) {
 	trimmed := bytes.Trim(list, jsonSpace)
 	if len(trimmed) < 2 || trimmed[0] != '[' || trimmed[len(trimmed)-1] != ']' {
