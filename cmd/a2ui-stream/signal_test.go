@@ -84,6 +84,29 @@ func TestSignalStopsReadingCommands(t *testing.T) {
 	}
 }
 
+// startServerCommand runs `a2ui-stream a2a` on a loopback port with args
+// in a process of its own, and returns it once it listens, with its
+// stdout after the first line and the URL it serves.
+func startServerCommand(t *testing.T, args ...string) (*exec.Cmd, *bufio.Reader, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append([]string{"a2a", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(os.Environ(), runMainEnv+"=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewReader(stdout)
+	line, err := out.ReadString('\n')
+	if err != nil || !strings.Contains(line, "listening on ") {
+		cmd.Process.Kill()
+		t.Fatalf("first line %q: %v", line, err)
+	}
+	return cmd, out, strings.Fields(strings.SplitN(line, "listening on ", 2)[1])[0]
+}
+
 // TestSignalShutsDownServer: the server catches SIGINT and SIGTERM and
 // shuts down gracefully, exiting 0.
 func TestSignalShutsDownServer(t *testing.T) {
@@ -93,19 +116,7 @@ func TestSignalShutsDownServer(t *testing.T) {
 	}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "a2a", "--listen", "127.0.0.1:0", "--replay", replay)
-			cmd.Env = append(os.Environ(), runMainEnv+"=1")
-			stdout, err := cmd.StdoutPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			out := bufio.NewReader(stdout)
-			if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, "listening on") {
-				t.Fatalf("first line %q: %v", line, err)
-			}
+			cmd, out, _ := startServerCommand(t, "--replay", replay)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -128,22 +139,8 @@ func TestSecondSignalEndsServerAtOnce(t *testing.T) {
 	if err := os.WriteFile(replay, []byte("a slow answer"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "a2a", "--listen", "127.0.0.1:0", "--replay", replay, "--chunk", "1", "--pace", "1h")
-	cmd.Env = append(os.Environ(), runMainEnv+"=1")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	cmd, _, url := startServerCommand(t, "--replay", replay, "--chunk", "1", "--pace", "1h")
 	defer cmd.Process.Kill()
-	out := bufio.NewReader(stdout)
-	line, err := out.ReadString('\n')
-	if err != nil || !strings.Contains(line, "listening on ") {
-		t.Fatalf("first line %q: %v", line, err)
-	}
-	url := strings.Fields(strings.SplitN(line, "listening on ", 2)[1])[0]
 	body := `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"parts":[{"text":"hi"}]}}}`
 	resp, err := http.Post(url, "application/json", strings.NewReader(body))
 	if err != nil {

@@ -1,7 +1,6 @@
 package a2a
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -56,18 +55,7 @@ func rpcBody(d Dialect, stream bool) string {
 // sseEvents decodes every event of a recorded streamed reply.
 func sseEvents(t *testing.T, body []byte, d Dialect) []streamEvent {
 	t.Helper()
-	sse := &sseReader{r: bufio.NewReader(bytes.NewReader(body))}
-	var events []streamEvent
-	for {
-		b, err := sse.next()
-		if errors.Is(err, io.EOF) {
-			return events
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		events = append(events, decodeEvent(t, d, `"r"`, b))
-	}
+	return readEvents(t, &http.Response{Body: io.NopCloser(bytes.NewReader(body))}, d, `"r"`, nil)
 }
 
 // TestStreamWithoutFlusher streams through a ResponseWriter that cannot
