@@ -383,8 +383,9 @@ func (r *fastRun) equal(t int, want any) bool {
 	return jsonEqual(r.tp.decode(t), want)
 }
 
-// jsonEqual is deep equality of two values of the package's JSON data
-// model, numbers compared by value.
+// jsonEqual is deep equality of a message's value a and a schema's value b
+// (const, enum) of the package's JSON data model, numbers compared by
+// value as the library compares them after ValidateSchema bounded a's.
 func jsonEqual(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
@@ -419,11 +420,11 @@ func jsonEqual(a, b any) bool {
 	if _, ok := b.(json.Number); !ok {
 		return false
 	}
-	// Both as ValidateSchema gives them to the library.
+	// As the library compares them after ValidateSchema: the message's
+	// number (a) through its stand-in, the schema's (b) as written.
 	sa, _ := boundedNumber(fmt.Sprint(a))
-	sb, _ := boundedNumber(fmt.Sprint(b))
 	ra, ok1 := new(big.Rat).SetString(sa)
-	rb, ok2 := new(big.Rat).SetString(sb)
+	rb, ok2 := new(big.Rat).SetString(fmt.Sprint(b))
 	if !ok1 || !ok2 {
 		return false
 	}

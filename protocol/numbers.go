@@ -20,10 +20,16 @@ import (
 // than numberMaxText bytes or whose magnitude is 10^numberMaxMagnitude or
 // more (or nonzero and below 10^-numberMaxMagnitude) is replaced by a short
 // stand-in with the same verdicts: the same sign, integral exactly when it
-// is, and ordered the same way against every number of at most
-// numberMaxDigits significant digits within those magnitudes (which is
-// what a schema's minimum, maximum, const and enum hold). Only two such
-// numbers compared with each other (uniqueItems) can differ.
+// is, and ordered the same way against every number b of at most
+// numberMaxDigits significant digits with 10^-numberMaxMagnitude <= |b| <
+// 10^numberMaxMagnitude (which is what a realistic schema's minimum,
+// maximum, const and enum hold). Verdicts can differ against schema
+// numbers outside that range (e.g. maximum 1e400 with the value 1e400),
+// for multipleOf (the stand-in keeps no divisibility; no A2UI catalog uses
+// it, and the fast path leaves it to the library), and between two such
+// numbers compared with each other (uniqueItems, or const 1e500 with the
+// value 1e500). The fast path compares exactly as the library does after
+// the replacement, so the two never disagree.
 
 const (
 	numberMaxText      = 100

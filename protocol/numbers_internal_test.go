@@ -85,6 +85,10 @@ func TestFastVerdictExtremeNumbers(t *testing.T) {
 			"int":  map[string]any{"type": "integer"},
 			"one":  map[string]any{"enum": []any{json.Number("1"), "x"}},
 			"list": map[string]any{"const": []any{json.Number("1")}},
+			// Schema numbers outside the stand-ins' range: the fast path
+			// must still answer as the library does.
+			"huge": map[string]any{"const": json.Number("1e500")},
+			"long": map[string]any{"enum": []any{json.Number("1." + strings.Repeat("0", 150) + "1")}},
 		},
 	}
 	cat, err := NewCatalog(V09, s2c, nil, nil)
@@ -99,6 +103,8 @@ func TestFastVerdictExtremeNumbers(t *testing.T) {
 		`{"int":1e10000000}`, `{"int":1.5e-999999}`, `{"int":1.` + strings.Repeat("0", 300) + `}`,
 		`{"one":1e10000000}`, `{"one":1.` + strings.Repeat("0", 300) + `}`, `{"list":[1e-10000000]}`,
 		`{"list":[1.` + strings.Repeat("0", 300) + `]}`,
+		`{"huge":2e500}`, `{"huge":1e500}`,
+		`{"long":1.` + strings.Repeat("0", 150) + `1}`, `{"long":1.` + strings.Repeat("0", 150) + `2}`,
 	} {
 		valid, decided := cat.fastVerdict(msg)
 		if !decided {
