@@ -175,18 +175,24 @@ func declaredRoot(m any) (body map[string]any, root string, ok bool) {
 	return nil, "", false
 }
 
-// rootIndex answers FindRootID for every surface of one payload after a
-// single pass over it (a payload of n updates would otherwise cost n
-// passes).
+// rootIndex answers FindRootID for every surface of one payload. A short
+// payload (the common single message) is searched directly; a longer one
+// is indexed in one pass on the first lookup (n updates would otherwise
+// cost n passes).
 type rootIndex struct {
+	messages  []any
+	built     bool
 	first     string // the first declared root, for an empty surface id
 	hasFirst  bool
 	bySurface map[string]string // the first root declared per string surfaceId
 }
 
-func indexRoots(messages []any) rootIndex {
-	var idx rootIndex
-	for _, m := range messages {
+// rootIndexMin is the payload length from which lookups use the index.
+const rootIndexMin = 8
+
+func (idx *rootIndex) build() {
+	idx.built = true
+	for _, m := range idx.messages {
 		body, root, ok := declaredRoot(m)
 		if !ok {
 			continue
@@ -203,11 +209,16 @@ func indexRoots(messages []any) rootIndex {
 			}
 		}
 	}
-	return idx
 }
 
 // find is FindRootID(messages, surfaceID) for the indexed messages.
-func (idx rootIndex) find(surfaceID string) (string, bool) {
+func (idx *rootIndex) find(surfaceID string) (string, bool) {
+	if len(idx.messages) < rootIndexMin {
+		return FindRootID(idx.messages, surfaceID)
+	}
+	if !idx.built {
+		idx.build()
+	}
 	if surfaceID == "" {
 		return idx.first, idx.hasFirst
 	}
@@ -261,7 +272,7 @@ func messageSurface(msg map[string]any) (kind string, surfaceID string) {
 
 func validateIntegrity(messages []any, refs RefFieldsFunc, cfg validateConfig) error {
 	var errs ValidationErrors
-	roots := indexRoots(messages)
+	roots := &rootIndex{messages: messages}
 	for i, m := range messages {
 		msg, ok := m.(map[string]any)
 		if !ok {
@@ -288,7 +299,7 @@ func validateIntegrity(messages []any, refs RefFieldsFunc, cfg validateConfig) e
 	return errs
 }
 
-func checkMessage(roots rootIndex, msg map[string]any, refs RefFieldsFunc, cfg validateConfig) error {
+func checkMessage(roots *rootIndex, msg map[string]any, refs RefFieldsFunc, cfg validateConfig) error {
 	comps, surfaceID, ok := MessageComponents(msg)
 	if ok && len(comps) > 0 {
 		root, found := roots.find(surfaceID)

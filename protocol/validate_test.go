@@ -193,19 +193,29 @@ func TestValidateRootLookup(t *testing.T) {
 			{"surfaceUpdate":{"surfaceId":"b","components":[{"id":"x","component":{"Text":{}}}]}}]`,
 			""},
 	}
+	// Each payload also runs padded with messages that declare no root,
+	// long enough for the lookups to go through the payload's root index.
+	padding := strings.Repeat(`,{"version":"v0.9","deleteSurface":{"surfaceId":"zz"}}`, 10)
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			err := protocol.ValidateIntegrity(decode(t, tt.payload), nil)
-			if tt.wantMatch == "" {
-				if err != nil {
-					t.Fatalf("unexpected error: %v", err)
+		for _, pad := range []string{"", padding} {
+			name := tt.name
+			if pad != "" {
+				name += "/indexed"
+			}
+			t.Run(name, func(t *testing.T) {
+				payload := strings.TrimSuffix(strings.TrimSpace(tt.payload), "]") + pad + "]"
+				err := protocol.ValidateIntegrity(decode(t, payload), nil)
+				if tt.wantMatch == "" {
+					if err != nil {
+						t.Fatalf("unexpected error: %v", err)
+					}
+					return
 				}
-				return
-			}
-			if !errors.Is(err, protocol.ErrMissingRoot) || !strings.Contains(err.Error(), tt.wantMatch) {
-				t.Fatalf("err = %v, want ErrMissingRoot with %q", err, tt.wantMatch)
-			}
-		})
+				if !errors.Is(err, protocol.ErrMissingRoot) || !strings.Contains(err.Error(), tt.wantMatch) {
+					t.Fatalf("err = %v, want ErrMissingRoot with %q", err, tt.wantMatch)
+				}
+			})
+		}
 	}
 }
 
