@@ -161,7 +161,11 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 		chunk, rerr := r.ReadSlice('\n')
 		if !tooLong {
 			line = append(line, chunk...)
-			if len(line) > maxListBytes {
+			n := len(line)
+			if rerr == nil {
+				n-- // the newline ending the line is not part of it
+			}
+			if n > maxListBytes {
 				line, tooLong = nil, true
 			}
 		}

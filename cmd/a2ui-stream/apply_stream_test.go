@@ -71,6 +71,20 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	return k, nil
 }
 
+// TestRunApplyLineOfTheLargestSize: a line of exactly maxListBytes bytes
+// before its newline is read (here a blank one, skipped), not refused.
+func TestRunApplyLineOfTheLargestSize(t *testing.T) {
+	in := io.MultiReader(&repeatReader{c: ' ', n: maxListBytes},
+		strings.NewReader("\n"+`[{"version":"v0.9","createSurface":{"surfaceId":"b","catalogId":"c"}}]`+"\n"))
+	var stdout, stderr bytes.Buffer
+	if code := runApply(nil, in, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d; stdout %.200s; stderr %s", code, stdout.String(), stderr.String())
+	}
+	if lines := strings.Count(stdout.String(), "\n"); lines != 1 || !strings.Contains(stdout.String(), `"seq":1`) {
+		t.Errorf("stdout %.300s, want one batch", stdout.String())
+	}
+}
+
 // TestRunApplyLongLineContinues: a line longer than the bound is reported
 // as that line's error, and the lines after it still apply.
 func TestRunApplyLongLineContinues(t *testing.T) {

@@ -245,7 +245,7 @@ func errorBefore(err error) int {
 // the run with a *stepLineError, after the previous lines' output.
 func parseSteps(p *parser.Parser, in io.Reader, out *bufio.Writer) error {
 	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), maxStepLineBytes)
+	sc.Buffer(make([]byte, 64<<10), maxStepLineBytes+1) // the line and its newline
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	var held *step // the previous line's result, not yet written

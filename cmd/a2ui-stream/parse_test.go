@@ -252,6 +252,8 @@ func TestParseExitCodes(t *testing.T) {
 		{name: "steps_line_too_long", args: []string{"parse", "--steps"}, wantCode: 1,
 			stdin: "\"a\"\n\"" + strings.Repeat("x", maxStepLineBytes) + "\"\n\"b\"\n", wantStdout: `[{"text":"a"}]`,
 			wantStderr: "line 2: want a JSON string holding one chunk: the line is longer than 67108864 bytes"},
+		{name: "steps_line_of_the_largest_size", args: []string{"parse", "--steps"}, wantCode: 0,
+			stdin: "\"" + strings.Repeat(" ", maxStepLineBytes-2) + "\"\n\"b\"\n", wantStdout: `[{"text":"b"}]`},
 		{name: "unknown_command", args: []string{"nope"}, wantCode: 2, wantStderr: "unknown command"},
 	}
 	for _, tt := range tests {
