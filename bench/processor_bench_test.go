@@ -186,3 +186,29 @@ func BenchmarkCatalogValidMessageJSON(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(nMsgs*b.N), "ns/msg")
 }
+
+// BenchmarkSplitList measures processor.SplitList alone over the
+// <a2ui-json> blocks of the v0.9 corpus: the step that turns a list's text
+// into messages before ProcessList (ProcessJSON, a2ui-stream apply).
+func BenchmarkSplitList(b *testing.B) {
+	blocks := Blocks(LoadCorpus(b, CorpusV09))
+	n, msgs := 0, 0
+	for _, bl := range blocks {
+		l, err := processor.SplitList(bl)
+		if err != nil {
+			b.Fatalf("corpus block is not a list: %v", err)
+		}
+		n += len(bl)
+		msgs += len(l)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, bl := range blocks {
+			if _, err := processor.SplitList(bl); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(msgs*b.N), "ns/msg")
+}

@@ -24,8 +24,9 @@
 // specifies) and ModeDelta (progressive without repetition).
 //
 // Errors: a block that fails is reported as a *BlockError wrapping the
-// cause (a *SyntaxError with the stream byte offset, a *LimitError, or a
-// sentinel such as ErrTooLarge), dropped, and parsing continues after its
+// cause (a *SyntaxError with the stream byte offset, a *LimitError, a
+// sentinel such as ErrTooLarge, or, for a snapshot that fails the catalog,
+// a *protocol.ValidationError), dropped, and parsing continues after its
 // end; messages it yielded before the failure stand. What fails a block
 // depends on the mode:
 //

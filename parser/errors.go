@@ -6,8 +6,10 @@ import (
 	"strings"
 )
 
-// Sentinel errors. Errors returned by the parser wrap one of these or a
-// *SyntaxError; test with errors.Is and errors.As.
+// Sentinel errors. Errors returned by the parser wrap one of these, a
+// *SyntaxError, or (a snapshot that fails a catalog, see WithCatalog) a
+// *protocol.ValidationError; New's errors for an invalid option wrap
+// none. Test with errors.Is and errors.As.
 var (
 	// ErrTooLarge reports a block larger than the configured maximum block size.
 	ErrTooLarge = errors.New("parser: block exceeds the maximum size")

@@ -78,7 +78,8 @@ func WithMaxComponents(n int) Option {
 }
 
 // WithMaxDataModelBytes bounds the size of a surface's data model, measured
-// as the length of its JSON encoding (default DefaultMaxDataModelBytes).
+// as an estimate of the length of its JSON encoding, counting its values as
+// received (within a few bytes per value; default DefaultMaxDataModelBytes).
 // n must be positive.
 func WithMaxDataModelBytes(n int) Option {
 	return func(o *options) error {

@@ -8,6 +8,7 @@
 //
 // All sinks here are safe for concurrent use. Close refuses further Emits
 // (they return ErrClosed), waits for the Emits in flight and flushes; when
-// its context ends first it returns the context's error, and the Emits in
-// flight finish on their own. A second Close returns ErrClosed.
+// its context ends first it returns an error wrapping the context's (test
+// it with errors.Is), and the Emits in flight finish on their own. A
+// second Close returns ErrClosed.
 package sinks

@@ -39,7 +39,7 @@ func (s *Func) Emit(ctx context.Context, b processor.Batch) error {
 }
 
 // Close refuses further Emits and waits for the calls in flight to
-// return, or for ctx to be done (then it returns ctx's error).
+// return, or for ctx to be done (then it returns an error wrapping ctx's).
 func (s *Func) Close(ctx context.Context) error {
 	return s.g.close(ctx)
 }

@@ -38,8 +38,8 @@ func (g *gate) leave() {
 }
 
 // close refuses further Emits and waits until none is in flight, or until
-// ctx is done (then it returns ctx's error; the Emits in flight finish on
-// their own). A second close returns ErrClosed.
+// ctx is done (then it returns an error wrapping ctx's; the Emits in
+// flight finish on their own). A second close returns ErrClosed.
 func (g *gate) close(ctx context.Context) error {
 	g.mu.Lock()
 	if g.closed {

@@ -68,14 +68,14 @@ func (s *JSONL) Emit(ctx context.Context, b processor.Batch) error {
 }
 
 // Close refuses further Emits, waits for the writes in flight and flushes
-// the writer, or returns ctx's error when ctx is done first (a writer
-// blocked on a slow reader keeps its Emit until the write returns).
+// the writer, or returns an error wrapping ctx's when ctx is done first (a
+// writer blocked on a slow reader keeps its Emit until the write returns).
 func (s *JSONL) Close(ctx context.Context) error {
 	if err := s.g.close(ctx); err != nil {
 		return err
 	}
 	if err := s.lock(ctx); err != nil {
-		return err
+		return fmt.Errorf("sinks: jsonl: close: waiting for the writer: %w", err)
 	}
 	defer s.unlock()
 	if err := s.w.Flush(); err != nil {

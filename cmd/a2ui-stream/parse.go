@@ -19,8 +19,10 @@ const parseUsage = `usage: a2ui-stream parse [--framing tags|fences|jsonl] [--mo
 
 Reads model output from FILE (or stdin when absent or "-") and writes one JSON
 line per completed part: {"text":…}, {"a2ui":[…]} or both keys. Each message
-is printed compacted: re-encoded without insignificant whitespace, with its
-key order and string escapes as the model wrote them. A failed block writes
+is printed compacted: re-encoded without insignificant whitespace (in
+complete mode with its key order and string escapes as the model wrote them;
+progressive and delta modes sort the envelope's keys and decode escapes).
+A failed block writes
 {"error":…} in its place, and parsing continues.
 
 With --steps, each input line is a JSON string holding one chunk (an empty

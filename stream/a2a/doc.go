@@ -21,8 +21,8 @@
 //   - an A2A JSON-RPC endpoint over net/http (Server) that answers with a
 //     pluggable Runner and streams one server-sent event per completed part;
 //     it speaks A2A 1.0 and 0.3 on one URL (the method names select the
-//     dialect) and refuses a request whose A2A-Version header names another
-//     version (CodeVersionNotSupported).
+//     dialect) and refuses a request whose A2A-Version header or query
+//     parameter names another version (CodeVersionNotSupported).
 //
 // Errors are typed: *PartError, *MetadataError and *EventError wrap the
 // sentinels ErrMalformedPart, ErrMalformedMetadata and ErrInvalidEvent

@@ -30,7 +30,8 @@ const (
 )
 
 // CodeVersionNotSupported is A2A's VersionNotSupportedError: the request's
-// A2A-Version header names a version the endpoint does not speak.
+// A2A-Version header (or query parameter) names a version the endpoint does
+// not speak.
 const CodeVersionNotSupported = -32009
 
 // RPCError is a JSON-RPC error object. It is also the error type the request
