@@ -16,7 +16,7 @@ const usage = `a2ui-stream: A2UI streaming toolkit
 Usage:
   a2ui-stream parse    [--framing tags|fences|jsonl] [--mode progressive|delta|complete]
                        [--catalog FILE] [--chunk N | --steps] [FILE]
-  a2ui-stream validate --catalog FILE [PAYLOAD]
+  a2ui-stream validate --catalog FILE [--strict=false] [PAYLOAD]
   a2ui-stream apply    [--catalog FILE] [--state] [FILE]
   a2ui-stream a2a      --listen ADDR --replay FILE [--pace D] [--token T]
 
