@@ -19,7 +19,12 @@
 // With -bytes it also prints the bytes of the messages yielded (from one
 // more, untimed pass; leave it off under an instruction counter).
 //
-// usage: parserate [-floor] [-borrow] [-bytes] -chunk 16 -mode complete -rounds 9 FILE
+// With -split it also prints the mean wall time of a Feed call that yields
+// messages and of one that does not (from five more passes, each call
+// timed on its own): where a mode's time goes between its yields and the
+// reading around them.
+//
+// usage: parserate [-floor] [-borrow] [-bytes] [-split] -chunk 16 -mode complete -rounds 9 FILE
 package main
 
 import (
@@ -47,10 +52,11 @@ func main() {
 	floor := flag.Bool("floor", false, "time only allocating and copying the parser's output (an approximate floor)")
 	borrow := flag.Bool("borrow", false, "parse with parser.WithBorrowedOutput")
 	withBytes := flag.Bool("bytes", false, "parse once more, untimed, and print the bytes of the messages yielded")
+	split := flag.Bool("split", false, "parse five more times and print the mean time of a Feed call that yields and of one that does not")
 	flag.Parse()
 	mode, err := parser.ParseMode(*modeName)
 	if err != nil || *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: parserate [-floor] [-borrow] [-bytes] -chunk N -mode MODE -rounds R FILE")
+		fmt.Fprintln(os.Stderr, "usage: parserate [-floor] [-borrow] [-bytes] [-split] -chunk N -mode MODE -rounds R FILE")
 		os.Exit(2)
 	}
 	data, err := os.ReadFile(flag.Arg(0))
@@ -98,6 +104,10 @@ func main() {
 		count += fmt.Sprintf(" of %d bytes", yieldedBytes(data, *chunk, mode))
 	}
 	fmt.Printf("%.1f MB/s (chunk %d, mode %s, %s, median of %d%s)\n", rates[len(rates)/2], *chunk, mode, count, *rounds, what)
+	if *split {
+		y, o, ny, no := feedSplit(data, *chunk, opts, 5)
+		fmt.Printf("Feed calls per pass: %d yielding messages, %v each on average; %d others, %v each (wall clock, 5 passes)\n", ny, y, no, o)
+	}
 }
 
 // parseRound feeds data to a new parser in chunks and returns the number of
