@@ -18,16 +18,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sort"
-	"syscall"
-	"time"
-)
 
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+	"github.com/a2ui-stream/a2ui-stream/bench"
+)
 
 const (
 	openTag  = "<a2ui-json>"
@@ -164,17 +157,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	var rates []float64
 	var k *skeleton
-	for range *rounds {
+	rate := bench.MedianMBps(len(data), *rounds, func() {
 		k = &skeleton{comp: -1, seen: map[string]int{}}
-		start := cpu()
 		for i := 0; i < len(data); i += *chunk {
 			k.feed(data[i:min(i+*chunk, len(data))])
 		}
-		d := max(cpu()-start, time.Microsecond)
-		rates = append(rates, float64(len(data))/1e6/d.Seconds())
-	}
-	sort.Float64s(rates)
-	fmt.Printf("%.1f MB/s (chunk %d, %d yields, %d bytes, median of %d)\n", rates[len(rates)/2], *chunk, k.yields, k.outBytes, *rounds)
+	})
+	fmt.Printf("%.1f MB/s (chunk %d, %d yields, %d bytes, median of %d)\n", rate, *chunk, k.yields, k.outBytes, *rounds)
 }

@@ -31,19 +31,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sort"
-	"syscall"
-	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/bench"
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
-
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 func main() {
 	chunk := flag.Int("chunk", 16, "chunk size in bytes")
@@ -80,18 +71,8 @@ func main() {
 			run = func([]byte, int) int { return bench.CopyOutputBorrowed(outs) }
 		}
 	}
-	var rates []float64
 	msgs := 0
-	for r := 0; r < *rounds; r++ {
-		start := cpu()
-		msgs = run(data, *chunk)
-		d := cpu() - start
-		if d <= 0 {
-			d = time.Microsecond
-		}
-		rates = append(rates, float64(len(data))/1e6/d.Seconds())
-	}
-	sort.Float64s(rates)
+	rate := bench.MedianMBps(len(data), *rounds, func() { msgs = run(data, *chunk) })
 	what := ""
 	if *borrow {
 		what = ", borrowed output"
@@ -103,7 +84,7 @@ func main() {
 	if *withBytes {
 		count += fmt.Sprintf(" of %d bytes", yieldedBytes(data, *chunk, mode))
 	}
-	fmt.Printf("%.1f MB/s (chunk %d, mode %s, %s, median of %d%s)\n", rates[len(rates)/2], *chunk, mode, count, *rounds, what)
+	fmt.Printf("%.1f MB/s (chunk %d, mode %s, %s, median of %d%s)\n", rate, *chunk, mode, count, *rounds, what)
 	if *split {
 		y, o, ny, no := feedSplit(data, *chunk, opts, 5)
 		fmt.Printf("Feed calls per pass: %d yielding messages, %v each on average; %d others, %v each (wall clock, 5 passes)\n", ny, y, no, o)

@@ -27,19 +27,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"syscall"
 	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/bench"
 	"github.com/a2ui-stream/a2ui-stream/processor"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
-
-func cpu() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
 
 // options returns the processor options of a mode.
 func options(mode, spec string) ([]processor.Option, error) {
@@ -85,7 +78,7 @@ func pass(blocks [][]byte, opts []processor.Option, split bool) (timing, int, er
 		}
 	}
 	failed := 0
-	c0, w0 := cpu(), time.Now()
+	c0, w0 := bench.ProcessCPU(), time.Now()
 	for i, b := range blocks {
 		if split {
 			l, err := processor.SplitList(b)
@@ -97,7 +90,7 @@ func pass(blocks [][]byte, opts []processor.Option, split bool) (timing, int, er
 			failed += p.ProcessList(lists[i]).Failed
 		}
 	}
-	return timing{cpu: cpu() - c0, wall: time.Since(w0)}, failed, nil
+	return timing{cpu: bench.ProcessCPU() - c0, wall: time.Since(w0)}, failed, nil
 }
 
 // rates are a round's messages per CPU second and per wall second.
