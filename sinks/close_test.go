@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/processor"
 )
@@ -135,20 +136,23 @@ func TestNilFuncIsAnError(t *testing.T) {
 	}
 }
 
-// TestConcurrentEmitAndClose runs Emits and a Close at once (for -race):
-// every Emit either delivers or returns ErrClosed, and a Close that
-// returned nil saw every delivering Emit finish.
+// TestConcurrentEmitAndClose runs Emits and a Close at once (also for
+// -race): every Emit either delivers or returns ErrClosed, and a Close that
+// returned nil left no callback running.
 func TestConcurrentEmitAndClose(t *testing.T) {
 	var mu sync.Mutex
-	delivered, afterClose := 0, 0
-	closed := false
+	active := 0
+	started := make(chan struct{})
+	var once sync.Once
 	s := NewFunc(func(context.Context, processor.Batch) error {
 		mu.Lock()
-		defer mu.Unlock()
-		delivered++
-		if closed {
-			afterClose++
-		}
+		active++
+		mu.Unlock()
+		once.Do(func() { close(started) })
+		time.Sleep(50 * time.Microsecond) // a callback that takes a while
+		mu.Lock()
+		active--
+		mu.Unlock()
 		return nil
 	})
 	var wg sync.WaitGroup
@@ -161,15 +165,16 @@ func TestConcurrentEmitAndClose(t *testing.T) {
 			}
 		})
 	}
+	<-started // Close while callbacks run
 	if err := s.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
-	closed = true
+	running := active
 	mu.Unlock()
 	wg.Wait()
-	if afterClose != 0 {
-		t.Errorf("%d batches delivered after Close returned", afterClose)
+	if running != 0 {
+		t.Errorf("%d callbacks still running when Close returned", running)
 	}
 }
 
