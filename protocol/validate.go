@@ -113,11 +113,10 @@ func (c *Catalog) ValidateSchema(messages []any) error {
 	if c == nil || c.schema == nil {
 		return nil
 	}
-	msgs := messages
-	if msgs == nil {
-		msgs = []any{}
+	if messages == nil {
+		messages = []any{}
 	}
-	msgs, err := boundMessages(msgs)
+	msgs, err := boundMessages(messages)
 	if err != nil {
 		return invalidNumberFailure(err, messages)
 	}
@@ -129,9 +128,6 @@ func (c *Catalog) ValidateSchema(messages []any) error {
 		return nil
 	}
 	// Reports show the payload as given (the stand-ins keep its shape).
-	if messages == nil {
-		messages = []any{}
-	}
 	return schemaFailure(verr, messages, c.typeSchemaURLs)
 }
 
@@ -175,24 +171,22 @@ func declaredRoot(m any) (body map[string]any, root string, ok bool) {
 	return nil, "", false
 }
 
-// rootIndex answers FindRootID for every surface of one payload. A short
-// payload (the common single message) is searched directly; a longer one
-// is indexed in one pass on the first lookup (n updates would otherwise
-// cost n passes).
+// rootIndex answers FindRootID for every surface of a payload of at least
+// rootIndexMin messages after one pass over it (n updates would otherwise
+// cost n passes). A shorter payload (the common single message) has none:
+// its lookups search the payload directly.
 type rootIndex struct {
-	messages  []any
-	built     bool
 	first     string // the first declared root, for an empty surface id
 	hasFirst  bool
 	bySurface map[string]string // the first root declared per string surfaceId
 }
 
-// rootIndexMin is the payload length from which lookups use the index.
+// rootIndexMin is the payload length from which lookups use an index.
 const rootIndexMin = 8
 
-func (idx *rootIndex) build() {
-	idx.built = true
-	for _, m := range idx.messages {
+func indexRoots(messages []any) *rootIndex {
+	idx := &rootIndex{bySurface: map[string]string{}}
+	for _, m := range messages {
 		body, root, ok := declaredRoot(m)
 		if !ok {
 			continue
@@ -201,23 +195,19 @@ func (idx *rootIndex) build() {
 			idx.first, idx.hasFirst = root, true
 		}
 		if s, isStr := body["surfaceId"].(string); isStr {
-			if idx.bySurface == nil {
-				idx.bySurface = map[string]string{}
-			}
 			if _, seen := idx.bySurface[s]; !seen {
 				idx.bySurface[s] = root
 			}
 		}
 	}
+	return idx
 }
 
-// find is FindRootID(messages, surfaceID) for the indexed messages.
-func (idx *rootIndex) find(surfaceID string) (string, bool) {
-	if len(idx.messages) < rootIndexMin {
-		return FindRootID(idx.messages, surfaceID)
-	}
-	if !idx.built {
-		idx.build()
+// findRoot is FindRootID(messages, surfaceID), through idx when there is
+// one.
+func findRoot(idx *rootIndex, messages []any, surfaceID string) (string, bool) {
+	if idx == nil {
+		return FindRootID(messages, surfaceID)
 	}
 	if surfaceID == "" {
 		return idx.first, idx.hasFirst
@@ -272,13 +262,16 @@ func messageSurface(msg map[string]any) (kind string, surfaceID string) {
 
 func validateIntegrity(messages []any, refs RefFieldsFunc, cfg validateConfig) error {
 	var errs ValidationErrors
-	roots := &rootIndex{messages: messages}
+	var roots *rootIndex
+	if len(messages) >= rootIndexMin {
+		roots = indexRoots(messages)
+	}
 	for i, m := range messages {
 		msg, ok := m.(map[string]any)
 		if !ok {
 			continue
 		}
-		if err := checkMessage(roots, msg, refs, cfg); err != nil {
+		if err := checkMessage(roots, messages, msg, refs, cfg); err != nil {
 			var ve *ValidationError
 			if !errors.As(err, &ve) {
 				ve = &ValidationError{Message: err.Error(), Kind: ErrSchema}
@@ -299,10 +292,10 @@ func validateIntegrity(messages []any, refs RefFieldsFunc, cfg validateConfig) e
 	return errs
 }
 
-func checkMessage(roots *rootIndex, msg map[string]any, refs RefFieldsFunc, cfg validateConfig) error {
+func checkMessage(roots *rootIndex, messages []any, msg map[string]any, refs RefFieldsFunc, cfg validateConfig) error {
 	comps, surfaceID, ok := MessageComponents(msg)
 	if ok && len(comps) > 0 {
-		root, found := roots.find(surfaceID)
+		root, found := findRoot(roots, messages, surfaceID)
 		if !found && cfg.hasRoot {
 			root = cfg.rootID
 		}
