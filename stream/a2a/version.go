@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -29,12 +30,8 @@ func checkVersion(r *http.Request) *RPCError {
 	if v == "" {
 		return nil
 	}
-	if mm, ok := majorMinor(v); ok {
-		for _, s := range servedVersions {
-			if mm == s {
-				return nil
-			}
-		}
+	if mm, ok := majorMinor(v); ok && slices.Contains(servedVersions[:], mm) {
+		return nil
 	}
 	return rpcErr(CodeVersionNotSupported, "Version not supported: A2A-Version %q; this agent speaks A2A %s", v, strings.Join(servedVersions[:], " and "))
 }
