@@ -19,9 +19,12 @@ import "slices"
 
 // holds reports whether the engine keeps state for surface s. The ids a
 // message without a surface falls back to (see orUnknown, surfaceOr) are
-// always held, uncounted: they are a fixed few.
+// always held, uncounted: they are a fixed few. So are deleted v0.8
+// surfaces, whose late messages are ignored (their ids are themselves
+// bounded, see rememberDeleted): a slot is taken again when one begins
+// anew.
 func (e *progressiveEngine) holds(s string) bool {
-	if s == "" || s == e.lastHeld || s == "unknown" || s == "default" {
+	if s == "" || s == e.lastHeld || s == "unknown" || s == "default" || e.deleted[s] != 0 {
 		return true
 	}
 	if _, ok := e.held[s]; ok {
@@ -44,26 +47,6 @@ func (e *progressiveEngine) admitSurface(s string) bool {
 	e.held[s] = struct{}{}
 	e.lastHeld = s
 	return true
-}
-
-// releaseIfEmpty gives up holding surface sid when no state of it is kept
-// but records of the data yielded, which it drops (they only spare
-// yielding an entry twice).
-func (e *progressiveEngine) releaseIfEmpty(sid string) {
-	if _, ok := e.held[sid]; !ok || e.seen[sid] != nil || e.pending[sid] != nil || e.yieldedStart[sid] {
-		return
-	}
-	if _, ok := e.rootIDs[sid]; ok {
-		return
-	}
-	if _, ok := e.surfaceVer[sid]; ok {
-		return
-	}
-	e.forgetData(sid)
-	delete(e.held, sid)
-	if e.lastHeld == sid {
-		e.lastHeld = ""
-	}
 }
 
 // admitComponent reports whether surface s may hold one more component.

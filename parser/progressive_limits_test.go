@@ -151,6 +151,31 @@ func TestProgressiveLimits(t *testing.T) {
 			want:   `"literalString":"b lives"`,
 		},
 		{
+			// The held surface is b, and every slot is taken: a late update
+			// for the deleted a is ignored all the same, not refused, and
+			// the rest of its block goes on.
+			name: "a late message for a deleted v0.8 surface is ignored when the surfaces are full",
+			opts: []Option{WithMaxSurfaces(1)},
+			in: `<a2ui-json>[{"beginRendering":{"surfaceId":"a","root":"r"}},{"deleteSurface":{"surfaceId":"a"}}]</a2ui-json>` +
+				`<a2ui-json>[{"beginRendering":{"surfaceId":"b","root":"r"}}]</a2ui-json>` +
+				`<a2ui-json>[{"surfaceUpdate":{"surfaceId":"a","components":[{"id":"r","component":{"Text":{"text":{"literalString":"x"}}}}]}},` +
+				`{"surfaceUpdate":{"surfaceId":"b","components":[{"id":"r","component":{"Text":{"text":{"literalString":"b lives"}}}}]}}]</a2ui-json>`,
+			limits: nil,
+			want:   `"literalString":"b lives"`,
+		},
+		{
+			// A deleted surface begun anew takes a slot again: here there
+			// is none.
+			name: "a deleted v0.8 surface begun anew is counted again",
+			opts: []Option{WithMaxSurfaces(1)},
+			in: `<a2ui-json>[{"beginRendering":{"surfaceId":"a","root":"r"}},{"deleteSurface":{"surfaceId":"a"}}]</a2ui-json>` +
+				`<a2ui-json>[{"beginRendering":{"surfaceId":"b","root":"r"}}]</a2ui-json>` +
+				`<a2ui-json>[{"beginRendering":{"surfaceId":"a","root":"r"}}]</a2ui-json>` +
+				`<a2ui-json>[{"surfaceUpdate":{"surfaceId":"b","components":[{"id":"r","component":{"Text":{"text":{"literalString":"b lives"}}}}]}}]</a2ui-json>`,
+			limits: []string{"surfaces:a"},
+			want:   `"literalString":"b lives"`,
+		},
+		{
 			name:   "data for one surface too many",
 			opts:   []Option{WithMaxSurfaces(1)},
 			in:     v09Surface("s1", 2) + `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"elsewhere","path":"/x","value":1}}]</a2ui-json>` + v09Update("s1", "c1", "after"),

@@ -116,10 +116,7 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 	}
 	_, isBR := obj[kBeginRendering]
 	if e.deleted[sid] != 0 && !isBR {
-		// Ignored: reading it admitted the surface; that admission goes
-		// unless reading it built state (as the reference, which keeps it).
-		e.releaseIfEmpty(sid)
-		return true, nil
+		return true, nil // ignored, as the reference does (it took no slot: see holds)
 	}
 	if _, ok := obj[kSurfaceUpdate]; ok && !e.yieldedStart[sid] {
 		if !e.admitPending(sid) {
@@ -143,8 +140,8 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 		if r, ok := br["root"].(string); ok {
 			root = r
 		}
+		delete(e.deleted, sid) // begun anew: setRoot counts it again (see holds)
 		e.setRoot(root)
-		delete(e.deleted, sid)
 		if !e.yieldedStart[sid] {
 			if err := e.yieldMessage(obj, true); err != nil {
 				return true, err
