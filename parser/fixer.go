@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"sort"
 	"unicode"
 	"unicode/utf8"
@@ -40,9 +41,11 @@ func FixPayload(payload []byte) ([]json.RawMessage, error) {
 	// at is the payload offset of fixed[i].
 	at := func(i int) int64 { return int64(shifts.source(lead + i)) }
 	if err := messageError(fixed, 0); err != nil {
-		se := err.(*SyntaxError) // messageError gives nothing else
-		se.Offset = at(int(se.Offset))
-		return nil, se
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			se.Offset = at(int(se.Offset))
+		}
+		return nil, err
 	}
 	switch fixed[0] {
 	case '{':

@@ -35,7 +35,7 @@ func (e *progressiveEngine) surfaceOr(s string) string {
 	if e.surface != "" {
 		return e.surface
 	}
-	return "default"
+	return defaultSurface
 }
 
 // sniffDataV08 yields the entries of a dataModelUpdate still arriving.

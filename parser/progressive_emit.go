@@ -73,8 +73,7 @@ func (e *progressiveEngine) finishFeed(out *emitter) {
 	}
 	for pi := range out.parts {
 		p := &out.parts[pi]
-		if slices.ContainsFunc(p.Messages, isNilMessage) {
-			kept := slices.DeleteFunc(p.Messages, isNilMessage)
+		if kept := slices.DeleteFunc(p.Messages, isNilMessage); len(kept) < len(p.Messages) {
 			p.Messages = kept[:len(kept):len(kept)]
 		}
 	}

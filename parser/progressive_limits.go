@@ -17,6 +17,13 @@ import "slices"
 // block: what it yielded before stands, the rest is dropped, and the
 // surfaces already held go on as before.
 
+// The surface ids a message without one falls back to: a component or
+// other message (orUnknown), a data model message (surfaceOr).
+const (
+	unknownSurface = "unknown"
+	defaultSurface = "default"
+)
+
 // holds reports whether the engine keeps state for surface s. The ids a
 // message without a surface falls back to (see orUnknown, surfaceOr) are
 // always held, uncounted: they are a fixed few. So are deleted v0.8
@@ -24,7 +31,7 @@ import "slices"
 // bounded, see rememberDeleted): a slot is taken again when one begins
 // anew.
 func (e *progressiveEngine) holds(s string) bool {
-	if s == "" || s == e.lastHeld || s == "unknown" || s == "default" || e.deleted[s] != 0 {
+	if s == "" || s == e.lastHeld || s == unknownSurface || s == defaultSurface || e.deleted[s] != 0 {
 		return true
 	}
 	if _, ok := e.held[s]; ok {

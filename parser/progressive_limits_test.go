@@ -367,7 +367,7 @@ func checkDataRecords(t *testing.T, e *progressiveEngine, max, perMsg int) {
 		}
 		for path, r := range paths {
 			if perMsg >= 0 && len(r.keys) > max+perMsg {
-				t.Fatalf("data record of %q %q holds %d keys; limit %d", sid, path, len(r.keys), max)
+				t.Fatalf("data record of %q %q holds %d keys; limit %d", sid, path, len(r.keys), max+perMsg)
 			}
 		}
 	}

@@ -90,7 +90,7 @@ func (e *progressiveEngine) messageSurfaceOf(obj map[string]any, kinds ...string
 
 func orUnknown(s string) string {
 	if s == "" {
-		return "unknown"
+		return unknownSurface
 	}
 	return s
 }
