@@ -163,6 +163,7 @@ func TestSecondSignalEndsServerAtOnce(t *testing.T) {
 	addr := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
+	hang := time.After(30 * time.Second) // one deadline for the whole loop
 	refused := false
 	for {
 		select {
@@ -173,7 +174,7 @@ func TestSecondSignalEndsServerAtOnce(t *testing.T) {
 			}
 			return
 		case <-tick.C:
-		case <-time.After(30 * time.Second):
+		case <-hang:
 			t.Fatal("the server did not end")
 		}
 		if !refused {
