@@ -227,10 +227,10 @@ func (p *Processor) ProcessJSON(list []byte) (Batch, error) {
 }
 
 // maxCheckedDepth is the nesting up to which SplitList checks an
-// element's syntax (the check recurses). A deeper element is past the
-// protocol's depth limit anyway: it is split off unchecked and fails as a
-// message.
-const maxCheckedDepth = 1000
+// element's syntax (the check recurses): the protocol's depth limit, plus
+// the list's own level. A deeper element fails as a message anyway (its
+// decoding stops at the limit), so it is split off unchecked.
+const maxCheckedDepth = protocol.MaxComponentDepth + 1
 
 // jsonSpace is the whitespace JSON allows between tokens.
 const jsonSpace = " \t\r\n"
@@ -239,10 +239,10 @@ const jsonSpace = " \t\r\n"
 // The elements alias list. Input that is not a JSON array fails with
 // ErrNotArray. The array is scanned without recursion, so nesting of any
 // depth is safe. An element is checked to be valid JSON only when it is
-// nested at most maxCheckedDepth (1000) levels deep, far past the
-// protocol's limit: a deeper one is returned unchecked, may not be valid
-// JSON, and fails as its own message in ProcessList (as a syntax or
-// recursion-limit error) while the others apply.
+// nested no deeper than the protocol allows (protocol.MaxComponentDepth):
+// a deeper one is returned unchecked, may not be valid JSON, and fails as
+// its own message in ProcessList (as a syntax or recursion-limit error)
+// while the others apply.
 func SplitList(list []byte) ([]json.RawMessage, error) {
 	trimmed := bytes.Trim(list, jsonSpace)
 	if len(trimmed) < 2 || trimmed[0] != '[' || trimmed[len(trimmed)-1] != ']' {
