@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/tidwall/gjson"
 
@@ -260,12 +259,12 @@ func (s *Server) send(ctx context.Context, w http.ResponseWriter, id json.RawMes
 // writeReply writes the JSON-RPC reply to a send under the write timeout
 // (see WithWriteTimeout), flushed before the deadline is cleared.
 func (s *Server) writeReply(w http.ResponseWriter, body []byte) {
-	rc := http.NewResponseController(w)
-	bounded := s.cfg.writeTimeout > 0 && rc.SetWriteDeadline(time.Now().Add(s.cfg.writeTimeout)) == nil
-	writeJSON(w, http.StatusOK, body)
-	if bounded {
-		_ = rc.Flush()                       // the body leaves under the deadline
-		_ = rc.SetWriteDeadline(time.Time{}) // a kept-alive connection must not inherit it
+	err := boundedWrite(http.NewResponseController(w), s.cfg.writeTimeout, func() error {
+		writeJSON(w, http.StatusOK, body)
+		return nil
+	})
+	if err != nil {
+		s.log.Debug("a2a: reply not written", "err", err)
 	}
 }
 

@@ -24,33 +24,15 @@ func (e *sseWriter) event(result []byte, err error) error {
 	if err != nil {
 		return err
 	}
-	if e.timeout > 0 {
-		if err := e.rc.SetWriteDeadline(time.Now().Add(e.timeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return err
-		}
-	}
 	b := rpcResponse(e.id, result, nil)
 	buf := make([]byte, 0, len(b)+8)
 	buf = append(buf, "data: "...)
 	buf = append(buf, b...)
 	buf = append(buf, "\n\n"...)
-	if _, err := e.w.Write(buf); err != nil {
+	return boundedWrite(e.rc, e.timeout, func() error {
+		_, err := e.w.Write(buf)
 		return err
-	}
-	// A writer that cannot flush (a middleware that hides it) still gets
-	// every event, only buffered.
-	if err := e.rc.Flush(); err != nil && !errors.Is(err, http.ErrNotSupported) {
-		return err
-	}
-	if e.timeout > 0 {
-		// No deadline while the runner works on the next event: under
-		// HTTP/2 a deadline is a timer that resets the stream when it
-		// fires, whether or not a write is under way.
-		if err := e.rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return err
-		}
-	}
-	return nil
+	})
 }
 
 // stream answers a streaming request: a task event, one event per completed
