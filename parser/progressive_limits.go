@@ -140,7 +140,7 @@ func (e *progressiveEngine) rememberDeleted(sid string) {
 		}
 	}
 	if len(e.deletedOrder) >= 2*e.maxSurfaces {
-		e.deletedOrder = slices.DeleteFunc(slices.Clone(e.deletedOrder), func(d deletion) bool { return e.deleted[d.id] != d.seq })
+		e.deletedOrder = slices.DeleteFunc(e.deletedOrder, func(d deletion) bool { return e.deleted[d.id] != d.seq })
 	}
 	e.deletions++
 	e.deleted[sid] = e.deletions
