@@ -3,6 +3,7 @@ package parser
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -23,7 +24,8 @@ func sortedJSON(t *testing.T, m string) string {
 }
 
 // TestFenceInsideTags checks markdown fences inside <a2ui-json> tags, in
-// every mode: the messages, and a *SyntaxError for a fence with no JSON.
+// every mode and through ParseResponse: the messages, and for a fence with
+// no JSON a *SyntaxError (ParseResponse: respErr).
 func TestFenceInsideTags(t *testing.T) {
 	const m = `{"version":"v0.9","createSurface":{"surfaceId":"a","catalogId":"c"}}`
 	tests := []struct {
@@ -31,16 +33,17 @@ func TestFenceInsideTags(t *testing.T) {
 		input   string
 		msgs    []string
 		wantErr bool
+		respErr error // ParseResponse's: a *SyntaxError, or a sentinel
 	}{
-		{"one-line fence with closing backticks", "<a2ui-json>```json [" + m + "] ```</a2ui-json>x", []string{m}, false},
-		{"one-line opening fence closed on the next line", "<a2ui-json>```json [" + m + "]\n```</a2ui-json>x", []string{m}, false},
-		{"fence glued to a bare object", "<a2ui-json>```json" + m + "</a2ui-json>x", []string{m}, false},
-		{"fence without info word on one line", "<a2ui-json>``` [" + m + "]```</a2ui-json>x", []string{m}, false},
-		{"multi-line fence", "<a2ui-json>\n```json\n[" + m + "]\n```\n</a2ui-json>x", []string{m}, false},
-		{"upper-case info word after a space, CRLF", "<a2ui-json>``` JSON\r\n[" + m + "]\r\n```\r\n</a2ui-json>x", []string{m}, false},
-		{"info string with more words", "<a2ui-json>```json title=ui\n[" + m + "]\n```</a2ui-json>x", []string{m}, false},
-		{"fence with garbage and no JSON", "<a2ui-json>```json garbage</a2ui-json>x", nil, true},
-		{"empty fence", "<a2ui-json>```json\n```</a2ui-json>x", nil, true},
+		{"one-line fence with closing backticks", "<a2ui-json>```json [" + m + "] ```</a2ui-json>x", []string{m}, false, nil},
+		{"one-line opening fence closed on the next line", "<a2ui-json>```json [" + m + "]\n```</a2ui-json>x", []string{m}, false, nil},
+		{"fence glued to a bare object", "<a2ui-json>```json" + m + "</a2ui-json>x", []string{m}, false, nil},
+		{"fence without info word on one line", "<a2ui-json>``` [" + m + "]```</a2ui-json>x", []string{m}, false, nil},
+		{"multi-line fence", "<a2ui-json>\n```json\n[" + m + "]\n```\n</a2ui-json>x", []string{m}, false, nil},
+		{"upper-case info word after a space, CRLF", "<a2ui-json>``` JSON\r\n[" + m + "]\r\n```\r\n</a2ui-json>x", []string{m}, false, nil},
+		{"info string with more words", "<a2ui-json>```json title=ui\n[" + m + "]\n```</a2ui-json>x", []string{m}, false, nil},
+		{"fence with garbage and no JSON", "<a2ui-json>```json garbage</a2ui-json>x", nil, true, &SyntaxError{}},
+		{"empty fence", "<a2ui-json>```json\n```</a2ui-json>x", nil, true, ErrEmptyBlock},
 	}
 	for _, tc := range tests {
 		for _, mode := range []Mode{ModeComplete, ModeProgressive, ModeDelta} {
@@ -71,43 +74,24 @@ func TestFenceInsideTags(t *testing.T) {
 				checkEverySplit(t, tc.input, opts...)
 			})
 		}
-	}
-}
-
-func TestParseResponseFence(t *testing.T) {
-	const m = `{"version":"v0.9","createSurface":{"surfaceId":"a","catalogId":"c"}}`
-	tests := []struct {
-		name    string
-		input   string
-		msgs    []string
-		wantErr error
-	}{
-		{"one-line fence with closing backticks", "<a2ui-json>```json [" + m + "] ```</a2ui-json>", []string{m}, nil},
-		{"one-line opening fence closed on the next line", "<a2ui-json>```json [" + m + "]\n```</a2ui-json>", []string{m}, nil},
-		{"fence glued to a bare object", "<a2ui-json>```json" + m + "</a2ui-json>", []string{m}, nil},
-		{"multi-line fence", "<a2ui-json>\n```json\n[" + m + "]\n```\n</a2ui-json>", []string{m}, nil},
-		{"info string with more words", "<a2ui-json>```json title=ui\n[" + m + "]\n```</a2ui-json>", []string{m}, nil},
-		{"fence with garbage", "<a2ui-json>```json garbage</a2ui-json>", nil, &SyntaxError{}},
-		{"empty fence", "<a2ui-json>```json\n```</a2ui-json>", nil, ErrEmptyBlock},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.name+"/ParseResponse", func(t *testing.T) {
 			parts, err := ParseResponse(tc.input)
-			if tc.wantErr != nil {
-				var se *SyntaxError
-				if _, ok := tc.wantErr.(*SyntaxError); ok && !errors.As(err, &se) {
+			var se *SyntaxError
+			switch want := tc.respErr.(type) {
+			case nil:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case *SyntaxError:
+				if !errors.As(err, &se) {
 					t.Fatalf("error %v, want a *SyntaxError", err)
 				}
-				if _, ok := tc.wantErr.(*SyntaxError); !ok && !errors.Is(err, tc.wantErr) {
-					t.Fatalf("error %v, want %v", err, tc.wantErr)
+			default:
+				if !errors.Is(err, want) {
+					t.Fatalf("error %v, want %v", err, want)
 				}
-				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, msgs := flatten(parts)
-			if len(msgs) != len(tc.msgs) || (len(msgs) > 0 && msgs[0] != tc.msgs[0]) {
+			if _, msgs := flatten(parts); tc.respErr == nil && strings.Join(msgs, "\n") != strings.Join(tc.msgs, "\n") {
 				t.Fatalf("messages = %q, want %q", msgs, tc.msgs)
 			}
 		})
