@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/a2ui-stream/a2ui-stream/processor"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -95,9 +96,13 @@ func FuzzSplitList(f *testing.F) {
 		var want []json.RawMessage
 		werr := json.Unmarshal(in, &want)
 		if werr != nil || want == nil {
-			// encoding/json is stricter on UTF-8 and control characters
-			// only in what it reports; an array it rejects may still
-			// split, but one it accepts must.
+			// An array encoding/json rejects may still split when only its
+			// UTF-8 is at fault (SplitList checks syntax; the messages'
+			// decoding checks the rest) or when an element is deeper than
+			// SplitList checks; otherwise it must not.
+			if err == nil && werr != nil && utf8.Valid(in) && nesting(in) <= protocol.MaxComponentDepth+1 {
+				t.Fatalf("SplitList(%q) = %q, but encoding/json rejects it: %v", in, got, werr)
+			}
 			return
 		}
 		if err != nil {
@@ -112,4 +117,26 @@ func FuzzSplitList(f *testing.F) {
 			}
 		}
 	})
+}
+
+// nesting is the deepest nesting of brackets in b outside JSON strings.
+func nesting(b []byte) int {
+	depth, deepest, inStr, esc := 0, 0, false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '[' || c == '{':
+			depth++
+			deepest = max(deepest, depth)
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return deepest
 }
