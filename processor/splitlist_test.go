@@ -88,7 +88,7 @@ func TestProcessJSONDeepNesting(t *testing.T) {
 // FuzzSplitList holds SplitList to encoding/json: the same lists are
 // arrays, with the same elements.
 func FuzzSplitList(f *testing.F) {
-	for _, s := range []string{`[]`, `[1,2]`, `[{"a":"]"},"\\",[[]]]`, `[1,]`, `[{]}]`, ` [ null ] `, `[1][2]`, `["\u00e9"]`} {
+	for _, s := range []string{`[]`, `[1,2]`, `[{"a":"]"},"\\",[[]]]`, `[1,]`, `[{]}]`, ` [ null ] `, `[1][2]`, `["\u00e9"]`, `[tru]`, `[{"a" 1}]`, `[01]`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
