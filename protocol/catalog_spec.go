@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,15 +10,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // CatalogSpec mirrors the "catalog" block of a conformance suite case (and
 // the file given to `a2ui-stream --catalog FILE`). Each schema is either a
 // string, a path to a JSON (or YAML) file resolved against the base
-// directory given to LoadCatalog, or an inline object.
+// directory given to LoadCatalog, or an inline object. A schema file is
+// told apart as ParseCatalogSpec tells a block: JSON, read strictly, when
+// it starts with '{' or '[', YAML otherwise.
 //
 // A block read by ParseCatalogSpec or CatalogSpecFromValue (a --catalog
 // file, a suite case) must have Version, S2CSchema and CatalogSchema, and
@@ -40,23 +38,15 @@ type CatalogSpec struct {
 	CommonTypesSchema any `json:"common_types_schema,omitempty" yaml:"common_types_schema,omitempty"`
 }
 
-// ParseCatalogSpec decodes a catalog block from JSON or YAML (YAML is a
-// superset of JSON, so both go through the YAML decoder after a JSON
-// attempt).
+// ParseCatalogSpec decodes a catalog block from JSON or YAML. A block whose
+// first byte after an optional UTF-8 BOM and whitespace is '{' or '[' is
+// read as JSON only, strictly: a syntax error or anything but whitespace
+// after the value is a *JSONSyntaxError (errors.Is(err, ErrJSONSyntax))
+// naming the byte offset at fault. Any other block is read as YAML.
 func ParseCatalogSpec(data []byte) (CatalogSpec, error) {
-	var raw any
-	if v, err := decodeJSON(data); err == nil {
-		raw = v
-	} else {
-		var y any
-		if yerr := yaml.Unmarshal(data, &y); yerr != nil {
-			return CatalogSpec{}, &CatalogError{Err: fmt.Errorf("neither JSON nor YAML: %v", yerr)}
-		}
-		v, err := toJSONValue(y)
-		if err != nil {
-			return CatalogSpec{}, &CatalogError{Err: err}
-		}
-		raw = v
+	raw, err := decodeDocument(data)
+	if err != nil {
+		return CatalogSpec{}, &CatalogError{Err: err}
 	}
 	return CatalogSpecFromValue(raw)
 }
@@ -206,9 +196,9 @@ func versionList() string {
 	return strings.Join(parts, ", ")
 }
 
-// LoadCatalogFile reads a catalog block (JSON or YAML) from path and loads
-// it. Schema paths inside it are relative to the current directory, as with
-// `a2ui-stream --catalog FILE`.
+// LoadCatalogFile reads a catalog block (JSON or YAML, as ParseCatalogSpec
+// reads it) from path and loads it. Schema paths inside it are relative to
+// the current directory, as with `a2ui-stream --catalog FILE`.
 func LoadCatalogFile(path string) (*Catalog, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -243,15 +233,9 @@ func resolveSchema(field string, v any, baseDir string) (map[string]any, error) 
 		if err != nil {
 			return nil, &CatalogError{Source: field, Err: err}
 		}
-		doc, err := decodeJSON(data)
+		doc, err := decodeDocument(data)
 		if err != nil {
-			var y any
-			if yerr := yaml.Unmarshal(data, &y); yerr != nil {
-				return nil, &CatalogError{Source: field, Err: fmt.Errorf("%s: %v", p, err)}
-			}
-			if doc, err = toJSONValue(y); err != nil {
-				return nil, &CatalogError{Source: field, Err: err}
-			}
+			return nil, &CatalogError{Source: field, Err: &fileError{path: p, err: err}}
 		}
 		m, ok := doc.(map[string]any)
 		if !ok {
@@ -269,24 +253,6 @@ func resolveSchema(field string, v any, baseDir string) (map[string]any, error) 
 		}
 		return m, nil
 	}
-}
-
-// decodeJSON decodes exactly one JSON value with numbers as json.Number.
-func decodeJSON(data []byte) (any, error) {
-	if !utf8.Valid(data) {
-		// encoding/json would replace the bad bytes and accept the text.
-		return nil, fmt.Errorf("invalid UTF-8 at offset %d", invalidUTF8At(string(data)))
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err == nil {
-		return nil, errors.New("trailing data after JSON value")
-	}
-	return v, nil
 }
 
 // toJSONValue normalises a decoded JSON or YAML value to the JSON data

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -169,5 +170,138 @@ func TestSuiteCatalogBlocksLoad(t *testing.T) {
 				t.Fatalf("no catalog blocks in %s", suite)
 			}
 		})
+	}
+}
+
+// TestCatalogFileStrictJSON checks that a catalog file whose content starts
+// with '{' or '[' (after whitespace and a UTF-8 BOM) is read as JSON only:
+// trailing data after the value is an error naming the file and the byte
+// offset where the junk starts, where a YAML fallback would accept it. A
+// file starting with anything else is still read as YAML.
+func TestCatalogFileStrictJSON(t *testing.T) {
+	const block = `{"version":"0.9","s2c_schema":{},"catalog_schema":{"catalogId":"c"}}`
+	const bom = "\ufeff"
+	tests := []struct {
+		name       string
+		body       string
+		wantOffset int    // byte offset of the error in the file; -1: must load
+		wantReason string // substring of the error after the offset
+	}{
+		{name: "junk_word_after_object", body: block + " xyz", wantOffset: len(block) + 1, wantReason: `trailing data "xyz" after the JSON value`},
+		{name: "extra_closing_brace", body: block + "}", wantOffset: len(block), wantReason: `trailing data "}" after the JSON value`},
+		{name: "second_object_on_next_line", body: block + "\n{}\n", wantOffset: len(block) + 1, wantReason: `trailing data "{}\n" after the JSON value`},
+		{name: "junk_after_leading_whitespace", body: "\n\t " + block + " ]", wantOffset: 3 + len(block) + 1, wantReason: `trailing data "]"`},
+		{name: "junk_after_bom", body: bom + block + "x", wantOffset: len(bom) + len(block), wantReason: `trailing data "x"`},
+		{name: "long_junk_is_shortened", body: block + strings.Repeat("z", 100), wantOffset: len(block), wantReason: `trailing data "` + strings.Repeat("z", 16) + `"... after`},
+		{name: "long_multibyte_junk_cut_at_character", body: block + strings.Repeat("日", 10), wantOffset: len(block), wantReason: `trailing data "日日日日日"... after`},
+		{name: "array_with_junk", body: `[1] ]`, wantOffset: 4, wantReason: `trailing data "]"`},
+		{name: "yaml_flow_mapping_is_read_as_json", body: `{version: "0.9"}`, wantOffset: 1, wantReason: "invalid character 'v'"},
+		{name: "truncated_json", body: `{"version":"0.9"`, wantOffset: 16, wantReason: "unexpected end of JSON input"},
+		{name: "clean_json", body: block, wantOffset: -1},
+		{name: "json_with_trailing_whitespace", body: block + " \r\n\t", wantOffset: -1},
+		{name: "json_after_bom", body: bom + "\n" + block, wantOffset: -1},
+		{name: "yaml_block", body: "version: \"0.9\"\ns2c_schema: {}\ncatalog_schema: {catalogId: c}\n", wantOffset: -1},
+		{name: "yaml_after_bom", body: bom + "version: \"0.9\"\ns2c_schema: {}\ncatalog_schema: {catalogId: c}\n", wantOffset: -1},
+		{name: "yaml_document_marker", body: "---\nversion: \"0.9\"\ns2c_schema: {}\ncatalog_schema: {catalogId: c}\n", wantOffset: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "cat.json")
+			if err := os.WriteFile(p, []byte(tt.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cat, err := protocol.LoadCatalogFile(p)
+			if tt.wantOffset < 0 {
+				if err != nil {
+					t.Fatalf("err = %v, want none", err)
+				}
+				if cat.CatalogID() != "c" {
+					t.Fatalf("CatalogID = %q, want c", cat.CatalogID())
+				}
+				return
+			}
+			checkJSONSyntaxError(t, err, "protocol: catalog "+p+": ", tt.wantOffset, tt.wantReason)
+		})
+	}
+}
+
+// TestCatalogSchemaFileStrictJSON checks the same for the schema files the
+// path fields of a catalog block name.
+func TestCatalogSchemaFileStrictJSON(t *testing.T) {
+	tests := []struct {
+		name       string
+		field      string
+		body       string
+		wantOffset int // -1: must load
+		wantReason string
+	}{
+		{name: "s2c_schema_junk_word", field: "s2c_schema", body: `{"type":"array"} xyz`, wantOffset: 17, wantReason: `trailing data "xyz"`},
+		{name: "catalog_schema_extra_brace", field: "catalog_schema", body: `{"catalogId":"c"}}`, wantOffset: 17, wantReason: `trailing data "}"`},
+		{name: "common_types_schema_junk", field: "common_types_schema", body: "\ufeff{\"$defs\":{}}\n;", wantOffset: 16, wantReason: `trailing data ";"`},
+		{name: "s2c_schema_clean_json", field: "s2c_schema", body: `{"type":"array"}`, wantOffset: -1},
+		{name: "catalog_schema_yaml", field: "catalog_schema", body: "catalogId: c\ncomponents: {}\n", wantOffset: -1},
+		{name: "common_types_schema_yaml", field: "common_types_schema", body: "$defs: {}\n", wantOffset: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "schema.json"), []byte(tt.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			spec := protocol.CatalogSpec{
+				Version:           "0.9",
+				S2CSchema:         map[string]any{},
+				CatalogSchema:     map[string]any{"catalogId": "c"},
+				CommonTypesSchema: map[string]any{},
+			}
+			switch tt.field {
+			case "s2c_schema":
+				spec.S2CSchema = "schema.json"
+			case "catalog_schema":
+				spec.CatalogSchema = "schema.json"
+			case "common_types_schema":
+				spec.CommonTypesSchema = "schema.json"
+			default:
+				t.Fatalf("unknown field %q", tt.field)
+			}
+			cat, err := protocol.LoadCatalog(spec, dir)
+			if tt.wantOffset < 0 {
+				if err != nil {
+					t.Fatalf("err = %v, want none", err)
+				}
+				if cat.CatalogID() != "c" {
+					t.Fatalf("CatalogID = %q, want c", cat.CatalogID())
+				}
+				return
+			}
+			prefix := "protocol: catalog " + tt.field + ": " + filepath.Join(dir, "schema.json") + ": "
+			checkJSONSyntaxError(t, err, prefix, tt.wantOffset, tt.wantReason)
+		})
+	}
+}
+
+// checkJSONSyntaxError checks that err is a *CatalogError wrapping a
+// *JSONSyntaxError at offset, whose text starts with prefix, names the
+// offset and contains reason, with one "protocol: " prefix only.
+func checkJSONSyntaxError(t *testing.T, err error, prefix string, offset int, reason string) {
+	t.Helper()
+	var ce *protocol.CatalogError
+	if !errors.Is(err, protocol.ErrCatalog) || !errors.As(err, &ce) {
+		t.Fatalf("err = %v, want a *CatalogError", err)
+	}
+	var se *protocol.JSONSyntaxError
+	if !errors.Is(err, protocol.ErrJSONSyntax) || !errors.As(err, &se) {
+		t.Fatalf("err = %v, want a *JSONSyntaxError inside", err)
+	}
+	if se.Offset != offset {
+		t.Fatalf("Offset = %d, want %d (err %v)", se.Offset, offset, err)
+	}
+	msg := err.Error()
+	want := prefix + "invalid JSON at offset " + strconv.Itoa(offset) + ": "
+	if !strings.HasPrefix(msg, want) || !strings.Contains(msg, reason) {
+		t.Fatalf("err = %q, want prefix %q and %q", msg, want, reason)
+	}
+	if strings.Count(msg, "protocol: ") != 1 {
+		t.Fatalf("err = %q, want exactly one \"protocol: \"", msg)
 	}
 }

@@ -162,7 +162,18 @@ func componentID(c map[string]any) (string, bool) {
 // references non-existent component 'b' in field 'child'"). An empty rootID
 // means an incremental update: only duplicates are checked. Components
 // without a string id are ignored.
+//
+// Validate, unlike this function, takes an empty root a payload declares
+// (a v0.8 beginRendering with "root": "") as a root id, as the reference
+// does.
 func CheckIntegrity(rootID string, components []map[string]any, refs RefFieldsFunc, skipRootCheck bool) error {
+	return checkIntegrity(rootID, rootID != "", components, refs, skipRootCheck)
+}
+
+// checkIntegrity is CheckIntegrity with the root given apart from its id:
+// hasRoot false means an incremental update, and with hasRoot true an
+// empty rootID is the id "".
+func checkIntegrity(rootID string, hasRoot bool, components []map[string]any, refs RefFieldsFunc, skipRootCheck bool) error {
 	ids := make(map[string]bool, len(components))
 	for _, c := range components {
 		id, ok := componentID(c)
@@ -174,7 +185,7 @@ func CheckIntegrity(rootID string, components []map[string]any, refs RefFieldsFu
 		}
 		ids[id] = true
 	}
-	if skipRootCheck || rootID == "" {
+	if skipRootCheck || !hasRoot {
 		return nil
 	}
 	if !ids[rootID] {
@@ -210,8 +221,16 @@ func CheckIntegrity(rootID string, components []map[string]any, refs RefFieldsFu
 // gives an empty set.
 //
 // Components may be v0.9 (flat) or v0.8 (nested) shaped. The function does
-// not modify components and is safe for concurrent use.
+// not modify components and is safe for concurrent use. Validate, unlike
+// this function, takes an empty root a payload declares as a root id (see
+// CheckIntegrity).
 func AnalyzeTopology(rootID string, components []map[string]any, refs RefFieldsFunc, opts TopologyOptions) (map[string]bool, error) {
+	return analyzeTopology(rootID, rootID != "", components, refs, opts)
+}
+
+// analyzeTopology is AnalyzeTopology with the root given apart from its id
+// (see checkIntegrity).
+func analyzeTopology(rootID string, hasRoot bool, components []map[string]any, refs RefFieldsFunc, opts TopologyOptions) (map[string]bool, error) {
 	maxDepth := opts.MaxDepth
 	if maxDepth <= 0 {
 		maxDepth = MaxComponentDepth
@@ -238,7 +257,7 @@ func AnalyzeTopology(rootID string, components []map[string]any, refs RefFieldsF
 	}
 
 	t := topoWalk{adj: adj, maxDepth: maxDepth, visited: make(map[string]bool, len(adj)), onStack: make(map[string]bool)}
-	if rootID != "" {
+	if hasRoot {
 		if _, ok := adj[rootID]; ok {
 			if err := t.dfs(rootID); err != nil {
 				return nil, err

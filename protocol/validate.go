@@ -38,7 +38,7 @@ func WithStrictIntegrity(strict bool) ValidateOption {
 // it in the list), e.g. when a stream parser validates one updateComponents
 // message for a surface created earlier. Without it such an update is
 // treated as incremental (no root, no orphan or dangling-reference checks),
-// which is what the reference SDK does.
+// which is what the reference SDK does. An empty id means no root.
 func WithRootID(id string) ValidateOption {
 	return func(c *validateConfig) { c.rootID, c.hasRoot = id, true }
 }
@@ -52,7 +52,10 @@ func WithRootID(id string) ValidateOption {
 //     components: duplicate ids, then (strict) the root — found in the
 //     payload's beginRendering.root or, for createSurface, "root" — and
 //     dangling references, then cycles, self-references, depth and (strict)
-//     orphans (see CheckIntegrity, AnalyzeTopology);
+//     orphans (see CheckIntegrity, AnalyzeTopology). A declared root is a
+//     root even when empty ("root": "" is missing unless a component has
+//     the id ""); only an update whose surface the payload does not
+//     create is incremental;
 //  3. for every message: JSON depth, functionCall depth and path syntax
 //     (see CheckLimits).
 //
@@ -81,12 +84,18 @@ func (c *Catalog) ValidateMessage(msg any, opts ...ValidateOption) error {
 }
 
 // ValidateJSON decodes a JSON payload (an array of messages, or a single
-// message object) and validates it. Malformed JSON gives a
-// *ValidationError of kind ErrSchema.
+// message object) and validates it. Malformed JSON, anything but
+// whitespace after the value included, gives a *ValidationError of kind
+// ErrSchema whose message names the byte offset at fault.
 func (c *Catalog) ValidateJSON(payload []byte, opts ...ValidateOption) error {
 	v, err := decodeJSON(payload)
 	if err != nil {
-		return &ValidationError{MessageIndex: -1, Message: "Invalid JSON: " + err.Error(), Kind: ErrSchema}
+		msg := err.Error()
+		var se *JSONSyntaxError
+		if errors.As(err, &se) {
+			msg = fmt.Sprintf("%s at offset %d", se.Reason, se.Offset)
+		}
+		return &ValidationError{MessageIndex: -1, Message: "Invalid JSON: " + msg, Kind: ErrSchema}
 	}
 	msgs, ok := v.([]any)
 	if !ok {
@@ -295,14 +304,18 @@ func validateIntegrity(messages []any, refs RefFieldsFunc, cfg validateConfig) e
 func checkMessage(roots *rootIndex, messages []any, msg map[string]any, refs RefFieldsFunc, cfg validateConfig) error {
 	comps, surfaceID, ok := MessageComponents(msg)
 	if ok && len(comps) > 0 {
-		root, found := findRoot(roots, messages, surfaceID)
-		if !found && cfg.hasRoot {
-			root = cfg.rootID
+		// A root the payload declares is a root even when empty (a v0.8
+		// beginRendering with "root": ""), as in the reference: no
+		// component has that id, so the root is missing. The empty id of
+		// WithRootID means none, as before.
+		root, hasRoot := findRoot(roots, messages, surfaceID)
+		if !hasRoot && cfg.hasRoot {
+			root, hasRoot = cfg.rootID, cfg.rootID != ""
 		}
-		if err := CheckIntegrity(root, comps, refs, !cfg.strict); err != nil {
+		if err := checkIntegrity(root, hasRoot, comps, refs, !cfg.strict); err != nil {
 			return inComponents(err, surfaceID)
 		}
-		if _, err := AnalyzeTopology(root, comps, refs, TopologyOptions{RaiseOnOrphans: cfg.strict}); err != nil {
+		if _, err := analyzeTopology(root, hasRoot, comps, refs, TopologyOptions{RaiseOnOrphans: cfg.strict}); err != nil {
 			return inComponents(err, surfaceID)
 		}
 	}

@@ -3,6 +3,7 @@ package protocol_test
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,6 +21,7 @@ func decode(t testing.TB, s string) []any {
 
 func TestValidate(t *testing.T) {
 	cat09 := loadSimplified(t, "0.9")
+	cat08 := loadSimplified(t, "0.8")
 	tests := []struct {
 		name      string
 		cat       *protocol.Catalog
@@ -55,6 +57,47 @@ func TestValidate(t *testing.T) {
 		{name: "with_root_id_makes_update_complete", cat: cat09, opts: []protocol.ValidateOption{protocol.WithRootID("root")}, payload: `[
 			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"x","component":"Card","child":"elsewhere"}]}}]`,
 			wantErr: protocol.ErrMissingRoot, wantMatch: "No component has id='root'", wantIndex: 0, wantSurf: "s"},
+		// An empty beginRendering.root is a root id like any other, as in the
+		// reference (beginRendering.get("root", "root") is "" there, not
+		// None): no component has it, so the root is missing; it is not an
+		// incremental update.
+		{name: "v08_empty_root_is_missing", cat: cat08, payload: `[
+			{"beginRendering":{"surfaceId":"s","root":""}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":"hi"}}}]}}]`,
+			wantErr: protocol.ErrMissingRoot, wantMatch: "Missing root component: No component has id=''", wantIndex: 1, wantPath: "/components", wantSurf: "s"},
+		{name: "v08_empty_root_is_missing_in_long_payload", cat: cat08, payload: `[
+			{"deleteSurface":{"surfaceId":"a"}},{"deleteSurface":{"surfaceId":"b"}},{"deleteSurface":{"surfaceId":"c"}},
+			{"deleteSurface":{"surfaceId":"d"}},{"deleteSurface":{"surfaceId":"e"}},{"deleteSurface":{"surfaceId":"f"}},
+			{"beginRendering":{"surfaceId":"s","root":""}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":"hi"}}}]}}]`,
+			wantErr: protocol.ErrMissingRoot, wantMatch: "No component has id=''", wantIndex: 7, wantSurf: "s"},
+		{name: "v08_empty_root_no_catalog_is_missing", cat: nil, payload: `[
+			{"beginRendering":{"surfaceId":"s","root":""}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{"Card":{"child":"elsewhere"}}}]}}]`,
+			wantErr: protocol.ErrMissingRoot, wantMatch: "No component has id=''", wantIndex: 1, wantSurf: "s"},
+		{name: "v08_empty_root_lenient_checks_only_from_root", cat: cat08, opts: []protocol.ValidateOption{protocol.WithStrictIntegrity(false)}, payload: `[
+			{"beginRendering":{"surfaceId":"s","root":""}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{"Card":{"child":"b"}}},{"id":"b","component":{"Card":{"child":"a"}}}]}}]`},
+		{name: "v08_empty_root_names_component_with_empty_id", cat: cat08, payload: `[
+			{"beginRendering":{"surfaceId":"s","root":""}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"","component":{"Card":{"child":"t"}}},{"id":"t","component":{"Text":{"text":"hi"}}}]}}]`},
+		{name: "v08_empty_root_orphan", cat: cat08, payload: `[
+			{"beginRendering":{"surfaceId":"s","root":""}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"","component":{"Text":{"text":"a"}}},{"id":"lost","component":{"Text":{"text":"b"}}}]}}]`,
+			wantErr: protocol.ErrOrphan, wantMatch: "Component 'lost' is not reachable from ''", wantIndex: 1, wantSurf: "s"},
+		{name: "v08_empty_root_dangling_reference", cat: cat08, payload: `[
+			{"beginRendering":{"surfaceId":"s","root":""}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"","component":{"Card":{"child":"gone"}}}]}}]`,
+			wantErr: protocol.ErrDanglingRef, wantMatch: "Component '' references non-existent component 'gone' in field 'child'", wantIndex: 1, wantSurf: "s"},
+		{name: "v08_empty_root_of_other_surface_does_not_apply", cat: cat08, payload: `[
+			{"beginRendering":{"surfaceId":"other","root":""}},
+			{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"x","component":{"Card":{"child":"elsewhere"}}}]}}]`},
+		{name: "v09_component_with_empty_id_is_not_root", cat: cat09, payload: `[
+			{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"","component":"Text","text":"a"}]}}]`,
+			wantErr: protocol.ErrMissingRoot, wantMatch: "No component has id='root'", wantIndex: 1, wantSurf: "s"},
+		{name: "with_empty_root_id_stays_incremental", cat: cat09, opts: []protocol.ValidateOption{protocol.WithRootID("")}, payload: `[
+			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"x","component":"Card","child":"elsewhere"}]}}]`},
 		{name: "nil_catalog_topology_only", cat: nil, payload: `[
 			{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Card","child":"b"},{"id":"b","component":"Card","child":"a"}]}}]`,
 			wantErr: protocol.ErrCycle, wantMatch: "Circular reference detected involving component"},
@@ -250,6 +293,44 @@ func TestValidationErrorSurfaceIsStable(t *testing.T) {
 				if got := list[0].SurfaceID; got != tt.wantSurf {
 					t.Fatalf("SurfaceID = %q, want %q", got, tt.wantSurf)
 				}
+			}
+		})
+	}
+}
+
+// TestValidateJSONTrailingData checks that ValidateJSON rejects data after
+// the payload's JSON value, naming its byte offset, and still accepts
+// trailing whitespace.
+func TestValidateJSONTrailingData(t *testing.T) {
+	const msgs = `[{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}]`
+	tests := []struct {
+		name    string
+		payload string
+		wantMsg string // "" means valid
+	}{
+		{name: "junk_word_after_array", payload: msgs + " xyz", wantMsg: `Invalid JSON: trailing data "xyz" after the JSON value at offset ` + strconv.Itoa(len(msgs)+1)},
+		{name: "extra_closing_bracket", payload: msgs + "]", wantMsg: `Invalid JSON: trailing data "]" after the JSON value at offset ` + strconv.Itoa(len(msgs))},
+		{name: "second_array", payload: msgs + "\n" + msgs, wantMsg: `after the JSON value at offset ` + strconv.Itoa(len(msgs)+1)},
+		{name: "number_glued_to_letters", payload: `1x`, wantMsg: `Invalid JSON: trailing data "x" after the JSON value at offset 1`},
+		{name: "truncated", payload: `[{`, wantMsg: `Invalid JSON: unexpected end of JSON input at offset 2`},
+		{name: "trailing_whitespace", payload: msgs + " \n\t\r"},
+	}
+	cat := loadSimplified(t, "0.9")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := cat.ValidateJSON([]byte(tt.payload))
+			if tt.wantMsg == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want none", err)
+				}
+				return
+			}
+			list := protocol.AsValidationErrors(err)
+			if len(list) != 1 || !errors.Is(err, protocol.ErrSchema) {
+				t.Fatalf("err = %v, want one ErrSchema validation error", err)
+			}
+			if !strings.Contains(list[0].Message, tt.wantMsg) {
+				t.Fatalf("Message = %q, want it to contain %q", list[0].Message, tt.wantMsg)
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,6 +40,15 @@ func TestRunValidate(t *testing.T) {
 	if err := os.WriteFile(payloadFile, []byte(`[{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}]`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	catalogBytes, err := os.ReadFile(catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	junkCatalog := filepath.Join(t.TempDir(), "junk.json")
+	if err := os.WriteFile(junkCatalog, append(catalogBytes, " xyz"...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const deleteS = `[{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}]`
 	tests := []struct {
 		name       string
 		args       []string
@@ -65,6 +75,10 @@ func TestRunValidate(t *testing.T) {
 			stdin: `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},
 			         {"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a"},{"id":"o","component":"Text","text":"b"}]}}]`},
 		{name: "malformed_json", args: []string{"--catalog", catalog}, stdin: `[{`, wantCode: 1},
+		{name: "payload_with_trailing_junk", args: []string{"--catalog", catalog}, stdin: deleteS + "}", wantCode: 1,
+			wantStdout: []string{`{"code":"VALIDATION_FAILED","surfaceId":"","path":"/","message":"Invalid JSON: trailing data \"}\" after the JSON value at offset ` + strconv.Itoa(len(deleteS)) + `"}`}},
+		{name: "catalog_with_trailing_junk", args: []string{"--catalog", junkCatalog}, stdin: deleteS, wantCode: 2,
+			wantStderr: "protocol: catalog " + junkCatalog + ": invalid JSON at offset " + strconv.Itoa(len(catalogBytes)+1) + `: trailing data "xyz" after the JSON value`},
 		{name: "missing_catalog_flag", args: nil, wantCode: 2, wantStderr: "--catalog FILE is required"},
 		{name: "bad_catalog_file", args: []string{"--catalog", filepath.Join(t.TempDir(), "none.json")}, wantCode: 2, wantStderr: "protocol: catalog"},
 		{name: "missing_payload_file", args: []string{"--catalog", catalog, filepath.Join(t.TempDir(), "none.json")}, wantCode: 2, wantStderr: "none.json"},
