@@ -19,7 +19,9 @@
 //   - streamed model output to parts (ChunkParts, ResponseParts) with the
 //     parser package;
 //   - an A2A JSON-RPC endpoint over net/http (Server) that answers with a
-//     pluggable Runner and streams one server-sent event per completed part;
+//     pluggable Runner and streams one server-sent event per completed part
+//     (with the default parser, streamed output gets the payload repairs a
+//     whole reply gets, see WithParserOptions);
 //     it speaks A2A 1.0 and 0.3 on one URL (the method names select the
 //     dialect) and refuses a request whose A2A-Version header or query
 //     parameter names another version (CodeVersionNotSupported).

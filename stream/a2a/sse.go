@@ -79,8 +79,17 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		}
 		return nil
 	}
+	// With the default parser a whole reply gets the payload fixer's
+	// repairs (see responseParts); a streamed one gets them as it arrives.
+	var fix *streamRepairer
+	if len(s.cfg.parserOpts) == 0 {
+		fix = &streamRepairer{}
+	}
 	var writeErr error
 	runErr := s.runner.Run(ctx, req, func(chunk []byte) error {
+		if fix != nil {
+			chunk = fix.feed(chunk)
+		}
 		parts, _ := ChunkParts(p, chunk, opts) // a dropped block is logged; the stream goes on
 		if err := emit(parts); err != nil {
 			writeErr = err
@@ -92,8 +101,18 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		s.log.Debug("a2a: stream ended early", "write", writeErr, "ctx", ctx.Err())
 		return
 	}
-	// What the parser still holds (text that might have begun a tag, a
-	// block left open) is sent whatever ended the run.
+	// What the repairer and the parser still hold (a comma or a character
+	// waiting for the next byte, text that might have begun a tag, a block
+	// left open) is sent whatever ended the run.
+	if fix != nil {
+		if rest := fix.close(); len(rest) > 0 {
+			parts, _ := ChunkParts(p, rest, opts)
+			if err := emit(parts); err != nil {
+				s.log.Debug("a2a: stream ended early", "write", err, "ctx", ctx.Err())
+				return
+			}
+		}
+	}
 	parts, _ := CloseParts(p, opts)
 	if err := emit(parts); err != nil {
 		s.log.Debug("a2a: stream ended early", "write", err, "ctx", ctx.Err())

@@ -1,0 +1,197 @@
+package a2a
+
+import "unicode/utf8"
+
+// The <a2ui-json> tags, as the parser's tags framing finds them: anywhere,
+// JSON strings included.
+const (
+	repairTagOpen  = "<a2ui-json>"
+	repairTagClose = "</a2ui-json>"
+)
+
+// Typographic quotes the payload fixer replaces (see parser.FixPayload).
+const (
+	leftDoubleQuote  = '\u201c' // “
+	rightDoubleQuote = '\u201d' // ”
+	leftSingleQuote  = '\u2018' // ‘
+	rightSingleQuote = '\u2019' // ’
+)
+
+// maxHeldComma bounds the bytes held after a comma outside a string, while
+// the repairer waits for the first byte that is not whitespace to know
+// whether the comma is a trailing one. Past it the comma is kept as is.
+const maxHeldComma = 4 << 10
+
+// streamRepairer gives a streamed answer the repairs parser.ParseResponse
+// gives the A2UI blocks of a whole one (parser.FixPayload), as the chunks
+// arrive, so that a streamed reply carries the messages of the same answer
+// sent whole:
+//
+//   - typographic double quotes used as string delimiters become ASCII
+//     quotes (and an ASCII quote inside such a string is escaped);
+//   - typographic single quotes become ASCII apostrophes, inside strings
+//     too;
+//   - a trailing comma before '}' or ']' is dropped (never a comma inside a
+//     string).
+//
+// It works on the bytes before the parser: text outside the blocks passes
+// unchanged, as do markdown fence markers (from a backtick outside a string
+// to the end of its line or the first '[' or '{', the markers the parser
+// skips and the whole-answer path strips before repairing). The repairs
+// are those of one left-to-right pass, so applying them chunk by chunk
+// gives the bytes a single pass over the whole answer gives. Output waits
+// only for what decides a repair: the rest of a UTF-8 character that may
+// be a typographic quote, and, after a comma outside a string, the
+// whitespace up to the next byte (at most maxHeldComma bytes).
+//
+// A streamRepairer serves one stream and is not safe for concurrent use.
+type streamRepairer struct {
+	out     []byte // output of the last call, reused
+	scratch []byte // held bytes followed by the chunk
+	held    []byte // unprocessed bytes kept for the next call
+
+	inBlock bool // between <a2ui-json> and </a2ui-json>
+	tag     int  // bytes of the next tag matched so far
+
+	// Fixer state inside a block.
+	inString    bool // in a JSON string
+	smartOpened bool // the string was opened by a typographic quote
+	escaped     bool // the previous byte was a backslash in a string
+	fence       bool // in a markdown fence marker
+}
+
+// feed repairs the next chunk and returns the bytes ready for the parser,
+// valid until the next call.
+func (r *streamRepairer) feed(chunk []byte) []byte {
+	data := chunk
+	if len(r.held) > 0 {
+		r.scratch = append(append(r.scratch[:0], r.held...), chunk...)
+		r.held = r.held[:0]
+		data = r.scratch
+	}
+	r.out = r.out[:0]
+	for i := 0; i < len(data); {
+		if !r.inBlock {
+			r.out = append(r.out, data[i])
+			r.matchTag(data[i])
+			i++
+			continue
+		}
+		n, hold := r.blockByte(data, i)
+		if hold {
+			r.held = append(r.held, data[i:]...)
+			break
+		}
+		for _, c := range data[i : i+n] {
+			r.matchTag(c)
+		}
+		i += n
+	}
+	return r.out
+}
+
+// close returns the bytes still held at the end of the stream, unrepaired
+// (as the fixer leaves a comma or a partial character at the end of a
+// payload), valid until the next call.
+func (r *streamRepairer) close() []byte {
+	r.out = append(r.out[:0], r.held...)
+	r.held = r.held[:0]
+	return r.out
+}
+
+// matchTag advances the match of the next tag by c (each tag has its only
+// '<' in front, so a mismatch restarts the match at c) and switches
+// between text and block when the tag completes.
+func (r *streamRepairer) matchTag(c byte) {
+	tag := repairTagOpen
+	if r.inBlock {
+		tag = repairTagClose
+	}
+	switch {
+	case c == tag[r.tag]:
+		r.tag++
+	case c == '<':
+		r.tag = 1
+		return
+	default:
+		r.tag = 0
+		return
+	}
+	if r.tag == len(tag) {
+		r.inBlock, r.tag = !r.inBlock, 0
+		r.inString, r.smartOpened, r.escaped, r.fence = false, false, false, false
+	}
+}
+
+// blockByte repairs the block bytes starting at data[i], appending them to
+// r.out, and returns how many it consumed, or hold when they cannot be
+// decided before more bytes arrive.
+func (r *streamRepairer) blockByte(data []byte, i int) (n int, hold bool) {
+	c := data[i]
+	switch {
+	case r.escaped:
+		// The byte after a backslash is copied, whatever it is.
+		r.escaped = false
+		r.out = append(r.out, c)
+		return 1, false
+	case r.fence:
+		if c != '\n' && c != '[' && c != '{' {
+			r.out = append(r.out, c)
+			return 1, false
+		}
+		r.fence = false // the byte that ends the marker is JSON (or whitespace)
+	}
+	if c >= utf8.RuneSelf {
+		return r.runeBytes(data, i)
+	}
+	switch {
+	case r.inString && c == '\\':
+		r.escaped = true
+	case c == '"':
+		if r.inString && r.smartOpened {
+			// An ASCII quote inside a string a typographic quote opened.
+			r.out = append(r.out, '\\', '"')
+			return 1, false
+		}
+		r.inString, r.smartOpened = !r.inString, false
+	case !r.inString && c == ',':
+		j := i + 1
+		for j < len(data) && isJSONSpace(data[j]) {
+			j++
+		}
+		switch {
+		case j == len(data) && j-i <= maxHeldComma:
+			return 0, true
+		case j < len(data) && (data[j] == '}' || data[j] == ']'):
+			return 1, false // a trailing comma: dropped
+		}
+	case !r.inString && c == '`':
+		r.fence = true
+	}
+	r.out = append(r.out, c)
+	return 1, false
+}
+
+// runeBytes repairs the UTF-8 sequence at data[i] (or a byte that starts
+// none), as blockByte.
+func (r *streamRepairer) runeBytes(data []byte, i int) (n int, hold bool) {
+	if !utf8.FullRune(data[i:]) {
+		return 0, true
+	}
+	q, size := utf8.DecodeRune(data[i:])
+	switch {
+	case q == leftSingleQuote || q == rightSingleQuote:
+		r.out = append(r.out, '\'')
+	case !r.inString && (q == leftDoubleQuote || q == rightDoubleQuote):
+		r.out = append(r.out, '"')
+		r.inString, r.smartOpened = true, true
+	case r.inString && r.smartOpened && q == rightDoubleQuote:
+		r.out = append(r.out, '"')
+		r.inString, r.smartOpened = false, false
+	default:
+		r.out = append(r.out, data[i:i+size]...)
+	}
+	return size, false
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
