@@ -1,0 +1,594 @@
+package main
+
+import (
+	"bytes"
+	"hash/maphash"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	openTag  = "<a2ui-json>"
+	closeTag = "</a2ui-json>"
+)
+
+// keyNames are the keys that matter, at depth 2 (message), 3 (body) or 5
+// (component); a key's class is its index + 1, or 0.
+var keyNames = [...]string{"version", "createSurface", "updateComponents", "updateDataModel", "surfaceId", "components", "id", "component", "child", "children"}
+
+const kVersion, kCreate, kUpdate, kData, kSurfaceID, kComponents, kID, kComponent, kChild, kChildren uint8 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+
+func classify(key []byte) uint8 {
+	for i, n := range keyNames {
+		if n == string(key) {
+			return uint8(i + 1)
+		}
+	}
+	return 0
+}
+
+// cuttable reports whether a string under key may be closed early, as the
+// parser's cuttableKey.
+func cuttable(key []byte) bool {
+	switch string(key) {
+	case "literalString", "valueString", "label", "hint", "caption", "altText", "text":
+		return true
+	}
+	return false
+}
+
+// frame is an open container; keyA:keyB is (in buf) the key of the object
+// member being read, and key its class.
+type frame struct {
+	open, key  byte
+	wantKey    bool
+	keyA, keyB int
+}
+
+type slot struct{ a, b int32 } // a child id in a component's bytes
+
+// ref is a child reference of a component: the id in its bytes, and the
+// entry of that id.
+type ref struct {
+	slot
+	kid *entry
+}
+
+// entry is a component id of a surface: one that arrived (src holds its
+// last healed bytes), or one only referenced so far.
+type entry struct {
+	id            string
+	src           []byte
+	refs          []ref
+	waiters       []*entry // parents to yield again when it arrives
+	hash          uint64   // of the form last yielded
+	parents       int32    // references from reachable components
+	arrived       bool
+	reach, queued bool
+	phYielded     bool // its placeholder was yielded
+}
+
+type surface struct {
+	id, version string
+	comps       map[string]*entry
+	dataHash    uint64 // of the data model message last yielded
+}
+
+// part is what a chunk yields, lent until the next feed.
+type part struct {
+	text string
+	msgs [][]byte
+}
+
+type engine struct {
+	inBlock       bool
+	tagPos, textA int
+	text          string
+
+	buf                         []byte // the block, without whitespace outside strings
+	stack                       []frame
+	inStr, esc, isKey, inScalar bool
+	pending                     uint8 // 1: a key awaits its colon, 2: a colon its value
+	strStart, cutAt, healLen    int   // open string (or scalar); end of the last complete member; len(buf) at the last heal
+
+	msgStart, verA, verB int
+	msgKind              uint8
+	cur                  *surface
+
+	compStart, idA, idB, typeZ int // the open component (-1: none), its id, the end of its type
+	slots                      []slot
+	hslots                     []slot
+
+	surfaces               map[string]*surface
+	queue, ents, phs, walk []*entry
+	slab                   []entry
+	wslab                  []*entry
+	tail                   []byte
+
+	out   []byte // the chunk's messages, bounded by offs in pairs
+	offs  []int
+	msgs  [][]byte
+	parts []part
+	seed  maphash.Seed
+
+	cutBack          bool // heal a component cut where a string cannot be cut
+	yields, outBytes int
+}
+
+func newEngine() *engine {
+	return &engine{compStart: -1, healLen: -1, surfaces: map[string]*surface{}, seed: maphash.MakeSeed()}
+}
+
+// feed reads one chunk and returns what it yields.
+func (k *engine) feed(chunk []byte) []part {
+	k.out, k.offs, k.textA = k.out[:0], k.offs[:0], 0
+	if k.text != "" {
+		k.text = ""
+	}
+	i := 0
+	if k.esc && len(chunk) > 0 { // an escape cut by the previous chunk
+		k.buf = append(k.buf, chunk[0])
+		k.esc, i = false, 1
+	}
+	for ; i < len(chunk); i++ {
+		c := chunk[i]
+		if k.inStr {
+			j := i
+			for j < len(chunk) && chunk[j] != '"' && chunk[j] != '\\' {
+				j++
+			}
+			k.add(chunk[i:j])
+			if i = j; j == len(chunk) {
+				break
+			}
+			if k.buf = append(k.buf, chunk[j]); chunk[j] == '"' {
+				k.inStr = false
+				k.stringEnd()
+			} else if j+1 < len(chunk) {
+				k.buf = append(k.buf, chunk[j+1])
+				i++
+			} else {
+				k.esc = true
+			}
+			continue
+		}
+		if len(k.stack) == 0 {
+			k.outside(chunk, i)
+			continue
+		}
+		switch top := &k.stack[len(k.stack)-1]; c {
+		case ' ', '\t', '\n', '\r':
+			k.inScalar = false
+		case '"':
+			k.isKey, k.inStr, k.inScalar, k.strStart = top.wantKey, true, false, len(k.buf)
+			k.buf = append(k.buf, c)
+			if !k.isKey {
+				k.pending = 0
+			}
+		case ':':
+			k.buf = append(k.buf, c)
+			top.wantKey, k.pending = false, 2
+		case ',':
+			k.cutAt = len(k.buf)
+			k.buf = append(k.buf, c)
+			top.wantKey, k.pending, k.inScalar = top.open == '{', 0, false
+		case '{', '[':
+			k.open(c)
+		case '}', ']':
+			k.buf = append(k.buf, c)
+			k.close()
+		default:
+			if !k.inScalar {
+				k.inScalar, k.strStart = true, len(k.buf)
+			}
+			k.buf = append(k.buf, c)
+			k.pending = 0
+		}
+	}
+	if !k.inBlock && k.textA < len(chunk) {
+		k.text += string(chunk[k.textA:])
+	}
+	k.endOfChunk()
+	k.parts, k.msgs = k.parts[:0], k.msgs[:0]
+	for i := 0; i < len(k.offs); i += 2 {
+		k.msgs = append(k.msgs, k.out[k.offs[i]:k.offs[i+1]])
+		k.yields, k.outBytes = k.yields+1, k.outBytes+k.offs[i+1]-k.offs[i]
+	}
+	if len(k.msgs) > 0 || k.text != "" {
+		k.parts = append(k.parts, part{text: k.text, msgs: k.msgs[:len(k.msgs):len(k.msgs)]})
+	}
+	return k.parts
+}
+
+// add appends b to buf storing only its length, not its pointer (a write
+// barrier while the GC marks), unless it must grow.
+func (k *engine) add(b []byte) {
+	n := len(k.buf)
+	if n+len(b) > cap(k.buf) {
+		k.buf = slices.Grow(k.buf, len(b))
+	}
+	k.buf = k.buf[:n+len(b)]
+	copy(k.buf[n:], b)
+}
+
+// outside handles chunk[i] outside the block's JSON, where only a tag (and
+// in a block the list's '[') matters. A tag split across chunks leaves its
+// first bytes in the prose already released.
+func (k *engine) outside(chunk []byte, i int) {
+	c, tag := chunk[i], openTag
+	if k.inBlock {
+		if c == '[' {
+			k.open(c)
+			return
+		}
+		tag = closeTag
+	}
+	switch {
+	case c == tag[k.tagPos]:
+		k.tagPos++
+	case c == tag[0]:
+		k.tagPos = 1
+	default:
+		k.tagPos = 0
+	}
+	if k.tagPos < len(tag) {
+		return
+	}
+	k.tagPos = 0
+	if k.inBlock {
+		k.inBlock, k.textA = false, i+1
+		return
+	}
+	if a := i + 1 - len(openTag); a > k.textA {
+		k.text += string(chunk[k.textA:a])
+	}
+	k.inBlock, k.textA = true, len(chunk)
+	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
+}
+
+func (k *engine) open(c byte) {
+	d := len(k.stack)
+	k.pending, k.inScalar = 0, false
+	k.buf = append(k.buf, c)
+	switch {
+	case d == 1: // a message
+		k.msgStart, k.msgKind, k.verA, k.cur = len(k.buf)-1, 0, -1, nil
+	case d == 2 && c == '{':
+		k.msgKind = k.stack[1].key
+	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
+		k.compStart, k.idA, k.typeZ, k.slots = len(k.buf)-1, -1, -1, k.slots[:0]
+	}
+	k.stack = append(k.stack, frame{open: c, wantKey: c == '{'})
+	k.cutAt = len(k.buf)
+}
+
+func (k *engine) close() {
+	d := len(k.stack) - 1
+	k.stack, k.pending, k.inScalar = k.stack[:d], 0, false
+	if d == 4 && k.compStart >= 0 { // a component completed
+		k.component(len(k.buf), false)
+		k.compStart = -1
+	} else if d == 1 {
+		k.messageEnd()
+	}
+}
+
+// stringEnd handles a string just closed: a key, or a value that matters.
+func (k *engine) stringEnd() {
+	d := len(k.stack)
+	top := &k.stack[d-1]
+	a, b := k.strStart+1, len(k.buf)-1
+	if k.isKey {
+		top.keyA, top.keyB, top.key, k.pending = a, b, 0, 1
+		if d == 2 || d == 3 || d == 5 {
+			top.key = classify(k.buf[a:b])
+		}
+		return
+	}
+	switch {
+	case d == 2 && top.key == kVersion:
+		k.verA, k.verB = a, b
+	case d == 3 && top.key == kSurfaceID:
+		k.surfaceID(k.buf[a:b])
+	case d == 5 && k.compStart >= 0 && top.key == kID:
+		k.idA, k.idB = a, b
+	case d == 5 && k.compStart >= 0 && top.key == kComponent:
+		k.typeZ = b + 1
+	case d == 5 && k.compStart >= 0 && top.key == kChild,
+		d == 6 && k.compStart >= 0 && k.stack[4].key == kChildren && top.open == '[':
+		k.slots = append(k.slots, slot{int32(a), int32(b)})
+	}
+}
+
+// surfaceID creates the surface of a createSurface, or finds that of
+// another message (one map lookup).
+func (k *engine) surfaceID(sid []byte) {
+	if k.cur = k.surfaces[string(sid)]; k.cur == nil || k.msgKind == kCreate {
+		k.cur = &surface{id: string(sid), comps: map[string]*entry{}}
+		if k.verA >= 0 {
+			k.cur.version = string(k.buf[k.verA:k.verB])
+		}
+		k.surfaces[k.cur.id] = k.cur
+	}
+}
+
+func (k *engine) messageEnd() {
+	switch {
+	case k.msgKind == kCreate:
+		k.offs = append(k.offs, len(k.out), len(k.out)+len(k.buf)-k.msgStart)
+		k.out = append(k.out, k.buf[k.msgStart:]...)
+	case k.msgKind == kUpdate:
+		k.flush()
+	case k.msgKind == kData && k.cur != nil:
+		start := len(k.out)
+		k.out = append(k.out, k.buf[k.msgStart:]...)
+		k.dataYield(start)
+	}
+	k.msgKind, k.compStart = 0, -1
+}
+
+// healEnd returns where the healed form of the open objects ends in buf,
+// whether an open string is closed there, and whether it cut back: at the
+// end of the buffer (trailing space in a cut string and a trailing comma
+// dropped, as the parser's healer does), unless that is inside a key, an
+// uncuttable string or an unfinished literal, or after a key with no
+// value; then at the end of the last complete member (cut).
+func (k *engine) healEnd() (end int, str, cut bool) {
+	n := len(k.buf)
+	switch top := &k.stack[len(k.stack)-1]; {
+	case k.inStr:
+		if k.isKey || k.esc || top.open == '{' && !cuttable(k.buf[top.keyA:top.keyB]) {
+			break
+		}
+		for r := n - 1; r > k.strStart && k.buf[r] >= utf8.RuneSelf; r-- {
+			if utf8.RuneStart(k.buf[r]) { // never half a character
+				if !utf8.FullRune(k.buf[r:n]) {
+					n = r
+				}
+				break
+			}
+		}
+		for n > k.strStart+1 && k.buf[n-1] == ' ' {
+			n--
+		}
+		return n, true, false
+	case k.pending != 0:
+	case k.inScalar:
+		if t := k.buf[k.strStart:]; t[len(t)-1] >= '0' && t[len(t)-1] <= '9' || string(t) == "true" || string(t) == "false" || string(t) == "null" {
+			return n, false, false
+		}
+	case k.buf[n-1] == ',':
+		return n - 1, false, false
+	default:
+		return n, false, false
+	}
+	return k.cutAt, false, true
+}
+
+// heal appends to b the open objects from stack[from], cut at end of buf.
+func (k *engine) heal(b []byte, start, end int, str bool, from int) []byte {
+	if b = append(b, k.buf[start:end]...); str {
+		b = append(b, '"')
+	}
+	for j := len(k.stack) - 1; j >= from; j-- {
+		b = append(b, k.stack[j].open+2) // '[' + 2 is ']', '{' + 2 is '}'
+	}
+	return b
+}
+
+func (k *engine) endOfChunk() {
+	if k.inBlock && len(k.stack) >= 2 && len(k.buf) != k.healLen {
+		k.healLen = len(k.buf)
+		end, str, cut := k.healEnd()
+		if k.compStart >= 0 && (!cut || k.cutBack) {
+			// Cut inside the component, the parser leaves it as it was
+			// (-cutback: heal it back to its last complete member).
+			k.component(end, str)
+		} else if k.compStart < 0 && k.msgKind == kData && k.cur != nil {
+			start := len(k.out)
+			k.out = k.heal(k.out, k.msgStart, end, str, 1)
+			k.dataYield(start)
+		}
+	}
+	k.flush()
+}
+
+// dataYield keeps the data model message out[start:] if it differs from
+// the surface's last.
+func (k *engine) dataYield(start int) {
+	if h := maphash.Bytes(k.seed, k.out[start:]); h != k.cur.dataHash {
+		k.cur.dataHash = h
+		k.offs = append(k.offs, start, len(k.out))
+	} else {
+		k.out = k.out[:start]
+	}
+}
+
+// component takes the open component, healed at end of buf (or complete),
+// if it has an id and a type, into the entry of its id (one map lookup).
+func (k *engine) component(end int, str bool) {
+	cs, s := k.compStart, k.cur
+	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || s == nil {
+		return
+	}
+	ent := s.comps[string(k.buf[k.idA:k.idB])]
+	if ent == nil {
+		ent = k.newEntry(s, k.buf[k.idA:k.idB])
+	}
+	body, tail := k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
+	if k.tail = tail; ent.arrived && len(ent.src) == len(body)+len(tail) &&
+		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
+		return // unchanged
+	}
+	if cap(ent.src) == 0 {
+		ent.src = make([]byte, 0, max(128, 2*(len(body)+len(tail))))
+	}
+	src := append(ent.src[:0], body...)
+	ent.src = append(src, tail...)
+	sl, c := k.hslots[:0], int32(cs)
+	for _, x := range k.slots {
+		if int(x.b) <= end {
+			sl = append(sl, slot{x.a - c, x.b - c})
+		}
+	}
+	if str && len(k.stack) == 6 && k.stack[4].key == kChildren && k.stack[5].open == '[' {
+		sl = append(sl, slot{int32(k.strStart+1) - c, int32(end) - c}) // a partial child id
+	}
+	k.hslots = sl
+	k.update(s, ent, sl)
+}
+
+// update brings the references (child ids at sl in its new src) and
+// reachability of ent up to date, and queues it and the parents it
+// completes.
+func (k *engine) update(s *surface, ent *entry, sl []slot) {
+	n := 0 // the references of unchanged leading ids stay
+	for ; n < len(ent.refs) && n < len(sl) && ent.refs[n].kid.id == string(ent.src[sl[n].a:sl[n].b]); n++ {
+		ent.refs[n].slot = sl[n]
+	}
+	for _, old := range ent.refs[n:] {
+		if ent.reach {
+			old.kid.parents--
+		}
+	}
+	ent.refs = ent.refs[:n]
+	for _, x := range sl[n:] {
+		kid := s.comps[string(ent.src[x.a:x.b])]
+		if kid == nil {
+			kid = k.newEntry(s, ent.src[x.a:x.b])
+		}
+		ent.refs = append(ent.refs, ref{x, kid})
+		switch {
+		case kid.arrived, len(kid.waiters) > 0 && kid.waiters[len(kid.waiters)-1] == ent:
+		case kid.waiters == nil: // a slice of one from a slab
+			if len(k.wslab) == 0 {
+				k.wslab = make([]*entry, 256)
+			}
+			kid.waiters, k.wslab = append(k.wslab[:0:1], ent), k.wslab[1:]
+		default:
+			kid.waiters = append(kid.waiters, ent)
+		}
+		if ent.reach {
+			if kid.parents++; !kid.reach {
+				k.reachFrom(kid)
+			}
+		}
+	}
+	if !ent.arrived {
+		ent.arrived = true
+		for _, w := range ent.waiters {
+			k.enqueue(w)
+		}
+		ent.waiters = nil
+	}
+	if !ent.reach && ent.id == "root" {
+		k.reachFrom(ent)
+	}
+	k.enqueue(ent)
+}
+
+// newEntry adds id to s, its entry taken from a slab.
+func (k *engine) newEntry(s *surface, id []byte) *entry {
+	if len(k.slab) == 0 {
+		k.slab = make([]entry, 64)
+	}
+	e := &k.slab[0]
+	k.slab, e.id = k.slab[1:], string(id)
+	s.comps[e.id] = e
+	return e
+}
+
+func (k *engine) enqueue(e *entry) {
+	if !e.queued {
+		e.queued = true
+		k.queue = append(k.queue, e)
+	}
+}
+
+// reachFrom makes e and what it reaches reachable (no cycle check: the
+// flag stops the walk).
+func (k *engine) reachFrom(e *entry) {
+	e.reach = true
+	k.walk = append(k.walk[:0], e)
+	for len(k.walk) > 0 {
+		x := k.walk[len(k.walk)-1]
+		if k.walk = k.walk[:len(k.walk)-1]; x.arrived {
+			k.enqueue(x)
+		}
+		for _, r := range x.refs {
+			if r.kid.parents++; !r.kid.reach {
+				r.kid.reach = true
+				k.walk = append(k.walk, r.kid)
+			}
+		}
+	}
+}
+
+// flush yields the queued reachable components whose form changed, then
+// the placeholders they first need, each list sorted by id as the parser
+// sorts them, as one updateComponents message.
+func (k *engine) flush() {
+	if len(k.queue) == 0 {
+		return
+	}
+	// Locals, stored back once: a store to the engine's fields is a
+	// pointer write, which costs a write barrier while the GC marks.
+	ents, phs, out := k.ents[:0], k.phs[:0], k.out
+	for _, e := range k.queue {
+		if e.queued = false; e.reach && e.arrived {
+			ents = append(ents, e)
+		}
+	}
+	k.queue = k.queue[:0]
+	slices.SortFunc(ents, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
+	start := len(out)
+	out = append(out, `{"updateComponents":{"components":[`...)
+	first := len(out)
+	for _, e := range ents {
+		at := len(out)
+		if at > first {
+			out = append(out, ',')
+		}
+		from, prev := len(out), int32(0)
+		for _, r := range e.refs {
+			if kid := r.kid; !kid.arrived {
+				out = append(out, e.src[prev:r.a]...)
+				out = append(out, "loading_"...)
+				if prev = r.a; !kid.phYielded {
+					kid.phYielded, phs = true, append(phs, kid)
+				}
+			}
+		}
+		out = append(out, e.src[prev:]...)
+		if h := maphash.Bytes(k.seed, out[from:]); h != e.hash {
+			e.hash = h
+		} else {
+			out = out[:at] // as last yielded
+		}
+	}
+	slices.SortFunc(phs, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
+	for _, p := range phs {
+		if len(out) > first {
+			out = append(out, ',')
+		}
+		out = append(out, `{"children":[],"component":"Row","id":"loading_`...)
+		out = append(out, p.id...)
+		out = append(out, `"}`...)
+	}
+	if len(out) == first {
+		out = out[:start]
+	} else {
+		out = append(out, `],"surfaceId":"`...)
+		out = append(out, k.cur.id...)
+		out = append(out, `"},"version":"`...)
+		if k.verA >= 0 {
+			out = append(out, k.buf[k.verA:k.verB]...)
+		} else {
+			out = append(out, k.cur.version...)
+		}
+		out = append(out, `"}`...)
+		k.offs = append(k.offs, start, len(out))
+	}
+	k.ents, k.phs, k.out = ents[:0], phs[:0], out
+}

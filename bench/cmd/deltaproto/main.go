@@ -1,0 +1,223 @@
+// Command deltaproto estimates how fast an engine written only for delta
+// mode could be. Unlike deltafloor it does what a real delta engine cannot
+// avoid on v0.9-family model output, in the simplest fast way, and yields
+// about what the parser's delta mode yields (compare with -check):
+//
+//   - tags framing, prose released as a text part per chunk, and a JSON
+//     scanner that keeps the block without whitespace outside strings
+//     (string contents copied by a tight loop);
+//   - the block's messages: createSurface (its surfaceId and "version"
+//     make the surface; yielded whole once complete), updateComponents
+//     and updateDataModel (one map lookup each for the surface); a data
+//     model message is healed at the end of each chunk and yielded when
+//     it differs (by hash) from the surface's last data yield, and whole
+//     when complete;
+//   - at the end of each chunk the open component is healed as the parser
+//     heals it (a cut string is closed only under a cuttable key or in a
+//     list, trailing space and comma dropped; cut anywhere else the parser
+//     keeps its previous heal, and so does this, unless -cutback, which
+//     heals back to the last complete member) and its "id", "child" and
+//     "children" (a partial last child id included) are read; a complete
+//     component is taken at its closing brace;
+//   - per surface, id -> entry: its bytes, the hash of its last yield,
+//     child entries, reachable flag, count of reachable parents, whether
+//     its placeholder was yielded, parents waiting while it is missing;
+//     reachability from "root", incremental;
+//   - a missing child is written loading_<id> and its placeholder
+//     {"children":[],"component":"Row","id":"loading_<id>"} yielded once;
+//     when it arrives its waiting parents are yielded again;
+//   - each chunk's changed reachable components, then new placeholders,
+//     each sorted by id as the parser sorts them, go out as one
+//     {"updateComponents":{...},"version":...} message in storage reused
+//     from chunk to chunk (as WithBorrowedOutput), in a reused parts slice.
+//
+// Entries come from slabs and hot paths avoid pointer stores (a write
+// barrier each while the collector marks): the collector's share of the
+// CPU time counts, as it does for the parser.
+//
+// It omits JSON and UTF-8 validation, error handling and limits (the
+// corpus is well-formed; a \u escape cut by a chunk is healed as it is),
+// catalogs, v0.8, other framings, cycle and self-reference detection
+// (reachability only grows), deleteSurface, messages before their
+// createSurface or with "surfaceId"/"version" after the contents, holding
+// back a tag split across chunks, the parser's reduction of data model
+// yields to changed entries, and valueString URL rules. It is a measuring
+// stick, not a parser. It prints MB/s by process CPU time, the median of
+// several rounds, as parserate and ../shared/tools/scanlimit do.
+//
+// With -check it runs once, prints what it yielded, applies the yields
+// (components upserted by id) and compares per surface the components
+// reachable from root, and the data model, with the file's messages.
+//
+// usage: deltaproto [-check] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"reflect"
+	"runtime/pprof"
+	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/bench"
+)
+
+func main() {
+	chunk := flag.Int("chunk", 16, "chunk size in bytes")
+	rounds := flag.Int("rounds", 9, "rounds")
+	checkRun := flag.Bool("check", false, "run once and check the yields against the file's messages")
+	cutBack := flag.Bool("cutback", false, "heal a component cut in an uncuttable string back to its last complete member")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
+	flag.Parse()
+	data, err := os.ReadFile(flag.Arg(0))
+	if *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 || err != nil {
+		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check] [-cutback] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
+		os.Exit(2)
+	}
+	if *checkRun {
+		os.Exit(check(data, *chunk, *cutBack))
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var k *engine
+	rate := bench.MedianMBps(len(data), *rounds, func() {
+		k = newEngine()
+		k.cutBack = *cutBack
+		for i := 0; i < len(data); i += *chunk {
+			k.feed(data[i:min(i+*chunk, len(data))])
+		}
+	})
+	fmt.Printf("%.1f MB/s (chunk %d, %d yields, %d bytes, median of %d)\n", rate, *chunk, k.yields, k.outBytes, *rounds)
+}
+
+// message is what the check reads of a v0.9 message.
+type message struct {
+	CreateSurface *struct {
+		SurfaceID string `json:"surfaceId"`
+	} `json:"createSurface"`
+	UpdateComponents *struct {
+		SurfaceID  string           `json:"surfaceId"`
+		Components []map[string]any `json:"components"`
+	} `json:"updateComponents"`
+	UpdateDataModel *struct {
+		SurfaceID string `json:"surfaceId"`
+		Value     any    `json:"value"`
+	} `json:"updateDataModel"`
+}
+
+// state is what applying messages leaves: per surface, components by id
+// and the value of the last data model message (all at path "/" here).
+type state struct {
+	comps map[string]map[string]map[string]any
+	data  map[string]any
+}
+
+func (st *state) apply(m *message) {
+	if c := m.CreateSurface; c != nil && st.comps[c.SurfaceID] == nil {
+		st.comps[c.SurfaceID] = map[string]map[string]any{}
+	}
+	if u := m.UpdateComponents; u != nil {
+		for _, c := range u.Components {
+			st.comps[u.SurfaceID][c["id"].(string)] = c
+		}
+	}
+	if d := m.UpdateDataModel; d != nil {
+		st.data[d.SurfaceID] = d.Value
+	}
+}
+
+// reachable returns the components reachable from root, placeholders left
+// out.
+func reachable(comps map[string]map[string]any) map[string]bool {
+	seen := map[string]bool{}
+	for walk := []any{"root"}; len(walk) > 0; {
+		id, _ := walk[len(walk)-1].(string)
+		walk = walk[:len(walk)-1]
+		if c, ok := comps[id]; ok && !seen[id] && !strings.HasPrefix(id, "loading_") {
+			seen[id] = true
+			list, _ := c["children"].([]any)
+			walk = append(append(walk, list...), c["child"])
+		}
+	}
+	return seen
+}
+
+// check runs the engine once, prints what it yielded and compares the
+// state its yields leave with that of the file's messages. It returns the
+// exit status.
+func check(data []byte, chunk int, cutBack bool) int {
+	k := newEngine()
+	k.cutBack = cutBack
+	got := &state{map[string]map[string]map[string]any{}, map[string]any{}}
+	invalid, create, update, model, comps, phs := 0, 0, 0, 0, 0, 0
+	for i := 0; i < len(data); i += chunk {
+		for _, p := range k.feed(data[i:min(i+chunk, len(data))]) {
+			for _, raw := range p.msgs {
+				var m message
+				if err := json.Unmarshal(raw, &m); err != nil {
+					invalid++
+					fmt.Printf("invalid yield: %v: %s\n", err, raw)
+					continue
+				}
+				got.apply(&m)
+				if m.CreateSurface != nil {
+					create++
+				} else if m.UpdateDataModel != nil {
+					model++
+				} else if update++; true {
+					for _, c := range m.UpdateComponents.Components {
+						if comps++; strings.HasPrefix(c["id"].(string), "loading_") {
+							phs++
+						}
+					}
+				}
+			}
+		}
+	}
+	fmt.Printf("yields: %d messages of %d bytes: createSurface %d, updateComponents %d (%d components, %d of them placeholders), updateDataModel %d; %d invalid\n",
+		k.yields, k.outBytes, create, update, comps, phs, model, invalid)
+	want := &state{map[string]map[string]map[string]any{}, map[string]any{}}
+	for _, blk := range bytes.Split(data, []byte(openTag))[1:] {
+		var list []message
+		if err := json.Unmarshal(blk[:bytes.Index(blk, []byte(closeTag))], &list); err != nil {
+			fmt.Println("check: a block of the file does not parse:", err)
+			return 1
+		}
+		for i := range list {
+			want.apply(&list[i])
+		}
+	}
+	agree, dataAgree := 0, 0
+	for sid, wc := range want.comps {
+		gc := got.comps[sid]
+		wr, gr := reachable(wc), reachable(gc)
+		same := len(wr) == len(gr) && len(wr) > 0
+		for id := range wr {
+			same = same && gr[id] && reflect.DeepEqual(wc[id], gc[id])
+		}
+		if same {
+			agree++
+		}
+		if reflect.DeepEqual(want.data[sid], got.data[sid]) {
+			dataAgree++
+		}
+	}
+	n := len(want.comps)
+	fmt.Printf("state: %d surfaces agree, %d differ (data model: %d agree, %d differ)\n", agree, n-agree, dataAgree, n-dataAgree)
+	if agree < n || dataAgree < n || invalid > 0 {
+		return 1
+	}
+	return 0
+}
