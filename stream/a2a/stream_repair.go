@@ -17,11 +17,6 @@ const (
 	rightSingleQuote = '\u2019' // ’
 )
 
-// maxHeldComma bounds the bytes held after a comma outside a string, while
-// the repairer waits for the first byte that is not whitespace to know
-// whether the comma is a trailing one. Past it the comma is kept as is.
-const maxHeldComma = 4 << 10
-
 // streamRepairer gives a streamed answer the repairs parser.ParseResponse
 // gives the A2UI blocks of a whole one (parser.FixPayload), as the chunks
 // arrive, so that a streamed reply carries the messages of the same answer
@@ -38,11 +33,16 @@ const maxHeldComma = 4 << 10
 // unchanged, as do markdown fence markers (from a backtick outside a string
 // to the end of its line or the first '[' or '{', the markers the parser
 // skips and the whole-answer path strips before repairing). The repairs
-// are those of one left-to-right pass, so applying them chunk by chunk
-// gives the bytes a single pass over the whole answer gives. Output waits
-// only for what decides a repair: the rest of a UTF-8 character that may
-// be a typographic quote, and, after a comma outside a string, the
-// whitespace up to the next byte (at most maxHeldComma bytes).
+// are those of one left-to-right pass, so the bytes passed on are the same
+// however the answer is chunked, and they are those of the fixer's pass
+// over the whole answer but for one thing: a comma outside a string is
+// set down after the whitespace that follows it (right before the next
+// byte, once that byte shows that the comma is not a trailing one), so
+// that the whitespace, however long, is passed on at once and nothing but
+// the comma waits for it. The JSON is the same, and so are the messages
+// (data parts are written compact). Output waits only for what decides a
+// repair: that comma, and the rest of a UTF-8 character that may be a
+// typographic quote (at most 3 bytes held).
 //
 // A streamRepairer serves one stream and is not safe for concurrent use.
 type streamRepairer struct {
@@ -55,6 +55,7 @@ type streamRepairer struct {
 
 	// Fixer state inside a block.
 	inString    bool // in a JSON string
+	comma       bool // a comma outside a string, not passed on yet
 	smartOpened bool // the string was opened by a typographic quote
 	escaped     bool // the previous byte was a backslash in a string
 	fence       bool // in a markdown fence marker
@@ -94,7 +95,12 @@ func (r *streamRepairer) feed(chunk []byte) []byte {
 // (as the fixer leaves a comma or a partial character at the end of a
 // payload), valid until the next call.
 func (r *streamRepairer) close() []byte {
-	r.out = append(r.out[:0], r.held...)
+	r.out = r.out[:0]
+	if r.comma {
+		r.out = append(r.out, ',')
+		r.comma = false
+	}
+	r.out = append(r.out, r.held...)
 	r.held = r.held[:0]
 	return r.out
 }
@@ -119,7 +125,7 @@ func (r *streamRepairer) matchTag(c byte) {
 	}
 	if r.tag == len(tag) {
 		r.inBlock, r.tag = !r.inBlock, 0
-		r.inString, r.smartOpened, r.escaped, r.fence = false, false, false, false
+		r.inString, r.smartOpened, r.escaped, r.fence, r.comma = false, false, false, false, false
 	}
 }
 
@@ -140,6 +146,17 @@ func (r *streamRepairer) blockByte(data []byte, i int) (n int, hold bool) {
 			return 1, false
 		}
 		r.fence = false // the byte that ends the marker is JSON (or whitespace)
+	case r.comma:
+		// Whitespace after a comma goes on at once; the first other byte
+		// decides the comma, which goes before it unless it is trailing.
+		if isJSONSpace(c) {
+			r.out = append(r.out, c)
+			return 1, false
+		}
+		r.comma = false
+		if c != '}' && c != ']' {
+			r.out = append(r.out, ',')
+		}
 	}
 	if c >= utf8.RuneSelf {
 		return r.runeBytes(data, i)
@@ -155,16 +172,8 @@ func (r *streamRepairer) blockByte(data []byte, i int) (n int, hold bool) {
 		}
 		r.inString, r.smartOpened = !r.inString, false
 	case !r.inString && c == ',':
-		j := i + 1
-		for j < len(data) && isJSONSpace(data[j]) {
-			j++
-		}
-		switch {
-		case j == len(data) && j-i <= maxHeldComma:
-			return 0, true
-		case j < len(data) && (data[j] == '}' || data[j] == ']'):
-			return 1, false // a trailing comma: dropped
-		}
+		r.comma = true // set down at the next byte that is not whitespace
+		return 1, false
 	case !r.inString && c == '`':
 		r.fence = true
 	}

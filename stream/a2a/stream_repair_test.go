@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -185,15 +186,12 @@ func TestStreamedReplyRepaired(t *testing.T) {
 // It also checks that every split of the input in two gives the same bytes
 // as one chunk.
 func TestStreamRepairer(t *testing.T) {
-	spaces := strings.Repeat(" ", maxHeldComma)
+	spaces := strings.Repeat(" \n", 2<<10+1) // past any small bound
 	tests := []struct {
 		name      string
 		chunks    []string
 		want      []string // the output of each feed
 		wantClose string
-		// unbounded: the output depends on the chunking (a comma held no
-		// further than maxHeldComma), so the split check does not apply.
-		unbounded bool
 	}{
 		{name: "prose_untouched",
 			chunks: []string{"He said “hi”, ‘ok’, [a,]"}, want: []string{"He said “hi”, ‘ok’, [a,]"}},
@@ -210,13 +208,22 @@ func TestStreamRepairer(t *testing.T) {
 			chunks: []string{`<a2ui-json>{"a":"x,}",}`}, want: []string{`<a2ui-json>{"a":"x,}"}`}},
 		{name: "comma_waits_for_next_byte",
 			chunks: []string{`<a2ui-json>[{"a":1},`, " \n", "]</a2ui-json>"},
-			want:   []string{`<a2ui-json>[{"a":1}`, "", " \n]</a2ui-json>"}},
+			want:   []string{`<a2ui-json>[{"a":1}`, " \n", "]</a2ui-json>"}},
 		{name: "comma_kept_before_a_value",
 			chunks: []string{`<a2ui-json>[{"a":1},`, `{"b":2}]`},
 			want:   []string{`<a2ui-json>[{"a":1}`, `,{"b":2}]`}},
-		{name: "comma_not_held_past_the_bound",
-			chunks: []string{`<a2ui-json>[{"a":1},`, spaces, "]"},
-			want:   []string{`<a2ui-json>[{"a":1}`, "," + spaces, "]"}, unbounded: true},
+		{name: "comma_set_down_after_the_whitespace",
+			chunks: []string{`<a2ui-json>[{"a":1},`, " \n", "\t{}]"},
+			want:   []string{`<a2ui-json>[{"a":1}`, " \n", "\t,{}]"}},
+		{name: "trailing_comma_dropped_after_long_whitespace",
+			chunks: []string{`<a2ui-json>[{"a":1,`, spaces, "}", spaces, "]"},
+			want:   []string{`<a2ui-json>[{"a":1`, spaces, "}", spaces, "]"}},
+		{name: "comma_before_the_close_tag_kept",
+			chunks: []string{`<a2ui-json>[{"a":1}, `, "</a2ui-json>, ]"},
+			want:   []string{`<a2ui-json>[{"a":1} `, ",</a2ui-json>, ]"}},
+		{name: "comma_before_a_split_character",
+			chunks: []string{`<a2ui-json>{"a":1, `, "\xe2\x80", "\x9cb\xe2\x80\x9d:2}"},
+			want:   []string{`<a2ui-json>{"a":1 `, ",", `"b":2}`}},
 		{name: "split_smart_quote_waits",
 			chunks: []string{"<a2ui-json>[{\xe2\x80", "\x9ca\xe2", "\x80\x9d:1}]"},
 			want:   []string{"<a2ui-json>[{", `"a`, `":1}]`}},
@@ -240,7 +247,7 @@ func TestStreamRepairer(t *testing.T) {
 			chunks: []string{`<a2ui-json>{“a`, `</a2ui-json> “t” <a2ui-json>{“b”:1}`},
 			want:   []string{`<a2ui-json>{"a`, `</a2ui-json> “t” <a2ui-json>{"b":1}`}},
 		{name: "close_returns_held_comma",
-			chunks: []string{`<a2ui-json>[1, `}, want: []string{`<a2ui-json>[1`}, wantClose: ", "},
+			chunks: []string{`<a2ui-json>[1, `}, want: []string{`<a2ui-json>[1 `}, wantClose: ","},
 		{name: "close_returns_held_character",
 			chunks: []string{"<a2ui-json>[\xe2\x80"}, want: []string{"<a2ui-json>["}, wantClose: "\xe2\x80"},
 	}
@@ -254,9 +261,6 @@ func TestStreamRepairer(t *testing.T) {
 			}
 			if got := string(r.close()); got != tt.wantClose {
 				t.Fatalf("close = %q, want %q", got, tt.wantClose)
-			}
-			if tt.unbounded {
-				return
 			}
 			whole := strings.Join(tt.chunks, "")
 			want := repairChunks(whole)
@@ -320,9 +324,6 @@ func FuzzStreamRepairer(f *testing.F) {
 		f.Add(s, uint16(3))
 	}
 	f.Fuzz(func(t *testing.T, answer string, at uint16) {
-		if len(answer) > maxHeldComma {
-			return // past the comma bound the output may depend on the chunking
-		}
 		k := int(at) % (len(answer) + 1)
 		repaired := repairChunks(answer)
 		if got := repairChunks(answer[:k], answer[k:]); got != repaired {
@@ -371,12 +372,18 @@ func closedBlocks(answer string) bool {
 	}
 }
 
-// partMessages joins the messages of parser parts, one per line.
+// partMessages joins the messages of parser parts, one per line, compact
+// as data parts carry them (the repairer may move whitespace in a message).
 func partMessages(pp []parser.Part) string {
 	var sb strings.Builder
 	for _, p := range pp {
 		for _, m := range p.Messages {
-			sb.Write(m)
+			var b bytes.Buffer
+			if err := json.Compact(&b, m); err != nil {
+				b.Reset()
+				b.Write(m)
+			}
+			sb.Write(b.Bytes())
 			sb.WriteByte('\n')
 		}
 	}
