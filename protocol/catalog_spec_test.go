@@ -211,16 +211,7 @@ func TestCatalogFileStrictJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			cat, err := protocol.LoadCatalogFile(p)
-			if tt.wantOffset < 0 {
-				if err != nil {
-					t.Fatalf("err = %v, want none", err)
-				}
-				if cat.CatalogID() != "c" {
-					t.Fatalf("CatalogID = %q, want c", cat.CatalogID())
-				}
-				return
-			}
-			checkJSONSyntaxError(t, err, "protocol: catalog "+p+": ", tt.wantOffset, tt.wantReason)
+			checkLoadResult(t, cat, err, "protocol: catalog "+p+": ", tt.wantOffset, tt.wantReason)
 		})
 	}
 }
@@ -265,17 +256,8 @@ func TestCatalogSchemaFileStrictJSON(t *testing.T) {
 				t.Fatalf("unknown field %q", tt.field)
 			}
 			cat, err := protocol.LoadCatalog(spec, dir)
-			if tt.wantOffset < 0 {
-				if err != nil {
-					t.Fatalf("err = %v, want none", err)
-				}
-				if cat.CatalogID() != "c" {
-					t.Fatalf("CatalogID = %q, want c", cat.CatalogID())
-				}
-				return
-			}
 			prefix := "protocol: catalog " + tt.field + ": " + filepath.Join(dir, "schema.json") + ": "
-			checkJSONSyntaxError(t, err, prefix, tt.wantOffset, tt.wantReason)
+			checkLoadResult(t, cat, err, prefix, tt.wantOffset, tt.wantReason)
 		})
 	}
 }
@@ -283,6 +265,23 @@ func TestCatalogSchemaFileStrictJSON(t *testing.T) {
 // checkJSONSyntaxError checks that err is a *CatalogError wrapping a
 // *JSONSyntaxError at offset, whose text starts with prefix, names the
 // offset and contains reason, with one "protocol: " prefix only.
+// checkLoadResult checks a catalog load: with offset < 0 it must have
+// loaded catalog "c"; otherwise it must have failed as checkJSONSyntaxError
+// checks.
+func checkLoadResult(t *testing.T, cat *protocol.Catalog, err error, prefix string, offset int, reason string) {
+	t.Helper()
+	if offset >= 0 {
+		checkJSONSyntaxError(t, err, prefix, offset, reason)
+		return
+	}
+	if err != nil {
+		t.Fatalf("err = %v, want none", err)
+	}
+	if cat.CatalogID() != "c" {
+		t.Fatalf("CatalogID = %q, want c", cat.CatalogID())
+	}
+}
+
 func checkJSONSyntaxError(t *testing.T, err error, prefix string, offset int, reason string) {
 	t.Helper()
 	var ce *protocol.CatalogError

@@ -71,18 +71,7 @@ func streamParts(t *testing.T, answer string, n int) (msgs []string, text string
 		t.Fatal(err)
 	}
 	all = append(all, parts...)
-	m, err := Messages(all)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range m {
-		msgs = append(msgs, string(x))
-	}
-	var sb strings.Builder
-	for _, p := range all {
-		sb.WriteString(p.Text)
-	}
-	return msgs, sb.String()
+	return partsMessages(t, all)
 }
 
 // TestChunkPartsSplitInvariance checks that any chunking of the answer gives
