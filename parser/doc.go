@@ -42,7 +42,8 @@
 //     (WithMaxSurfaces, WithMaxComponents). A stream that ends inside a
 //     message yields what was healed of it, with no error.
 //
-// ParseResponse and FixPayload handle whole, non-streamed responses.
+// ParseResponse and FixPayload handle whole, non-streamed responses;
+// WithPayloadRepair gives a stream the same repairs as it arrives.
 //
 // Ownership: returned parts and their bytes belong to the caller; the parser
 // keeps no reference to them nor to the chunks passed to Feed. With

@@ -117,6 +117,7 @@ type config struct {
 	maxComps     int
 	logger       *slog.Logger
 	borrow       bool
+	repair       bool
 }
 
 // Option configures a Parser. Options are validated by New.
@@ -217,6 +218,25 @@ func limitOption(what string, n int, field func(*config) *int) Option {
 func WithBorrowedOutput() Option {
 	return func(c *config) error {
 		c.borrow = true
+		return nil
+	}
+}
+
+// WithPayloadRepair makes the parser repair, as the chunks arrive, the
+// payload defects ParseResponse repairs in a whole answer (see
+// FixPayload): typographic quotes used as JSON quotes, typographic
+// apostrophes, trailing commas. A stream then yields the messages that
+// ParseResponse gives the same answer whole (but for a last block left
+// unclosed, which ParseResponse reads as text and Close parses). Text
+// outside the blocks passes unchanged. Inside a block, a comma is set down
+// after the whitespace that follows it (once the next byte shows it is not
+// a trailing one), so complete mode's messages, which are the model's
+// bytes, may differ from the model's in that whitespace. Byte offsets in
+// errors count the repaired bytes. It needs FramingTags (New reports an
+// error otherwise).
+func WithPayloadRepair() Option {
+	return func(c *config) error {
+		c.repair = true
 		return nil
 	}
 }

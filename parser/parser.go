@@ -40,6 +40,7 @@ type Parser struct {
 	blockOff  int64
 	blockSize int
 	closed    bool
+	repair    *payloadRepairer // with WithPayloadRepair, else nil
 
 	errs     []error
 	out      emitter
@@ -70,6 +71,12 @@ func New(opts ...Option) (*Parser, error) {
 		}
 	}
 	p := &Parser{cfg: cfg}
+	if cfg.repair {
+		if cfg.framing != FramingTags {
+			return nil, errors.New("parser: WithPayloadRepair needs the tags framing, not " + cfg.framing.String())
+		}
+		p.repair = &payloadRepairer{}
+	}
 	p.out.store.borrow = cfg.borrow
 	eng, err := newEngine(&cfg)
 	if err != nil {
@@ -89,6 +96,9 @@ func New(opts ...Option) (*Parser, error) {
 func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 	if p.closed {
 		return nil, ErrClosed
+	}
+	if p.repair != nil {
+		chunk = p.repair.feed(chunk)
 	}
 	data, base := chunk, p.consumed
 	if len(p.hold) > 0 {
@@ -124,6 +134,13 @@ func (p *Parser) Close() ([]Part, error) {
 	p.seedParts()
 	rest := p.hold
 	p.hold = nil
+	if p.repair != nil {
+		// What the repairer still holds (a comma, part of a character)
+		// comes after what the parser holds.
+		tail := p.repair.close()
+		rest = append(rest, tail...)
+		p.consumed += int64(len(tail))
+	}
 	switch {
 	case p.cfg.framing == FramingFences:
 		p.closeFences(rest, p.consumed-int64(len(rest)))

@@ -53,6 +53,8 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		"messages without validating them")
 	chunk := fs.Int("chunk", 0, "feed the input in chunks of `N` bytes (0: as read); not with --steps")
 	steps := fs.Bool("steps", false, "each input line is a JSON string holding one chunk; print one line per input line")
+	repair := fs.Bool("repair", false, "repair typographic quotes and trailing commas in blocks as they arrive,\n"+
+		"as a whole answer is repaired (tags framing only)")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, parseUsage)
 		fs.PrintDefaults()
@@ -75,6 +77,8 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageErr("at most one FILE, got %d arguments", fs.NArg())
 	case *chunk < 0:
 		return usageErr("--chunk must be 0 or more, got %d", *chunk)
+	case *repair && *framing != "tags":
+		return usageErr("--repair follows <a2ui-json> tags: it needs --framing tags, not %s", *framing)
 	case *steps && chunkSet:
 		return usageErr("--chunk and --steps cannot be used together: with --steps, each input line is one chunk")
 	}
@@ -86,6 +90,9 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stderr, "a2ui-stream parse: %v\n", err)
 		return 2
+	}
+	if *repair {
+		opts = append(opts, parser.WithPayloadRepair())
 	}
 	if !*steps {
 		// Each call's parts are written before the next call (--steps holds

@@ -255,6 +255,14 @@ func TestParseExitCodes(t *testing.T) {
 		{name: "steps_line_of_the_largest_size", args: []string{"parse", "--steps"}, wantCode: 0,
 			stdin: "\"" + strings.Repeat(" ", maxStepLineBytes-2) + "\"\n\"b\"\n", wantStdout: `[{"text":"b"}]`},
 		{name: "unknown_command", args: []string{"nope"}, wantCode: 2, wantStderr: "unknown command"},
+		{name: "smart_quotes_fail_without_repair", args: []string{"parse"}, wantCode: 0,
+			stdin:      "<a2ui-json>[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”},},]</a2ui-json>",
+			wantStdout: `{"error":"parser: block 0`},
+		{name: "repair_fixes_smart_quotes", args: []string{"parse", "--repair", "--chunk", "1"}, wantCode: 0,
+			stdin:      "<a2ui-json>[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”},},]</a2ui-json>",
+			wantStdout: `{"a2ui":[{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}]}`},
+		{name: "repair_needs_tags", args: []string{"parse", "--repair", "--framing", "jsonl"}, wantCode: 2,
+			wantStderr: "--repair follows <a2ui-json> tags: it needs --framing tags, not jsonl"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

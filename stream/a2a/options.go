@@ -164,8 +164,9 @@ func WithArtifactEvents(on bool) Option {
 // (framing, limits). Without them, non-streaming replies are parsed with
 // parser.ParseResponse, which also repairs common payload defects
 // (typographic quotes, trailing commas; see parser.FixPayload), and
-// streaming replies get the same repairs as the output arrives, so that
-// both carry the same messages; with them, neither is repaired.
+// streaming replies get the same repairs as the output arrives
+// (parser.WithPayloadRepair), so that both carry the same messages; with
+// them, neither is repaired.
 // Streaming replies always parse with parser.WithBorrowedOutput added (each
 // part is written before the next chunk is fed, so it spares an allocation
 // per yield); non-streaming replies copy what they keep across Close, so

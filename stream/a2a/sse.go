@@ -41,8 +41,14 @@ func (e *sseWriter) event(result []byte, err error) error {
 // after the final event.
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawMessage, req *Request) {
 	// Each part is encoded and written before the next chunk is fed, so the
-	// parser may lend its output (the last option wins over none).
-	p, err := parser.New(append(slices.Clip(s.cfg.parserOpts), parser.WithBorrowedOutput())...)
+	// parser may lend its output (the last option wins over none). With the
+	// default parser a whole reply gets the payload fixer's repairs (see
+	// responseParts); a streamed one gets them as it arrives.
+	popts := append(slices.Clip(s.cfg.parserOpts), parser.WithBorrowedOutput())
+	if len(s.cfg.parserOpts) == 0 {
+		popts = append(popts, parser.WithPayloadRepair())
+	}
+	p, err := parser.New(popts...)
 	if err != nil { // options were validated by NewServer
 		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", err)))
 		return
@@ -79,17 +85,8 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		}
 		return nil
 	}
-	// With the default parser a whole reply gets the payload fixer's
-	// repairs (see responseParts); a streamed one gets them as it arrives.
-	var fix *streamRepairer
-	if len(s.cfg.parserOpts) == 0 {
-		fix = &streamRepairer{}
-	}
 	var writeErr error
 	runErr := s.runner.Run(ctx, req, func(chunk []byte) error {
-		if fix != nil {
-			chunk = fix.feed(chunk)
-		}
 		parts, _ := ChunkParts(p, chunk, opts) // a dropped block is logged; the stream goes on
 		if err := emit(parts); err != nil {
 			writeErr = err
@@ -101,18 +98,9 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		s.log.Debug("a2a: stream ended early", "write", writeErr, "ctx", ctx.Err())
 		return
 	}
-	// What the repairer and the parser still hold (a comma or a character
-	// waiting for the next byte, text that might have begun a tag, a block
-	// left open) is sent whatever ended the run.
-	if fix != nil {
-		if rest := fix.close(); len(rest) > 0 {
-			parts, _ := ChunkParts(p, rest, opts)
-			if err := emit(parts); err != nil {
-				s.log.Debug("a2a: stream ended early", "write", err, "ctx", ctx.Err())
-				return
-			}
-		}
-	}
+	// What the parser still holds (text that might have begun a tag, a
+	// block left open, a comma or a character the repairer waits on) is
+	// sent whatever ended the run.
 	parts, _ := CloseParts(p, opts)
 	if err := emit(parts); err != nil {
 		s.log.Debug("a2a: stream ended early", "write", err, "ctx", ctx.Err())

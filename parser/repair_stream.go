@@ -1,26 +1,11 @@
-package a2a
+package parser
 
 import "unicode/utf8"
 
-// The <a2ui-json> tags, as the parser's tags framing finds them: anywhere,
-// JSON strings included.
-const (
-	repairTagOpen  = "<a2ui-json>"
-	repairTagClose = "</a2ui-json>"
-)
-
-// Typographic quotes the payload fixer replaces (see parser.FixPayload).
-const (
-	leftDoubleQuote  = '\u201c' // “
-	rightDoubleQuote = '\u201d' // ”
-	leftSingleQuote  = '\u2018' // ‘
-	rightSingleQuote = '\u2019' // ’
-)
-
-// streamRepairer gives a streamed answer the repairs parser.ParseResponse
-// gives the A2UI blocks of a whole one (parser.FixPayload), as the chunks
-// arrive, so that a streamed reply carries the messages of the same answer
-// sent whole:
+// payloadRepairer gives a streamed answer the repairs ParseResponse gives
+// the A2UI blocks of a whole one (FixPayload), as the chunks arrive, so
+// that the stream yields the messages of the same answer parsed whole (see
+// WithPayloadRepair):
 //
 //   - typographic double quotes used as string delimiters become ASCII
 //     quotes (and an ASCII quote inside such a string is escaped);
@@ -40,12 +25,11 @@ const (
 // byte, once that byte shows that the comma is not a trailing one), so
 // that the whitespace, however long, is passed on at once and nothing but
 // the comma waits for it. The JSON is the same, and so are the messages
-// (data parts are written compact). Output waits only for what decides a
+// in every mode but complete, whose messages are the model's bytes and so
+// keep the whitespace where it came. Output waits only for what decides a
 // repair: that comma, and the rest of a UTF-8 character that may be a
 // typographic quote (at most 3 bytes held).
-//
-// A streamRepairer serves one stream and is not safe for concurrent use.
-type streamRepairer struct {
+type payloadRepairer struct {
 	out     []byte // output of the last call, reused
 	scratch []byte // held bytes followed by the chunk
 	held    []byte // unprocessed bytes kept for the next call
@@ -63,7 +47,7 @@ type streamRepairer struct {
 
 // feed repairs the next chunk and returns the bytes ready for the parser,
 // valid until the next call.
-func (r *streamRepairer) feed(chunk []byte) []byte {
+func (r *payloadRepairer) feed(chunk []byte) []byte {
 	data := chunk
 	if len(r.held) > 0 {
 		r.scratch = append(append(r.scratch[:0], r.held...), chunk...)
@@ -94,7 +78,7 @@ func (r *streamRepairer) feed(chunk []byte) []byte {
 // close returns the bytes still held at the end of the stream, unrepaired
 // (as the fixer leaves a comma or a partial character at the end of a
 // payload), valid until the next call.
-func (r *streamRepairer) close() []byte {
+func (r *payloadRepairer) close() []byte {
 	r.out = r.out[:0]
 	if r.comma {
 		r.out = append(r.out, ',')
@@ -108,10 +92,10 @@ func (r *streamRepairer) close() []byte {
 // matchTag advances the match of the next tag by c (each tag has its only
 // '<' in front, so a mismatch restarts the match at c) and switches
 // between text and block when the tag completes.
-func (r *streamRepairer) matchTag(c byte) {
-	tag := repairTagOpen
+func (r *payloadRepairer) matchTag(c byte) {
+	tag := tagOpen
 	if r.inBlock {
-		tag = repairTagClose
+		tag = tagClose
 	}
 	switch {
 	case c == tag[r.tag]:
@@ -132,7 +116,7 @@ func (r *streamRepairer) matchTag(c byte) {
 // blockByte repairs the block bytes starting at data[i], appending them to
 // r.out, and returns how many it consumed, or hold when they cannot be
 // decided before more bytes arrive.
-func (r *streamRepairer) blockByte(data []byte, i int) (n int, hold bool) {
+func (r *payloadRepairer) blockByte(data []byte, i int) (n int, hold bool) {
 	c := data[i]
 	switch {
 	case r.escaped:
@@ -183,18 +167,18 @@ func (r *streamRepairer) blockByte(data []byte, i int) (n int, hold bool) {
 
 // runeBytes repairs the UTF-8 sequence at data[i] (or a byte that starts
 // none), as blockByte.
-func (r *streamRepairer) runeBytes(data []byte, i int) (n int, hold bool) {
+func (r *payloadRepairer) runeBytes(data []byte, i int) (n int, hold bool) {
 	if !utf8.FullRune(data[i:]) {
 		return 0, true
 	}
 	q, size := utf8.DecodeRune(data[i:])
 	switch {
-	case q == leftSingleQuote || q == rightSingleQuote:
+	case q == leftSingle || q == rightSingle:
 		r.out = append(r.out, '\'')
-	case !r.inString && (q == leftDoubleQuote || q == rightDoubleQuote):
+	case !r.inString && (q == leftDouble || q == rightDouble):
 		r.out = append(r.out, '"')
 		r.inString, r.smartOpened = true, true
-	case r.inString && r.smartOpened && q == rightDoubleQuote:
+	case r.inString && r.smartOpened && q == rightDouble:
 		r.out = append(r.out, '"')
 		r.inString, r.smartOpened = false, false
 	default:

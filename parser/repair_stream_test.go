@@ -1,0 +1,368 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestPayloadRepairer checks what the repairer passes on at each chunk: the
+// repaired block bytes at once, and only what decides a repair held back.
+// It also checks that every split of the input in two gives the same bytes
+// as one chunk.
+func TestPayloadRepairer(t *testing.T) {
+	spaces := strings.Repeat(" \n", 2<<10+1) // past any small bound
+	tests := []struct {
+		name      string
+		chunks    []string
+		want      []string // the output of each feed
+		wantClose string
+	}{
+		{name: "prose_untouched",
+			chunks: []string{"He said “hi”, ‘ok’, [a,]"}, want: []string{"He said “hi”, ‘ok’, [a,]"}},
+		{name: "smart_quotes_in_block",
+			chunks: []string{"<a2ui-json>[{“a”: “It’s”}]</a2ui-json> “x”"},
+			want:   []string{`<a2ui-json>[{"a": "It's"}]</a2ui-json> “x”`}},
+		{name: "ascii_quote_in_smart_string_escaped",
+			chunks: []string{`<a2ui-json>{“a”: “say "hi"”}`}, want: []string{`<a2ui-json>{"a": "say \"hi\""}`}},
+		{name: "smart_quotes_in_ascii_string_stay",
+			chunks: []string{`<a2ui-json>{"a": "“hi” \"”"}`}, want: []string{`<a2ui-json>{"a": "“hi” \"”"}`}},
+		{name: "trailing_commas_dropped",
+			chunks: []string{"<a2ui-json>[{\"a\":1,},\n]"}, want: []string{"<a2ui-json>[{\"a\":1}\n]"}},
+		{name: "comma_in_string_kept",
+			chunks: []string{`<a2ui-json>{"a":"x,}",}`}, want: []string{`<a2ui-json>{"a":"x,}"}`}},
+		{name: "comma_waits_for_next_byte",
+			chunks: []string{`<a2ui-json>[{"a":1},`, " \n", "]</a2ui-json>"},
+			want:   []string{`<a2ui-json>[{"a":1}`, " \n", "]</a2ui-json>"}},
+		{name: "comma_kept_before_a_value",
+			chunks: []string{`<a2ui-json>[{"a":1},`, `{"b":2}]`},
+			want:   []string{`<a2ui-json>[{"a":1}`, `,{"b":2}]`}},
+		{name: "comma_set_down_after_the_whitespace",
+			chunks: []string{`<a2ui-json>[{"a":1},`, " \n", "\t{}]"},
+			want:   []string{`<a2ui-json>[{"a":1}`, " \n", "\t,{}]"}},
+		{name: "trailing_comma_dropped_after_long_whitespace",
+			chunks: []string{`<a2ui-json>[{"a":1,`, spaces, "}", spaces, "]"},
+			want:   []string{`<a2ui-json>[{"a":1`, spaces, "}", spaces, "]"}},
+		{name: "comma_before_the_close_tag_kept",
+			chunks: []string{`<a2ui-json>[{"a":1}, `, "</a2ui-json>, ]"},
+			want:   []string{`<a2ui-json>[{"a":1} `, ",</a2ui-json>, ]"}},
+		{name: "comma_before_a_split_character",
+			chunks: []string{`<a2ui-json>{"a":1, `, "\xe2\x80", "\x9cb\xe2\x80\x9d:2}"},
+			want:   []string{`<a2ui-json>{"a":1 `, ",", `"b":2}`}},
+		{name: "split_smart_quote_waits",
+			chunks: []string{"<a2ui-json>[{\xe2\x80", "\x9ca\xe2", "\x80\x9d:1}]"},
+			want:   []string{"<a2ui-json>[{", `"a`, `":1}]`}},
+		{name: "other_split_character_waits_too",
+			chunks: []string{"<a2ui-json>[{\"\xc3", "\xa9\":1}]"}, want: []string{"<a2ui-json>[{\"", "\xc3\xa9\":1}]"}},
+		{name: "split_tags",
+			chunks: []string{"<a2ui-js", "on>[{“a”:1}]</a2ui", "-json> “x”"},
+			want:   []string{"<a2ui-js", `on>[{"a":1}]</a2ui`, "-json> “x”"}},
+		{name: "close_tag_in_a_string_ends_the_block",
+			chunks: []string{`<a2ui-json>[{"a":"</a2ui-json> “x”, <a2ui-json>“y”`},
+			want:   []string{`<a2ui-json>[{"a":"</a2ui-json> “x”, <a2ui-json>"y"`}},
+		{name: "escape_across_chunks",
+			chunks: []string{`<a2ui-json>{“a”: “x\`, `"”}`}, want: []string{`<a2ui-json>{"a": "x\`, `""}`}},
+		{name: "fence_marker_verbatim",
+			chunks: []string{"<a2ui-json>```json “a”, ‘b’\n[{“c”:1},]\n```\n</a2ui-json>"},
+			want:   []string{"<a2ui-json>```json “a”, ‘b’\n[{\"c\":1}]\n```\n</a2ui-json>"}},
+		{name: "fence_marker_ends_at_bracket",
+			chunks: []string{"<a2ui-json>```“j”[{“c”:1}]```</a2ui-json>"},
+			want:   []string{"<a2ui-json>```“j”[{\"c\":1}]```</a2ui-json>"}},
+		{name: "state_resets_at_each_block",
+			chunks: []string{`<a2ui-json>{“a`, `</a2ui-json> “t” <a2ui-json>{“b”:1}`},
+			want:   []string{`<a2ui-json>{"a`, `</a2ui-json> “t” <a2ui-json>{"b":1}`}},
+		{name: "close_returns_held_comma",
+			chunks: []string{`<a2ui-json>[1, `}, want: []string{`<a2ui-json>[1 `}, wantClose: ","},
+		{name: "close_returns_held_character",
+			chunks: []string{"<a2ui-json>[\xe2\x80"}, want: []string{"<a2ui-json>["}, wantClose: "\xe2\x80"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r payloadRepairer
+			for i, c := range tt.chunks {
+				if got := string(r.feed([]byte(c))); got != tt.want[i] {
+					t.Fatalf("feed %d (%q) = %q, want %q", i, c, got, tt.want[i])
+				}
+			}
+			if got := string(r.close()); got != tt.wantClose {
+				t.Fatalf("close = %q, want %q", got, tt.wantClose)
+			}
+			whole := strings.Join(tt.chunks, "")
+			want := repairChunks(whole)
+			for i := 0; i <= len(whole); i++ {
+				if got := repairChunks(whole[:i], whole[i:]); got != want {
+					t.Fatalf("split at %d: %q, want %q", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+// repairChunks runs chunks through a new repairer and returns all it
+// passed on, the held bytes at close included.
+func repairChunks(chunks ...string) string {
+	var r payloadRepairer
+	var sb strings.Builder
+	for _, c := range chunks {
+		sb.Write(r.feed([]byte(c)))
+	}
+	sb.Write(r.close())
+	return sb.String()
+}
+
+// repairAnswers are model answers whose blocks need the payload fixer's
+// repairs, and one that needs none.
+var repairAnswers = []string{
+	"Hi <a2ui-json>[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”}}]</a2ui-json> bye",
+	`Note <a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/t","value":"It’s ‘fine’"}}]</a2ui-json>`,
+	`<a2ui-json>{“version”: “v0.9”, “updateDataModel”: {“surfaceId”: “s”, “path”: “/q”, “value”: “say "hi" ok”}}</a2ui-json>`,
+	"Form: <a2ui-json>[{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"s\",},} ,\n\t]</a2ui-json> done",
+	"Here:\n<a2ui-json>\n```json “fence”, ‘info’\n[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”},},]\n```\n</a2ui-json>\nok",
+	"He said “look” <a2ui-json>[{“version”: “v0.9”, “createSurface”: {“surfaceId”: “s”, “catalogId”: “c”}}]</a2ui-json> and ‘then’, <a2ui-json>[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”}}]</a2ui-json> “end”",
+	"<a2ui-json>[{“beginRendering”: {“surfaceId”: “s”, “root”: “r”}}, {“surfaceUpdate”: {“surfaceId”: “s”, “components”: [{“id”: “r”, “component”: {“Text”: {“text”: {“literalString”: “It’s ”}}}}]}}]</a2ui-json>",
+	`A <a2ui-json>[{"version":"v0.9","deleteSurface":{"surfaceId":"x"}}]</a2ui-json> B`,
+}
+
+// TestWithPayloadRepair checks, for every answer split at every byte and
+// fed one byte at a time, that a parser with WithPayloadRepair reads the
+// repaired blocks without error in every mode, yields in complete mode the
+// messages ParseResponse gives the answer whole, and passes the text
+// outside the blocks unchanged.
+func TestWithPayloadRepair(t *testing.T) {
+	for i, answer := range repairAnswers {
+		whole, err := ParseResponse(answer)
+		if err != nil {
+			t.Fatalf("answer %d: ParseResponse: %v", i, err)
+		}
+		want := repairedMessages(whole)
+		if want == "" {
+			t.Fatalf("answer %d: no message: the case is broken", i)
+		}
+		for _, mode := range []Mode{ModeComplete, ModeProgressive, ModeDelta} {
+			check := func(how string, chunks []string) {
+				t.Helper()
+				parts, err := feedRepaired(chunks, WithMode(mode))
+				if err != nil {
+					t.Fatalf("answer %d, %s, %s: %v", i, mode, how, err)
+				}
+				// The progressive modes build their yields from what they
+				// read (and skip, as the reference, messages about surfaces
+				// never begun): they must read the repaired blocks without
+				// error; complete mode must yield ParseResponse's messages.
+				if got := repairedMessages(parts); mode == ModeComplete && got != want {
+					t.Fatalf("answer %d, %s: messages\n%s\nwant\n%s", i, how, got, want)
+				}
+				if got, wantText := joinedText(parts), proseOf(answer); got != wantText {
+					t.Fatalf("answer %d, %s, %s: text %q, want %q", i, mode, how, got, wantText)
+				}
+			}
+			check("one chunk", []string{answer})
+			for k := 1; k < len(answer); k++ {
+				check("split", []string{answer[:k], answer[k:]})
+			}
+			bytewise := make([]string, len(answer))
+			for k := 0; k < len(answer); k++ {
+				bytewise[k] = answer[k : k+1]
+			}
+			check("one byte at a time", bytewise)
+		}
+	}
+}
+
+// TestWithPayloadRepairNeedsTags checks that the option is refused with a
+// framing the repairer does not follow, and that without it a block
+// needing a repair fails.
+func TestWithPayloadRepairNeedsTags(t *testing.T) {
+	for _, f := range []Framing{FramingFences, FramingJSONL} {
+		if _, err := New(WithFraming(f), WithPayloadRepair()); err == nil || !strings.HasPrefix(err.Error(), "parser: ") {
+			t.Errorf("%s: err = %v, want a parser error", f, err)
+		}
+	}
+	parts, err := feedRepaired([]string{repairAnswers[0]})
+	if err != nil || repairedMessages(parts) == "" {
+		t.Fatalf("with the option: %v, %q", err, repairedMessages(parts))
+	}
+	p, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Feed([]byte(repairAnswers[0])); err == nil {
+		t.Fatal("without the option the smart-quoted block parsed")
+	}
+}
+
+// FuzzPayloadRepair checks, for any answer split anywhere, that the
+// repairer never panics and passes on the same bytes however the answer is
+// chunked, that the text outside closed blocks is unchanged, and that when
+// the whole answer parses with ParseResponse, a parser with
+// WithPayloadRepair fed the two chunks yields the same messages (unless it
+// reports an error: ParseResponse reads an unclosed or failing block as
+// text).
+func FuzzPayloadRepair(f *testing.F) {
+	for _, a := range repairAnswers {
+		f.Add(a, uint16(len(a)/2))
+	}
+	for _, s := range []string{
+		"<a2ui-json>[{“a”: “b”},]</a2ui-json>", "<a2ui-json>{“a”: “x\\”}</a2ui-json>",
+		"<a2ui-json>```“j”\n[{‘a’:1}]```</a2ui-json>", "<a2ui-json>[\xe2\x80", "a <a2ui-json>[1,", "<a2ui-json>{\"a\":\"</a2ui-json>\"}",
+	} {
+		f.Add(s, uint16(3))
+	}
+	f.Fuzz(func(t *testing.T, answer string, at uint16) {
+		k := int(at) % (len(answer) + 1)
+		repaired := repairChunks(answer)
+		if got := repairChunks(answer[:k], answer[k:]); got != repaired {
+			t.Fatalf("split at %d: %q, want %q", k, got, repaired)
+		}
+		closed := closedBlocks(answer)
+		if got, want := proseOf(repaired), proseOf(answer); got != want && closed {
+			t.Fatalf("prose %q, want %q", got, want)
+		}
+		whole, err := ParseResponse(answer)
+		if err != nil || !closed {
+			return
+		}
+		parts, err := feedRepaired([]string{answer[:k], answer[k:]})
+		if err != nil {
+			return
+		}
+		if got, want := repairedMessages(parts), repairedMessages(whole); got != want {
+			t.Fatalf("streamed messages\n%s\nwant the whole answer's\n%s", got, want)
+		}
+	})
+}
+
+// feedRepaired feeds chunks to a new parser with WithPayloadRepair (and
+// opts) and returns all it yielded, Close included, and the first error.
+func feedRepaired(chunks []string, opts ...Option) ([]Part, error) {
+	p, err := New(append(opts, WithPayloadRepair())...)
+	if err != nil {
+		return nil, err
+	}
+	var all []Part
+	var first error
+	for _, c := range chunks {
+		parts, err := p.Feed([]byte(c))
+		all = append(all, parts...)
+		if first == nil {
+			first = err
+		}
+	}
+	parts, err := p.Close()
+	if first == nil {
+		first = err
+	}
+	return append(all, parts...), first
+}
+
+// repairedMessages joins the messages of parts, one per line, compact (the
+// repairer may move whitespace within a message).
+func repairedMessages(parts []Part) string {
+	var sb strings.Builder
+	for _, m := range partsMessages(parts) {
+		var b bytes.Buffer
+		if err := json.Compact(&b, m); err != nil {
+			b.Reset()
+			b.Write(m)
+		}
+		sb.Write(b.Bytes())
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// partsMessages returns the messages of parts, in order.
+func partsMessages(parts []Part) []json.RawMessage {
+	var msgs []json.RawMessage
+	for _, p := range parts {
+		msgs = append(msgs, p.Messages...)
+	}
+	return msgs
+}
+
+// joinedText joins the text of parts.
+func joinedText(parts []Part) string {
+	var sb strings.Builder
+	for _, p := range parts {
+		sb.WriteString(p.Text)
+	}
+	return sb.String()
+}
+
+// proseOf is answer without its closed <a2ui-json> blocks.
+func proseOf(answer string) string {
+	var sb strings.Builder
+	for {
+		i := strings.Index(answer, string(tagOpen))
+		if i < 0 {
+			break
+		}
+		j := strings.Index(answer[i:], string(tagClose))
+		if j < 0 {
+			break
+		}
+		sb.WriteString(answer[:i])
+		answer = answer[i+j+len(tagClose):]
+	}
+	sb.WriteString(answer)
+	return sb.String()
+}
+
+// closedBlocks reports whether every <a2ui-json> of answer is closed before
+// the next one opens.
+func closedBlocks(answer string) bool {
+	for {
+		i := strings.Index(answer, string(tagOpen))
+		if i < 0 {
+			return true
+		}
+		answer = answer[i+len(tagOpen):]
+		j := strings.Index(answer, string(tagClose))
+		if j < 0 || strings.Contains(answer[:j], string(tagOpen)) {
+			return false
+		}
+		answer = answer[j+len(tagClose):]
+	}
+}
+
+// TestWithPayloadRepairCloseKeepsHeldBytes checks that Close passes on what
+// the repairer still holds (a comma waiting for the next byte, part of a
+// character): a stream that ends there fails as it does without the option
+// (at Close rather than at Feed, for a held comma).
+func TestWithPayloadRepairCloseKeepsHeldBytes(t *testing.T) {
+	tests := []struct {
+		name string
+		mode Mode
+		in   string
+	}{
+		{name: "truncated_character_in_a_healed_string", mode: ModeProgressive,
+			in: `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"ab` + "\xc3"},
+		{name: "comma_after_a_single_object", mode: ModeComplete,
+			in: `<a2ui-json>{"version":"v0.9","deleteSurface":{"surfaceId":"s"}},`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			errOf := func(opts ...Option) string {
+				p, err := New(append(opts, WithMode(tt.mode))...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var errs []string
+				if _, err := p.Feed([]byte(tt.in)); err != nil {
+					errs = append(errs, err.Error())
+				}
+				if _, err := p.Close(); err != nil {
+					errs = append(errs, err.Error())
+				}
+				if len(errs) == 0 {
+					t.Fatal("no error: the case is broken")
+				}
+				return strings.Join(errs, "; ")
+			}
+			if got, want := errOf(WithPayloadRepair()), errOf(); got != want {
+				t.Fatalf("with the option: %s\nwant, as without: %s", got, want)
+			}
+		})
+	}
+}
