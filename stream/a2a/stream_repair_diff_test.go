@@ -226,27 +226,6 @@ func streamedReplyWith(t *testing.T, chunks []string, opts ...Option) (msgs []st
 	return partsMessages(t, parts)
 }
 
-// wholeReplyWith is wholeReply through a server built with opts.
-func wholeReplyWith(t *testing.T, answer string, opts ...Option) []string {
-	t.Helper()
-	s, err := NewServer(StaticRunner(answer), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var reply rpcReply
-	decodeJSONInto(t, serve(t, s, rpcBody(A2A10, false)), &reply)
-	if reply.Error != nil {
-		t.Fatal(reply.Error)
-	}
-	var res struct {
-		Message struct {
-			Parts []Part `json:"parts"`
-		} `json:"message"`
-	}
-	decodeJSONInto(t, reply.Result, &res)
-	msgs, _ := partsMessages(t, res.Message.Parts)
-	return msgs
-}
 
 // checkStreamedAsWhole streams answer in chunks through the HTTP handler
 // with opts and fails unless the streamed events carry exactly the
@@ -256,7 +235,7 @@ func checkStreamedAsWhole(t *testing.T, answer string, chunks []string, opts ...
 	if _, err := parser.ParseResponse(answer); err != nil {
 		return // the whole reply falls back to the text: nothing to compare
 	}
-	want := wholeReplyWith(t, answer, opts...)
+	want := wholeMessages(t, answer, opts...)
 	got, text := streamedReplyWith(t, chunks, opts...)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("answer %.2000q\n(%d chunks)\nstreamed messages\n%s\nwant the whole reply's\n%s", answer, len(chunks), strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -325,7 +304,7 @@ func TestStreamedReplyLongSpaceAfterComma(t *testing.T) {
 				s = s[k:]
 			}
 			t.Run(strconv.Itoa(len(space))+"_spaces_chunks_of_"+strconv.Itoa(size), func(t *testing.T) {
-				want := wholeReplyWith(t, answer)
+				want := wholeMessages(t, answer)
 				if len(want) != 2 {
 					t.Fatalf("whole reply %q: the case is broken", want)
 				}
@@ -339,4 +318,12 @@ func TestStreamedReplyLongSpaceAfterComma(t *testing.T) {
 			})
 		}
 	}
+}
+
+// wholeMessages is the messages of wholeReply through a server built with
+// opts.
+func wholeMessages(t *testing.T, answer string, opts ...Option) []string {
+	t.Helper()
+	msgs, _ := wholeReply(t, answer, opts...)
+	return msgs
 }

@@ -80,11 +80,12 @@ func streamedReply(t *testing.T, chunks []string) (msgs []string, text string) {
 	return partsMessages(t, parts)
 }
 
-// wholeReply answers answer through a non-streaming request and returns
+// wholeReply answers answer through a non-streaming request to a server
+// built with opts and returns
 // the messages and the joined text of the reply's parts.
-func wholeReply(t *testing.T, answer string) (msgs []string, text string) {
+func wholeReply(t *testing.T, answer string, opts ...Option) (msgs []string, text string) {
 	t.Helper()
-	s, err := NewServer(StaticRunner(answer))
+	s, err := NewServer(StaticRunner(answer), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
