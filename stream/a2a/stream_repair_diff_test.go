@@ -226,7 +226,6 @@ func streamedReplyWith(t *testing.T, chunks []string, opts ...Option) (msgs []st
 	return partsMessages(t, parts)
 }
 
-
 // checkStreamedAsWhole streams answer in chunks through the HTTP handler
 // with opts and fails unless the streamed events carry exactly the
 // messages of the non-streamed reply and the answer's prose.

@@ -81,8 +81,8 @@ func streamedReply(t *testing.T, chunks []string) (msgs []string, text string) {
 }
 
 // wholeReply answers answer through a non-streaming request to a server
-// built with opts and returns
-// the messages and the joined text of the reply's parts.
+// built with opts and returns the messages and the joined text of the
+// reply's parts.
 func wholeReply(t *testing.T, answer string, opts ...Option) (msgs []string, text string) {
 	t.Helper()
 	s, err := NewServer(StaticRunner(answer), opts...)
