@@ -19,9 +19,10 @@
 // the chunks, so the cost is linear in the input.
 //
 // Three modes choose what a block yields: ModeComplete (each top-level message
-// once, as the exact bytes the model produced), ModeProgressive (healed,
-// reachable component snapshots as the A2UI streaming conformance suite
-// specifies) and ModeDelta (progressive without repetition).
+// once, as the exact bytes the model produced, or the repaired bytes with
+// WithPayloadRepair), ModeProgressive (healed, reachable component
+// snapshots as the A2UI streaming conformance suite specifies) and
+// ModeDelta (progressive without repetition).
 //
 // Errors: a block that fails is reported as a *BlockError wrapping the
 // cause (a *SyntaxError with the stream byte offset, a *LimitError, a
@@ -43,7 +44,9 @@
 //     message yields what was healed of it, with no error.
 //
 // ParseResponse and FixPayload handle whole, non-streamed responses;
-// WithPayloadRepair gives a stream the same repairs as it arrives.
+// WithPayloadRepair gives a stream the same repairs as it arrives (it holds
+// back at most a comma, until the next byte shows whether it is a trailing
+// one, and a split character that may be a typographic quote).
 //
 // Ownership: returned parts and their bytes belong to the caller; the parser
 // keeps no reference to them nor to the chunks passed to Feed. With

@@ -225,14 +225,20 @@ func WithBorrowedOutput() Option {
 // WithPayloadRepair makes the parser repair, as the chunks arrive, the
 // payload defects ParseResponse repairs in a whole answer (see
 // FixPayload): typographic quotes used as JSON quotes, typographic
-// apostrophes, trailing commas. A stream then yields the messages that
-// ParseResponse gives the same answer whole (but for a last block left
-// unclosed, which ParseResponse reads as text and Close parses). Text
-// outside the blocks passes unchanged. Inside a block, a comma is set down
-// after the whitespace that follows it (once the next byte shows it is not
-// a trailing one), so complete mode's messages, which are the model's
-// bytes, may differ from the model's in that whitespace. Byte offsets in
-// errors count the repaired bytes. It needs FramingTags (New reports an
+// apostrophes, trailing commas, and Unicode spaces around a block's JSON
+// (which FixPayload trims; here they become ASCII spaces). In complete
+// mode a stream then yields the messages that ParseResponse gives the same
+// answer whole (the progressive modes build their yields from them),
+// within the parser's limits (WithMaxDepth, WithMaxBlockSize, which
+// ParseResponse does not have), but for a last block left unclosed, which
+// ParseResponse reads as text and Close parses. Text outside the blocks
+// passes unchanged. Inside a block, a comma is set down after the
+// whitespace that follows it (once the next byte shows it is not a
+// trailing one), so complete mode's messages, the repaired bytes, may
+// differ from the model's in that whitespace as well as in the repairs.
+// Byte offsets in errors, and the block size WithMaxBlockSize bounds,
+// count the repaired bytes. The repair holds back at most a comma and the
+// first bytes of a UTF-8 character. It needs FramingTags (New reports an
 // error otherwise).
 func WithPayloadRepair() Option {
 	return func(c *config) error {

@@ -1,6 +1,10 @@
 package parser
 
-import "unicode/utf8"
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+)
 
 // payloadRepairer gives a streamed answer the repairs ParseResponse gives
 // the A2UI blocks of a whole one (FixPayload), as the chunks arrive, so
@@ -12,7 +16,12 @@ import "unicode/utf8"
 //   - typographic single quotes become ASCII apostrophes, inside strings
 //     too;
 //   - a trailing comma before '}' or ']' is dropped (never a comma inside a
-//     string).
+//     string);
+//   - a Unicode space (unicode.IsSpace, other than JSON's four) outside the
+//     block's top-level JSON values, before or after them, becomes an
+//     ASCII space: the fixer trims such spaces from the ends of a payload,
+//     and the parser skips ASCII ones there (inside a value they stay, and
+//     fail there as in the whole answer).
 //
 // It works on the bytes before the parser: text outside the blocks passes
 // unchanged, as do markdown fence markers (from a backtick outside a string
@@ -20,15 +29,15 @@ import "unicode/utf8"
 // skips and the whole-answer path strips before repairing). The repairs
 // are those of one left-to-right pass, so the bytes passed on are the same
 // however the answer is chunked, and they are those of the fixer's pass
-// over the whole answer but for one thing: a comma outside a string is
-// set down after the whitespace that follows it (right before the next
-// byte, once that byte shows that the comma is not a trailing one), so
-// that the whitespace, however long, is passed on at once and nothing but
-// the comma waits for it. The JSON is the same, and so are the messages
-// in every mode but complete, whose messages are the model's bytes and so
-// keep the whitespace where it came. Output waits only for what decides a
-// repair: that comma, and the rest of a UTF-8 character that may be a
-// typographic quote (at most 3 bytes held).
+// over the whole answer but for the spaces it trims and one thing more: a
+// comma outside a string is set down after the whitespace that follows it
+// (right before the next byte, once that byte shows that the comma is not
+// a trailing one), so that the whitespace, however long, is passed on at
+// once and nothing but the comma waits for it. The JSON is the same, and
+// so are the messages in every mode but complete, whose messages are the
+// bytes passed on and so have the whitespace before the comma. Output
+// waits only for what decides a repair: that comma, and the rest of a
+// UTF-8 character that may be a typographic quote (at most 3 bytes held).
 type payloadRepairer struct {
 	out     []byte // output of the last call, reused
 	scratch []byte // held bytes followed by the chunk
@@ -43,6 +52,7 @@ type payloadRepairer struct {
 	smartOpened bool // the string was opened by a typographic quote
 	escaped     bool // the previous byte was a backslash in a string
 	fence       bool // in a markdown fence marker
+	depth       int  // open '[' and '{' outside strings (never below 0)
 }
 
 // feed repairs the next chunk and returns the bytes ready for the parser,
@@ -56,6 +66,28 @@ func (r *payloadRepairer) feed(chunk []byte) []byte {
 	}
 	r.out = r.out[:0]
 	for i := 0; i < len(data); {
+		// Runs of bytes that need no repair and cannot start a tag are
+		// copied at once: text up to the next '<', and block bytes up to
+		// the next one that may matter.
+		if r.tag == 0 {
+			n := 0
+			switch {
+			case !r.inBlock:
+				n = bytes.IndexByte(data[i:], '<')
+				if n < 0 {
+					n = len(data) - i
+				}
+			case r.inString && !r.escaped:
+				n = plainStringRun(data[i:])
+			case !r.inString && !r.comma && !r.fence:
+				n = plainJSONRun(data[i:])
+			}
+			if n > 0 {
+				r.out = append(r.out, data[i:i+n]...)
+				i += n
+				continue
+			}
+		}
 		if !r.inBlock {
 			r.out = append(r.out, data[i])
 			r.matchTag(data[i])
@@ -110,6 +142,7 @@ func (r *payloadRepairer) matchTag(c byte) {
 	if r.tag == len(tag) {
 		r.inBlock, r.tag = !r.inBlock, 0
 		r.inString, r.smartOpened, r.escaped, r.fence, r.comma = false, false, false, false, false
+		r.depth = 0
 	}
 }
 
@@ -160,6 +193,12 @@ func (r *payloadRepairer) blockByte(data []byte, i int) (n int, hold bool) {
 		return 1, false
 	case !r.inString && c == '`':
 		r.fence = true
+	case !r.inString && (c == '[' || c == '{'):
+		r.depth++
+	case !r.inString && (c == ']' || c == '}'):
+		r.depth = max(r.depth-1, 0)
+	case !r.inString && r.depth == 0 && (c == '\v' || c == '\f'):
+		c = ' ' // a space the fixer trims (see payloadRepairer)
 	}
 	r.out = append(r.out, c)
 	return 1, false
@@ -181,10 +220,42 @@ func (r *payloadRepairer) runeBytes(data []byte, i int) (n int, hold bool) {
 	case r.inString && r.smartOpened && q == rightDouble:
 		r.out = append(r.out, '"')
 		r.inString, r.smartOpened = false, false
+	case !r.inString && r.depth == 0 && unicode.IsSpace(q):
+		r.out = append(r.out, ' ') // a space the fixer trims
 	default:
 		r.out = append(r.out, data[i:i+size]...)
 	}
 	return size, false
+}
+
+// plainStringRun returns the length of the run of string bytes at the start
+// of b that the repairer copies as they are: ASCII other than a quote, a
+// backslash or the '<' that may begin the close tag.
+func plainStringRun(b []byte) int {
+	for i, c := range b {
+		if c == '"' || c == '\\' || c == '<' || c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return len(b)
+}
+
+// plainJSONRun returns the length of the run of bytes outside strings at
+// the start of b that the repairer copies as they are (with no comma
+// pending): JSON whitespace, ':' and the bytes of numbers and literals,
+// anything ASCII but a quote, a comma, a backtick, a bracket or brace,
+// '<', and the two spaces it replaces.
+func plainJSONRun(b []byte) int {
+	for i, c := range b {
+		switch c {
+		case '"', ',', '`', '[', ']', '{', '}', '<', '\v', '\f':
+			return i
+		}
+		if c >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return len(b)
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

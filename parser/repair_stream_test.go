@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -72,6 +73,11 @@ func TestPayloadRepairer(t *testing.T) {
 		{name: "state_resets_at_each_block",
 			chunks: []string{`<a2ui-json>{“a`, `</a2ui-json> “t” <a2ui-json>{“b”:1}`},
 			want:   []string{`<a2ui-json>{"a`, `</a2ui-json> “t” <a2ui-json>{"b":1}`}},
+		{name: "unicode_spaces_around_the_value_become_ascii",
+			chunks: []string{"<a2ui-json>\u00a0\v[{\"a\":\"\u00a0\"}]\u2028\f", "\xe3\x80", "\x80</a2ui-json>\u00a0"},
+			want:   []string{"<a2ui-json>  [{\"a\":\"\u00a0\"}]  ", "", " </a2ui-json>\u00a0"}},
+		{name: "unicode_spaces_inside_the_value_stay",
+			chunks: []string{"<a2ui-json>[\u00a0{\"a\":\v1}\u3000]"}, want: []string{"<a2ui-json>[\u00a0{\"a\":\v1}\u3000]"}},
 		{name: "close_returns_held_comma",
 			chunks: []string{`<a2ui-json>[1, `}, want: []string{`<a2ui-json>[1 `}, wantClose: ","},
 		{name: "close_returns_held_character",
@@ -122,6 +128,9 @@ var repairAnswers = []string{
 	"He said “look” <a2ui-json>[{“version”: “v0.9”, “createSurface”: {“surfaceId”: “s”, “catalogId”: “c”}}]</a2ui-json> and ‘then’, <a2ui-json>[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”}}]</a2ui-json> “end”",
 	"<a2ui-json>[{“beginRendering”: {“surfaceId”: “s”, “root”: “r”}}, {“surfaceUpdate”: {“surfaceId”: “s”, “components”: [{“id”: “r”, “component”: {“Text”: {“text”: {“literalString”: “It’s ”}}}}]}}]</a2ui-json>",
 	`A <a2ui-json>[{"version":"v0.9","deleteSurface":{"surfaceId":"x"}}]</a2ui-json> B`,
+	// Unicode spaces around the payload, which FixPayload trims.
+	"Edge <a2ui-json>\u00a0[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”}}]\u2028 </a2ui-json> end",
+	"<a2ui-json>```json\n\u3000{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"s\"}}\v\u0085\n```</a2ui-json>",
 }
 
 // TestWithPayloadRepair checks, for every answer split at every byte and
@@ -195,10 +204,10 @@ func TestWithPayloadRepairNeedsTags(t *testing.T) {
 // FuzzPayloadRepair checks, for any answer split anywhere, that the
 // repairer never panics and passes on the same bytes however the answer is
 // chunked, that the text outside closed blocks is unchanged, and that when
-// the whole answer parses with ParseResponse, a parser with
-// WithPayloadRepair fed the two chunks yields the same messages (unless it
-// reports an error: ParseResponse reads an unclosed or failing block as
-// text).
+// the whole answer parses with ParseResponse and its blocks are closed
+// (ParseResponse reads an unclosed block as text), a parser with
+// WithPayloadRepair fed the two chunks yields the same messages, without
+// error unless past the depth limit, which ParseResponse does not have.
 func FuzzPayloadRepair(f *testing.F) {
 	for _, a := range repairAnswers {
 		f.Add(a, uint16(len(a)/2))
@@ -206,6 +215,7 @@ func FuzzPayloadRepair(f *testing.F) {
 	for _, s := range []string{
 		"<a2ui-json>[{“a”: “b”},]</a2ui-json>", "<a2ui-json>{“a”: “x\\”}</a2ui-json>",
 		"<a2ui-json>```“j”\n[{‘a’:1}]```</a2ui-json>", "<a2ui-json>[\xe2\x80", "a <a2ui-json>[1,", "<a2ui-json>{\"a\":\"</a2ui-json>\"}",
+		"<a2ui-json>\u00a0{“a”: [1,]}\u2028\n```</a2ui-json>",
 	} {
 		f.Add(s, uint16(3))
 	}
@@ -224,8 +234,11 @@ func FuzzPayloadRepair(f *testing.F) {
 			return
 		}
 		parts, err := feedRepaired([]string{answer[:k], answer[k:]})
-		if err != nil {
+		if errors.Is(err, ErrTooDeep) {
 			return
+		}
+		if err != nil {
+			t.Fatalf("streamed: %v; the whole answer parses to\n%s", err, repairedMessages(whole))
 		}
 		if got, want := repairedMessages(parts), repairedMessages(whole); got != want {
 			t.Fatalf("streamed messages\n%s\nwant the whole answer's\n%s", got, want)
@@ -365,4 +378,74 @@ func TestWithPayloadRepairCloseKeepsHeldBytes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestWithPayloadRepairKeepsNoChunk checks that the parser keeps nothing of
+// the repairer's output, a buffer the repairer reuses at the next call:
+// call by call, in every mode, with owned and borrowed output, a parser
+// with WithPayloadRepair returns what a parser without it returns when fed
+// copies of the repaired bytes (parts, their text and messages, errors).
+func TestWithPayloadRepairKeepsNoChunk(t *testing.T) {
+	stream := "intro “a” <a2ui-json>[" +
+		`{“version”:“v0.9”,“createSurface”:{“surfaceId”:“s”,“catalogId”:“c”},},` +
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b",]},` +
+		`{"id":"a","component":"Text","text":“hello "there" it’s”},{"id":"b","component":"Text","text":"again"}]}}` +
+		"]</a2ui-json> middle <a2ui-json>[" +
+		`{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/x","value":{"k":“v”,"n":1,  },}}, ` +
+		"]</a2ui-json> bad <a2ui-json>[{“a”: x}]</a2ui-json> end <a2ui-json>\u00a0[{“version”:“v0.9”,“updateDataModel”:" +
+		"{“surfaceId”:“s”,“path”:“/y”,“value”:“long string ‘q’ é”}}"
+	render := func(parts []Part, err error) string {
+		var sb strings.Builder
+		for _, p := range parts {
+			sb.WriteString("T:" + p.Text + "\n")
+			for _, m := range p.Messages {
+				sb.WriteString("M:" + string(m) + "\n")
+			}
+		}
+		if err != nil {
+			sb.WriteString("E:" + err.Error())
+		}
+		return sb.String()
+	}
+	for _, in := range append([]string{stream}, repairAnswers...) {
+		for _, mode := range []Mode{ModeComplete, ModeProgressive, ModeDelta} {
+			for _, borrow := range []bool{false, true} {
+				for _, size := range []int{1, 2, 3, 7, 64, len(in)} {
+					opts := []Option{WithMode(mode)}
+					if borrow {
+						opts = append(opts, WithBorrowedOutput())
+					}
+					repairing, err := New(append(opts, WithPayloadRepair())...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					plain, err := New(opts...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var r payloadRepairer
+					for i := 0; i < len(in); i += size {
+						chunk := []byte(in[i:min(i+size, len(in))])
+						got := render(repairing.Feed(chunk))
+						want := render(plain.Feed(bytes.Clone(r.feed(chunk))))
+						if got != want {
+							t.Fatalf("%s, borrowed %v, chunks of %d, at byte %d of %q:\n%s\nwant\n%s", mode, borrow, size, i, in, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkRepairV09Chunk16 measures what WithPayloadRepair costs the
+// a2a server's streaming parser (complete mode, borrowed output) on the
+// v0.9 corpus in 16-byte chunks; compare with the same parser without it.
+func BenchmarkRepairV09Chunk16(b *testing.B) {
+	b.Run("without", func(b *testing.B) {
+		benchCorpus(b, "stream_v09.txt", ModeComplete, 16, WithBorrowedOutput())
+	})
+	b.Run("with", func(b *testing.B) {
+		benchCorpus(b, "stream_v09.txt", ModeComplete, 16, WithBorrowedOutput(), WithPayloadRepair())
+	})
 }

@@ -15,7 +15,7 @@ import (
 
 // parseUsage is printed by "a2ui-stream parse -h" and after a usage error.
 const parseUsage = `usage: a2ui-stream parse [--framing tags|fences|jsonl] [--mode complete|progressive|delta]
-                         [--catalog FILE] [--chunk N | --steps] [FILE]
+                         [--catalog FILE] [--repair] [--chunk N | --steps] [FILE]
 
 Reads model output from FILE (or stdin when absent or "-") and writes one JSON
 line per completed part: {"text":…}, {"a2ui":[…]} or both keys. Each message
@@ -77,8 +77,6 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageErr("at most one FILE, got %d arguments", fs.NArg())
 	case *chunk < 0:
 		return usageErr("--chunk must be 0 or more, got %d", *chunk)
-	case *repair && *framing != "tags":
-		return usageErr("--repair follows <a2ui-json> tags: it needs --framing tags, not %s", *framing)
 	case *steps && chunkSet:
 		return usageErr("--chunk and --steps cannot be used together: with --steps, each input line is one chunk")
 	}
@@ -92,6 +90,10 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *repair {
+		// Checked once the framing is known to be valid.
+		if *framing != parser.FramingTags.String() {
+			return usageErr("--repair follows <a2ui-json> tags: it needs --framing tags, not %s", *framing)
+		}
 		opts = append(opts, parser.WithPayloadRepair())
 	}
 	if !*steps {

@@ -263,6 +263,13 @@ func TestParseExitCodes(t *testing.T) {
 			wantStdout: `{"a2ui":[{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}]}`},
 		{name: "repair_needs_tags", args: []string{"parse", "--repair", "--framing", "jsonl"}, wantCode: 2,
 			wantStderr: "--repair follows <a2ui-json> tags: it needs --framing tags, not jsonl"},
+		{name: "repair_with_steps", args: []string{"parse", "--repair", "--steps"}, wantCode: 0,
+			stdin:      "\"<a2ui-json>[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”}},\"\n\" ]</a2ui-json> “x”\"\n",
+			wantStdout: "[{\"a2ui\":[{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"s\"}}]}]\n[{\"text\":\" “x”\"}]\n"},
+		{name: "repair_with_an_unknown_framing", args: []string{"parse", "--repair", "--framing", "xml"}, wantCode: 2,
+			wantStderr: `unknown framing "xml"`},
+		{name: "help_synopsis_names_repair", args: []string{"parse", "-h"}, wantCode: 0,
+			wantStderr: "[--repair]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

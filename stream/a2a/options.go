@@ -166,7 +166,8 @@ func WithArtifactEvents(on bool) Option {
 // (typographic quotes, trailing commas; see parser.FixPayload), and
 // streaming replies get the same repairs as the output arrives
 // (parser.WithPayloadRepair), so that both carry the same messages; with
-// them, neither is repaired.
+// them, both are parsed by a parser built with them, so neither is
+// repaired unless they include parser.WithPayloadRepair.
 // Streaming replies always parse with parser.WithBorrowedOutput added (each
 // part is written before the next chunk is fed, so it spares an allocation
 // per yield); non-streaming replies copy what they keep across Close, so

@@ -33,6 +33,15 @@ func (g *answerGen) space() {
 	}
 }
 
+// edgeSpace writes, now and then, a Unicode space that the payload fixer
+// trims from the ends of a payload (it is there just inside the JSON's
+// ends, or by a fence marker).
+func (g *answerGen) edgeSpace() {
+	if g.r.IntN(6) == 0 {
+		g.b.WriteString(g.pick("\u00a0", "\u2028", "\u3000 ", "\v", "\u0085"))
+	}
+}
+
 func (g *answerGen) prose() {
 	for n := g.r.IntN(6); n > 0; n-- {
 		g.b.WriteString(g.pick("Hi", " ", "here is", ",", "“quoted”", "‘x’", "it’s", "`code`", "```", "<", "<<", "<a2ui", "<a2ui-json", "</a2ui-json>", "\n", "é", "\\", "\"", "日本", "[1,]", "{"))
@@ -156,6 +165,7 @@ func (g *answerGen) block() {
 	if fence {
 		g.b.WriteString(g.pick("```json\n", "```\n", "```json ", "`", "```a2ui “x”, ‘y’\n", "```"))
 	}
+	g.edgeSpace()
 	if g.r.IntN(4) == 0 {
 		g.message()
 	} else {
@@ -170,6 +180,7 @@ func (g *answerGen) block() {
 		g.trailing()
 		g.b.WriteByte(']')
 	}
+	g.edgeSpace()
 	g.space()
 	if fence {
 		g.b.WriteString(g.pick("```", "\n```", "`", "```\n"))

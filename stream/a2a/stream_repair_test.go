@@ -37,6 +37,8 @@ var repairAnswers = []struct {
 		answer: "He said “look” <a2ui-json>[{“version”: “v0.9”, “createSurface”: {“surfaceId”: “s”, “catalogId”: “c”}}]</a2ui-json> and ‘then’, <a2ui-json>[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”}}]</a2ui-json> “end”"},
 	{name: "v08_smart_quotes",
 		answer: "<a2ui-json>[{“beginRendering”: {“surfaceId”: “s”, “root”: “r”}}, {“surfaceUpdate”: {“surfaceId”: “s”, “components”: [{“id”: “r”, “component”: {“Text”: {“text”: {“literalString”: “It’s ”}}}}]}}]</a2ui-json>"},
+	{name: "unicode_spaces_around_the_payload",
+		answer: "Edge <a2ui-json>\u00a0[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”}}]\u2028\n</a2ui-json> end"},
 	{name: "valid_json_unchanged",
 		answer: `A <a2ui-json>[{"version":"v0.9","deleteSurface":{"surfaceId":"x"}}]</a2ui-json> B`},
 }
@@ -217,5 +219,18 @@ func closedBlocks(answer string) bool {
 			return false
 		}
 		answer = answer[j+len("</a2ui-json>"):]
+	}
+}
+
+// TestRepairWithParserOptions checks that parser options that include
+// parser.WithPayloadRepair repair both streamed and whole replies, which
+// then carry the same messages.
+func TestRepairWithParserOptions(t *testing.T) {
+	answer := repairAnswers[0].answer
+	opt := WithParserOptions(parser.WithPayloadRepair())
+	whole := wholeMessages(t, answer, opt)
+	streamed, _ := streamedReplyWith(t, []string{answer[:20], answer[20:]}, opt)
+	if len(whole) != 1 || strings.Join(streamed, "\n") != strings.Join(whole, "\n") {
+		t.Fatalf("streamed %q, whole %q: want the same one message", streamed, whole)
 	}
 }
