@@ -231,15 +231,16 @@ func WithBorrowedOutput() Option {
 // answer whole (the progressive modes build their yields from them),
 // within the parser's limits (WithMaxDepth, WithMaxBlockSize, which
 // ParseResponse does not have), but for a last block left unclosed, which
-// ParseResponse reads as text and Close parses. Text outside the blocks
-// passes unchanged. Inside a block, a comma is set down after the
+// ParseResponse reads as text and Close parses. The repair works on the
+// content of each block as the framing delimits it, under every framing;
+// text outside the blocks passes unchanged. Inside a block, a comma is set down after the
 // whitespace that follows it (once the next byte shows it is not a
 // trailing one), so complete mode's messages, the repaired bytes, may
 // differ from the model's in that whitespace as well as in the repairs.
-// Byte offsets in errors, and the block size WithMaxBlockSize bounds,
-// count the repaired bytes. The repair holds back at most a comma and the
-// first bytes of a UTF-8 character. It needs FramingTags (New reports an
-// error otherwise).
+// Byte offsets in errors count the repaired bytes from the block's start,
+// and WithMaxBlockSize bounds the repaired block. The repair holds back
+// at most a comma and the first bytes of a UTF-8 character, until the
+// next bytes of the block or its end.
 func WithPayloadRepair() Option {
 	return func(c *config) error {
 		c.repair = true

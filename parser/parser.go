@@ -41,6 +41,10 @@ type Parser struct {
 	blockSize int
 	closed    bool
 	repair    *payloadRepairer // with WithPayloadRepair, else nil
+	// repairedOff is, with WithPayloadRepair, the offset the engine is
+	// given for the next repaired bytes of the block: the block's start
+	// plus the repaired bytes so far.
+	repairedOff int64
 
 	errs     []error
 	out      emitter
@@ -72,9 +76,6 @@ func New(opts ...Option) (*Parser, error) {
 	}
 	p := &Parser{cfg: cfg}
 	if cfg.repair {
-		if cfg.framing != FramingTags {
-			return nil, errors.New("parser: WithPayloadRepair needs the tags framing, not " + cfg.framing.String())
-		}
 		p.repair = &payloadRepairer{}
 	}
 	p.out.store.borrow = cfg.borrow
@@ -96,9 +97,6 @@ func New(opts ...Option) (*Parser, error) {
 func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 	if p.closed {
 		return nil, ErrClosed
-	}
-	if p.repair != nil {
-		chunk = p.repair.feed(chunk)
 	}
 	data, base := chunk, p.consumed
 	if len(p.hold) > 0 {
@@ -134,13 +132,6 @@ func (p *Parser) Close() ([]Part, error) {
 	p.seedParts()
 	rest := p.hold
 	p.hold = nil
-	if p.repair != nil {
-		// What the repairer still holds (a comma, part of a character)
-		// comes after what the parser holds.
-		tail := p.repair.close()
-		rest = append(rest, tail...)
-		p.consumed += int64(len(tail))
-	}
 	switch {
 	case p.cfg.framing == FramingFences:
 		p.closeFences(rest, p.consumed-int64(len(rest)))
@@ -276,17 +267,31 @@ func (p *Parser) text(b []byte) {
 func (p *Parser) startBlock(off int64) {
 	p.inBlock, p.skipping = true, false
 	p.blocks++
-	p.blockOff, p.blockSize = off, 0
+	p.blockOff, p.blockSize, p.repairedOff = off, 0, off
 	if err := p.eng.blockStart(&p.out); err != nil {
 		p.fail(err)
 	}
 }
 
 // blockBytes passes the next bytes of the current block's content to the
-// engine. The block fails with ErrTooLarge at the byte that crosses the
-// maximum block size: the bytes before it are read first, so the messages
-// that complete within the limit are yielded however the block is chunked.
+// engine, repaired first with WithPayloadRepair (then the offsets the
+// engine sees count the repaired bytes from the block's start).
 func (p *Parser) blockBytes(seg []byte, off int64) {
+	if p.skipping || len(seg) == 0 {
+		return
+	}
+	if p.repair != nil {
+		seg, off = p.repair.feed(seg), p.repairedOff
+		p.repairedOff += int64(len(seg))
+	}
+	p.engineBytes(seg, off)
+}
+
+// engineBytes passes block content to the engine. The block fails with
+// ErrTooLarge at the byte that crosses the maximum block size: the bytes
+// before it are read first, so the messages that complete within the
+// limit are yielded however the block is chunked.
+func (p *Parser) engineBytes(seg []byte, off int64) {
 	if p.skipping || len(seg) == 0 {
 		return
 	}
@@ -308,6 +313,13 @@ func (p *Parser) blockBytes(seg []byte, off int64) {
 }
 
 func (p *Parser) endBlock() {
+	if p.repair != nil {
+		// What the repairer still holds (a comma, part of a character)
+		// ends the block's content.
+		tail := p.repair.end()
+		p.engineBytes(tail, p.repairedOff)
+		p.repairedOff += int64(len(tail))
+	}
 	if !p.skipping {
 		if err := p.eng.blockEnd(&p.out); err != nil {
 			p.fail(err)

@@ -1,15 +1,14 @@
 package parser
 
 import (
-	"bytes"
 	"unicode"
 	"unicode/utf8"
 )
 
-// payloadRepairer gives a streamed answer the repairs ParseResponse gives
-// the A2UI blocks of a whole one (FixPayload), as the chunks arrive, so
-// that the stream yields the messages of the same answer parsed whole (see
-// WithPayloadRepair):
+// payloadRepairer gives the content of a streamed block the repairs
+// FixPayload gives a whole payload (see WithPayloadRepair), as the bytes
+// arrive; the parser passes it each block's content, from the framing, and
+// ends it at the block's end:
 //
 //   - typographic double quotes used as string delimiters become ASCII
 //     quotes (and an ASCII quote inside such a string is escaped);
@@ -23,13 +22,12 @@ import (
 //     and the parser skips ASCII ones there (inside a value they stay, and
 //     fail there as in the whole answer).
 //
-// It works on the bytes before the parser: text outside the blocks passes
-// unchanged, as do markdown fence markers (from a backtick outside a string
+// Markdown fence markers pass unchanged (from a backtick outside a string
 // to the end of its line or the first '[' or '{', the markers the parser
 // skips and the whole-answer path strips before repairing). The repairs
 // are those of one left-to-right pass, so the bytes passed on are the same
-// however the answer is chunked, and they are those of the fixer's pass
-// over the whole answer but for the spaces it trims and one thing more: a
+// however the block is chunked, and they are those of the fixer's pass
+// over the whole payload but for the spaces it trims and one thing more: a
 // comma outside a string is set down after the whitespace that follows it
 // (right before the next byte, once that byte shows that the comma is not
 // a trailing one), so that the whitespace, however long, is passed on at
@@ -43,10 +41,7 @@ type payloadRepairer struct {
 	scratch []byte // held bytes followed by the chunk
 	held    []byte // unprocessed bytes kept for the next call
 
-	inBlock bool // between <a2ui-json> and </a2ui-json>
-	tag     int  // bytes of the next tag matched so far
-
-	// Fixer state inside a block.
+	// Fixer state (of the current block).
 	inString    bool // in a JSON string
 	comma       bool // a comma outside a string, not passed on yet
 	smartOpened bool // the string was opened by a typographic quote
@@ -55,43 +50,28 @@ type payloadRepairer struct {
 	depth       int  // open '[' and '{' outside strings (never below 0)
 }
 
-// feed repairs the next chunk and returns the bytes ready for the parser,
-// valid until the next call.
-func (r *payloadRepairer) feed(chunk []byte) []byte {
-	data := chunk
+// feed repairs the next bytes of the block and returns those ready for
+// the parser, valid until the next call.
+func (r *payloadRepairer) feed(seg []byte) []byte {
+	data := seg
 	if len(r.held) > 0 {
-		r.scratch = append(append(r.scratch[:0], r.held...), chunk...)
+		r.scratch = append(append(r.scratch[:0], r.held...), seg...)
 		r.held = r.held[:0]
 		data = r.scratch
 	}
 	r.out = r.out[:0]
 	for i := 0; i < len(data); {
-		// Runs of bytes that need no repair and cannot start a tag are
-		// copied at once: text up to the next '<', and block bytes up to
-		// the next one that may matter.
-		if r.tag == 0 {
-			n := 0
-			switch {
-			case !r.inBlock:
-				n = bytes.IndexByte(data[i:], '<')
-				if n < 0 {
-					n = len(data) - i
-				}
-			case r.inString && !r.escaped:
-				n = plainStringRun(data[i:])
-			case !r.inString && !r.comma && !r.fence:
-				n = plainJSONRun(data[i:])
-			}
-			if n > 0 {
-				r.out = append(r.out, data[i:i+n]...)
-				i += n
-				continue
-			}
+		// Runs of bytes that need no repair are copied at once.
+		n := 0
+		switch {
+		case r.inString && !r.escaped:
+			n = plainStringRun(data[i:])
+		case !r.inString && !r.comma && !r.fence:
+			n = plainJSONRun(data[i:])
 		}
-		if !r.inBlock {
-			r.out = append(r.out, data[i])
-			r.matchTag(data[i])
-			i++
+		if n > 0 {
+			r.out = append(r.out, data[i:i+n]...)
+			i += n
 			continue
 		}
 		n, hold := r.blockByte(data, i)
@@ -99,51 +79,24 @@ func (r *payloadRepairer) feed(chunk []byte) []byte {
 			r.held = append(r.held, data[i:]...)
 			break
 		}
-		for _, c := range data[i : i+n] {
-			r.matchTag(c)
-		}
 		i += n
 	}
 	return r.out
 }
 
-// close returns the bytes still held at the end of the stream, unrepaired
+// end returns, at the end of the block, the bytes still held, unrepaired
 // (as the fixer leaves a comma or a partial character at the end of a
-// payload), valid until the next call.
-func (r *payloadRepairer) close() []byte {
+// payload), valid until the next call, and starts afresh for the next
+// block.
+func (r *payloadRepairer) end() []byte {
 	r.out = r.out[:0]
 	if r.comma {
 		r.out = append(r.out, ',')
-		r.comma = false
 	}
 	r.out = append(r.out, r.held...)
 	r.held = r.held[:0]
+	r.inString, r.comma, r.smartOpened, r.escaped, r.fence, r.depth = false, false, false, false, false, 0
 	return r.out
-}
-
-// matchTag advances the match of the next tag by c (each tag has its only
-// '<' in front, so a mismatch restarts the match at c) and switches
-// between text and block when the tag completes.
-func (r *payloadRepairer) matchTag(c byte) {
-	tag := tagOpen
-	if r.inBlock {
-		tag = tagClose
-	}
-	switch {
-	case c == tag[r.tag]:
-		r.tag++
-	case c == '<':
-		r.tag = 1
-		return
-	default:
-		r.tag = 0
-		return
-	}
-	if r.tag == len(tag) {
-		r.inBlock, r.tag = !r.inBlock, 0
-		r.inString, r.smartOpened, r.escaped, r.fence, r.comma = false, false, false, false, false
-		r.depth = 0
-	}
 }
 
 // blockByte repairs the block bytes starting at data[i], appending them to
@@ -229,11 +182,11 @@ func (r *payloadRepairer) runeBytes(data []byte, i int) (n int, hold bool) {
 }
 
 // plainStringRun returns the length of the run of string bytes at the start
-// of b that the repairer copies as they are: ASCII other than a quote, a
-// backslash or the '<' that may begin the close tag.
+// of b that the repairer copies as they are: ASCII other than a quote or a
+// backslash.
 func plainStringRun(b []byte) int {
 	for i, c := range b {
-		if c == '"' || c == '\\' || c == '<' || c >= utf8.RuneSelf {
+		if c == '"' || c == '\\' || c >= utf8.RuneSelf {
 			return i
 		}
 	}
@@ -243,12 +196,12 @@ func plainStringRun(b []byte) int {
 // plainJSONRun returns the length of the run of bytes outside strings at
 // the start of b that the repairer copies as they are (with no comma
 // pending): JSON whitespace, ':' and the bytes of numbers and literals,
-// anything ASCII but a quote, a comma, a backtick, a bracket or brace,
-// '<', and the two spaces it replaces.
+// anything ASCII but a quote, a comma, a backtick, a bracket or brace and
+// the two spaces it replaces.
 func plainJSONRun(b []byte) int {
 	for i, c := range b {
 		switch c {
-		case '"', ',', '`', '[', ']', '{', '}', '<', '\v', '\f':
+		case '"', ',', '`', '[', ']', '{', '}', '\v', '\f':
 			return i
 		}
 		if c >= utf8.RuneSelf {

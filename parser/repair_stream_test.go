@@ -8,80 +8,68 @@ import (
 	"testing"
 )
 
-// TestPayloadRepairer checks what the repairer passes on at each chunk: the
-// repaired block bytes at once, and only what decides a repair held back.
-// It also checks that every split of the input in two gives the same bytes
-// as one chunk.
+// TestPayloadRepairer checks what the repairer passes on for each chunk of
+// a block's content: the repaired bytes at once, and only what decides a
+// repair held back until the next chunk or the block's end. It also checks
+// that every split of the content in two gives the same bytes as one
+// chunk, and that a block after end starts afresh.
 func TestPayloadRepairer(t *testing.T) {
 	spaces := strings.Repeat(" \n", 2<<10+1) // past any small bound
 	tests := []struct {
-		name      string
-		chunks    []string
-		want      []string // the output of each feed
-		wantClose string
+		name    string
+		chunks  []string
+		want    []string // the output of each feed
+		wantEnd string
 	}{
-		{name: "prose_untouched",
-			chunks: []string{"He said “hi”, ‘ok’, [a,]"}, want: []string{"He said “hi”, ‘ok’, [a,]"}},
-		{name: "smart_quotes_in_block",
-			chunks: []string{"<a2ui-json>[{“a”: “It’s”}]</a2ui-json> “x”"},
-			want:   []string{`<a2ui-json>[{"a": "It's"}]</a2ui-json> “x”`}},
+		{name: "smart_quotes",
+			chunks: []string{"[{“a”: “It’s”}]"}, want: []string{`[{"a": "It's"}]`}},
 		{name: "ascii_quote_in_smart_string_escaped",
-			chunks: []string{`<a2ui-json>{“a”: “say "hi"”}`}, want: []string{`<a2ui-json>{"a": "say \"hi\""}`}},
+			chunks: []string{`{“a”: “say "hi"”}`}, want: []string{`{"a": "say \"hi\""}`}},
 		{name: "smart_quotes_in_ascii_string_stay",
-			chunks: []string{`<a2ui-json>{"a": "“hi” \"”"}`}, want: []string{`<a2ui-json>{"a": "“hi” \"”"}`}},
+			chunks: []string{`{"a": "“hi” \"”"}`}, want: []string{`{"a": "“hi” \"”"}`}},
 		{name: "trailing_commas_dropped",
-			chunks: []string{"<a2ui-json>[{\"a\":1,},\n]"}, want: []string{"<a2ui-json>[{\"a\":1}\n]"}},
+			chunks: []string{"[{\"a\":1,},\n]"}, want: []string{"[{\"a\":1}\n]"}},
 		{name: "comma_in_string_kept",
-			chunks: []string{`<a2ui-json>{"a":"x,}",}`}, want: []string{`<a2ui-json>{"a":"x,}"}`}},
+			chunks: []string{`{"a":"x,}",}`}, want: []string{`{"a":"x,}"}`}},
 		{name: "comma_waits_for_next_byte",
-			chunks: []string{`<a2ui-json>[{"a":1},`, " \n", "]</a2ui-json>"},
-			want:   []string{`<a2ui-json>[{"a":1}`, " \n", "]</a2ui-json>"}},
+			chunks: []string{`[{"a":1},`, " \n", "]"},
+			want:   []string{`[{"a":1}`, " \n", "]"}},
 		{name: "comma_kept_before_a_value",
-			chunks: []string{`<a2ui-json>[{"a":1},`, `{"b":2}]`},
-			want:   []string{`<a2ui-json>[{"a":1}`, `,{"b":2}]`}},
+			chunks: []string{`[{"a":1},`, `{"b":2}]`},
+			want:   []string{`[{"a":1}`, `,{"b":2}]`}},
 		{name: "comma_set_down_after_the_whitespace",
-			chunks: []string{`<a2ui-json>[{"a":1},`, " \n", "\t{}]"},
-			want:   []string{`<a2ui-json>[{"a":1}`, " \n", "\t,{}]"}},
+			chunks: []string{`[{"a":1},`, " \n", "\t{}]"},
+			want:   []string{`[{"a":1}`, " \n", "\t,{}]"}},
 		{name: "trailing_comma_dropped_after_long_whitespace",
-			chunks: []string{`<a2ui-json>[{"a":1,`, spaces, "}", spaces, "]"},
-			want:   []string{`<a2ui-json>[{"a":1`, spaces, "}", spaces, "]"}},
-		{name: "comma_before_the_close_tag_kept",
-			chunks: []string{`<a2ui-json>[{"a":1}, `, "</a2ui-json>, ]"},
-			want:   []string{`<a2ui-json>[{"a":1} `, ",</a2ui-json>, ]"}},
+			chunks: []string{`[{"a":1,`, spaces, "}", spaces, "]"},
+			want:   []string{`[{"a":1`, spaces, "}", spaces, "]"}},
 		{name: "comma_before_a_split_character",
-			chunks: []string{`<a2ui-json>{"a":1, `, "\xe2\x80", "\x9cb\xe2\x80\x9d:2}"},
-			want:   []string{`<a2ui-json>{"a":1 `, ",", `"b":2}`}},
+			chunks: []string{`{"a":1, `, "\xe2\x80", "\x9cb\xe2\x80\x9d:2}"},
+			want:   []string{`{"a":1 `, ",", `"b":2}`}},
 		{name: "split_smart_quote_waits",
-			chunks: []string{"<a2ui-json>[{\xe2\x80", "\x9ca\xe2", "\x80\x9d:1}]"},
-			want:   []string{"<a2ui-json>[{", `"a`, `":1}]`}},
+			chunks: []string{"[{\xe2\x80", "\x9ca\xe2", "\x80\x9d:1}]"},
+			want:   []string{"[{", `"a`, `":1}]`}},
 		{name: "other_split_character_waits_too",
-			chunks: []string{"<a2ui-json>[{\"\xc3", "\xa9\":1}]"}, want: []string{"<a2ui-json>[{\"", "\xc3\xa9\":1}]"}},
-		{name: "split_tags",
-			chunks: []string{"<a2ui-js", "on>[{“a”:1}]</a2ui", "-json> “x”"},
-			want:   []string{"<a2ui-js", `on>[{"a":1}]</a2ui`, "-json> “x”"}},
-		{name: "close_tag_in_a_string_ends_the_block",
-			chunks: []string{`<a2ui-json>[{"a":"</a2ui-json> “x”, <a2ui-json>“y”`},
-			want:   []string{`<a2ui-json>[{"a":"</a2ui-json> “x”, <a2ui-json>"y"`}},
+			chunks: []string{"[{\"\xc3", "\xa9\":1}]"}, want: []string{"[{\"", "\xc3\xa9\":1}]"}},
 		{name: "escape_across_chunks",
-			chunks: []string{`<a2ui-json>{“a”: “x\`, `"”}`}, want: []string{`<a2ui-json>{"a": "x\`, `""}`}},
+			chunks: []string{`{“a”: “x\`, `"”}`}, want: []string{`{"a": "x\`, `""}`}},
 		{name: "fence_marker_verbatim",
-			chunks: []string{"<a2ui-json>```json “a”, ‘b’\n[{“c”:1},]\n```\n</a2ui-json>"},
-			want:   []string{"<a2ui-json>```json “a”, ‘b’\n[{\"c\":1}]\n```\n</a2ui-json>"}},
+			chunks: []string{"```json “a”, ‘b’\n[{“c”:1},]\n```\n"},
+			want:   []string{"```json “a”, ‘b’\n[{\"c\":1}]\n```\n"}},
 		{name: "fence_marker_ends_at_bracket",
-			chunks: []string{"<a2ui-json>```“j”[{“c”:1}]```</a2ui-json>"},
-			want:   []string{"<a2ui-json>```“j”[{\"c\":1}]```</a2ui-json>"}},
-		{name: "state_resets_at_each_block",
-			chunks: []string{`<a2ui-json>{“a`, `</a2ui-json> “t” <a2ui-json>{“b”:1}`},
-			want:   []string{`<a2ui-json>{"a`, `</a2ui-json> “t” <a2ui-json>{"b":1}`}},
+			chunks: []string{"```“j”[{“c”:1}]```"},
+			want:   []string{"```“j”[{\"c\":1}]```"}},
 		{name: "unicode_spaces_around_the_value_become_ascii",
-			chunks: []string{"<a2ui-json>\u00a0\v[{\"a\":\"\u00a0\"}]\u2028\f", "\xe3\x80", "\x80</a2ui-json>\u00a0"},
-			want:   []string{"<a2ui-json>  [{\"a\":\"\u00a0\"}]  ", "", " </a2ui-json>\u00a0"}},
+			chunks: []string{"\u00a0\v[{\"a\":\"\u00a0\"}]\u2028\f", "\xe3\x80", "\x80"},
+			want:   []string{"  [{\"a\":\"\u00a0\"}]  ", "", " "}},
 		{name: "unicode_spaces_inside_the_value_stay",
-			chunks: []string{"<a2ui-json>[\u00a0{\"a\":\v1}\u3000]"}, want: []string{"<a2ui-json>[\u00a0{\"a\":\v1}\u3000]"}},
-		{name: "close_returns_held_comma",
-			chunks: []string{`<a2ui-json>[1, `}, want: []string{`<a2ui-json>[1 `}, wantClose: ","},
-		{name: "close_returns_held_character",
-			chunks: []string{"<a2ui-json>[\xe2\x80"}, want: []string{"<a2ui-json>["}, wantClose: "\xe2\x80"},
+			chunks: []string{"[\u00a0{\"a\":\v1}\u3000]"}, want: []string{"[\u00a0{\"a\":\v1}\u3000]"}},
+		{name: "end_returns_held_comma",
+			chunks: []string{`[1, `}, want: []string{`[1 `}, wantEnd: ","},
+		{name: "end_returns_held_character",
+			chunks: []string{"[\xe2\x80"}, want: []string{"["}, wantEnd: "\xe2\x80"},
+		{name: "end_inside_a_smart_string",
+			chunks: []string{"{“a"}, want: []string{`{"a`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,8 +79,13 @@ func TestPayloadRepairer(t *testing.T) {
 					t.Fatalf("feed %d (%q) = %q, want %q", i, c, got, tt.want[i])
 				}
 			}
-			if got := string(r.close()); got != tt.wantClose {
-				t.Fatalf("close = %q, want %q", got, tt.wantClose)
+			if got := string(r.end()); got != tt.wantEnd {
+				t.Fatalf("end = %q, want %q", got, tt.wantEnd)
+			}
+			// The next block starts afresh: outside strings, no comma
+			// pending, at depth 0.
+			if got := string(r.feed([]byte("\u00a0{“b”:1,}"))); got != ` {"b":1}` {
+				t.Fatalf("next block = %q, want %q", got, ` {"b":1}`)
 			}
 			whole := strings.Join(tt.chunks, "")
 			want := repairChunks(whole)
@@ -105,16 +98,70 @@ func TestPayloadRepairer(t *testing.T) {
 	}
 }
 
-// repairChunks runs chunks through a new repairer and returns all it
-// passed on, the held bytes at close included.
+// repairChunks runs chunks of one block's content through a new repairer
+// and returns all it passed on, the held bytes at the end included.
 func repairChunks(chunks ...string) string {
 	var r payloadRepairer
 	var sb strings.Builder
 	for _, c := range chunks {
 		sb.Write(r.feed([]byte(c)))
 	}
-	sb.Write(r.close())
+	sb.Write(r.end())
 	return sb.String()
+}
+
+// TestWithPayloadRepairFraming checks, through the parser, what the framing
+// decides: the repair touches block content only, under every framing; a
+// block ends at its close tag even inside a string (as without the
+// option), and a comma or character the repairer holds at a block's end
+// goes to that block.
+func TestWithPayloadRepairFraming(t *testing.T) {
+	tests := []struct {
+		name    string
+		framing Framing
+		chunks  []string
+		want    []string // T:text and M:message, as partsText renders them
+		wantErr bool
+	}{
+		{name: "prose_untouched", chunks: []string{"He said “hi”, ‘ok’, [a,]"},
+			want: []string{"T:He said “hi”, ‘ok’, [a,]"}},
+		{name: "split_tags", chunks: []string{"“x” <a2ui-js", "on>[{“a”:1}]</a2ui", "-json> “y”"},
+			want: []string{"T:“x” ", "M:{\"a\":1}", "T: “y”"}},
+		{name: "close_tag_in_a_string_ends_the_block",
+			chunks:  []string{`<a2ui-json>[{"a":"</a2ui-json> “x”, <a2ui-json>[{“y”:1},]</a2ui-json>`},
+			want:    []string{"T: “x”, ", `M:{"y":1}`},
+			wantErr: true},
+		{name: "state_resets_at_each_block",
+			chunks:  []string{`<a2ui-json>{“a`, `</a2ui-json> “t” <a2ui-json>{“b”:1,}</a2ui-json>`},
+			want:    []string{"T: “t” ", `M:{"b":1}`},
+			wantErr: true},
+		{name: "comma_held_at_the_block_end_stays_in_it",
+			chunks: []string{`<a2ui-json>[{"a":1}, `, "</a2ui-json>, ]"},
+			want:   []string{`M:{"a":1}`, "T:, ]"}},
+		{name: "fences_framing", framing: FramingFences,
+			chunks: []string{"Hi “x”\n```a2ui\n[{“a”: “b’s”},]\n```\n"},
+			want:   []string{"T:Hi “x”\n", `M:{"a": "b's"}`}},
+		{name: "jsonl_framing", framing: FramingJSONL,
+			chunks: []string{"{“a”:1,}\n{“b”", ":2}\n"},
+			want:   []string{`M:{"a":1}`, `M:{"b":2}`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			parts, err := feedRepaired(tt.chunks, WithFraming(tt.framing))
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want error %v", err, tt.wantErr)
+			}
+			var got []string
+			for _, x := range partsText(parts) {
+				if x != "T:" {
+					got = append(got, x)
+				}
+			}
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Fatalf("parts %q, want %q", got, tt.want)
+			}
+		})
+	}
 }
 
 // repairAnswers are model answers whose blocks need the payload fixer's
@@ -179,15 +226,9 @@ func TestWithPayloadRepair(t *testing.T) {
 	}
 }
 
-// TestWithPayloadRepairNeedsTags checks that the option is refused with a
-// framing the repairer does not follow, and that without it a block
-// needing a repair fails.
-func TestWithPayloadRepairNeedsTags(t *testing.T) {
-	for _, f := range []Framing{FramingFences, FramingJSONL} {
-		if _, err := New(WithFraming(f), WithPayloadRepair()); err == nil || !strings.HasPrefix(err.Error(), "parser: ") {
-			t.Errorf("%s: err = %v, want a parser error", f, err)
-		}
-	}
+// TestWithPayloadRepairNeeded checks that without the option a block
+// needing a repair fails, and with it yields its message.
+func TestWithPayloadRepairNeeded(t *testing.T) {
 	parts, err := feedRepaired([]string{repairAnswers[0]})
 	if err != nil || repairedMessages(parts) == "" {
 		t.Fatalf("with the option: %v, %q", err, repairedMessages(parts))
@@ -202,11 +243,12 @@ func TestWithPayloadRepairNeedsTags(t *testing.T) {
 }
 
 // FuzzPayloadRepair checks, for any answer split anywhere, that the
-// repairer never panics and passes on the same bytes however the answer is
-// chunked, that the text outside closed blocks is unchanged, and that when
-// the whole answer parses with ParseResponse and its blocks are closed
-// (ParseResponse reads an unclosed block as text), a parser with
-// WithPayloadRepair fed the two chunks yields the same messages, without
+// repairer never panics and passes on the same bytes however a block's
+// content is chunked; that a parser with WithPayloadRepair yields the
+// text of a parser without it (the repair touches block content only);
+// and that when the whole answer parses with ParseResponse and its blocks
+// are closed (ParseResponse reads an unclosed block as text), the
+// repairing parser fed the two chunks yields the same messages, without
 // error unless past the depth limit, which ParseResponse does not have.
 func FuzzPayloadRepair(f *testing.F) {
 	for _, a := range repairAnswers {
@@ -221,20 +263,16 @@ func FuzzPayloadRepair(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, answer string, at uint16) {
 		k := int(at) % (len(answer) + 1)
-		repaired := repairChunks(answer)
-		if got := repairChunks(answer[:k], answer[k:]); got != repaired {
-			t.Fatalf("split at %d: %q, want %q", k, got, repaired)
-		}
-		closed := closedBlocks(answer)
-		if got, want := proseOf(repaired), proseOf(answer); got != want && closed {
-			t.Fatalf("prose %q, want %q", got, want)
-		}
-		whole, err := ParseResponse(answer)
-		if err != nil || !closed {
-			return
+		if got, want := repairChunks(answer[:k], answer[k:]), repairChunks(answer); got != want {
+			t.Fatalf("split at %d: %q, want %q", k, got, want)
 		}
 		parts, err := feedRepaired([]string{answer[:k], answer[k:]})
-		if errors.Is(err, ErrTooDeep) {
+		plain, _ := feedPlain([]string{answer[:k], answer[k:]})
+		if got, want := joinedText(parts), joinedText(plain); got != want {
+			t.Fatalf("text %q, want %q as without the option", got, want)
+		}
+		whole, werr := ParseResponse(answer)
+		if werr != nil || !closedBlocks(answer) || errors.Is(err, ErrTooDeep) {
 			return
 		}
 		if err != nil {
@@ -249,7 +287,13 @@ func FuzzPayloadRepair(f *testing.F) {
 // feedRepaired feeds chunks to a new parser with WithPayloadRepair (and
 // opts) and returns all it yielded, Close included, and the first error.
 func feedRepaired(chunks []string, opts ...Option) ([]Part, error) {
-	p, err := New(append(opts, WithPayloadRepair())...)
+	return feedPlain(chunks, append(opts, WithPayloadRepair())...)
+}
+
+// feedPlain feeds chunks to a new parser with opts and returns all it
+// yielded, Close included, and the first error.
+func feedPlain(chunks []string, opts ...Option) ([]Part, error) {
+	p, err := New(opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -383,8 +427,9 @@ func TestWithPayloadRepairCloseKeepsHeldBytes(t *testing.T) {
 // TestWithPayloadRepairKeepsNoChunk checks that the parser keeps nothing of
 // the repairer's output, a buffer the repairer reuses at the next call:
 // call by call, in every mode, with owned and borrowed output, a parser
-// with WithPayloadRepair returns what a parser without it returns when fed
-// copies of the repaired bytes (parts, their text and messages, errors).
+// with WithPayloadRepair returns what the same parser returns when its
+// repairer gets new buffers at every call (parts, their text and
+// messages, errors).
 func TestWithPayloadRepairKeepsNoChunk(t *testing.T) {
 	stream := "intro “a” <a2ui-json>[" +
 		`{“version”:“v0.9”,“createSurface”:{“surfaceId”:“s”,“catalogId”:“c”},},` +
@@ -419,15 +464,15 @@ func TestWithPayloadRepairKeepsNoChunk(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					plain, err := New(opts...)
+					fresh, err := New(append(opts, WithPayloadRepair())...)
 					if err != nil {
 						t.Fatal(err)
 					}
-					var r payloadRepairer
 					for i := 0; i < len(in); i += size {
 						chunk := []byte(in[i:min(i+size, len(in))])
 						got := render(repairing.Feed(chunk))
-						want := render(plain.Feed(bytes.Clone(r.feed(chunk))))
+						fresh.repair.out, fresh.repair.scratch = nil, nil
+						want := render(fresh.Feed(chunk))
 						if got != want {
 							t.Fatalf("%s, borrowed %v, chunks of %d, at byte %d of %q:\n%s\nwant\n%s", mode, borrow, size, i, in, got, want)
 						}

@@ -54,7 +54,7 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	chunk := fs.Int("chunk", 0, "feed the input in chunks of `N` bytes (0: as read); not with --steps")
 	steps := fs.Bool("steps", false, "each input line is a JSON string holding one chunk; print one line per input line")
 	repair := fs.Bool("repair", false, "repair typographic quotes and trailing commas in blocks as they arrive,\n"+
-		"as a whole answer is repaired (tags framing only)")
+		"as a whole answer is repaired")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, parseUsage)
 		fs.PrintDefaults()
@@ -90,10 +90,6 @@ func runParse(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *repair {
-		// Checked once the framing is known to be valid.
-		if *framing != parser.FramingTags.String() {
-			return usageErr("--repair follows <a2ui-json> tags: it needs --framing tags, not %s", *framing)
-		}
 		opts = append(opts, parser.WithPayloadRepair())
 	}
 	if !*steps {
