@@ -226,11 +226,12 @@ func (p *Processor) ProcessJSON(list []byte) (Batch, error) {
 	return p.ProcessList(msgs), nil
 }
 
-// maxCheckedDepth is the nesting up to which SplitList checks an
-// element's syntax (the check recurses): the protocol's depth limit, plus
-// the list's own level. A deeper element fails as a message anyway (its
-// decoding stops at the limit), so it is split off unchecked.
-const maxCheckedDepth = protocol.MaxComponentDepth + 1
+// maxCheckedDepth is the nesting (of the element itself, the list's level
+// not counted) up to which SplitList checks an element's syntax (the check
+// recurses): the protocol's depth limit. A deeper element fails as a
+// message anyway (its decoding stops at the limit), so it is split off
+// unchecked.
+const maxCheckedDepth = protocol.MaxComponentDepth
 
 // jsonSpace is the whitespace JSON allows between tokens.
 const jsonSpace = " \t\r\n"

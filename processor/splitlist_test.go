@@ -38,6 +38,10 @@ func TestSplitList(t *testing.T) {
 		{"trailing_garbage", `[1] x`, nil},
 		{"non_json_space_around", "\u00a0[]", nil},
 		{"non_json_space_inside", "[\u00a01]", nil},
+		// An element nested as deep as the protocol allows is checked; one
+		// level deeper it is split off unchecked (it fails as a message).
+		{"invalid_element_at_depth_limit", "[" + deepInvalid(protocol.MaxComponentDepth) + "]", nil},
+		{"invalid_element_beyond_depth_limit", "[" + deepInvalid(protocol.MaxComponentDepth+1) + "]", []string{deepInvalid(protocol.MaxComponentDepth + 1)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -61,6 +65,12 @@ func TestSplitList(t *testing.T) {
 			}
 		})
 	}
+}
+
+// deepInvalid is a JSON text nested depth levels deep with a syntax error
+// (a trailing comma) at the innermost level.
+func deepInvalid(depth int) string {
+	return strings.Repeat("[", depth) + "1,]" + strings.Repeat("]", depth-1)
 }
 
 // TestProcessJSONDeepNesting: a list holding a message nested millions of
