@@ -117,10 +117,7 @@ func TestLoadCatalogFileStrict(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "cat.yaml")
-			if err := os.WriteFile(p, []byte(tt.body), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			p := writeTempFile(t, "cat.yaml", tt.body)
 			_, err := protocol.LoadCatalogFile(p)
 			if !errors.Is(err, protocol.ErrCatalog) {
 				t.Fatalf("err = %v, want ErrCatalog", err)
@@ -206,10 +203,7 @@ func TestCatalogFileStrictJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := filepath.Join(t.TempDir(), "cat.json")
-			if err := os.WriteFile(p, []byte(tt.body), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			p := writeTempFile(t, "cat.json", tt.body)
 			cat, err := protocol.LoadCatalogFile(p)
 			checkLoadResult(t, cat, err, "protocol: catalog "+p+": ", tt.wantOffset, tt.wantReason)
 		})
@@ -235,10 +229,8 @@ func TestCatalogSchemaFileStrictJSON(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "schema.json"), []byte(tt.body), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			schemaPath := writeTempFile(t, "schema.json", tt.body)
+			dir := filepath.Dir(schemaPath)
 			spec := protocol.CatalogSpec{
 				Version:           "0.9",
 				S2CSchema:         map[string]any{},
@@ -256,15 +248,23 @@ func TestCatalogSchemaFileStrictJSON(t *testing.T) {
 				t.Fatalf("unknown field %q", tt.field)
 			}
 			cat, err := protocol.LoadCatalog(spec, dir)
-			prefix := "protocol: catalog " + tt.field + ": " + filepath.Join(dir, "schema.json") + ": "
+			prefix := "protocol: catalog " + tt.field + ": " + schemaPath + ": "
 			checkLoadResult(t, cat, err, prefix, tt.wantOffset, tt.wantReason)
 		})
 	}
 }
 
-// checkJSONSyntaxError checks that err is a *CatalogError wrapping a
-// *JSONSyntaxError at offset, whose text starts with prefix, names the
-// offset and contains reason, with one "protocol: " prefix only.
+// writeTempFile writes body to a file name in a new temporary directory
+// and returns its path.
+func writeTempFile(t *testing.T, name, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // checkLoadResult checks a catalog load: with offset < 0 it must have
 // loaded catalog "c"; otherwise it must have failed as checkJSONSyntaxError
 // checks.
@@ -282,6 +282,9 @@ func checkLoadResult(t *testing.T, cat *protocol.Catalog, err error, prefix stri
 	}
 }
 
+// checkJSONSyntaxError checks that err is a *CatalogError wrapping a
+// *JSONSyntaxError at offset, whose text starts with prefix, names the
+// offset and contains reason, with one "protocol: " prefix only.
 func checkJSONSyntaxError(t *testing.T, err error, prefix string, offset int, reason string) {
 	t.Helper()
 	var ce *protocol.CatalogError

@@ -218,8 +218,8 @@ func TestDispatchOneOfsNonObject(t *testing.T) {
 				t.Fatalf("full schema valid = %v, want %v", full, tt.valid)
 			}
 			checkQuickAgrees(t, []*Catalog{cat}, []byte("["+tt.msg+"]"))
-			if valid, decided := cat.fastVerdict(tt.msg); decided && valid != tt.valid {
-				t.Fatalf("fast verdict %v, want %v", valid, tt.valid)
+			if valid, decided := cat.fastVerdict(tt.msg); !decided || valid != tt.valid {
+				t.Fatalf("fast verdict %v (decided %v), want %v", valid, decided, tt.valid)
 			}
 		})
 	}

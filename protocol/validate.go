@@ -9,9 +9,8 @@ import (
 type ValidateOption func(*validateConfig)
 
 type validateConfig struct {
-	strict  bool
-	rootID  string
-	hasRoot bool
+	strict bool
+	rootID string // WithRootID's; "" means none
 }
 
 func newValidateConfig(opts []ValidateOption) validateConfig {
@@ -40,7 +39,7 @@ func WithStrictIntegrity(strict bool) ValidateOption {
 // treated as incremental (no root, no orphan or dangling-reference checks),
 // which is what the reference SDK does. An empty id means no root.
 func WithRootID(id string) ValidateOption {
-	return func(c *validateConfig) { c.rootID, c.hasRoot = id, true }
+	return func(c *validateConfig) { c.rootID = id }
 }
 
 // Validate validates a list of A2UI messages as one payload, as the
@@ -309,8 +308,8 @@ func checkMessage(roots *rootIndex, messages []any, msg map[string]any, refs Ref
 		// component has that id, so the root is missing. The empty id of
 		// WithRootID means none, as before.
 		root, hasRoot := findRoot(roots, messages, surfaceID)
-		if !hasRoot && cfg.hasRoot {
-			root, hasRoot = cfg.rootID, cfg.rootID != ""
+		if !hasRoot && cfg.rootID != "" {
+			root, hasRoot = cfg.rootID, true
 		}
 		if err := checkIntegrity(root, hasRoot, comps, refs, !cfg.strict); err != nil {
 			return inComponents(err, surfaceID)
