@@ -58,6 +58,15 @@ func sseEvents(t *testing.T, body []byte, d Dialect) []streamEvent {
 	return readEvents(t, &http.Response{Body: io.NopCloser(bytes.NewReader(body))}, d, `"r"`, nil)
 }
 
+// eventParts is the parts of events, in order.
+func eventParts(events []streamEvent) []Part {
+	var parts []Part
+	for _, ev := range events {
+		parts = append(parts, ev.parts...)
+	}
+	return parts
+}
+
 // TestStreamWithoutFlusher streams through a ResponseWriter that cannot
 // flush (a middleware that wraps it): every event must still be written,
 // only without the per-event flush.
@@ -71,11 +80,7 @@ func TestStreamWithoutFlusher(t *testing.T) {
 			rec := httptest.NewRecorder()
 			s.ServeHTTP(bareWriter{rec}, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(rpcBody(d, true))))
 			events := sseEvents(t, rec.Body.Bytes(), d)
-			var parts []Part
-			for _, ev := range events {
-				parts = append(parts, ev.parts...)
-			}
-			msgs, _ := Messages(parts)
+			msgs, _ := Messages(eventParts(events))
 			if len(events) < 2 || len(msgs) != len(streamedMessages) {
 				t.Fatalf("%d events carrying %d messages, want every message:\n%s", len(events), len(msgs), rec.Body.String())
 			}
@@ -230,15 +235,14 @@ func TestStatusTimestamps(t *testing.T) {
 	}
 	for _, d := range []Dialect{A2A10, A2A03} {
 		t.Run(d.String(), func(t *testing.T) {
-			rec := httptest.NewRecorder()
-			s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(rpcBody(d, true))))
-			stamps := regexp.MustCompile(`"timestamp":"([^"]*)"`).FindAllStringSubmatch(rec.Body.String(), -1)
+			body := serve(t, s, rpcBody(d, true))
+			stamps := regexp.MustCompile(`"timestamp":"([^"]*)"`).FindAllSubmatch(body, -1)
 			if len(stamps) < 3 {
-				t.Fatalf("%d timestamps in %s", len(stamps), rec.Body.String())
+				t.Fatalf("%d timestamps in %s", len(stamps), body)
 			}
 			form := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`)
 			for _, m := range stamps {
-				if !form.MatchString(m[1]) {
+				if !form.Match(m[1]) {
 					t.Errorf("timestamp %q, want YYYY-MM-DDTHH:mm:ss.sssZ", m[1])
 				}
 			}

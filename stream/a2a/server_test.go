@@ -23,6 +23,24 @@ type rpcReply struct {
 	Error   *RPCError       `json:"error"`
 }
 
+// replyParts is the parts of the agent message an A2A 1.0 send returns
+// ({"message":{"parts":[…]}}); a JSON-RPC error fails the test.
+func replyParts(t *testing.T, r rpcReply) []Part {
+	t.Helper()
+	if r.Error != nil {
+		t.Fatal(r.Error)
+	}
+	var res struct {
+		Message struct {
+			Parts []Part `json:"parts"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		t.Fatalf("result %s: %v", r.Result, err)
+	}
+	return res.Message.Parts
+}
+
 func post(t *testing.T, url, body string, header http.Header) (*http.Response, rpcReply) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
@@ -306,7 +324,9 @@ func TestAuth(t *testing.T) {
 		if bearer.HTTPAuthSecurityScheme == nil || !strings.EqualFold(bearer.HTTPAuthSecurityScheme.Scheme, "bearer") {
 			t.Errorf("1.0 scheme: %s", b)
 		}
-		if _, ok := firstOr(card.Security)["bearer"]; !ok || len(card.Security) != 1 {
+		if len(card.Security) != 1 {
+			t.Errorf("0.3 security: %s", b)
+		} else if _, ok := card.Security[0]["bearer"]; !ok {
 			t.Errorf("0.3 security: %s", b)
 		}
 		if len(card.SecurityRequirements) != 1 || card.SecurityRequirements[0].Schemes == nil {
@@ -315,13 +335,6 @@ func TestAuth(t *testing.T) {
 			t.Errorf("1.0 securityRequirements: %s", b)
 		}
 	})
-}
-
-func firstOr(ms []map[string][]string) map[string][]string {
-	if len(ms) == 0 {
-		return nil
-	}
-	return ms[0]
 }
 
 func TestAgentCard(t *testing.T) {
@@ -547,21 +560,11 @@ func TestGroupedMessages(t *testing.T) {
 		t.Run(map[bool]string{false: "one part per message", true: "one part per block"}[group], func(t *testing.T) {
 			srv := newTestServer(t, StaticRunner(out), WithGroupedMessages(group))
 			_, r := post(t, srv.URL, `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"parts":[]}}}`, nil)
-			if r.Error != nil {
-				t.Fatal(r.Error)
-			}
-			var res struct {
-				Message struct {
-					Parts []Part `json:"parts"`
-				} `json:"message"`
-			}
-			if err := json.Unmarshal(r.Result, &res); err != nil {
-				t.Fatal(err)
-			}
+			parts := replyParts(t, r)
 			wantParts := map[bool]int{false: 2, true: 1}[group]
-			msgs, err := Messages(res.Message.Parts)
-			if len(res.Message.Parts) != wantParts || err != nil || len(msgs) != 2 {
-				t.Errorf("%d parts carrying %d messages (%v), want %d parts carrying 2", len(res.Message.Parts), len(msgs), err, wantParts)
+			msgs, err := Messages(parts)
+			if len(parts) != wantParts || err != nil || len(msgs) != 2 {
+				t.Errorf("%d parts carrying %d messages (%v), want %d parts carrying 2", len(parts), len(msgs), err, wantParts)
 			}
 		})
 	}

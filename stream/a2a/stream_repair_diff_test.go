@@ -129,27 +129,29 @@ func (g *answerGen) value(depth int) {
 	}
 }
 
+// key writes an object key and its colon.
+func (g *answerGen) key(k string) {
+	g.str(k)
+	g.b.WriteByte(':')
+}
+
+// member writes a member whose value is a string, and a separator.
+func (g *answerGen) member(k, v string) {
+	g.key(k)
+	g.str(v)
+	g.sep()
+}
+
 func (g *answerGen) message() {
 	g.b.WriteByte('{')
 	g.space()
-	g.str("version")
-	g.b.WriteString(":")
-	g.str("v0.9")
-	g.sep()
-	g.str("updateDataModel")
-	g.b.WriteString(":")
+	g.member("version", "v0.9")
+	g.key("updateDataModel")
 	g.space()
 	g.b.WriteByte('{')
-	g.str("surfaceId")
-	g.b.WriteString(": ")
-	g.str("s")
-	g.sep()
-	g.str("path")
-	g.b.WriteString(":")
-	g.str("/v")
-	g.sep()
-	g.str("value")
-	g.b.WriteString(":")
+	g.member("surfaceId", "s")
+	g.member("path", "/v")
+	g.key("value")
 	g.space()
 	g.value(0)
 	g.trailing()
@@ -220,23 +222,6 @@ func randomChunks(r *rand.Rand, s string) []string {
 	return chunks
 }
 
-// streamedReplyWith is streamedReply through a server built with opts.
-func streamedReplyWith(t *testing.T, chunks []string, opts ...Option) (msgs []string, text string) {
-	t.Helper()
-	s, err := NewServer(chunksRunner(chunks), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var parts []Part
-	for _, ev := range sseEvents(t, serve(t, s, rpcBody(A2A10, true)), A2A10) {
-		if ev.final {
-			continue
-		}
-		parts = append(parts, ev.parts...)
-	}
-	return partsMessages(t, parts)
-}
-
 // checkStreamedAsWhole streams answer in chunks through the HTTP handler
 // with opts and fails unless the streamed events carry exactly the
 // messages of the non-streamed reply and the answer's prose.
@@ -245,8 +230,8 @@ func checkStreamedAsWhole(t *testing.T, answer string, chunks []string, opts ...
 	if _, err := parser.ParseResponse(answer); err != nil {
 		return // the whole reply falls back to the text: nothing to compare
 	}
-	want := wholeMessages(t, answer, opts...)
-	got, text := streamedReplyWith(t, chunks, opts...)
+	want, _ := wholeReply(t, answer, opts...)
+	got, text := streamedReply(t, chunks, opts...)
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("answer %.2000q\n(%d chunks)\nstreamed messages\n%s\nwant the whole reply's\n%s", answer, len(chunks), strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -314,11 +299,11 @@ func TestStreamedReplyLongSpaceAfterComma(t *testing.T) {
 				s = s[k:]
 			}
 			t.Run(strconv.Itoa(len(space))+"_spaces_chunks_of_"+strconv.Itoa(size), func(t *testing.T) {
-				want := wholeMessages(t, answer)
+				want, _ := wholeReply(t, answer)
 				if len(want) != 2 {
 					t.Fatalf("whole reply %q: the case is broken", want)
 				}
-				got, text := streamedReplyWith(t, chunks)
+				got, text := streamedReply(t, chunks)
 				if strings.Join(got, "\n") != strings.Join(want, "\n") {
 					t.Fatalf("streamed messages\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 				}
@@ -328,12 +313,4 @@ func TestStreamedReplyLongSpaceAfterComma(t *testing.T) {
 			})
 		}
 	}
-}
-
-// wholeMessages is the messages of wholeReply through a server built with
-// opts.
-func wholeMessages(t *testing.T, answer string, opts ...Option) []string {
-	t.Helper()
-	msgs, _ := wholeReply(t, answer, opts...)
-	return msgs
 }

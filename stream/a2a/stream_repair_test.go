@@ -66,20 +66,16 @@ func chunksRunner(chunks []string) Runner {
 	})
 }
 
-// streamedReply streams answer in the given chunks through a server with
-// default options and returns the messages and the joined text of the
-// events' parts.
-func streamedReply(t *testing.T, chunks []string) (msgs []string, text string) {
+// streamedReply streams answer in the given chunks through a server built
+// with opts and returns the messages and the joined text of the events'
+// parts.
+func streamedReply(t *testing.T, chunks []string, opts ...Option) (msgs []string, text string) {
 	t.Helper()
-	s, err := NewServer(chunksRunner(chunks))
+	s, err := NewServer(chunksRunner(chunks), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var parts []Part
-	for _, ev := range sseEvents(t, serve(t, s, rpcBody(A2A10, true)), A2A10) {
-		parts = append(parts, ev.parts...)
-	}
-	return partsMessages(t, parts)
+	return partsMessages(t, eventParts(sseEvents(t, serve(t, s, rpcBody(A2A10, true)), A2A10)))
 }
 
 // wholeReply answers answer through a non-streaming request to a server
@@ -91,25 +87,12 @@ func wholeReply(t *testing.T, answer string, opts ...Option) (msgs []string, tex
 	if err != nil {
 		t.Fatal(err)
 	}
+	body := serve(t, s, rpcBody(A2A10, false))
 	var reply rpcReply
-	decodeJSONInto(t, serve(t, s, rpcBody(A2A10, false)), &reply)
-	if reply.Error != nil {
-		t.Fatal(reply.Error)
+	if err := json.Unmarshal(body, &reply); err != nil {
+		t.Fatalf("reply %s: %v", body, err)
 	}
-	var res struct {
-		Message struct {
-			Parts []Part `json:"parts"`
-		} `json:"message"`
-	}
-	decodeJSONInto(t, reply.Result, &res)
-	return partsMessages(t, res.Message.Parts)
-}
-
-func decodeJSONInto(t *testing.T, b []byte, v any) {
-	t.Helper()
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("%s: %v", b, err)
-	}
+	return partsMessages(t, replyParts(t, reply))
 }
 
 func partsMessages(t *testing.T, parts []Part) (msgs []string, text string) {
@@ -189,15 +172,7 @@ func TestStreamedReplyRepaired(t *testing.T) {
 // falls back to the answer's text.
 func TestStreamRepairOnlyWithDefaultParser(t *testing.T) {
 	answer := repairAnswers[0].answer
-	s, err := NewServer(StaticRunner(answer), WithParserOptions(parser.WithFraming(parser.FramingTags)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var parts []Part
-	for _, ev := range sseEvents(t, serve(t, s, rpcBody(A2A10, true)), A2A10) {
-		parts = append(parts, ev.parts...)
-	}
-	if msgs, _ := partsMessages(t, parts); len(msgs) != 0 {
+	if msgs, _ := streamedReply(t, []string{answer}, WithParserOptions(parser.WithFraming(parser.FramingTags))); len(msgs) != 0 {
 		t.Fatalf("messages %q, want the block dropped", msgs)
 	}
 	if got, _ := streamedReply(t, []string{answer}); len(got) != 1 {
@@ -228,8 +203,8 @@ func closedBlocks(answer string) bool {
 func TestRepairWithParserOptions(t *testing.T) {
 	answer := repairAnswers[0].answer
 	opt := WithParserOptions(parser.WithPayloadRepair())
-	whole := wholeMessages(t, answer, opt)
-	streamed, _ := streamedReplyWith(t, []string{answer[:20], answer[20:]}, opt)
+	whole, _ := wholeReply(t, answer, opt)
+	streamed, _ := streamedReply(t, []string{answer[:20], answer[20:]}, opt)
 	if len(whole) != 1 || strings.Join(streamed, "\n") != strings.Join(whole, "\n") {
 		t.Fatalf("streamed %q, whole %q: want the same one message", streamed, whole)
 	}
