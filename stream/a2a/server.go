@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
@@ -28,6 +29,11 @@ type Server struct {
 	cfg        config
 	advertised []string
 	log        *slog.Logger
+	// streamOpts are the options of a streaming reply's parser: the
+	// configured ones, borrowed output (each part is written before the
+	// next chunk is fed), and, with the default parser, the payload
+	// repairs a whole reply gets (see responseParts).
+	streamOpts []parser.Option
 }
 
 // NewServer returns an endpoint that answers with runner.
@@ -54,6 +60,10 @@ func NewServer(runner Runner, opts ...Option) (*Server, error) {
 		}
 	}
 	s := &Server{runner: runner, cfg: cfg, log: cfg.logger}
+	s.streamOpts = append(slices.Clip(cfg.parserOpts), parser.WithBorrowedOutput())
+	if len(cfg.parserOpts) == 0 {
+		s.streamOpts = append(s.streamOpts, parser.WithPayloadRepair())
+	}
 	for _, e := range cfg.extensions {
 		s.advertised = append(s.advertised, e.URI)
 	}

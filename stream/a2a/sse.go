@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/parser"
@@ -40,15 +39,7 @@ func (e *sseWriter) event(result []byte, err error) error {
 // completes (or fails) the task. The handler returns, ending the response,
 // after the final event.
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawMessage, req *Request) {
-	// Each part is encoded and written before the next chunk is fed, so the
-	// parser may lend its output (the last option wins over none). With the
-	// default parser a whole reply gets the payload fixer's repairs (see
-	// responseParts); a streamed one gets them as it arrives.
-	popts := append(slices.Clip(s.cfg.parserOpts), parser.WithBorrowedOutput())
-	if len(s.cfg.parserOpts) == 0 {
-		popts = append(popts, parser.WithPayloadRepair())
-	}
-	p, err := parser.New(popts...)
+	p, err := parser.New(s.streamOpts...)
 	if err != nil { // options were validated by NewServer
 		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", err)))
 		return
