@@ -429,7 +429,7 @@ func TestWithPayloadRepairCloseKeepsHeldBytes(t *testing.T) {
 // call by call, in every mode, with owned and borrowed output, a parser
 // with WithPayloadRepair returns what the same parser returns when its
 // repairer gets new buffers at every call (parts, their text and
-// messages, errors).
+// messages, errors), and that owned output does not change afterwards.
 func TestWithPayloadRepairKeepsNoChunk(t *testing.T) {
 	stream := "intro “a” <a2ui-json>[" +
 		`{“version”:“v0.9”,“createSurface”:{“surfaceId”:“s”,“catalogId”:“c”},},` +
@@ -468,14 +468,24 @@ func TestWithPayloadRepairKeepsNoChunk(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
+					var kept []Part // owned output, rendered again at the end
+					var rendered strings.Builder
 					for i := 0; i < len(in); i += size {
 						chunk := []byte(in[i:min(i+size, len(in))])
-						got := render(repairing.Feed(chunk))
+						parts, err := repairing.Feed(chunk)
+						got := render(parts, err)
 						fresh.repair.out, fresh.repair.scratch = nil, nil
 						want := render(fresh.Feed(chunk))
 						if got != want {
 							t.Fatalf("%s, borrowed %v, chunks of %d, at byte %d of %q:\n%s\nwant\n%s", mode, borrow, size, i, in, got, want)
 						}
+						if !borrow {
+							kept = append(kept, parts...)
+							rendered.WriteString(render(parts, nil))
+						}
+					}
+					if got := render(kept, nil); got != rendered.String() {
+						t.Fatalf("%s, chunks of %d: owned output changed by later calls:\n%s\nwant\n%s", mode, size, got, rendered.String())
 					}
 				}
 			}
