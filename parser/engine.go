@@ -14,6 +14,27 @@ type emitter struct {
 	// lent is, with borrowed output, the array of parts returned by the
 	// previous call, reused by the next.
 	lent []Part
+	// list is the index of the current block; listYielded reports that
+	// it yielded a message.
+	list        int
+	listYielded bool
+}
+
+// startList starts block n: its messages go to parts of their own.
+func (e *emitter) startList(n int) { e.list, e.listYielded = n, false }
+
+// endList marks the end of the current block, which ended without error:
+// on the part holding its last messages when that part is this call's
+// last, else, with marker, by a list-end marker part when the block
+// yielded messages in an earlier call.
+func (e *emitter) endList(marker bool) {
+	if n := len(e.parts); n > 0 && e.parts[n-1].Messages != nil && e.parts[n-1].List == e.list {
+		e.parts[n-1].ListEnd = true
+		return
+	}
+	if marker && e.listYielded {
+		e.parts = append(e.parts, Part{List: e.list, ListEnd: true})
+	}
 }
 
 // text appends a text-only part.
@@ -24,9 +45,10 @@ func (e *emitter) text(s string) {
 	e.parts = append(e.parts, Part{Text: s})
 }
 
-// message attaches m to the last part of this call when there is one (a text
-// part followed by messages becomes one part, as the conformance suites
-// expect); otherwise it starts a new part. The last part's Messages is
+// message attaches m to the last part of this call when there is one and
+// it holds text or the current block's messages (a text part followed by
+// messages becomes one part, as the conformance suites expect); otherwise
+// it starts a new part. The last part's Messages is
 // capped at its end, so that nothing written through it reaches another
 // part's messages.
 func (e *emitter) message(m json.RawMessage) {
@@ -36,9 +58,16 @@ func (e *emitter) message(m json.RawMessage) {
 		n = 1
 	}
 	last := &e.parts[n-1]
+	if last.Messages != nil && last.List != e.list || last.ListEnd {
+		e.parts = append(e.parts, Part{})
+		n++
+		last = &e.parts[n-1]
+	}
 	if last.Messages == nil {
 		e.from = len(e.msgs)
+		last.List = e.list
 	}
+	e.listYielded = true
 	e.msgs = append(e.msgs, m)
 	last.Messages = e.msgs[e.from:len(e.msgs):len(e.msgs)]
 }

@@ -47,6 +47,25 @@ func TestTooLargeIndependentOfChunking(t *testing.T) {
 			msgs:  []string{c},
 		},
 		{
+			name:  "fenced block of exactly the limit passes (the newline before the fence does not count)",
+			opts:  []Option{WithMaxBlockSize(len("[" + c + "]")), WithFraming(FramingFences)},
+			input: "a\n```a2ui\n[" + c + "]\n```\nb",
+			msgs:  []string{c},
+		},
+		{
+			name:  "whitespace after the JSON past the limit does not count",
+			opts:  []Option{WithMaxBlockSize(len("[" + c + "]"))},
+			input: "a<a2ui-json>[" + c + "]\n \t\r\n</a2ui-json>b",
+			msgs:  []string{c},
+		},
+		{
+			name:    "content after whitespace past the limit fails",
+			opts:    []Option{WithMaxBlockSize(len("[" + c + "]"))},
+			input:   "a<a2ui-json>[" + c + "]   x</a2ui-json>b",
+			msgs:    []string{c},
+			wantErr: ErrTooLarge,
+		},
+		{
 			name:    "next block after the failed one is read",
 			opts:    []Option{WithMaxBlockSize(limit)},
 			input:   "a<a2ui-json>[" + c + "," + u + "]</a2ui-json>b<a2ui-json>[" + c + "]</a2ui-json>",

@@ -118,6 +118,7 @@ type config struct {
 	logger       *slog.Logger
 	borrow       bool
 	repair       bool
+	listEnds     bool
 }
 
 // Option configures a Parser. Options are validated by New.
@@ -157,7 +158,10 @@ func WithCatalog(cat *protocol.Catalog) Option {
 
 // WithMaxBlockSize bounds the bytes of one block's content (default
 // DefaultMaxBlockSize). A larger block fails with ErrTooLarge; the parser
-// never buffers more than this for a block.
+// never buffers more than this for a block. JSON whitespace past the bound
+// does not count unless more content follows it, so a block of exactly n
+// bytes of JSON passes whatever newline or spaces precede its closing
+// marker (a fenced block always ends in one).
 func WithMaxBlockSize(n int) Option {
 	return limitOption("max block size", n, func(c *config) *int { return &c.maxBlockSize })
 }
@@ -244,6 +248,19 @@ func WithBorrowedOutput() Option {
 func WithPayloadRepair() Option {
 	return func(c *config) error {
 		c.repair = true
+		return nil
+	}
+}
+
+// WithListEnds makes the parser mark the end of every block that yielded
+// messages, also when the block ends in a call that yields none of its
+// messages: that call returns a marker part for it (see Part.ListEnd and
+// Part.IsListEnd). A consumer that applies each list as one unit (one
+// repaint per list, as stream.Pipeline does) learns so the moment the list
+// closes. Without it, such an end is not reported.
+func WithListEnds() Option {
+	return func(c *config) error {
+		c.listEnds = true
 		return nil
 	}
 }

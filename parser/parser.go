@@ -6,6 +6,8 @@ import (
 	"io"
 	"log/slog"
 	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Markers of the tags framing (for the fences framing, see
@@ -145,6 +147,10 @@ func (p *Parser) Close() ([]Part, error) {
 	return p.takeParts(), p.takeErr()
 }
 
+// Blocks returns the number of blocks the stream has opened so far (the
+// next block's Part.List).
+func (p *Parser) Blocks() int { return p.blocks }
+
 // seedParts lets this call's parts go to the free slots of the slab. The
 // emitter stays seeded across calls that complete nothing.
 func (p *Parser) seedParts() {
@@ -268,6 +274,7 @@ func (p *Parser) startBlock(off int64) {
 	p.inBlock, p.skipping = true, false
 	p.blocks++
 	p.blockOff, p.blockSize, p.repairedOff = off, 0, off
+	p.out.startList(p.blocks - 1)
 	if err := p.eng.blockStart(&p.out); err != nil {
 		p.fail(err)
 	}
@@ -298,6 +305,11 @@ func (p *Parser) engineBytes(seg []byte, off int64) {
 	room := p.cfg.maxBlockSize - p.blockSize
 	over := len(seg) > room
 	if over {
+		if allSpace(seg[room:]) {
+			// Whitespace past the bound: the bound is on the JSON, so
+			// only content after it fails the block.
+			over = false
+		}
 		seg = seg[:room]
 	}
 	p.blockSize += len(seg)
@@ -323,6 +335,8 @@ func (p *Parser) endBlock() {
 	if !p.skipping {
 		if err := p.eng.blockEnd(&p.out); err != nil {
 			p.fail(err)
+		} else {
+			p.out.endList(p.cfg.listEnds)
 		}
 	}
 	p.inBlock, p.skipping = false, false
@@ -396,4 +410,14 @@ func partialRuneTail(data []byte) int {
 		}
 	}
 	return 0
+}
+
+// allSpace reports whether b holds only JSON whitespace.
+func allSpace(b []byte) bool {
+	for _, c := range b {
+		if !jsonwire.IsSpace(c) {
+			return false
+		}
+	}
+	return true
 }

@@ -18,7 +18,24 @@ type Part struct {
 	// Messages holds A2UI messages in order, each a complete JSON object.
 	// It is nil for a text-only part.
 	Messages []json.RawMessage `json:"a2ui,omitempty"`
+	// List is the index, from 0 in stream order, of the block (the list
+	// of messages) that Messages came from. A part's messages always come
+	// from one block. It is 0 for a text-only part.
+	List int `json:"-"`
+	// ListEnd reports that block List ended with this part: no message of
+	// it follows. It is set on the part holding the block's last messages
+	// when the block ends in the same Feed or Close call; otherwise, with
+	// WithListEnds, the call in which the block ends returns a marker part
+	// for it (no Text, nil Messages, List and ListEnd set). A block that
+	// fails never ends this way: its *BlockError (whose Block is List)
+	// reports it instead. In JSONL framing a line is a block.
+	ListEnd bool `json:"-"`
 }
+
+// IsListEnd reports whether p is a list-end marker (see WithListEnds): a
+// part that carries neither text nor messages, only the end of block
+// p.List.
+func (p Part) IsListEnd() bool { return p.ListEnd && p.Messages == nil && p.Text == "" }
 
 // HasMessages reports whether the part carries A2UI messages.
 func (p Part) HasMessages() bool { return p.Messages != nil }

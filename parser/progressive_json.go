@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // appendJSON encodes a decoded JSON value (map[string]any, []any, string,
@@ -78,64 +79,14 @@ func appendValue(dst []byte, v any, cmp bool) []byte {
 	return append(dst, b...)
 }
 
-const hexDigits = "0123456789abcdef"
-
 // appendJSONString appends s as a JSON string literal.
 func appendJSONString(dst []byte, s string) []byte {
-	return appendQuoted(dst, s, false)
+	return jsonwire.AppendString(dst, s)
 }
 
 // appendQuoted appends s as a JSON string literal, with each byte of
 // invalid UTF-8 written as \ufffd, or with rawInvalid as \xHH (which is
 // not JSON: the comparison encodings of progressive_datacmp.go).
 func appendQuoted(dst []byte, s string, rawInvalid bool) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				dst = append(dst, '\\', c)
-			case '\n':
-				dst = append(dst, '\\', 'n')
-			case '\r':
-				dst = append(dst, '\\', 'r')
-			case '\t':
-				dst = append(dst, '\\', 't')
-			default:
-				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			dst = append(dst, s[start:i]...)
-			if rawInvalid {
-				dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
-			} else {
-				dst = append(dst, `\ufffd`...)
-			}
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
+	return jsonwire.AppendQuoted(dst, s, rawInvalid)
 }

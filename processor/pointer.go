@@ -1,6 +1,7 @@
 package processor
 
 import (
+	"fmt"
 	"strings"
 )
 
@@ -115,7 +116,9 @@ func formatPointer(segs []string) string {
 // only, as the reference requires) and its value. tooBig is set for an
 // index with more than maxIndexDigits digits.
 func arrayIndex(seg string) (idx int, ok, tooBig bool) {
-	if seg == "" {
+	if seg == "" || len(seg) > 1 && seg[0] == '0' {
+		// RFC 6901: an array index has no leading zeros ("01" is a
+		// member name, never index 1).
 		return 0, false, false
 	}
 	for i := 0; i < len(seg); i++ {
@@ -124,15 +127,26 @@ func arrayIndex(seg string) (idx int, ok, tooBig bool) {
 		}
 	}
 	if len(seg) > maxIndexDigits {
-		// Leading zeros do not make an index big.
-		t := strings.TrimLeft(seg, "0")
-		if len(t) > maxIndexDigits {
-			return 0, true, true
-		}
-		seg = t
+		return 0, true, true
 	}
 	for i := 0; i < len(seg); i++ {
 		idx = idx*10 + int(seg[i]-'0')
 	}
 	return idx, true, false
+}
+
+// forbiddenSegments are the path segments a JavaScript renderer would
+// merge into an object's prototype; the reference renderer core rejects
+// them ("Forbidden path segment"), and so does the processor, whose
+// batches such renderers apply.
+var forbiddenSegments = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
+
+// checkSegments rejects a path holding a forbidden segment.
+func checkSegments(segs []string) error {
+	for _, seg := range segs {
+		if forbiddenSegments[seg] {
+			return fmt.Errorf("%w: Forbidden path segment '%s'", ErrDataPath, seg)
+		}
+	}
+	return nil
 }

@@ -32,6 +32,8 @@ type Processor struct {
 	chunkSeq uint64 // the last id given to a chunk
 
 	*work // scratch, while a list is applied
+
+	open *List // the list begun with BeginList and not ended, if any
 }
 
 type subscription struct{ fn func(Batch) }
@@ -138,6 +140,7 @@ const maxChunk = 1 << 30
 // ProcessListFrom is ProcessList for a list sent by a given agent: surfaces
 // the list creates are recorded as that agent's, for ClientDataModelFor.
 func (p *Processor) ProcessListFrom(agent string, msgs []json.RawMessage) Batch {
+	p.mustBeIdle()
 	p.seq++
 	p.work = workPool.Get().(*work)
 	b := Batch{Seq: p.seq, Agent: agent, Results: make([]Result, len(msgs))}
@@ -188,31 +191,42 @@ func (p *Processor) ProcessListFrom(agent string, msgs []json.RawMessage) Batch 
 			p.chunkSeq++
 			p.setSource(msg, p.chunkSeq)
 		}
-		kind, sid, merr := p.apply(msg, agent, &t)
-		r.Type, r.SurfaceID = kind, sid
-		if merr == nil {
-			r.OK = true
-			b.Applied++
-			continue
-		}
-		merr.Index, merr.Kind = i, kind
-		if merr.SurfaceID == "" {
-			merr.SurfaceID = sid
-		}
-		rep := merr.Report()
-		r.Err, r.Error = merr, &rep
-		b.Failed++
-		p.opts.logger.Warn("processor: message failed",
-			"seq", b.Seq, "index", i, "kind", string(kind), "surfaceId", merr.SurfaceID,
-			"path", rep.Path, "error", merr.Err)
+		p.applyResult(msg, agent, &t, &b, r)
 	}
 	p.work.release()
 	p.work, p.cur = nil, ""
+	p.finishBatch(&b, &t)
+	return b
+}
+
+// applyResult applies msg, the list's message r.Index, and records its
+// outcome in r and b (logging a failure).
+func (p *Processor) applyResult(msg, agent string, t *tracker, b *Batch, r *Result) {
+	kind, sid, merr := p.apply(msg, agent, t)
+	r.Type, r.SurfaceID = kind, sid
+	if merr == nil {
+		r.OK = true
+		b.Applied++
+		return
+	}
+	merr.Index, merr.Kind = r.Index, kind
+	if merr.SurfaceID == "" {
+		merr.SurfaceID = sid
+	}
+	rep := merr.Report()
+	r.Err, r.Error = merr, &rep
+	b.Failed++
+	p.opts.logger.Warn("processor: message failed",
+		"seq", b.Seq, "index", r.Index, "kind", string(kind), "surfaceId", merr.SurfaceID,
+		"path", rep.Path, "error", merr.Err)
+}
+
+// finishBatch sets b's net changes and hands b to the callbacks.
+func (p *Processor) finishBatch(b *Batch, t *tracker) {
 	b.Changes = t.changes()
 	for _, s := range p.subs {
-		s.fn(b)
+		s.fn(*b)
 	}
-	return b
 }
 
 // ProcessJSON decodes one list, a JSON array of messages, and applies it

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2ui-stream/a2ui-stream/processor"
+	"github.com/nats-io/nats.go"
 )
 
 // blocker blocks the call that reaches it until released, telling the
@@ -35,15 +35,15 @@ func (w blockingWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// blockingPublisher is a Publisher stuck in Publish.
+// blockingPublisher is a Publisher stuck in PublishMsg.
 type blockingPublisher struct {
 	*blocker
 	fakePublisher
 }
 
-func (p *blockingPublisher) Publish(subject string, data []byte) error {
+func (p *blockingPublisher) PublishMsg(ctx context.Context, m *nats.Msg) error {
 	p.block()
-	return p.fakePublisher.Publish(subject, data)
+	return p.fakePublisher.PublishMsg(ctx, m)
 }
 
 // TestCloseWaitsForEmitInFlight holds Close to its contract while an Emit
@@ -56,7 +56,7 @@ func TestCloseWaitsForEmitInFlight(t *testing.T) {
 		make func(b *blocker) Sink
 	}{
 		{"func", func(b *blocker) Sink {
-			return NewFunc(func(context.Context, processor.Batch) error { b.block(); return nil })
+			return NewFunc(func(context.Context, Event) error { b.block(); return nil })
 		}},
 		{"nats", func(b *blocker) Sink {
 			s, err := NewNATS(&blockingPublisher{blocker: b}, "s")
@@ -72,14 +72,14 @@ func TestCloseWaitsForEmitInFlight(t *testing.T) {
 			b := newBlocker()
 			s := tc.make(b)
 			emitted := make(chan error, 1)
-			go func() { emitted <- s.Emit(context.Background(), batch(1)) }()
+			go func() { emitted <- s.Emit(context.Background(), ev(1)) }()
 			<-b.reached
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
 			if err := s.Close(ctx); !errors.Is(err, context.Canceled) {
 				t.Errorf("Close with an Emit in flight and a cancelled context = %v, want context.Canceled", err)
 			}
-			if err := s.Emit(context.Background(), batch(2)); !errors.Is(err, ErrClosed) {
+			if err := s.Emit(context.Background(), ev(2)); !errors.Is(err, ErrClosed) {
 				t.Errorf("Emit after Close = %v, want ErrClosed", err)
 			}
 			close(b.release)
@@ -109,7 +109,7 @@ func TestNATSCloseWithoutDeadlineFlushes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Emit(context.Background(), batch(1)); err != nil {
+	if err := s.Emit(context.Background(), ev(1)); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Close(context.Background()); err != nil {
@@ -129,7 +129,7 @@ func TestNilFuncIsAnError(t *testing.T) {
 				t.Fatalf("Emit panicked: %v", r)
 			}
 		}()
-		err = s.Emit(context.Background(), batch(1))
+		err = s.Emit(context.Background(), ev(1))
 	}()
 	if err == nil {
 		t.Fatal("Emit with a nil function succeeded")
@@ -144,7 +144,7 @@ func TestConcurrentEmitAndClose(t *testing.T) {
 	active := 0
 	started := make(chan struct{})
 	var once sync.Once
-	s := NewFunc(func(context.Context, processor.Batch) error {
+	s := NewFunc(func(context.Context, Event) error {
 		mu.Lock()
 		active++
 		mu.Unlock()
@@ -159,7 +159,7 @@ func TestConcurrentEmitAndClose(t *testing.T) {
 	for i := range 8 {
 		wg.Go(func() {
 			for j := range 50 {
-				if err := s.Emit(context.Background(), batch(uint64(i*50+j))); err != nil && !errors.Is(err, ErrClosed) {
+				if err := s.Emit(context.Background(), ev(uint64(i*50+j+1))); err != nil && !errors.Is(err, ErrClosed) {
 					t.Errorf("Emit: %v", err)
 				}
 			}
@@ -197,12 +197,12 @@ func TestJSONLEmitWaitingHonoursContext(t *testing.T) {
 	b := newBlocker()
 	s := NewJSONL(blockingWriter{b})
 	first := make(chan error, 1)
-	go func() { first <- s.Emit(context.Background(), batch(1)) }()
+	go func() { first <- s.Emit(context.Background(), ev(1)) }()
 	<-b.reached
 	ctx, cancel := context.WithCancel(context.Background())
 	wctx := &waitingCtx{Context: ctx, waiting: make(chan struct{})}
 	second := make(chan error, 1)
-	go func() { second <- s.Emit(wctx, batch(2)) }()
+	go func() { second <- s.Emit(wctx, ev(2)) }()
 	<-wctx.waiting
 	cancel()
 	if err := <-second; !errors.Is(err, context.Canceled) {
@@ -222,9 +222,14 @@ func TestCloseIdleWithEndedContext(t *testing.T) {
 	cancel()
 	for range 50 {
 		var out strings.Builder
+		sse, err := NewSSE()
+		if err != nil {
+			t.Fatal(err)
+		}
 		sinks := map[string]Sink{
 			"jsonl": NewJSONL(&out),
-			"func":  NewFunc(func(context.Context, processor.Batch) error { return nil }),
+			"func":  NewFunc(func(context.Context, Event) error { return nil }),
+			"sse":   sse,
 		}
 		for name, s := range sinks {
 			if err := s.Close(ctx); err != nil {

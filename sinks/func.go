@@ -3,20 +3,19 @@ package sinks
 import (
 	"context"
 	"errors"
-
-	"github.com/a2ui-stream/a2ui-stream/processor"
 )
 
-// Func is a sink that calls a function for each batch, on the emitting
+// Func is a sink that calls a function for each event, on the emitting
 // goroutine. Concurrent Emits call it concurrently.
 type Func struct {
-	fn func(context.Context, processor.Batch) error
+	fn func(context.Context, Event) error
 	g  gate
 }
 
-// NewFunc returns a sink calling fn for each batch. With a nil fn, every
-// Emit fails.
-func NewFunc(fn func(context.Context, processor.Batch) error) *Func {
+// NewFunc returns a sink calling fn for each event. The event is lent to
+// fn as to Emit: fn copies its Line or Batch to keep them. With a nil fn,
+// every Emit fails.
+func NewFunc(fn func(context.Context, Event) error) *Func {
 	return &Func{fn: fn}
 }
 
@@ -24,7 +23,7 @@ func NewFunc(fn func(context.Context, processor.Batch) error) *Func {
 var errNilFunc = errors.New("sinks: func: nil function")
 
 // Emit calls the function.
-func (s *Func) Emit(ctx context.Context, b processor.Batch) error {
+func (s *Func) Emit(ctx context.Context, e Event) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -35,7 +34,7 @@ func (s *Func) Emit(ctx context.Context, b processor.Batch) error {
 	if s.fn == nil {
 		return errNilFunc
 	}
-	return s.fn(ctx, b)
+	return s.fn(ctx, e)
 }
 
 // Close refuses further Emits and waits for the calls in flight to

@@ -3,28 +3,50 @@ package sinks
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-
-	"github.com/a2ui-stream/a2ui-stream/processor"
 )
 
-// JSONL writes each batch as one JSON line. Lines are flushed after every
-// batch so that a reader sees each list as soon as it is applied.
+// JSONL writes each event's Line, then a newline. Lines are flushed after
+// every event so that a reader sees each one as soon as it is emitted,
+// unless JSONLBuffered says otherwise.
 type JSONL struct {
-	g    gate
-	turn chan struct{} // held by the one write in progress
-	w    *bufio.Writer
-	enc  *json.Encoder
+	g        gate
+	turn     chan struct{} // held by the one write in progress
+	w        *bufio.Writer
+	buffered bool
 }
 
+// JSONLOption configures a JSONL sink.
+type JSONLOption func(*JSONL)
+
+// JSONLBuffered makes the sink flush only when its buffer is full, at
+// Flush and at Close, instead of after every event: a write per buffer
+// rather than per event, for a caller that flushes at points of its own
+// (the a2ui-stream run command flushes after each read of its input, so a
+// live stream is still echoed as it arrives).
+func JSONLBuffered() JSONLOption { return func(s *JSONL) { s.buffered = true } }
+
 // NewJSONL returns a sink writing to w. Close does not close w.
-func NewJSONL(w io.Writer) *JSONL {
-	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
-	enc.SetEscapeHTML(false)
-	return &JSONL{turn: make(chan struct{}, 1), w: bw, enc: enc}
+func NewJSONL(w io.Writer, opts ...JSONLOption) *JSONL {
+	s := &JSONL{turn: make(chan struct{}, 1), w: bufio.NewWriterSize(w, 64<<10)}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Flush writes what the sink buffers, waiting for the write in progress
+// (or for ctx to be done).
+func (s *JSONL) Flush(ctx context.Context) error {
+	if err := s.lock(ctx); err != nil {
+		return err
+	}
+	defer s.unlock()
+	if err := s.w.Flush(); err != nil {
+		return fmt.Errorf("sinks: jsonl: %w", err)
+	}
+	return nil
 }
 
 // lock waits for the turn to write, or for ctx to be done.
@@ -44,10 +66,15 @@ func (s *JSONL) lock(ctx context.Context) error {
 
 func (s *JSONL) unlock() { <-s.turn }
 
-// Emit writes b as one line. Waiting for an earlier Emit's write honours
-// ctx; the write itself runs until the writer returns.
-func (s *JSONL) Emit(ctx context.Context, b processor.Batch) error {
+// Emit writes e.Line and a newline. A Line that is empty or holds a line
+// break is an *EventError (it would not be one JSONL record). Waiting for
+// an earlier Emit's write honours ctx; the write itself runs until the
+// writer returns.
+func (s *JSONL) Emit(ctx context.Context, e Event) error {
 	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := checkLine("jsonl", e); err != nil {
 		return err
 	}
 	if err := s.g.enter(); err != nil {
@@ -58,9 +85,19 @@ func (s *JSONL) Emit(ctx context.Context, b processor.Batch) error {
 		return err
 	}
 	defer s.unlock()
-	if err := s.enc.Encode(b); err != nil {
-		return fmt.Errorf("sinks: jsonl: %w", err)
+	if s.buffered {
+		// A write error sticks in the bufio.Writer: the next writes
+		// return it.
+		if _, err := s.w.Write(e.Line); err != nil {
+			return fmt.Errorf("sinks: jsonl: %w", err)
+		}
+		if err := s.w.WriteByte('\n'); err != nil {
+			return fmt.Errorf("sinks: jsonl: %w", err)
+		}
+		return nil
 	}
+	s.w.Write(e.Line) // a write error sticks in the bufio.Writer; Flush reports it
+	s.w.WriteByte('\n')
 	if err := s.w.Flush(); err != nil {
 		return fmt.Errorf("sinks: jsonl: %w", err)
 	}

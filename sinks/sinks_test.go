@@ -3,101 +3,162 @@ package sinks
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"strings"
-	"sync"
 	"testing"
-
-	"github.com/a2ui-stream/a2ui-stream/processor"
 )
 
-type fakePublisher struct {
-	mu       sync.Mutex
-	subjects []string
-	data     [][]byte
-	flushed  int
-	err      error
-}
-
-func (f *fakePublisher) Publish(subject string, data []byte) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err != nil {
-		return f.err
-	}
-	f.subjects = append(f.subjects, subject)
-	f.data = append(f.data, data)
-	return nil
-}
-
-func (f *fakePublisher) FlushWithContext(context.Context) error {
-	f.flushed++
-	return nil
-}
-
-func batch(seq uint64) processor.Batch {
-	return processor.Batch{Seq: seq, Applied: 1, Results: []processor.Result{{Index: 0, Type: "deleteSurface", SurfaceID: "s", OK: true}}}
-}
-
-func TestSinks(t *testing.T) {
-	ctx := context.Background()
-	var buf bytes.Buffer
-	var got []uint64
-	pub := &fakePublisher{}
-	nats, err := NewNATS(pub, "a2ui.batches")
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestJSONLWritesLines(t *testing.T) {
 	tests := []struct {
-		name  string
-		sink  Sink
-		check func(t *testing.T)
+		name   string
+		events []Event
+		want   string
 	}{
-		{"jsonl writes one line per batch", NewJSONL(&buf), func(t *testing.T) {
-			lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-			if len(lines) != 2 {
-				t.Fatalf("lines = %q", lines)
-			}
-			var b processor.Batch
-			if err := json.Unmarshal([]byte(lines[1]), &b); err != nil || b.Seq != 2 {
-				t.Fatalf("second line %q: %v", lines[1], err)
-			}
-		}},
-		{"func calls back in order", NewFunc(func(_ context.Context, b processor.Batch) error {
-			got = append(got, b.Seq)
-			return nil
-		}), func(t *testing.T) {
-			if len(got) != 2 || got[0] != 1 || got[1] != 2 {
-				t.Fatalf("got %v", got)
-			}
-		}},
-		{"nats publishes and flushes on close", nats, func(t *testing.T) {
-			if len(pub.data) != 2 || pub.subjects[0] != "a2ui.batches" || pub.flushed != 1 {
-				t.Fatalf("published %d on %v, flushed %d", len(pub.data), pub.subjects, pub.flushed)
-			}
-			var b processor.Batch
-			if err := json.Unmarshal(pub.data[0], &b); err != nil || b.Seq != 1 || !b.Results[0].OK {
-				t.Fatalf("payload %s: %v", pub.data[0], err)
-			}
-		}},
+		{"no events", nil, ""},
+		{"one line per event, as given", []Event{ev(1), evOf("s1", 2, KindEnd)},
+			`{"event":"text","session":"s1","seq":1}` + "\n" + `{"event":"end","session":"s1","seq":2}` + "\n"},
+		{"sessions interleave", []Event{evOf("a", 1, KindText), evOf("b", 1, KindBatch)},
+			`{"event":"text","session":"a","seq":1}` + "\n" + `{"event":"batch","session":"b","seq":1}` + "\n"},
+		{"bytes are not re-encoded", []Event{{Session: "s", Seq: 1, Kind: KindText, Line: []byte(`{"text":"<b>&é\u00e9"}`)}},
+			`{"text":"<b>&é\u00e9"}` + "\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			for seq := uint64(1); seq <= 2; seq++ {
-				if err := tc.sink.Emit(ctx, batch(seq)); err != nil {
+			var out bytes.Buffer
+			s := NewJSONL(&out)
+			for _, e := range tc.events {
+				if err := s.Emit(context.Background(), e); err != nil {
 					t.Fatal(err)
 				}
+				e.Line[0] = 'X' // the line is lent: reusing it after Emit changes nothing written
 			}
-			if err := tc.sink.Close(ctx); err != nil {
+			if err := s.Close(context.Background()); err != nil {
 				t.Fatal(err)
 			}
-			tc.check(t)
-			if err := tc.sink.Emit(ctx, batch(3)); !errors.Is(err, ErrClosed) {
-				t.Fatalf("Emit after Close: %v", err)
+			if got := out.String(); got != tc.want {
+				t.Errorf("wrote %q, want %q", got, tc.want)
 			}
-			if err := tc.sink.Close(ctx); !errors.Is(err, ErrClosed) {
-				t.Fatalf("second Close: %v", err)
+		})
+	}
+}
+
+func TestJSONLFlushesEachEvent(t *testing.T) {
+	var out bytes.Buffer
+	s := NewJSONL(&out)
+	if err := s.Emit(context.Background(), ev(1)); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"event":"text","session":"s1","seq":1}` + "\n"; out.String() != want {
+		t.Errorf("before Close the writer has %q, want %q", out.String(), want)
+	}
+}
+
+func TestLineErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		line string
+	}{
+		{"empty line", ""},
+		{"newline in line", "{\n}"},
+		{"carriage return in line", "{\r}"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			e := ev(1)
+			e.Line = []byte(tc.line)
+			var out bytes.Buffer
+			pub := &fakePublisher{}
+			n, err := NewNATS(pub, "a2ui.out")
+			if err != nil {
+				t.Fatal(err)
+			}
+			sse, err := NewSSE()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, s := range map[string]Sink{"jsonl": NewJSONL(&out), "nats": n, "sse": sse} {
+				err := s.Emit(context.Background(), e)
+				var ee *EventError
+				if !errors.As(err, &ee) || ee.Field != "line" || !errors.Is(err, ErrBadEvent) {
+					t.Errorf("%s: Emit = %v, want an *EventError on the line", name, err)
+				}
+			}
+			if out.Len() != 0 || pub.count() != 0 {
+				t.Errorf("a bad line was delivered: %q, %d published", out.String(), pub.count())
+			}
+		})
+	}
+}
+
+func TestFunc(t *testing.T) {
+	failure := errors.New("callback failed")
+	tests := []struct {
+		name    string
+		err     error
+		wantErr error
+	}{
+		{"calls back with each event in order", nil, nil},
+		{"returns the callback's error", failure, failure},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var got []Event
+			s := NewFunc(func(_ context.Context, e Event) error {
+				got = append(got, e)
+				return tc.err
+			})
+			want := []Event{ev(1), evOf("s1", 2, KindEnd)}
+			for _, e := range want {
+				if err := s.Emit(context.Background(), e); !errors.Is(err, tc.wantErr) {
+					t.Fatalf("Emit = %v, want %v", err, tc.wantErr)
+				}
+			}
+			if len(got) != len(want) {
+				t.Fatalf("called %d times, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if got[i].Seq != want[i].Seq || got[i].Kind != want[i].Kind || string(got[i].Line) != string(want[i].Line) {
+					t.Errorf("call %d got %+v, want %+v", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
+
+// sinksUnderTest makes one sink of each kind.
+func sinksUnderTest(t *testing.T) map[string]Sink {
+	t.Helper()
+	n, err := NewNATS(&fakePublisher{}, "a2ui.out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sse, err := NewSSE()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]Sink{
+		"jsonl": NewJSONL(&bytes.Buffer{}),
+		"func":  NewFunc(func(context.Context, Event) error { return nil }),
+		"nats":  n,
+		"sse":   sse,
+	}
+}
+
+func TestClosedSinksRefuse(t *testing.T) {
+	ctx := context.Background()
+	for name, s := range sinksUnderTest(t) {
+		t.Run(name, func(t *testing.T) {
+			if err := s.Emit(ctx, ev(1)); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Close(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Emit(ctx, ev(2)); !errors.Is(err, ErrClosed) {
+				t.Errorf("Emit after Close = %v, want ErrClosed", err)
+			}
+			if err := s.Close(ctx); !errors.Is(err, ErrClosed) {
+				t.Errorf("second Close = %v, want ErrClosed", err)
 			}
 		})
 	}
@@ -106,26 +167,48 @@ func TestSinks(t *testing.T) {
 func TestEmitHonoursContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	pub := &fakePublisher{}
-	n, _ := NewNATS(pub, "s")
-	for name, s := range map[string]Sink{"jsonl": NewJSONL(&bytes.Buffer{}), "func": NewFunc(func(context.Context, processor.Batch) error { return nil }), "nats": n} {
-		if err := s.Emit(ctx, batch(1)); !errors.Is(err, context.Canceled) {
-			t.Errorf("%s: Emit with a cancelled context: %v", name, err)
+	for name, s := range sinksUnderTest(t) {
+		t.Run(name, func(t *testing.T) {
+			if err := s.Emit(ctx, ev(1)); !errors.Is(err, context.Canceled) {
+				t.Errorf("Emit with a cancelled context = %v, want context.Canceled", err)
+			}
+		})
+	}
+}
+
+// TestJSONLBuffered: a buffered sink writes nothing until Flush, then
+// every line; a failing writer's error comes back from a later Emit or
+// Flush.
+func TestJSONLBuffered(t *testing.T) {
+	var out bytes.Buffer
+	s := NewJSONL(&out, JSONLBuffered())
+	ctx := context.Background()
+	for i := range 3 {
+		if err := s.Emit(ctx, Event{Session: "a", Seq: uint64(i + 1), Kind: KindText, Line: []byte(`{"n":1}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if out.Len() != 0 {
+		t.Fatalf("buffered sink wrote %q before Flush", out.String())
+	}
+	if err := s.Flush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := out.String(), strings.Repeat("{\"n\":1}\n", 3); got != want {
+		t.Fatalf("after Flush: %q, want %q", got, want)
+	}
+	bad := NewJSONL(failingWriter{}, JSONLBuffered())
+	var err error
+	for i := 0; i < 100000 && err == nil; i++ {
+		err = bad.Emit(ctx, Event{Session: "a", Seq: 1, Kind: KindText, Line: []byte(`{"n":1}`)})
+	}
+	if err == nil {
+		if err = bad.Flush(ctx); err == nil {
+			t.Fatal("no error from a failing writer")
 		}
 	}
 }
 
-func TestNATSErrors(t *testing.T) {
-	if _, err := NewNATS(nil, "s"); err == nil {
-		t.Error("nil publisher accepted")
-	}
-	if _, err := NewNATS(&fakePublisher{}, ""); err == nil {
-		t.Error("empty subject accepted")
-	}
-	pub := &fakePublisher{err: errors.New("connection closed")}
-	n, _ := NewNATS(pub, "s")
-	err := n.Emit(context.Background(), batch(1))
-	if err == nil || !strings.HasPrefix(err.Error(), "sinks: nats: publish") {
-		t.Fatalf("Emit with a failing publisher: %v", err)
-	}
-}
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,76 +27,92 @@ const (
 	a2aCancelGrace   = time.Second
 )
 
-// runA2A implements `a2ui-stream a2a --listen ADDR --replay FILE [--pace D]
-// [--token T]`: an A2A JSON-RPC endpoint (A2A 1.0 and 0.3) that answers every
-// message by replaying a file of model output, parsed into text and A2UI
-// parts and streamed part by part.
-//
-// It serves until ctx is done, then shuts down gracefully: new connections
-// are refused, streams in flight get a2aShutdownGrace to finish and are then
-// cancelled, ending with a canceled status. Exit status: 0 after a clean shutdown, 1 when serving fails,
-// 2 for usage errors.
-func runA2A(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("a2a", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	listen := fs.String("listen", "127.0.0.1:8080", "listen on `ADDR` (host:port)")
-	replay := fs.String("replay", "", "answer every message by replaying the model output in `FILE` (required)")
-	pace := fs.Duration("pace", 20*time.Millisecond, "delay between replayed chunks")
-	chunk := fs.Int("chunk", a2a.DefaultReplayChunkSize, "replayed chunk size in bytes")
-	token := fs.String("token", "", "require this bearer token on JSON-RPC requests (default $"+a2aTokenEnv+"; the agent card stays public)")
-	publicURL := fs.String("public-url", "", "endpoint URL to publish in the agent card (default: from the request's Host)")
-	group := fs.Bool("group", false, "put the messages of one A2UI block in one data part (a list) instead of one part per message (not under the v0.8 extension)")
-	artifacts := fs.Bool("artifacts", false, "stream parts as artifact updates instead of status updates")
-	maxBody := fs.Int64("max-body", a2a.DefaultMaxBodyBytes, "maximum request body size in bytes")
-	cors := fs.String("cors", "", "let browser pages from `ORIGIN` call the endpoint (\"*\": any origin)")
-	verbose := fs.Bool("v", false, "log requests' problems to stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: a2ui-stream a2a --listen ADDR --replay FILE [--pace D] [--token T]")
-		fmt.Fprintln(stderr, "Serves an A2A JSON-RPC endpoint (A2A 1.0 and 0.3) that streams a replayed model answer as A2UI parts.")
-		fs.PrintDefaults()
+// a2aUsage is the help of "a2ui-stream a2a".
+const a2aUsage = `usage: a2ui-stream a2a --replay FILE [--listen ADDR] [--pace D] [--token T]
+
+Serves an A2A JSON-RPC endpoint (A2A 1.0 and 0.3) that answers every
+message by replaying the model output in FILE, parsed into text and A2UI
+parts and streamed part by part, with the agent card at
+/.well-known/agent-card.json.
+
+It serves until SIGINT or SIGTERM, then shuts down gracefully: new
+connections are refused and streams in flight get 5s to finish before they
+are canceled (a second signal ends the process at once).
+
+Exit status: 0 after a clean shutdown; 1 when serving fails; 2 for usage
+errors and an unreadable FILE.
+`
+
+// a2aFlags holds the flags of "a2ui-stream a2a".
+type a2aFlags struct {
+	listen, replay, token, publicURL, cors string
+	pace                                   time.Duration
+	chunk                                  int
+	group, artifacts, verbose              bool
+	maxBody                                int64
+}
+
+func (f *a2aFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.listen, "listen", "127.0.0.1:8080", "listen on `ADDR` (host:port)")
+	fs.StringVar(&f.replay, "replay", "", "answer every message by replaying the model output in `FILE` (required)")
+	fs.DurationVar(&f.pace, "pace", 20*time.Millisecond, "delay between replayed chunks")
+	fs.IntVar(&f.chunk, "chunk", a2a.DefaultReplayChunkSize, "replayed chunk size in bytes")
+	fs.StringVar(&f.token, "token", "", "require this bearer token on JSON-RPC requests (default $"+a2aTokenEnv+"; the agent card stays public)")
+	fs.StringVar(&f.publicURL, "public-url", "", "endpoint URL to publish in the agent card (default: from the request's Host)")
+	fs.BoolVar(&f.group, "group", false, "put the messages of one A2UI block in one data part (a list) instead of one part per message (not under the v0.8 extension)")
+	fs.BoolVar(&f.artifacts, "artifacts", false, "stream parts as artifact updates instead of status updates")
+	fs.Int64Var(&f.maxBody, "max-body", a2a.DefaultMaxBodyBytes, "maximum request body size in bytes")
+	fs.StringVar(&f.cors, "cors", "", "let browser pages from `ORIGIN` call the endpoint (\"*\": any origin)")
+	fs.BoolVar(&f.verbose, "v", false, "log requests' problems to stderr")
+}
+
+// runA2A implements "a2ui-stream a2a" (see a2aUsage): an A2A JSON-RPC
+// endpoint that answers every message by replaying a file of model output.
+// It serves until ctx is done, then shuts down gracefully (see serveA2A).
+func runA2A(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	var f a2aFlags
+	fs := newFlagSet("a2a")
+	f.register(fs)
+	if code, done := parseArgs(fs, args, stdout, stderr); done {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if fs.NArg() > 0 {
+		return usageFail(stderr, "a2a", "takes no arguments, got %d", fs.NArg())
 	}
-	if fs.NArg() > 0 || *replay == "" {
-		fmt.Fprintln(stderr, "a2ui-stream a2a: --replay FILE is required and takes no arguments")
-		fs.Usage()
-		return 2
+	if f.replay == "" {
+		return usageFail(stderr, "a2a", "--replay FILE is required")
 	}
-	if *token == "" {
-		*token = os.Getenv(a2aTokenEnv)
+	if f.token == "" {
+		f.token = os.Getenv(a2aTokenEnv)
 	}
-	runner, err := a2a.NewReplayRunner(*replay, *chunk, *pace)
+	runner, err := a2a.NewReplayRunner(f.replay, f.chunk, f.pace)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
 		return 2
 	}
 	level := slog.LevelError
-	if *verbose {
+	if f.verbose {
 		level = slog.LevelDebug
 	}
 	opts := []a2a.Option{
-		a2a.WithBearerToken(*token),
-		a2a.WithGroupedMessages(*group),
-		a2a.WithArtifactEvents(*artifacts),
-		a2a.WithMaxBodyBytes(*maxBody),
+		a2a.WithBearerToken(f.token),
+		a2a.WithGroupedMessages(f.group),
+		a2a.WithArtifactEvents(f.artifacts),
+		a2a.WithMaxBodyBytes(f.maxBody),
 		a2a.WithLogger(slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))),
 	}
-	if *cors != "" {
-		opts = append(opts, a2a.WithCORS(*cors))
+	if f.cors != "" {
+		opts = append(opts, a2a.WithCORS(f.cors))
 	}
-	if *publicURL != "" {
-		opts = append(opts, a2a.WithPublicURL(*publicURL))
+	if f.publicURL != "" {
+		opts = append(opts, a2a.WithPublicURL(f.publicURL))
 	}
 	handler, err := a2a.NewServer(runner, opts...)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
 		return 2
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
 		return 1

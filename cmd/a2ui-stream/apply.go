@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -23,46 +24,56 @@ type applyLineError struct {
 	Error string `json:"error"`
 }
 
-// runApply implements `a2ui-stream apply [--catalog FILE] [--state] [FILE]`.
-//
-// It reads JSON lines from FILE (or stdin when absent or "-"); each
-// non-blank line is one list, a JSON array of A2UI messages, applied to one
-// processor. By default it writes one JSON line per list: the list's Batch
-// ({"seq","applied","failed","results","changes"}), or
-// {"list":N,"error":…} for a line that is not a JSON array (or is longer
-// than maxListBytes), each written before apply waits for more input. With
-// --state it writes nothing per list and prints the final state once, in
-// the canonical form of processor.StateJSON (keys sorted, 2-space indent,
-// trailing newline), with an "errors" entry {"list":N,"message":…} per
-// failed message and per line that is not a JSON array.
-//
-// Exit status: 0 when every message applied; 1 when some message or line
-// failed (processing still went on to the end); 2 for usage, catalog or
-// I/O errors.
-func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	catalogPath := fs.String("catalog", "", "validate messages against the catalog `FILE` (JSON or YAML: version, s2c_schema, catalog_schema, common_types_schema)")
-	printState := fs.Bool("state", false, "print the final state once, in canonical form, instead of one batch per list")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: a2ui-stream apply [--catalog FILE] [--state] [FILE]")
-		fmt.Fprintln(stderr, "Applies JSON lines, each a JSON array of A2UI messages, to one processor.")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+// applyUsage is the help of "a2ui-stream apply".
+const applyUsage = `usage: a2ui-stream apply [--catalog FILE] [--state] [FILE]
+
+Reads JSON lines from FILE (or stdin when absent or "-"); each non-blank
+line is one list, a JSON array of A2UI messages (as "a2ui-stream parse
+--emit lists" writes them), applied to one processor. Each message applies
+on its own: one that fails changes nothing and is reported, and the rest of
+its list still applies.
+
+By default it writes one JSON line per list, the list's batch
+({"seq","applied","failed","results","changes"}), or {"list":N,"error":…}
+for a line that is not a JSON array (or is longer than 64 MiB), each written
+before apply waits for more input. With --state it writes nothing per list
+and prints the final state once, in canonical form (keys sorted, 2-space
+indent), with an "errors" entry {"list":N,"message":…} per failed message
+and per line that is not a JSON array.
+
+Exit status: 0 when every message applied; 1 when some message or line
+failed (processing still goes on to the end); 2 for usage, catalog or I/O
+errors.
+`
+
+// applyFlags holds the flags of "a2ui-stream apply".
+type applyFlags struct {
+	catalog string
+	state   bool
+}
+
+func (f *applyFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.catalog, "catalog", "", "validate messages against the catalog `FILE` (JSON or YAML: version, s2c_schema,\n"+
+		"catalog_schema, common_types_schema)")
+	fs.BoolVar(&f.state, "state", false, "print the final state once, in canonical form, instead of one batch per list")
+}
+
+// runApply implements "a2ui-stream apply [--catalog FILE] [--state] [FILE]":
+// see applyUsage for what it reads and writes and its exit status. The
+// state is printed in the canonical form of processor.StateJSON.
+func runApply(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f applyFlags
+	fs := newFlagSet("apply")
+	f.register(fs)
+	if code, done := parseArgs(fs, args, stdout, stderr); done {
+		return code
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintln(stderr, "a2ui-stream apply: at most one FILE")
-		fs.Usage()
-		return 2
+		return usageFail(stderr, "apply", "at most one FILE, got %d arguments", fs.NArg())
 	}
 	var opts []processor.Option
-	if *catalogPath != "" {
-		cat, err := protocol.LoadCatalogFile(*catalogPath)
+	if f.catalog != "" {
+		cat, err := protocol.LoadCatalogFile(f.catalog)
 		if err != nil {
 			fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
 			return 2
@@ -91,7 +102,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	lineError := func(line int, msg string) error {
 		failed = true
 		stateErrs = append(stateErrs, processor.StateError{List: line, Message: msg})
-		if *printState {
+		if f.state {
 			return nil
 		}
 		return enc.Encode(applyLineError{List: line, Error: msg})
@@ -117,11 +128,11 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				failed = true
 				stateErrs = append(stateErrs, processor.StateError{List: line, Message: me.Error()})
 			}
-			if !*printState {
+			if !f.state {
 				err = enc.Encode(b)
 			}
 		}
-		if err == nil && !*printState && !lineBuffered(r) {
+		if err == nil && !f.state && !lineBuffered(r) {
 			// The next read may wait for a live stream: what was
 			// applied so far is written first.
 			err = out.Flush()
@@ -134,7 +145,7 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			break
 		}
 	}
-	if *printState {
+	if f.state {
 		state, err := p.StateJSON(stateErrs)
 		if err != nil {
 			fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"strings"
@@ -44,7 +45,7 @@ func TestRunApplyWritesEachBatchBeforeReadingOn(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			var seen string
 			in := &lineThenPeek{line: tt.first, stdout: &stdout, seen: &seen}
-			runApply(nil, in, &stdout, &stderr)
+			runApply(context.Background(), nil, in, &stdout, &stderr)
 			if !strings.Contains(seen, `"seq":1`) {
 				t.Errorf("stdout while waiting for more input = %q, want the first batch", seen)
 			}
@@ -77,7 +78,7 @@ func TestRunApplyLineOfTheLargestSize(t *testing.T) {
 	in := io.MultiReader(&repeatReader{c: ' ', n: maxListBytes},
 		strings.NewReader("\n"+`[{"version":"v0.9","createSurface":{"surfaceId":"b","catalogId":"c"}}]`+"\n"))
 	var stdout, stderr bytes.Buffer
-	if code := runApply(nil, in, &stdout, &stderr); code != 0 {
+	if code := runApply(context.Background(), nil, in, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d; stdout %.200s; stderr %s", code, stdout.String(), stderr.String())
 	}
 	if lines := strings.Count(stdout.String(), "\n"); lines != 1 || !strings.Contains(stdout.String(), `"seq":1`) {
@@ -94,7 +95,7 @@ func TestRunApplyLongLineContinues(t *testing.T) {
 		strings.NewReader("[]\n"+`[{"version":"v0.9","createSurface":{"surfaceId":"b","catalogId":"c"}}]`+"\n"),
 	)
 	var stdout, stderr bytes.Buffer
-	code := runApply(nil, in, &stdout, &stderr)
+	code := runApply(context.Background(), nil, in, &stdout, &stderr)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (a line failed); stderr %s", code, stderr.String())
 	}

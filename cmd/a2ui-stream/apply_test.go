@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -80,7 +81,7 @@ const applyWantState = `{
 
 func TestRunApplyState(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := runApply([]string{"--state"}, strings.NewReader(applyInput), &stdout, &stderr)
+	code := runApply(context.Background(), []string{"--state"}, strings.NewReader(applyInput), &stdout, &stderr)
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (some messages failed); stderr %s", code, stderr.String())
 	}
@@ -91,7 +92,7 @@ func TestRunApplyState(t *testing.T) {
 
 func TestRunApplyBatches(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	code := runApply(nil, strings.NewReader(applyInput), &stdout, &stderr)
+	code := runApply(context.Background(), nil, strings.NewReader(applyInput), &stdout, &stderr)
 	if code != 1 {
 		t.Errorf("exit %d, want 1", code)
 	}
@@ -141,7 +142,7 @@ func TestRunApplyFileAndUsage(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := runApply(tc.args, strings.NewReader(""), &stdout, &stderr)
+			code := runApply(context.Background(), tc.args, strings.NewReader(""), &stdout, &stderr)
 			if code != tc.wantCode {
 				t.Errorf("exit %d, want %d; stderr %s", code, tc.wantCode, stderr.String())
 			}
@@ -173,7 +174,7 @@ func TestRunApplyCatalog(t *testing.T) {
 		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":42}]}},` +
 		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"ok"}]}}]` + "\n"
 	var stdout, stderr bytes.Buffer
-	code := runApply([]string{"--catalog", catalog}, strings.NewReader(input), &stdout, &stderr)
+	code := runApply(context.Background(), []string{"--catalog", catalog}, strings.NewReader(input), &stdout, &stderr)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1; stderr %s; stdout %s", code, stderr.String(), stdout.String())
 	}

@@ -31,7 +31,9 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
-func runCmd(t *testing.T, stdin string, args ...string) (string, string, int) {
+// runCLI runs a2ui-stream with args and stdin, returning its stdout, stderr
+// and exit status.
+func runCLI(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code := run(context.Background(), args, strings.NewReader(stdin), &out, &errOut)
@@ -50,7 +52,7 @@ func TestParseSample(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := runCmd(t, "", tc.args...)
+			out, errOut, code := runCLI(t, "", tc.args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -60,7 +62,7 @@ func TestParseSample(t *testing.T) {
 }
 
 func TestParseErrorsContinue(t *testing.T) {
-	out, _, code := runCmd(t, "a<a2ui-json>[{\"x\":tru}]</a2ui-json>b<a2ui-json>[{\"y\":1}]</a2ui-json>", "parse")
+	out, _, code := runCLI(t, "a<a2ui-json>[{\"x\":tru}]</a2ui-json>b<a2ui-json>[{\"y\":1}]</a2ui-json>", "parse")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -130,7 +132,7 @@ func TestParseSteps(t *testing.T) {
 				stdin += l + "\n"
 			}
 			args := append([]string{"parse", "--steps"}, tt.args...)
-			out, errOut, code := runCmd(t, stdin, args...)
+			out, errOut, code := runCLI(t, stdin, args...)
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -194,7 +196,7 @@ func TestParseCompactsMessages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, errOut, code := runCmd(t, tt.in, "parse")
+			out, errOut, code := runCLI(t, tt.in, "parse")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
@@ -217,11 +219,13 @@ func TestParseExitCodes(t *testing.T) {
 		wantStdout string // substring
 	}{
 		{name: "help_exits_0", args: []string{"parse", "-h"}, wantCode: 0,
-			wantStderr: "usage: a2ui-stream parse"},
-		{name: "help_documents_compaction", args: []string{"parse", "-h"}, wantCode: 0,
-			wantStderr: "compacted"},
-		{name: "help_documents_steps_error_parts", args: []string{"parse", "-h"}, wantCode: 0,
-			wantStderr: `{"error":…,"parts":[…]}`},
+			wantStdout: "usage: a2ui-stream parse"},
+		{name: "help_documents_compaction", args: []string{"parse", "--help"}, wantCode: 0,
+			wantStdout: "compacted"},
+		{name: "help_documents_steps_error_parts", args: []string{"parse", "--help"}, wantCode: 0,
+			wantStdout: `{"error":…,"parts":[…]}`},
+		{name: "help_documents_emit_lists", args: []string{"parse", "--help"}, wantCode: 0,
+			wantStdout: "a2ui-stream parse --emit lists answer.txt | a2ui-stream apply"},
 		{name: "catalog_with_default_mode", args: []string{"parse"}, catalog: true, wantCode: 2,
 			stdin:      `<a2ui-json>[{"unknownMessage":"invalid"}]</a2ui-json>`,
 			wantStderr: "--catalog applies to --mode progressive and delta"},
@@ -240,7 +244,15 @@ func TestParseExitCodes(t *testing.T) {
 		{name: "two_files", args: []string{"parse", "a", "b"}, wantCode: 2,
 			wantStderr: "at most one FILE, got 2 arguments"},
 		{name: "negative_chunk", args: []string{"parse", "--chunk", "-1"}, wantCode: 2,
-			wantStderr: "--chunk must be 0 or more"},
+			wantStderr: "--chunk must be from 0 to 67108864, got -1"},
+		{name: "chunk_too_large", args: []string{"parse", "--chunk", "67108865"}, wantCode: 2,
+			wantStderr: "--chunk must be from 0 to 67108864, got 67108865"},
+		{name: "chunk_of_the_largest_size", args: []string{"parse", "--chunk", "67108864"}, wantCode: 0,
+			stdin: "hi", wantStdout: `{"text":"hi"}`},
+		{name: "bad_emit", args: []string{"parse", "--emit", "blocks"}, wantCode: 2,
+			wantStderr: `unknown --emit "blocks": want parts or lists`},
+		{name: "emit_lists_with_steps", args: []string{"parse", "--emit", "lists", "--steps"}, wantCode: 2,
+			wantStderr: "--emit lists and --steps cannot be used together"},
 		{name: "bad_mode", args: []string{"parse", "--mode", "fast"}, wantCode: 2, wantStderr: "fast"},
 		{name: "bad_framing", args: []string{"parse", "--framing", "xml"}, wantCode: 2, wantStderr: "xml"},
 		{name: "unknown_flag", args: []string{"parse", "--nope"}, wantCode: 2},
@@ -270,7 +282,7 @@ func TestParseExitCodes(t *testing.T) {
 		{name: "repair_with_an_unknown_framing", args: []string{"parse", "--repair", "--framing", "xml"}, wantCode: 2,
 			wantStderr: `unknown framing "xml"`},
 		{name: "help_synopsis_names_repair", args: []string{"parse", "-h"}, wantCode: 0,
-			wantStderr: "[--repair]"},
+			wantStdout: "[--repair]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -278,7 +290,7 @@ func TestParseExitCodes(t *testing.T) {
 			if tt.catalog {
 				args = append(append([]string(nil), args...), "--catalog", writeCatalog(t))
 			}
-			out, errOut, code := runCmd(t, tt.stdin, args...)
+			out, errOut, code := runCLI(t, tt.stdin, args...)
 			if code != tt.wantCode {
 				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, tt.wantCode, out, errOut)
 			}
@@ -290,6 +302,9 @@ func TestParseExitCodes(t *testing.T) {
 			}
 			if tt.wantCode == 2 && out != "" {
 				t.Errorf("usage error printed %q on stdout", out)
+			}
+			if tt.wantCode == 0 && errOut != "" {
+				t.Errorf("success printed %q on stderr", errOut)
 			}
 		})
 	}

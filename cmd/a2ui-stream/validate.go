@@ -1,8 +1,8 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,45 +11,50 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
+// validateUsage is the help of "a2ui-stream validate".
+const validateUsage = `usage: a2ui-stream validate --catalog FILE [--strict=false] [PAYLOAD]
+
+Validates a JSON array of A2UI messages (the PAYLOAD file, or stdin when
+absent or "-") as one payload against the catalog: its JSON Schema,
+component topology and recursion limits.
+
+Exit status: 0 when the payload is valid; 1 when it is not, with one JSON
+line per error on stdout in the protocol's standard shape
+{"code":"VALIDATION_FAILED","surfaceId":…,"path":…,"message":…}; 2 for
+usage errors, an unusable catalog or an unreadable payload (on stderr).
+`
+
+// validateFlags holds the flags of "a2ui-stream validate".
+type validateFlags struct {
+	catalog string
+	strict  bool
+}
+
+func (f *validateFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.catalog, "catalog", "", "catalog `FILE` (JSON or YAML: version, s2c_schema, catalog_schema, common_types_schema); required")
+	fs.BoolVar(&f.strict, "strict", true, "full integrity checks: a missing root, dangling references and orphans are errors\n"+
+		"(--strict=false checks as for a stream still arriving)")
+}
+
 // maxPayloadBytes bounds what `validate` reads from a file or stdin.
 const maxPayloadBytes = 64 << 20
 
-// runValidate implements `a2ui-stream validate --catalog FILE [PAYLOAD]`.
-//
-// PAYLOAD (a file, or stdin when absent or "-") is a JSON array of A2UI
-// messages validated as one payload against the catalog: JSON Schema,
-// component topology and recursion limits. Exit status: 0 when valid; 1
-// when invalid, with one JSON line per error on stdout in the protocol's
-// standard shape {"code":"VALIDATION_FAILED","surfaceId",…,"path",…,
-// "message",…}; 2 for usage errors or an unusable catalog (message on
-// stderr).
-func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	catalogPath := fs.String("catalog", "", "catalog `FILE` (JSON or YAML: version, s2c_schema, catalog_schema, common_types_schema)")
-	strict := fs.Bool("strict", true, "full integrity checks: missing root, dangling references and orphans are errors")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: a2ui-stream validate --catalog FILE [--strict=false] [PAYLOAD]")
-		fmt.Fprintln(stderr, "Validates a JSON array of A2UI messages (PAYLOAD file, or stdin) as one payload.")
-		fs.PrintDefaults()
+// runValidate implements "a2ui-stream validate --catalog FILE [PAYLOAD]":
+// see validateUsage for what it prints and its exit status.
+func runValidate(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f validateFlags
+	fs := newFlagSet("validate")
+	f.register(fs)
+	if code, done := parseArgs(fs, args, stdout, stderr); done {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
-	}
-	if *catalogPath == "" {
-		fmt.Fprintln(stderr, "a2ui-stream validate: --catalog FILE is required")
-		fs.Usage()
-		return 2
+	if f.catalog == "" {
+		return usageFail(stderr, "validate", "--catalog FILE is required")
 	}
 	if fs.NArg() > 1 {
-		fmt.Fprintln(stderr, "a2ui-stream validate: at most one PAYLOAD file")
-		fs.Usage()
-		return 2
+		return usageFail(stderr, "validate", "at most one PAYLOAD file, got %d arguments", fs.NArg())
 	}
-	cat, err := protocol.LoadCatalogFile(*catalogPath)
+	cat, err := protocol.LoadCatalogFile(f.catalog)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2ui-stream validate: %v\n", err)
 		return 2
@@ -59,13 +64,13 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	name := "stdin"
 	if fs.NArg() == 1 && fs.Arg(0) != "-" {
 		name = fs.Arg(0)
-		f, err := os.Open(name)
+		file, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "a2ui-stream validate: %v\n", err)
 			return 2
 		}
-		defer f.Close()
-		in = f
+		defer file.Close()
+		in = file
 	}
 	data, err := io.ReadAll(io.LimitReader(in, maxPayloadBytes+1))
 	if err != nil {
@@ -77,7 +82,7 @@ func runValidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	verr := cat.ValidateJSON(data, protocol.WithStrictIntegrity(*strict))
+	verr := cat.ValidateJSON(data, protocol.WithStrictIntegrity(f.strict))
 	if verr == nil {
 		return 0
 	}

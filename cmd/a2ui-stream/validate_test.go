@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -87,7 +88,7 @@ func TestRunValidate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := runValidate(tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
+			code := runValidate(context.Background(), tt.args, strings.NewReader(tt.stdin), &stdout, &stderr)
 			if code != tt.wantCode {
 				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, tt.wantCode, stdout.String(), stderr.String())
 			}

@@ -1,0 +1,69 @@
+// Package jsonwire holds the JSON primitives shared across the module's
+// packages: the one place each piece of the JSON grammar is written.
+package jsonwire
+
+import "unicode/utf8"
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string literal, as encoding/json writes
+// it with HTML escaping off: each byte of invalid UTF-8 becomes \ufffd, and
+// U+2028 and U+2029 are escaped.
+func AppendString(dst []byte, s string) []byte {
+	return AppendQuoted(dst, s, false)
+}
+
+// AppendQuoted appends s as a JSON string literal, with each byte of
+// invalid UTF-8 written as \ufffd, or with rawInvalid as \xHH (which is
+// not JSON: the comparison encodings of progressive_datacmp.go).
+func AppendQuoted(dst []byte, s string, rawInvalid bool) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			if rawInvalid {
+				dst = append(dst, '\\', 'x', hexDigits[c>>4], hexDigits[c&0xf])
+			} else {
+				dst = append(dst, `\ufffd`...)
+			}
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}

@@ -1,0 +1,347 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/a2ui-stream/a2ui-stream/sinks"
+)
+
+// ErrClosed reports a call on a closed Pipeline.
+var ErrClosed = errors.New("stream: pipeline is closed")
+
+// ErrSessionID reports an empty session id.
+var ErrSessionID = errors.New("stream: empty session id")
+
+// Pipeline runs sessions: for each, one parser and one processor. A
+// session's chunks go in with Feed; its events come out, in order, to the
+// sinks (see package doc).
+//
+// A Pipeline is safe for concurrent use: sessions are independent, and
+// calls for different sessions run in parallel. Calls for one session are
+// serialised; feed one session from one goroutine to keep its chunks in
+// order.
+type Pipeline struct {
+	cfg config
+
+	mu       sync.Mutex
+	sessions map[string]*session
+	closed   bool
+
+	stop chan struct{} // closed by Close: stops the idle sweep
+	done chan struct{} // closed when the idle sweep has returned
+}
+
+// NewPipeline returns a Pipeline configured by opts. With an idle timeout
+// (the default), it starts a goroutine that ends idle sessions; Close stops
+// it.
+func NewPipeline(opts ...Option) (*Pipeline, error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	pl := &Pipeline{cfg: cfg, sessions: make(map[string]*session), stop: make(chan struct{}), done: make(chan struct{})}
+	// Check the parser and processor options once, so that a session
+	// never fails to start.
+	if _, err := pl.newSession("check"); err != nil {
+		return nil, err
+	}
+	if cfg.idleTimeout > 0 {
+		go pl.sweepIdle()
+	} else {
+		close(pl.done)
+	}
+	return pl, nil
+}
+
+// Feed parses the next chunk of a session, starting the session if it is
+// not open, and emits the events it completes. It returns once every sink
+// took them; a sink that failed after its retries makes it return a
+// *SinkError (the chunk was parsed all the same). Bad input is never an
+// error here: it becomes error events, and the session goes on.
+func (pl *Pipeline) Feed(ctx context.Context, session string, chunk []byte) error {
+	for {
+		s, err := pl.open(ctx, session)
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		if s.ended { // ended (idle, evicted, reset) since the lookup
+			s.mu.Unlock()
+			continue
+		}
+		err = s.feed(ctx, chunk)
+		s.mu.Unlock()
+		return err
+	}
+}
+
+// End closes a session: what the parser still held is released and
+// applied, and its end event goes out (reason EndClosed). Ending a session
+// that is not open emits an error event for it (reason
+// "unknown_session").
+func (pl *Pipeline) End(ctx context.Context, session string) error {
+	if session == "" {
+		return ErrSessionID
+	}
+	pl.mu.Lock()
+	if pl.closed {
+		pl.mu.Unlock()
+		return ErrClosed
+	}
+	s := pl.sessions[session]
+	delete(pl.sessions, session)
+	pl.mu.Unlock()
+	if s == nil {
+		return pl.unknownEnd(ctx, session)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return pl.unknownEnd(ctx, session)
+	}
+	return s.end(ctx, EndClosed)
+}
+
+// EndTurn ends the current turn of a session, which stays open: what the
+// parser held is released and applied (an unclosed block is parsed, as at
+// End), and the next chunk starts a new parse, while the session keeps its
+// surfaces, its numbering of batches and lists, and its byte offsets. An
+// agent that streams one answer per turn into a long-lived session (an A2A
+// contextId) calls it at the end of each answer. EndTurn on a session that
+// is not open does nothing.
+func (pl *Pipeline) EndTurn(ctx context.Context, session string) error {
+	if session == "" {
+		return ErrSessionID
+	}
+	pl.mu.Lock()
+	if pl.closed {
+		pl.mu.Unlock()
+		return ErrClosed
+	}
+	s := pl.sessions[session]
+	pl.mu.Unlock()
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return nil
+	}
+	return s.endTurn(ctx)
+}
+
+// unknownEnd reports an End for a session that is not open, as the one
+// event of a session of its own.
+func (pl *Pipeline) unknownEnd(ctx context.Context, session string) error {
+	s, err := pl.newSession(session)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended = true
+	pl.cfg.logger.Info("stream: end of a session that is not open", "session", session)
+	return s.emitError(ctx, errorInfo{reason: ReasonUnknownSession, list: -1, offset: -1,
+		msg: fmt.Sprintf("stream: end of session %q, which is not open", session)})
+}
+
+// Reset forgets a session without emitting anything, as if it never
+// started: what a consumer calls before it replays the session's input
+// from the start (the events are emitted again, identical). It reports
+// whether the session was open.
+func (pl *Pipeline) Reset(session string) bool {
+	pl.mu.Lock()
+	s := pl.sessions[session]
+	delete(pl.sessions, session)
+	pl.mu.Unlock()
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
+	pl.cfg.observer.SessionEnd("reset")
+	return true
+}
+
+// Sessions returns the number of open sessions.
+func (pl *Pipeline) Sessions() int {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	return len(pl.sessions)
+}
+
+// SessionIDs returns the ids of the open sessions, in no order.
+func (pl *Pipeline) SessionIDs() []string {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	ids := make([]string, 0, len(pl.sessions))
+	for id := range pl.sessions {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// open returns the open session id, starting it (and evicting the least
+// recently fed session when the maximum is reached) if needed.
+func (pl *Pipeline) open(ctx context.Context, id string) (*session, error) {
+	if id == "" {
+		return nil, ErrSessionID
+	}
+	pl.mu.Lock()
+	if pl.closed {
+		pl.mu.Unlock()
+		return nil, ErrClosed
+	}
+	if s := pl.sessions[id]; s != nil {
+		pl.mu.Unlock()
+		return s, nil
+	}
+	var victim *session
+	if len(pl.sessions) >= pl.cfg.maxSessions {
+		for _, s := range pl.sessions {
+			if victim == nil || s.used.Load() < victim.used.Load() {
+				victim = s
+			}
+		}
+		delete(pl.sessions, victim.id)
+	}
+	s, err := pl.newSession(id)
+	if err != nil {
+		pl.mu.Unlock()
+		return nil, err
+	}
+	pl.sessions[id] = s
+	pl.mu.Unlock()
+	pl.cfg.observer.SessionStart()
+	if victim != nil {
+		pl.cfg.logger.Warn("stream: session evicted", "session", victim.id, "maxSessions", pl.cfg.maxSessions)
+		pl.endDetached(ctx, victim, EndEvicted)
+	}
+	return s, nil
+}
+
+// endDetached ends a session already removed from the map.
+func (pl *Pipeline) endDetached(ctx context.Context, s *session, reason string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return nil
+	}
+	return s.end(ctx, reason)
+}
+
+// sweepIdle ends idle sessions until Close.
+func (pl *Pipeline) sweepIdle() {
+	defer close(pl.done)
+	every := max(pl.cfg.idleTimeout/4, 10*time.Millisecond)
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-pl.stop:
+			return
+		case <-t.C:
+			pl.endIdle(context.Background(), pl.cfg.now())
+		}
+	}
+}
+
+// endIdle ends the sessions not fed since now minus the idle timeout, and
+// returns how many.
+func (pl *Pipeline) endIdle(ctx context.Context, now time.Time) int {
+	limit := now.Add(-pl.cfg.idleTimeout).UnixNano()
+	var idle []*session
+	pl.mu.Lock()
+	for id, s := range pl.sessions {
+		if s.used.Load() <= limit {
+			idle = append(idle, s)
+			delete(pl.sessions, id)
+		}
+	}
+	pl.mu.Unlock()
+	for _, s := range idle {
+		pl.cfg.logger.Info("stream: session idle", "session", s.id, "idleTimeout", pl.cfg.idleTimeout)
+		pl.endDetached(ctx, s, EndIdle)
+	}
+	return len(idle)
+}
+
+// Close ends every open session (reason EndShutdown: what their parsers
+// held is released and applied, and their end events go out), then closes
+// every sink, all within ctx. Reset sessions first to hand them to
+// another instance instead. Further calls return ErrClosed.
+func (pl *Pipeline) Close(ctx context.Context) error {
+	pl.mu.Lock()
+	if pl.closed {
+		pl.mu.Unlock()
+		return ErrClosed
+	}
+	pl.closed = true
+	open := make([]*session, 0, len(pl.sessions))
+	for _, s := range pl.sessions {
+		open = append(open, s)
+	}
+	clear(pl.sessions)
+	pl.mu.Unlock()
+	close(pl.stop)
+	<-pl.done
+	var errs []error
+	for _, s := range open {
+		errs = append(errs, pl.endDetached(ctx, s, EndShutdown))
+	}
+	for _, sk := range pl.cfg.sinks {
+		if err := sk.Close(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("stream: closing a sink: %w", err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// emitTo hands ev to sk, retrying as WithEmitRetry says.
+func (pl *Pipeline) emitTo(ctx context.Context, sk sinks.Sink, ev sinks.Event) error {
+	c := &pl.cfg
+	pause := c.backoff
+	for attempt := 0; ; attempt++ {
+		actx, cancel := context.WithTimeout(ctx, c.emitTimeout)
+		err := sk.Emit(actx, ev)
+		cancel()
+		if err == nil {
+			return nil
+		}
+		if attempt >= c.retries || ctx.Err() != nil || permanent(err) {
+			return err
+		}
+		c.observer.SinkRetry()
+		c.logger.Warn("stream: sink failed, retrying", "session", ev.Session, "seq", ev.Seq,
+			"attempt", attempt+1, "pause", pause, "error", err)
+		t := time.NewTimer(pause)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return err
+		case <-t.C:
+		}
+		pause = min(2*pause, c.maxBackoff)
+	}
+}
+
+// permanent reports a sink error that a retry cannot mend.
+func permanent(err error) bool {
+	for _, e := range []error{sinks.ErrClosed, sinks.ErrBadEvent, sinks.ErrBadSubject, sinks.ErrLimit} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
