@@ -1,13 +1,10 @@
 package sinks
 
+import "bytes"
+
 // hasLineBreak reports whether b holds a '\n' or '\r'.
 func hasLineBreak(b []byte) bool {
-	for _, c := range b {
-		if c == '\n' || c == '\r' {
-			return true
-		}
-	}
-	return false
+	return bytes.IndexByte(b, '\n') >= 0 || bytes.IndexByte(b, '\r') >= 0
 }
 
 // checkLine checks that e's Line fits on one line: not empty, no line

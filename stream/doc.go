@@ -34,7 +34,9 @@
 // change set; error is present when a dropped block cut the list short.
 // error reports a dropped block (reason "block", with its list and stream
 // offset), a chunk over WithMaxChunk ("chunk"), the end of a session that
-// is not open ("unknown_session") or a sink that failed ("sink"). end
+// is not open ("unknown_session"), a sink that failed ("sink") or a
+// message a consumer could not read as a chunk ("input", see
+// Pipeline.ReportError). end
 // closes the session with its counts and the reason (closed, idle,
 // evicted, shutdown).
 //

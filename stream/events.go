@@ -60,6 +60,9 @@ const (
 	ReasonUnknownSession = "unknown_session"
 	// ReasonSink: a sink failed to take an event after its retries.
 	ReasonSink = "sink"
+	// ReasonInput: a consumer could not read a message as a chunk (see
+	// Pipeline.ReportError).
+	ReasonInput = "input"
 )
 
 // appendErrorEvent encodes an error event.

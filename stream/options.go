@@ -87,6 +87,7 @@ type config struct {
 	backoff     time.Duration
 	maxBackoff  time.Duration
 	now         func() time.Time
+	timed       bool // the observer takes timings (it is not NopObserver)
 }
 
 func defaultConfig() config {
@@ -234,20 +235,23 @@ func WithObserver(o Observer) Option {
 			return errors.New("stream: nil observer")
 		}
 		c.observer = o
+		_, nop := o.(NopObserver)
+		c.timed = !nop
 		return nil
 	}
 }
 
 // WithEmitRetry sets how a failing sink is retried: each Emit attempt gets
-// timeout (default DefaultEmitTimeout), and a failed attempt is retried
+// timeout (default DefaultEmitTimeout; 0 for none, for sinks that cannot
+// be interrupted anyway, such as a JSONL sink on a local writer), and a failed attempt is retried
 // up to retries times (default DefaultRetries), after a pause that starts
 // at backoff and doubles up to maxBackoff (defaults DefaultBackoff and
 // DefaultMaxBackoff).
 func WithEmitRetry(timeout time.Duration, retries int, backoff, maxBackoff time.Duration) Option {
 	return func(c *config) error {
 		switch {
-		case timeout <= 0:
-			return fmt.Errorf("stream: emit timeout must be positive, got %v", timeout)
+		case timeout < 0:
+			return fmt.Errorf("stream: negative emit timeout %v", timeout)
 		case retries < 0:
 			return fmt.Errorf("stream: negative retry count %d", retries)
 		case backoff < 0 || maxBackoff < backoff:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/sinks"
@@ -33,6 +34,23 @@ type Pipeline struct {
 
 	stop chan struct{} // closed by Close: stops the idle sweep
 	done chan struct{} // closed when the idle sweep has returned
+
+	// clock is the pipeline's logical clock: it ticks at every Feed (and
+	// session start), so that a session's last use costs no clock read.
+	// The idle sweep maps it to time with marks: the clock's value at
+	// each sweep (under mu, oldest first).
+	clock atomic.Uint64
+	marks []clockMark
+
+	// last is the session of the last Feed: a stream fed chunk after
+	// chunk finds its session without the lock and the map.
+	last atomic.Pointer[session]
+}
+
+// clockMark is the logical clock's value at a time.
+type clockMark struct {
+	at   time.Time
+	tick uint64
 }
 
 // NewPipeline returns a Pipeline configured by opts. With an idle timeout
@@ -69,16 +87,21 @@ func NewPipeline(opts ...Option) (*Pipeline, error) {
 // error here: it becomes error events, and the session goes on.
 func (pl *Pipeline) Feed(ctx context.Context, session string, chunk []byte) error {
 	for {
-		s, err := pl.open(ctx, session)
-		if err != nil {
-			return err
+		s := pl.last.Load()
+		if s == nil || s.id != session {
+			var err error
+			if s, err = pl.open(ctx, session); err != nil {
+				return err
+			}
+			pl.last.Store(s)
 		}
 		s.mu.Lock()
-		if s.ended { // ended (idle, evicted, reset) since the lookup
+		if s.ended { // ended (idle, evicted, reset, closed) since the lookup
 			s.mu.Unlock()
+			pl.last.CompareAndSwap(s, nil)
 			continue
 		}
-		err = s.feed(ctx, chunk)
+		err := s.feed(ctx, chunk)
 		s.mu.Unlock()
 		return err
 	}
@@ -143,6 +166,14 @@ func (pl *Pipeline) EndTurn(ctx context.Context, session string) error {
 // unknownEnd reports an End for a session that is not open, as the one
 // event of a session of its own.
 func (pl *Pipeline) unknownEnd(ctx context.Context, session string) error {
+	pl.cfg.logger.Info("stream: end of a session that is not open", "session", session)
+	return pl.detachedError(ctx, session, errorInfo{reason: ReasonUnknownSession, list: -1, offset: -1,
+		msg: fmt.Sprintf("stream: end of session %q, which is not open", session)})
+}
+
+// detachedError emits an error event for a session that is not open, as
+// the one event of a session of its own (sequence number 1).
+func (pl *Pipeline) detachedError(ctx context.Context, session string, info errorInfo) error {
 	s, err := pl.newSession(session)
 	if err != nil {
 		return err
@@ -150,28 +181,53 @@ func (pl *Pipeline) unknownEnd(ctx context.Context, session string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ended = true
-	pl.cfg.logger.Info("stream: end of a session that is not open", "session", session)
-	return s.emitError(ctx, errorInfo{reason: ReasonUnknownSession, list: -1, offset: -1,
-		msg: fmt.Sprintf("stream: end of session %q, which is not open", session)})
+	return s.emitError(ctx, info)
 }
 
 // Reset forgets a session without emitting anything, as if it never
 // started: what a consumer calls before it replays the session's input
-// from the start (the events are emitted again, identical). It reports
-// whether the session was open.
-func (pl *Pipeline) Reset(session string) bool {
+// from the start (the events are emitted again, identical), or to hand
+// the session to another instance. Resetting a session that is not open
+// does nothing.
+func (pl *Pipeline) Reset(session string) {
 	pl.mu.Lock()
 	s := pl.sessions[session]
 	delete(pl.sessions, session)
 	pl.mu.Unlock()
 	if s == nil {
-		return false
+		return
 	}
 	s.mu.Lock()
 	s.ended = true
 	s.mu.Unlock()
 	pl.cfg.observer.SessionEnd("reset")
-	return true
+}
+
+// ReportError emits an error event for a session with the given reason
+// (for input that never reached the pipeline: a consumer's oversized or
+// malformed message). The event joins the session's sequence when it is
+// open; otherwise it is the one event of a session of its own, as for an
+// End of a session that is not open.
+func (pl *Pipeline) ReportError(ctx context.Context, session, reason string, err error) error {
+	if session == "" {
+		return ErrSessionID
+	}
+	pl.mu.Lock()
+	if pl.closed {
+		pl.mu.Unlock()
+		return ErrClosed
+	}
+	s := pl.sessions[session]
+	pl.mu.Unlock()
+	info := errorInfo{reason: reason, list: -1, offset: -1, msg: err.Error()}
+	if s != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !s.ended {
+			return s.emitError(ctx, info)
+		}
+	}
+	return pl.detachedError(ctx, session, info)
 }
 
 // Sessions returns the number of open sessions.
@@ -252,21 +308,49 @@ func (pl *Pipeline) sweepIdle() {
 		case <-pl.stop:
 			return
 		case <-t.C:
-			pl.endIdle(context.Background(), pl.cfg.now())
+			now := pl.cfg.now()
+			pl.mark(now)
+			pl.endIdle(context.Background(), now)
 		}
 	}
 }
 
-// endIdle ends the sessions not fed since now minus the idle timeout, and
-// returns how many.
+// mark records the logical clock's value at now, and drops the marks
+// that no sweep needs any more.
+func (pl *Pipeline) mark(now time.Time) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.marks = append(pl.marks, clockMark{at: now, tick: pl.clock.Load()})
+	limit := now.Add(-pl.cfg.idleTimeout)
+	// Keep the newest mark at or before the limit, and those after it.
+	i := 0
+	for i+1 < len(pl.marks) && !pl.marks[i+1].at.After(limit) {
+		i++
+	}
+	pl.marks = append(pl.marks[:0], pl.marks[i:]...)
+}
+
+// endIdle ends the sessions not fed since now minus the idle timeout (as
+// far as the marks tell: a session is idle when its last Feed came before
+// a mark at least that old), and returns how many.
 func (pl *Pipeline) endIdle(ctx context.Context, now time.Time) int {
-	limit := now.Add(-pl.cfg.idleTimeout).UnixNano()
+	limit := now.Add(-pl.cfg.idleTimeout)
 	var idle []*session
 	pl.mu.Lock()
-	for id, s := range pl.sessions {
-		if s.used.Load() <= limit {
-			idle = append(idle, s)
-			delete(pl.sessions, id)
+	var tick uint64
+	found := false
+	for _, m := range pl.marks {
+		if m.at.After(limit) {
+			break
+		}
+		tick, found = m.tick, true
+	}
+	if found {
+		for id, s := range pl.sessions {
+			if s.used.Load() <= tick {
+				idle = append(idle, s)
+				delete(pl.sessions, id)
+			}
 		}
 	}
 	pl.mu.Unlock()
@@ -313,9 +397,14 @@ func (pl *Pipeline) emitTo(ctx context.Context, sk sinks.Sink, ev sinks.Event) e
 	c := &pl.cfg
 	pause := c.backoff
 	for attempt := 0; ; attempt++ {
-		actx, cancel := context.WithTimeout(ctx, c.emitTimeout)
-		err := sk.Emit(actx, ev)
-		cancel()
+		var err error
+		if c.emitTimeout > 0 {
+			actx, cancel := context.WithTimeout(ctx, c.emitTimeout)
+			err = sk.Emit(actx, ev)
+			cancel()
+		} else {
+			err = sk.Emit(ctx, ev)
+		}
 		if err == nil {
 			return nil
 		}

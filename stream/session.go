@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -25,9 +26,9 @@ type session struct {
 	prs *parser.Parser
 	prc *processor.Processor
 
-	// used is the pipeline clock's time of the last Feed, in Unix
-	// nanoseconds (read without mu by the idle sweep).
-	used atomic.Int64
+	// used is the pipeline's logical clock at the session's last Feed
+	// (read without mu by eviction and the idle sweep).
+	used atomic.Uint64
 	// ended is set, under mu, once the session has emitted its end event
 	// or was reset: a Feed that finds it set looks the session up again.
 	ended bool
@@ -66,7 +67,7 @@ func (pl *Pipeline) newSession(id string) (*session, error) {
 		return nil, err
 	}
 	s := &session{id: id, pl: pl, prs: prs, prc: prc}
-	s.used.Store(pl.cfg.now().UnixNano())
+	s.used.Store(pl.clock.Add(1))
 	return s, nil
 }
 
@@ -89,24 +90,34 @@ func (pl *Pipeline) newParser() (*parser.Parser, error) {
 func (s *session) feed(ctx context.Context, chunk []byte) error {
 	c := &s.pl.cfg
 	c.observer.Chunk(len(chunk))
-	s.used.Store(c.now().UnixNano())
+	s.used.Store(s.pl.clock.Add(1))
 	if len(chunk) > c.maxChunk {
 		return s.emitError(ctx, errorInfo{reason: ReasonChunk, list: -1, offset: -1,
 			msg: fmt.Sprintf("stream: chunk of %d bytes is over the limit of %d bytes; it was not parsed", len(chunk), c.maxChunk)})
 	}
 	s.counts.bytes += int64(len(chunk))
-	t0 := time.Now()
+	var t0 time.Time
+	if c.timed {
+		t0 = time.Now()
+	}
 	parts, perr := s.prs.Feed(chunk)
-	c.observer.Parse(time.Since(t0))
+	if c.timed {
+		c.observer.Parse(time.Since(t0))
+	}
 	return s.handle(ctx, parts, perr)
 }
 
 // closeParser closes the turn's parser and emits what it released.
 func (s *session) closeParser(ctx context.Context) error {
 	c := &s.pl.cfg
-	t0 := time.Now()
+	var t0 time.Time
+	if c.timed {
+		t0 = time.Now()
+	}
 	parts, perr := s.prs.Close()
-	c.observer.Parse(time.Since(t0))
+	if c.timed {
+		c.observer.Parse(time.Since(t0))
+	}
 	err := s.handle(ctx, parts, perr)
 	if s.list != nil { // not reachable with list ends; kept safe
 		err = errors.Join(err, s.endList(ctx, nil))
@@ -209,16 +220,21 @@ func (s *session) messages(ctx context.Context, p *parser.Part) error {
 	}
 	c := &s.pl.cfg
 	for _, m := range p.Messages {
-		t0 := time.Now()
+		var t0 time.Time
+		if c.timed {
+			t0 = time.Now()
+		}
 		r := s.list.Apply(m)
-		c.observer.Process(time.Since(t0))
+		if c.timed {
+			c.observer.Process(time.Since(t0))
+		}
 		s.counts.messages++
 		if r.OK {
 			c.observer.Message(string(r.Type), true, "")
 			if len(s.msgs) > 0 {
 				s.msgs = append(s.msgs, ',')
 			}
-			s.msgs = jsonwire.AppendCompact(s.msgs, m)
+			s.msgs = appendOneLine(s.msgs, m)
 			continue
 		}
 		s.counts.failed++
@@ -346,3 +362,13 @@ func (e *SinkError) Error() string {
 }
 
 func (e *SinkError) Unwrap() error { return e.Err }
+
+// appendOneLine appends a message as the model wrote it, or, when it
+// spans lines, without its insignificant whitespace: an event stays one
+// line.
+func appendOneLine(dst, m []byte) []byte {
+	if bytes.IndexByte(m, '\n') < 0 && bytes.IndexByte(m, '\r') < 0 {
+		return append(dst, m...)
+	}
+	return jsonwire.AppendCompact(dst, m)
+}

@@ -112,21 +112,21 @@ func mustEnd(t *testing.T, pl *Pipeline, id string) {
 }
 
 func TestIdleTimeout(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Unix(1000, 0)
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return now
-	}
-	pl, rec := newTestPipeline(t, WithIdleTimeout(time.Minute), func(c *config) error { c.now = clock; return nil })
+	pl, rec := newTestPipeline(t, WithIdleTimeout(time.Minute))
+	t0 := time.Unix(1000, 0)
 	mustFeed(t, pl, "a", "hello ")
 	mustFeed(t, pl, "b", "hi ")
-	mu.Lock()
-	now = now.Add(30 * time.Second)
-	mu.Unlock()
-	mustFeed(t, pl, "b", "again ")
-	if n := pl.endIdle(context.Background(), now.Add(30*time.Second)); n != 1 {
+	if n := pl.endIdle(context.Background(), t0.Add(time.Hour)); n != 0 {
+		t.Fatalf("with no sweep marks, endIdle ended %d sessions", n)
+	}
+	pl.mark(t0)
+	mustFeed(t, pl, "b", "again ") // b is fed after the mark
+	pl.mark(t0.Add(30 * time.Second))
+	if n := pl.endIdle(context.Background(), t0.Add(59*time.Second)); n != 0 {
+		t.Fatalf("59 s after the mark, endIdle ended %d sessions", n)
+	}
+	pl.mark(t0.Add(60 * time.Second))
+	if n := pl.endIdle(context.Background(), t0.Add(60*time.Second)); n != 1 {
 		t.Fatalf("endIdle ended %d sessions, want 1 (a)", n)
 	}
 	if got := kinds(rec.session("a")); !slices.Equal(got, []string{"text", "end"}) {
@@ -138,6 +138,9 @@ func TestIdleTimeout(t *testing.T) {
 	if pl.Sessions() != 1 {
 		t.Errorf("%d sessions open, want 1", pl.Sessions())
 	}
+	if len(pl.marks) != 3 {
+		t.Errorf("%d marks kept, want 3 (the one at the limit and those after)", len(pl.marks))
+	}
 	// a is started anew by its next chunk.
 	mustFeed(t, pl, "a", "back")
 	if pl.Sessions() != 2 {
@@ -148,12 +151,11 @@ func TestIdleTimeout(t *testing.T) {
 func TestReset(t *testing.T) {
 	pl, rec := newTestPipeline(t)
 	mustFeed(t, pl, "a", "<a2ui-json>[")
-	if !pl.Reset("a") {
-		t.Fatal("Reset found no session")
+	pl.Reset("a")
+	if pl.Sessions() != 0 {
+		t.Fatal("Reset left the session open")
 	}
-	if pl.Reset("a") {
-		t.Fatal("second Reset found the session")
-	}
+	pl.Reset("a") // not open: nothing happens
 	in := `text<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"a","catalogId":"c"}}]</a2ui-json>`
 	mustFeed(t, pl, "a", in)
 	mustEnd(t, pl, "a")
@@ -203,7 +205,7 @@ func TestOptionErrors(t *testing.T) {
 		{"nil sink", WithSinks(nil), "nil sink"},
 		{"nil catalog", WithCatalog(nil), "nil catalog"},
 		{"bad policy", WithBatchPolicy(Policy(9)), "unknown batch policy"},
-		{"zero emit timeout", WithEmitRetry(0, 1, 0, 0), "emit timeout"},
+		{"negative emit timeout", WithEmitRetry(-1, 1, 0, 0), "emit timeout"},
 		{"backoff not a range", WithEmitRetry(time.Second, 1, time.Second, time.Millisecond), "not a range"},
 	}
 	for _, tc := range tests {
@@ -327,5 +329,28 @@ func TestConcurrentSessions(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s: events differ:\n got %q\nwant %q", id, got, want)
 		}
+	}
+}
+
+func TestReportError(t *testing.T) {
+	pl, rec := newTestPipeline(t)
+	mustFeed(t, pl, "a", "hello")
+	if err := pl.ReportError(context.Background(), "a", ReasonInput, errors.New("consumer: bad")); err != nil {
+		t.Fatal(err)
+	}
+	if err := pl.ReportError(context.Background(), "b", ReasonChunk, errors.New("consumer: too large")); err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(rec.session("a")); !slices.Equal(got, []string{"text", "error"}) {
+		t.Fatalf("a: %v", got)
+	}
+	if e := rec.session("a")[1]; e.Seq != 2 || !strings.Contains(string(e.Line), `"reason":"input","error":"consumer: bad"`) {
+		t.Fatalf("a's error: seq %d %s", e.Seq, e.Line)
+	}
+	if e := rec.session("b"); len(e) != 1 || e[0].Seq != 1 || !strings.Contains(string(e[0].Line), `"reason":"chunk"`) {
+		t.Fatalf("b: %+v", e)
+	}
+	if pl.Sessions() != 1 {
+		t.Fatalf("ReportError opened a session: %d open", pl.Sessions())
 	}
 }

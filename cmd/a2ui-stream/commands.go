@@ -75,7 +75,15 @@ func init() {
 			run:      runA2A,
 			signals:  true,
 		},
-		// serve and bench go here, one entry each.
+		{
+			name:     "serve",
+			synopsis: "run the NATS consumer service: chunks in on a2ui.in.<session>, events out on a2ui.out.<session>",
+			usage:    serveUsage,
+			flags:    func(fs *flag.FlagSet) { new(serveFlags).register(fs) },
+			run:      runServe,
+			signals:  true,
+		},
+		// bench goes here.
 		{
 			name:     "version",
 			synopsis: "print the version and build information",

@@ -128,7 +128,7 @@ func runRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	// One session, fed to its end: no idle timeout, and input of any
 	// chunk size (--chunk 0 feeds each read whole).
 	pl, err := stream.NewPipeline(append(opts, stream.WithSinks(out), stream.WithLogger(log),
-		stream.WithIdleTimeout(0), stream.WithMaxChunk(max(readBufferSize, f.chunk)))...)
+		stream.WithIdleTimeout(0), stream.WithEmitRetry(0, 0, 0, 0), stream.WithMaxChunk(max(readBufferSize, f.chunk)))...)
 	if err != nil {
 		return usageFail(stderr, "run", "%v", err)
 	}
