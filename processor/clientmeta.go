@@ -2,14 +2,91 @@ package processor
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"sort"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
+
+// The A2UI client metadata that travels with A2A messages. The types are
+// defined here, once: the processor computes them (ClientDataModel,
+// ClientCapabilities), and package stream/a2a reads and writes them on the
+// wire (its ClientCapabilities and ClientDataModel are aliases of these).
+
+// CatalogSupport is what a client renders for one protocol version: the ids
+// of the catalogs it supports and any inline catalog definitions.
+type CatalogSupport struct {
+	SupportedCatalogIDs []string          `json:"supportedCatalogIds"`
+	InlineCatalogs      []json.RawMessage `json:"inlineCatalogs,omitempty"`
+}
+
+// ClientCapabilities is the a2uiClientCapabilities metadata object. From
+// v0.9 on it is keyed by version ({"v0.9.1": {"supportedCatalogIds": […]}});
+// the older flat form ({"supportedCatalogIds": […]}, v0.8) has no version.
+type ClientCapabilities struct {
+	// Versions holds the keyed form, by normalised version ("0.9.1").
+	Versions map[protocol.Version]CatalogSupport
+	// Flat holds the older flat form. It is written only when Versions is
+	// empty.
+	Flat *CatalogSupport
+}
+
+// MarshalJSON writes the keyed form ("v"-prefixed version keys) or, when
+// Versions is empty, the flat form ({} when that is absent too).
+func (c ClientCapabilities) MarshalJSON() ([]byte, error) {
+	if len(c.Versions) == 0 {
+		if c.Flat == nil {
+			return []byte("{}"), nil
+		}
+		return json.Marshal(normalisedSupport(*c.Flat))
+	}
+	m := make(map[string]CatalogSupport, len(c.Versions))
+	for v, cs := range c.Versions {
+		m["v"+string(v)] = normalisedSupport(cs)
+	}
+	return json.Marshal(m)
+}
+
+func normalisedSupport(cs CatalogSupport) CatalogSupport {
+	if cs.SupportedCatalogIDs == nil {
+		cs.SupportedCatalogIDs = []string{}
+	}
+	return cs
+}
+
+// Newest returns the newest version of the keyed form that is also among
+// supported (all versions when supported is empty), with its catalogs. It
+// reports false when there is none.
+func (c ClientCapabilities) Newest(supported ...protocol.Version) (protocol.Version, CatalogSupport, bool) {
+	vs := slices.SortedFunc(maps.Keys(c.Versions), func(a, b protocol.Version) int { return b.Compare(a) })
+	for _, v := range vs {
+		if len(supported) == 0 || slices.ContainsFunc(supported, func(s protocol.Version) bool { return s.Compare(v) == 0 }) {
+			return v, c.Versions[v], true
+		}
+	}
+	return "", CatalogSupport{}, false
+}
 
 // ClientDataModel is the a2uiClientDataModel metadata object: the data
 // models of surfaces created with sendDataModel, by surface id.
 type ClientDataModel struct {
-	Version  string                     `json:"version"`
-	Surfaces map[string]json.RawMessage `json:"surfaces"`
+	// Version is the protocol version, normalised ("0.9"); it is written
+	// with a "v" prefix.
+	Version  protocol.Version
+	Surfaces map[string]json.RawMessage
+}
+
+// MarshalJSON writes {"version":"v<version>","surfaces":{…}}.
+func (dm ClientDataModel) MarshalJSON() ([]byte, error) {
+	s := dm.Surfaces
+	if s == nil {
+		s = map[string]json.RawMessage{}
+	}
+	return json.Marshal(struct {
+		Version  string                     `json:"version"`
+		Surfaces map[string]json.RawMessage `json:"surfaces"`
+	}{"v" + string(dm.Version), s})
 }
 
 // ClientDataModel aggregates the data models of every surface created with
@@ -40,29 +117,18 @@ func (p *Processor) clientDataModel(keep func(*Surface) bool) (*ClientDataModel,
 			return nil, err
 		}
 		if out == nil {
-			out = &ClientDataModel{Version: "v0.9", Surfaces: make(map[string]json.RawMessage)}
+			out = &ClientDataModel{Version: protocol.V09, Surfaces: make(map[string]json.RawMessage)}
 		}
 		out.Surfaces[id] = dm
 	}
 	return out, nil
 }
 
-// ClientCapabilities is the a2uiClientCapabilities metadata object (v0.9
-// shape): {"v0.9": {"supportedCatalogIds": [...]}}.
-type ClientCapabilities struct {
-	V09 CapabilitiesV09 `json:"v0.9"`
-}
-
-// CapabilitiesV09 is the v0.9 entry of ClientCapabilities.
-type CapabilitiesV09 struct {
-	SupportedCatalogIDs []string          `json:"supportedCatalogIds"`
-	InlineCatalogs      []json.RawMessage `json:"inlineCatalogs,omitempty"`
-}
-
-// ClientCapabilities builds the a2uiClientCapabilities object for the
-// given catalog ids; with none, it lists the catalogs the processor was
-// configured with (WithCatalog, WithCatalogIDs), sorted. Duplicates are
-// dropped; the order given is kept.
+// ClientCapabilities builds the a2uiClientCapabilities object (keyed form,
+// v0.9: {"v0.9": {"supportedCatalogIds": [...]}}) for the given catalog
+// ids; with none, it lists the catalogs the processor was configured with
+// (WithCatalog, WithCatalogIDs), sorted. Duplicates are dropped; the order
+// given is kept.
 func (p *Processor) ClientCapabilities(catalogIDs ...string) ClientCapabilities {
 	ids := catalogIDs
 	if len(ids) == 0 {
@@ -81,5 +147,5 @@ func (p *Processor) ClientCapabilities(catalogIDs ...string) ClientCapabilities 
 		seen[id] = true
 		out = append(out, id)
 	}
-	return ClientCapabilities{V09: CapabilitiesV09{SupportedCatalogIDs: out}}
+	return ClientCapabilities{Versions: map[protocol.Version]CatalogSupport{protocol.V09: {SupportedCatalogIDs: out}}}
 }

@@ -30,7 +30,8 @@
 // verbatim but for insignificant whitespace (so that the line stays one
 // line), ready for a remote renderer to apply; results hold one result per
 // message, a failure with the protocol's agent-facing report
-// (VALIDATION_FAILED and the other codes); changes is the processor's
+// (VALIDATION_FAILED and the other codes) and the message itself (so that
+// a relay can still forward it, or an agent be shown it); changes is the processor's
 // change set; error is present when a dropped block cut the list short.
 // error reports a dropped block (reason "block", with its list and stream
 // offset), a chunk over WithMaxChunk ("chunk"), the end of a session that

@@ -101,10 +101,17 @@ func appendEndEvent(dst []byte, session, reason string, c endCounts) []byte {
 	return append(dst, '}')
 }
 
+// rejectedMsg is a message of a batch that failed, on one line, with its
+// result's index.
+type rejectedMsg struct {
+	index int
+	msg   []byte
+}
+
 // appendBatchEvent encodes a batch event: msgs holds the applied messages,
-// compacted and joined by commas; cut, when set, is the failure that cut
-// the list short.
-func appendBatchEvent(dst []byte, session string, n, list int, listEnd bool, b *processor.Batch, msgs []byte, cut *errorInfo) []byte {
+// each on one line, joined by commas; rejected the failed ones, shown in
+// their results; cut, when set, is the failure that cut the list short.
+func appendBatchEvent(dst []byte, session string, n, list int, listEnd bool, b *processor.Batch, msgs []byte, rejected []rejectedMsg, cut *errorInfo) []byte {
 	dst = appendHead(dst, "batch", session)
 	dst = appendInt(dst, "batch", int64(n))
 	dst = appendInt(dst, "list", int64(list))
@@ -120,6 +127,12 @@ func appendBatchEvent(dst []byte, session string, n, list int, listEnd bool, b *
 			dst = append(dst, ',')
 		}
 		dst = appendResult(dst, &b.Results[i])
+		if len(rejected) > 0 && rejected[0].index == b.Results[i].Index {
+			// The failed message itself, in its result.
+			dst = append(dst[:len(dst)-1], `,"message":`...)
+			dst = append(append(dst, rejected[0].msg...), '}')
+			rejected = rejected[1:]
+		}
 	}
 	dst = append(dst, `],"changes":`...)
 	dst = appendChanges(dst, &b.Changes)

@@ -192,6 +192,12 @@ func TestFailedMessageKeepsList(t *testing.T) {
 	if !strings.Contains(batches[0], `"code":"`) {
 		t.Errorf("failure has no report: %s", batches[0])
 	}
+	if !strings.Contains(batches[0], `"ok":false,"error":{`) || !strings.Contains(batches[0], `,"message":{"version":"v0.9","updateComponents":{"surfaceId":"nope","components":[]}}}`) {
+		t.Errorf("the failed result does not show its message: %s", batches[0])
+	}
+	if strings.Count(batches[0], `"surfaceId":"nope","components"`) != 1 {
+		t.Errorf("the failed message is also among the applied ones: %s", batches[0])
+	}
 	for _, want := range []string{"stream: message failed", "session=s", "list=0", "index=0", "surfaceId=nope", "reason="} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log lacks %q:\n%s", want, logs.String())

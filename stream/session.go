@@ -43,6 +43,10 @@ type session struct {
 	list    *processor.List
 	listIdx int
 	msgs    []byte
+	// rejected holds the messages of the list's batch that failed, one
+	// line each, by result index: the batch event shows each in its
+	// result.
+	rejected []rejectedMsg
 
 	line []byte // the event being encoded, reused
 
@@ -215,7 +219,7 @@ func (s *session) messages(ctx context.Context, p *parser.Part) error {
 		err = s.endList(ctx, nil)
 	}
 	if s.list == nil {
-		s.list, s.listIdx, s.msgs = s.prc.BeginList(""), list, s.msgs[:0]
+		s.list, s.listIdx, s.msgs, s.rejected = s.prc.BeginList(""), list, s.msgs[:0], s.rejected[:0]
 		s.counts.lists++
 	}
 	c := &s.pl.cfg
@@ -238,6 +242,7 @@ func (s *session) messages(ctx context.Context, p *parser.Part) error {
 			continue
 		}
 		s.counts.failed++
+		s.rejected = append(s.rejected, rejectedMsg{index: r.Index, msg: appendOneLine(nil, m)})
 		c.observer.Message(string(r.Type), false, r.Error.Code)
 		c.logger.Warn("stream: message failed", "session", s.id, "list", list,
 			"index", r.Index, "kind", string(r.Type), "surfaceId", r.SurfaceID,
@@ -259,7 +264,7 @@ func (s *session) flushYield(ctx context.Context) error {
 	s.list = nil
 	err := s.emitBatch(ctx, &b, false, nil)
 	s.list = s.prc.BeginList("")
-	s.msgs = s.msgs[:0]
+	s.msgs, s.rejected = s.msgs[:0], s.rejected[:0]
 	return err
 }
 
@@ -279,7 +284,7 @@ func (s *session) endList(ctx context.Context, cut *errorInfo) error {
 func (s *session) emitBatch(ctx context.Context, b *processor.Batch, listEnd bool, cut *errorInfo) error {
 	s.batches++
 	s.counts.batches++
-	s.line = appendBatchEvent(s.line[:0], s.id, s.batches, s.listIdx, listEnd, b, s.msgs, cut)
+	s.line = appendBatchEvent(s.line[:0], s.id, s.batches, s.listIdx, listEnd, b, s.msgs, s.rejected, cut)
 	return s.emit(ctx, sinks.KindBatch, b)
 }
 

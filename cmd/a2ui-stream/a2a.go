@@ -112,6 +112,15 @@ func runA2A(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
 		return 2
 	}
+	// The server's sessions (one per A2A context) end with it; by then
+	// serveA2A has let the requests in flight finish.
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), a2aCancelGrace)
+		defer cancel()
+		if err := handler.Close(closeCtx); err != nil {
+			fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
+		}
+	}()
 	ln, err := net.Listen("tcp", f.listen)
 	if err != nil {
 		fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)

@@ -66,7 +66,7 @@ func TestA2AUsageErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			if got := runA2A(context.Background(), tt.args, &stdout, &stderr); got != tt.want {
+			if got := runA2A(context.Background(), tt.args, nil, &stdout, &stderr); got != tt.want {
 				t.Errorf("exit %d, want %d; stderr: %s", got, tt.want, stderr.String())
 			}
 		})
@@ -88,7 +88,7 @@ func TestA2AServe(t *testing.T) {
 	var stderr bytes.Buffer
 	exit := make(chan int, 1)
 	go func() {
-		exit <- runA2A(ctx, []string{"--listen", "127.0.0.1:0", "--replay", replay, "--pace", "0s", "--chunk", "7"}, stdout, &stderr)
+		exit <- runA2A(ctx, []string{"--listen", "127.0.0.1:0", "--replay", replay, "--pace", "0s", "--chunk", "7"}, nil, stdout, &stderr)
 	}()
 	var base string
 	select {
@@ -164,6 +164,11 @@ func TestA2AShutdownCancelsStreamsWithAStatus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if err := srv.Close(context.Background()); err != nil {
+			t.Errorf("closing the server: %v", err)
+		}
+	})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/a2ui-stream/a2ui-stream/processor"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -19,23 +18,15 @@ const (
 	MetadataClientDataModel    = "a2uiClientDataModel"
 )
 
-// CatalogSupport is what a client renders for one protocol version: the ids
-// of the catalogs it supports and any inline catalog definitions.
-type CatalogSupport struct {
-	SupportedCatalogIDs []string          `json:"supportedCatalogIds"`
-	InlineCatalogs      []json.RawMessage `json:"inlineCatalogs,omitempty"`
-}
+// CatalogSupport is what a client renders for one protocol version (see
+// processor.CatalogSupport).
+type CatalogSupport = processor.CatalogSupport
 
-// ClientCapabilities is the a2uiClientCapabilities metadata entry. From v0.9
-// on it is keyed by version ({"v0.9.1": {"supportedCatalogIds": […]}}); the
-// older flat form ({"supportedCatalogIds": […]}, v0.8) has no version.
-type ClientCapabilities struct {
-	// Versions holds the keyed form, by normalised version ("0.9.1").
-	Versions map[protocol.Version]CatalogSupport
-	// Flat holds the older flat form. It is written only when Versions is
-	// empty.
-	Flat *CatalogSupport
-}
+// ClientCapabilities is the a2uiClientCapabilities metadata entry, in its
+// keyed (v0.9 on) or flat (v0.8) form. It is processor.ClientCapabilities,
+// defined once there so that what a processor computes is what this
+// package reads and writes; its MarshalJSON and Newest methods live there.
+type ClientCapabilities = processor.ClientCapabilities
 
 // ParseClientCapabilities reads an a2uiClientCapabilities value in either
 // form. In the keyed form, keys that are not versions are ignored, as the
@@ -121,48 +112,10 @@ func parseCatalogSupport(r gjson.Result, at string) (CatalogSupport, error) {
 
 func capsErr(msg string) error { return &MetadataError{Key: MetadataClientCapabilities, Msg: msg} }
 
-// MarshalJSON writes the keyed form ("v"-prefixed version keys) or, when
-// Versions is empty, the flat form.
-func (c ClientCapabilities) MarshalJSON() ([]byte, error) {
-	if len(c.Versions) == 0 {
-		if c.Flat == nil {
-			return []byte("{}"), nil
-		}
-		return json.Marshal(normalised(*c.Flat))
-	}
-	m := make(map[string]CatalogSupport, len(c.Versions))
-	for v, cs := range c.Versions {
-		m["v"+string(v)] = normalised(cs)
-	}
-	return json.Marshal(m)
-}
-
-func normalised(cs CatalogSupport) CatalogSupport {
-	if cs.SupportedCatalogIDs == nil {
-		cs.SupportedCatalogIDs = []string{}
-	}
-	return cs
-}
-
-// Newest returns the newest version of the keyed form that is also among
-// supported (all versions when supported is empty), with its catalogs. It
-// reports false when there is none.
-func (c ClientCapabilities) Newest(supported ...protocol.Version) (protocol.Version, CatalogSupport, bool) {
-	vs := slices.SortedFunc(maps.Keys(c.Versions), func(a, b protocol.Version) int { return b.Compare(a) })
-	for _, v := range vs {
-		if len(supported) == 0 || slices.ContainsFunc(supported, func(s protocol.Version) bool { return s.Compare(v) == 0 }) {
-			return v, c.Versions[v], true
-		}
-	}
-	return "", CatalogSupport{}, false
-}
-
 // ClientDataModel is the a2uiClientDataModel metadata entry: the data model
-// of each surface that syncs it.
-type ClientDataModel struct {
-	Version  protocol.Version
-	Surfaces map[string]json.RawMessage
-}
+// of each surface that syncs it. It is processor.ClientDataModel (see
+// ClientCapabilities); it marshals as {"version":"v<version>","surfaces":{…}}.
+type ClientDataModel = processor.ClientDataModel
 
 // ParseClientDataModel reads an a2uiClientDataModel value. A wrong shape is
 // a *MetadataError.
@@ -218,18 +171,6 @@ func ParseClientDataModel(b []byte) (ClientDataModel, error) {
 }
 
 func dmErr(msg string) error { return &MetadataError{Key: MetadataClientDataModel, Msg: msg} }
-
-// MarshalJSON writes {"version":"v<version>","surfaces":{…}}.
-func (dm ClientDataModel) MarshalJSON() ([]byte, error) {
-	s := dm.Surfaces
-	if s == nil {
-		s = map[string]json.RawMessage{}
-	}
-	return json.Marshal(struct {
-		Version  string                     `json:"version"`
-		Surfaces map[string]json.RawMessage `json:"surfaces"`
-	}{"v" + string(dm.Version), s})
-}
 
 // ClientMetadata is the A2UI content of an A2A message's metadata. A nil
 // field means the entry is absent.

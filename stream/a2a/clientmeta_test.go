@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/a2ui-stream/a2ui-stream/processor"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -215,5 +216,37 @@ func TestParseClientMetadata(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestClientMetadataOfAProcessor checks that the metadata a processor
+// computes is the type this package reads and writes: it marshals to what
+// ParseClientCapabilities and ParseClientDataModel read back, equal.
+func TestClientMetadataOfAProcessor(t *testing.T) {
+	p, err := processor.New(processor.WithCatalogIDs("urn:b", "urn:a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var caps ClientCapabilities = p.ClientCapabilities()
+	back, err := ParseClientCapabilities([]byte(mustJSON(t, caps)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, cs, ok := back.Newest(); !ok || v != "0.9" || !equalStrings(cs.SupportedCatalogIDs, []string{"urn:a", "urn:b"}) {
+		t.Errorf("capabilities read back: %q %+v %v", v, cs, ok)
+	}
+	b, err := p.ProcessJSON([]byte(`[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"urn:a","sendDataModel":true}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":1}}]`))
+	if err != nil || b.Failed != 0 {
+		t.Fatalf("batch %+v: %v", b, err)
+	}
+	dm, err := p.ClientDataModel()
+	if err != nil || dm == nil {
+		t.Fatalf("data model %v: %v", dm, err)
+	}
+	var md ClientMetadata
+	md.DataModel = dm
+	got, err := ParseClientDataModel([]byte(mustJSON(t, *md.DataModel)))
+	if err != nil || got.Version != "0.9" || string(got.Surfaces["s"]) != `{"n":1}` {
+		t.Errorf("data model read back: %+v %v", got, err)
 	}
 }

@@ -2,6 +2,7 @@ package a2a
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -163,6 +164,7 @@ func caseHandleRPC(tc a2aCase) error {
 	if err != nil {
 		return err
 	}
+	defer s.Close(context.Background())
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	body, err := json.Marshal(tc.Args["request"])

@@ -21,6 +21,8 @@ var (
 	// ErrResponseTooLarge reports a runner that produced more output than the
 	// server buffers for a non-streaming reply.
 	ErrResponseTooLarge = errors.New("a2a: runner output exceeds the response limit")
+	// ErrServerClosed reports a Server used after Close.
+	ErrServerClosed = errors.New("a2a: server is closed")
 )
 
 // PartError reports a problem with the part at Index of a list of parts.

@@ -1,6 +1,7 @@
 package a2a
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 	"net/http"
@@ -88,6 +89,7 @@ func FuzzEndpoint(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(func() { _ = s.Close(context.Background()) })
 	f.Fuzz(func(t *testing.T, body string) {
 		rec := httptest.NewRecorder()
 		req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))

@@ -54,11 +54,7 @@ func TestInteropA2AJS(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(work, "interop.mjs"), script, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := NewServer(&ReplayRunner{Output: answer, ChunkSize: 16})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := newLoopback(t, s)
+	srv := newLoopback(t, newServer(t, &ReplayRunner{Output: answer, ChunkSize: 16}))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, filepath.Join(work, "interop.mjs"), srv.URL)

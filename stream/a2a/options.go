@@ -18,6 +18,12 @@ const (
 	// DefaultWriteTimeout bounds each write of a reply (see
 	// WithWriteTimeout).
 	DefaultWriteTimeout = 30 * time.Second
+	// DefaultMaxSessions bounds the contexts whose surfaces the server
+	// keeps (see WithMaxSessions).
+	DefaultMaxSessions = 1000
+	// DefaultSessionIdleTimeout is how long a context's surfaces are kept
+	// after its last answer (see WithSessionIdleTimeout).
+	DefaultSessionIdleTimeout = 30 * time.Minute
 )
 
 // DefaultVersions are the A2UI versions the endpoint advertises when
@@ -32,6 +38,8 @@ type config struct {
 	maxBody                         int64
 	maxResponse                     int
 	writeTimeout                    time.Duration
+	maxSessions                     int
+	idleTimeout                     time.Duration
 	logger                          *slog.Logger
 	group                           bool
 	artifacts                       bool
@@ -133,8 +141,36 @@ func WithWriteTimeout(d time.Duration) Option {
 	}
 }
 
-// WithLogger sets the logger for dropped blocks, runner failures and
-// disconnects (default: discard).
+// WithMaxSessions bounds the contexts (A2A contextIds) whose sessions the
+// server keeps open: each holds the surfaces its answers built (default
+// DefaultMaxSessions). A new context beyond it ends the session fed least
+// recently, whose next message starts with no surface.
+func WithMaxSessions(n int) Option {
+	return func(c *config) error {
+		if n < 1 {
+			return fmt.Errorf("a2a: max sessions must be at least 1, got %d", n)
+		}
+		c.maxSessions = n
+		return nil
+	}
+}
+
+// WithSessionIdleTimeout ends the session of a context that was fed no
+// answer for d, forgetting its surfaces (default DefaultSessionIdleTimeout;
+// 0 keeps sessions until WithMaxSessions evicts them or the server is
+// closed).
+func WithSessionIdleTimeout(d time.Duration) Option {
+	return func(c *config) error {
+		if d < 0 {
+			return fmt.Errorf("a2a: session idle timeout must not be negative, got %v", d)
+		}
+		c.idleTimeout = d
+		return nil
+	}
+}
+
+// WithLogger sets the logger for dropped blocks, messages the processor
+// rejected, runner failures, sessions and disconnects (default: discard).
 func WithLogger(l *slog.Logger) Option {
 	return func(c *config) error {
 		if l == nil {
@@ -161,17 +197,13 @@ func WithArtifactEvents(on bool) Option {
 }
 
 // WithParserOptions sets the options of the parser that reads runner output
-// (framing, limits). Without them, non-streaming replies are parsed with
-// parser.ParseResponse, which also repairs common payload defects
-// (typographic quotes, trailing commas; see parser.FixPayload), and
-// streaming replies get the same repairs as the output arrives
-// (parser.WithPayloadRepair), so that both carry the same messages; with
-// them, both are parsed by a parser built with them, so neither is
-// repaired unless they include parser.WithPayloadRepair.
-// Streaming replies always parse with parser.WithBorrowedOutput added (each
-// part is written before the next chunk is fed, so it spares an allocation
-// per yield); non-streaming replies copy what they keep across Close, so
-// passing WithBorrowedOutput here is safe too.
+// (framing, limits), passed to every session's parser through
+// stream.WithParserOptions. Without them, the parser repairs common payload
+// defects as the output arrives (parser.WithPayloadRepair: typographic
+// quotes, trailing commas, see parser.FixPayload); with them, it repairs
+// nothing unless they include parser.WithPayloadRepair. Streaming and
+// non-streaming replies go through the same parser, so both carry the same
+// messages.
 func WithParserOptions(opts ...parser.Option) Option {
 	return func(c *config) error {
 		if _, err := parser.New(opts...); err != nil {

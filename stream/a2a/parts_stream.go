@@ -74,7 +74,9 @@ func joinList(msgs []json.RawMessage) json.RawMessage {
 }
 
 // ChunkParts feeds the next chunk of a model's streamed answer to p and
-// returns the A2A parts it completes. An error reports blocks that failed in
+// returns the A2A parts it completes: the parser alone, with no processor
+// (the Server runs answers through a stream.Pipeline instead, see the
+// package doc). An error reports blocks that failed in
 // this chunk (see parser.Parser.Feed); it is also logged, and the parts
 // completed before and after the failure are still returned. Call
 // CloseParts at the end of the stream. With a parser built with

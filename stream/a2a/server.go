@@ -6,15 +6,16 @@ import (
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tidwall/gjson"
 
-	"github.com/a2ui-stream/a2ui-stream/parser"
+	"github.com/a2ui-stream/a2ui-stream/stream"
 )
 
 // Server is an A2A JSON-RPC endpoint over HTTP that answers messages with a
@@ -23,20 +24,30 @@ import (
 // message/stream) on the same URL, serves the agent card at AgentCardPath,
 // and streams replies as server-sent events, one event per completed part.
 //
-// A Server is safe for concurrent use; it holds no per-request state.
+// Answers go through a stream.Pipeline: each A2A contextId is a session
+// whose processor applies every message before it is sent (a message it
+// rejects is logged and forwarded all the same, as the reference does),
+// and whose surfaces persist from
+// one message of the context to the next, until the session is idle for
+// WithSessionIdleTimeout or evicted by WithMaxSessions. The turns of one
+// context run one at a time (one waits for the answer before it); other
+// contexts run in parallel.
+//
+// A Server is safe for concurrent use. Close releases its sessions and
+// stops its idle sweep.
 type Server struct {
 	runner     Runner
 	cfg        config
 	advertised []string
 	log        *slog.Logger
-	// streamOpts are the options of a streaming reply's parser: the
-	// configured ones, borrowed output (each part is written before the
-	// next chunk is fed), and, with the default parser, the payload
-	// repairs a whole reply gets (see responseParts).
-	streamOpts []parser.Option
+	pl         *stream.Pipeline
+
+	turnsMu sync.Mutex
+	turns   map[string]*turnSlot // by contextId: the turns running or waiting
 }
 
-// NewServer returns an endpoint that answers with runner.
+// NewServer returns an endpoint that answers with runner. Close it to stop
+// its idle sweep.
 func NewServer(runner Runner, opts ...Option) (*Server, error) {
 	if runner == nil {
 		return nil, errors.New("a2a: nil runner")
@@ -48,6 +59,8 @@ func NewServer(runner Runner, opts ...Option) (*Server, error) {
 		maxBody:      DefaultMaxBodyBytes,
 		maxResponse:  DefaultMaxResponseBytes,
 		writeTimeout: DefaultWriteTimeout,
+		maxSessions:  DefaultMaxSessions,
+		idleTimeout:  DefaultSessionIdleTimeout,
 		logger:       slog.New(slog.DiscardHandler),
 	}
 	for _, v := range DefaultVersions {
@@ -59,11 +72,12 @@ func NewServer(runner Runner, opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	s := &Server{runner: runner, cfg: cfg, log: cfg.logger}
-	s.streamOpts = append(slices.Clip(cfg.parserOpts), parser.WithBorrowedOutput())
-	if len(cfg.parserOpts) == 0 {
-		s.streamOpts = append(s.streamOpts, parser.WithPayloadRepair())
+	s := &Server{runner: runner, cfg: cfg, log: cfg.logger, turns: make(map[string]*turnSlot)}
+	pl, err := s.newPipeline()
+	if err != nil {
+		return nil, fmt.Errorf("a2a: %w", err)
 	}
+	s.pl = pl
 	for _, e := range cfg.extensions {
 		s.advertised = append(s.advertised, e.URI)
 	}
@@ -230,8 +244,60 @@ func (s *Server) partOptions(req *Request) PartOptions {
 	return o
 }
 
-// send answers a non-streaming request with one agent message.
+// send answers a non-streaming request with one agent message: the whole
+// answer is buffered (up to WithMaxResponseBytes), then goes through the
+// context's session as one turn (see turnOut.whole for the parts). The
+// context's next turn may begin once the answer is applied, before the
+// reply is written.
 func (s *Server) send(ctx context.Context, w http.ResponseWriter, id json.RawMessage, req *Request) {
+	canceled := rpcErr(CodeInternalError, "Internal error: the request was canceled before the agent answered")
+	out := newTurnOut(s.partOptions(req))
+	release, err := s.beginTurn(ctx, req.ContextID, out)
+	if err != nil {
+		s.log.Debug("a2a: request canceled while an earlier turn of its context ran", "contextId", req.ContextID, "err", err)
+		s.writeReply(w, rpcResponse(id, nil, canceled))
+		return
+	}
+	answer, rerr := s.answer(ctx, req)
+	if rerr == nil {
+		// The answer is complete: its turn is applied whatever becomes of
+		// the request now.
+		pctx := context.WithoutCancel(ctx)
+		err = errors.Join(s.feed(pctx, req.ContextID, answer), s.pl.EndTurn(pctx, req.ContextID))
+	}
+	release()
+	switch {
+	case rerr != nil && ctx.Err() != nil:
+		// The client went away or the server is shutting down; in the
+		// second case the client is still there and gets an answer.
+		s.log.Debug("a2a: request canceled", "err", ctx.Err())
+		s.writeReply(w, rpcResponse(id, nil, canceled))
+		return
+	case rerr != nil:
+		s.log.Error("a2a: runner failed", "err", rerr)
+		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the agent failed to answer")))
+		return
+	case err != nil:
+		s.log.Error("a2a: answer not processed", "contextId", req.ContextID, "err", turnError(err))
+		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the answer could not be processed")))
+		return
+	}
+	parts, fellBack := out.whole(answer)
+	if fellBack {
+		s.log.Warn("a2a: no A2UI block of the answer parsed; answering with the fallback text", "contextId", req.ContextID)
+	}
+	res, merr := messageResult(req.Dialect, agentMessage(req.Dialect, req.ContextID, "", parts))
+	if merr != nil {
+		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", merr)))
+		return
+	}
+	s.writeReply(w, rpcResponse(id, res, nil))
+}
+
+// answer runs the runner and returns its whole answer. It fails when the
+// runner fails, when ctx is done before the answer is complete, and with
+// ErrResponseTooLarge when the answer outgrows WithMaxResponseBytes.
+func (s *Server) answer(ctx context.Context, req *Request) ([]byte, error) {
 	var buf bytes.Buffer
 	tooLarge := false
 	err := s.runner.Run(ctx, req, func(chunk []byte) error {
@@ -242,28 +308,13 @@ func (s *Server) send(ctx context.Context, w http.ResponseWriter, id json.RawMes
 		buf.Write(chunk)
 		return nil
 	})
-	if tooLarge { // whatever the runner made of the yield error: the answer is cut
-		err = ErrResponseTooLarge
+	switch {
+	case tooLarge: // whatever the runner made of the yield error: the answer is cut
+		return nil, ErrResponseTooLarge
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
 	}
-	if ctx.Err() != nil {
-		// The client went away or the server is shutting down; in the
-		// second case the client is still there and gets an answer.
-		s.log.Debug("a2a: request canceled", "err", ctx.Err())
-		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the request was canceled before the agent answered")))
-		return
-	}
-	if err != nil {
-		s.log.Error("a2a: runner failed", "err", err)
-		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: the agent failed to answer")))
-		return
-	}
-	parts := s.responseParts(buf.Bytes(), s.partOptions(req))
-	res, merr := messageResult(req.Dialect, agentMessage(req.Dialect, req.ContextID, "", parts))
-	if merr != nil {
-		s.writeReply(w, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", merr)))
-		return
-	}
-	s.writeReply(w, rpcResponse(id, res, nil))
+	return buf.Bytes(), err
 }
 
 // writeReply writes the JSON-RPC reply to a send under the write timeout
@@ -276,41 +327,4 @@ func (s *Server) writeReply(w http.ResponseWriter, body []byte) {
 	if err != nil {
 		s.log.Debug("a2a: reply not written", "err", err)
 	}
-}
-
-// responseParts parses a whole runner answer. With the default parser it is
-// ResponseParts (payload repair, fallback text on failure); with parser
-// options (another framing, other limits) the answer goes through a parser
-// built with them, and a failure again answers with the fallback text.
-func (s *Server) responseParts(answer []byte, o PartOptions) []Part {
-	if len(s.cfg.parserOpts) == 0 {
-		parts, _ := ResponseParts(string(answer), o) // errors are logged and answered with the fallback
-		return parts
-	}
-	p, err := parser.New(s.cfg.parserOpts...)
-	if err == nil {
-		var pp, rest []parser.Part
-		if pp, err = p.Feed(answer); err == nil {
-			// Kept across Close, which may reuse borrowed output: the
-			// parts array as well as the messages.
-			kept := make([]parser.Part, len(pp), len(pp)+1)
-			for i, pt := range pp {
-				kept[i] = pt.Clone()
-			}
-			rest, err = p.Close()
-			pp = append(kept, rest...)
-		}
-		if err == nil {
-			return FromParserParts(pp, o)
-		}
-	}
-	s.log.Warn("a2a: model response did not parse; answering with the fallback text", "err", err)
-	fb := string(answer)
-	if o.Fallback != nil {
-		fb = *o.Fallback
-	}
-	if fb == "" {
-		return nil
-	}
-	return []Part{NewTextPart(fb, o.Shape)}
 }

@@ -71,10 +71,7 @@ func eventParts(events []streamEvent) []Part {
 // flush (a middleware that wraps it): every event must still be written,
 // only without the per-event flush.
 func TestStreamWithoutFlusher(t *testing.T) {
-	s, err := NewServer(StaticRunner(streamedAnswer))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, StaticRunner(streamedAnswer))
 	for _, d := range []Dialect{A2A10, A2A03} {
 		t.Run(d.String(), func(t *testing.T) {
 			rec := httptest.NewRecorder()
@@ -103,7 +100,7 @@ func TestServerCanceledReply(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
-				s, err := NewServer(RunnerFunc(func(ctx context.Context, _ *Request, yield func([]byte) error) error {
+				s := newServer(t, RunnerFunc(func(ctx context.Context, _ *Request, yield func([]byte) error) error {
 					if err := yield([]byte("Part of the answer ")); err != nil {
 						return err
 					}
@@ -111,9 +108,6 @@ func TestServerCanceledReply(t *testing.T) {
 					<-ctx.Done()
 					return ctx.Err()
 				}))
-				if err != nil {
-					t.Fatal(err)
-				}
 				rec := httptest.NewRecorder()
 				req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(rpcBody(d, stream))).WithContext(ctx)
 				s.ServeHTTP(rec, req)
@@ -146,10 +140,7 @@ func (errReader) Read([]byte) (int, error) { return 0, errors.New("malformed chu
 // TestBodyReadError checks that a body that cannot be read is answered with
 // a 400 and a JSON-RPC error, not an empty 200.
 func TestBodyReadError(t *testing.T) {
-	s, err := NewServer(StaticRunner("hi"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, StaticRunner("hi"))
 	rec := httptest.NewRecorder()
 	s.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/", errReader{}))
 	var r rpcReply
@@ -181,10 +172,7 @@ func TestWriteDeadline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := NewServer(StaticRunner(streamedAnswer), tt.opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := newServer(t, StaticRunner(streamedAnswer), tt.opts...)
 			w := &deadlineWriter{ResponseRecorder: httptest.NewRecorder()}
 			s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/", strings.NewReader(rpcBody(A2A10, tt.stream))))
 			if tt.stream {
@@ -229,10 +217,7 @@ func TestWriteTimeoutOption(t *testing.T) {
 // millisecond precision, the form A2A 1.0 specifies
 // (YYYY-MM-DDTHH:mm:ss.sssZ).
 func TestStatusTimestamps(t *testing.T) {
-	s, err := NewServer(StaticRunner(streamedAnswer))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, StaticRunner(streamedAnswer))
 	for _, d := range []Dialect{A2A10, A2A03} {
 		t.Run(d.String(), func(t *testing.T) {
 			body := serve(t, s, rpcBody(d, true))
@@ -282,10 +267,7 @@ func TestStalledClient(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			runner := &trackedRunner{done: make(chan struct{}), Runner: tt.runner}
-			s, err := NewServer(runner, WithWriteTimeout(100*time.Millisecond), WithMaxResponseBytes(8<<20))
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := newServer(t, runner, WithWriteTimeout(100*time.Millisecond), WithMaxResponseBytes(8<<20))
 			handled := make(chan struct{})
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				defer close(handled)

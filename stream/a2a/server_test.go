@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
@@ -67,13 +68,24 @@ func post(t *testing.T, url, body string, header http.Header) (*http.Response, r
 	return resp, r
 }
 
-func newTestServer(t *testing.T, runner Runner, opts ...Option) *httptest.Server {
+// newServer returns a Server closed at cleanup.
+func newServer(t *testing.T, runner Runner, opts ...Option) *Server {
 	t.Helper()
 	s, err := NewServer(runner, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(s)
+	t.Cleanup(func() {
+		if err := s.Close(context.Background()); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return s
+}
+
+func newTestServer(t *testing.T, runner Runner, opts ...Option) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(newServer(t, runner, opts...))
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -445,6 +457,8 @@ func TestNewServerOptions(t *testing.T) {
 		{name: "nil logger", runner: StaticRunner(""), opts: []Option{WithLogger(nil)}},
 		{name: "empty agent name", runner: StaticRunner(""), opts: []Option{WithAgentInfo("", "d", "1")}},
 		{name: "empty CORS origin", runner: StaticRunner(""), opts: []Option{WithCORS("")}},
+		{name: "zero max sessions", runner: StaticRunner(""), opts: []Option{WithMaxSessions(0)}},
+		{name: "negative session idle timeout", runner: StaticRunner(""), opts: []Option{WithSessionIdleTimeout(-time.Second)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -456,20 +470,29 @@ func TestNewServerOptions(t *testing.T) {
 }
 
 // TestParserOptionsNonStreaming checks that WithParserOptions also governs
-// non-streaming replies (here JSONL framing), with the fallback on failure.
+// non-streaming replies (here JSONL framing), with the fallback when no
+// block parses. Messages are those the session's processor applies (a
+// deleteSurface of any surface); prose is joined between blocks and
+// trimmed, as parser.ParseResponse does.
 func TestParserOptionsNonStreaming(t *testing.T) {
+	const (
+		delS  = `{"version":"v0.9","deleteSurface":{"surfaceId":"s"}}`
+		delT  = `{"version":"v0.9","deleteSurface":{"surfaceId":"t"}}`
+		partS = `{"data":` + delS + `,"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}`
+		partT = `{"data":` + delT + `,"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}`
+	)
 	tests := []struct {
 		name, output, want string
 		borrow, tags       bool
 	}{
-		{name: "jsonl lines", output: "{\"a\":1}\n{\"b\":2}\n", want: `[{"data":{"a":1},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"data":{"b":2},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}]`},
+		{name: "jsonl lines", output: delS + "\n" + delT + "\n", want: `[` + partS + `,` + partT + `]`},
 		{name: "broken line falls back", output: "{\"a\":\n", want: `[{"text":"{\"a\":\n"}]`},
 		// Close resets the storage the Feed's messages were lent from: the
 		// server must have kept its own copy of them.
-		{name: "borrowed output kept across close", output: "{\"a\":1}\n{\"b\":2}", borrow: true, want: `[{"data":{"a":1},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"data":{"b":2},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}}]`},
+		{name: "borrowed output kept across close", output: delS + "\n" + delT, borrow: true, want: `[` + partS + `,` + partT + `]`},
 		// Close yields a part (the held-back marker prefix) into the lent
 		// []Part array: the server must have kept the Feed's parts elsewhere.
-		{name: "borrowed parts kept across a close that yields", tags: true, output: "Hi <a2ui-json>[{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"s\"}}]</a2ui-json> tail <a2ui", borrow: true, want: `[{"text":"Hi "},{"data":{"version":"v0.9","deleteSurface":{"surfaceId":"s"}},"mediaType":"application/a2ui+json","metadata":{"mimeType":"application/a2ui+json"}},{"text":" tail "},{"text":"\u003ca2ui"}]`},
+		{name: "borrowed parts kept across a close that yields", tags: true, output: "Hi <a2ui-json>[" + delS + "]</a2ui-json> tail <a2ui", borrow: true, want: `[{"text":"Hi"},` + partS + `,{"text":"tail \u003ca2ui"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -555,7 +578,7 @@ func TestCORS(t *testing.T) {
 }
 
 func TestGroupedMessages(t *testing.T) {
-	out := "<a2ui-json>[{\"a\":1},{\"b\":2}]</a2ui-json>"
+	out := "<a2ui-json>[{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"a\"}},{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"b\"}}]</a2ui-json>"
 	for _, group := range []bool{false, true} {
 		t.Run(map[bool]string{false: "one part per message", true: "one part per block"}[group], func(t *testing.T) {
 			srv := newTestServer(t, StaticRunner(out), WithGroupedMessages(group))

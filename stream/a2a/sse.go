@@ -6,8 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"time"
-
-	"github.com/a2ui-stream/a2ui-stream/parser"
 )
 
 // sseWriter writes JSON-RPC responses as server-sent events.
@@ -35,15 +33,10 @@ func (e *sseWriter) event(result []byte, err error) error {
 }
 
 // stream answers a streaming request: a task event, one event per completed
-// part as the runner produces the answer, and a final status event that
-// completes (or fails) the task. The handler returns, ending the response,
-// after the final event.
+// part as the runner produces the answer and the context's session parses
+// and applies it, and a final status event that completes (or fails) the
+// task. The handler returns, ending the response, after the final event.
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawMessage, req *Request) {
-	p, err := parser.New(s.streamOpts...)
-	if err != nil { // options were validated by NewServer
-		writeJSON(w, http.StatusOK, rpcResponse(id, nil, rpcErr(CodeInternalError, "Internal error: %v", err)))
-		return
-	}
 	req.TaskID = newID()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -56,7 +49,6 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		s.log.Debug("a2a: stream write failed", "err", err)
 		return
 	}
-	opts := s.partOptions(req)
 	artifactID := newID()
 	sent := 0
 	emit := func(parts []Part) error {
@@ -76,27 +68,55 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		}
 		return nil
 	}
-	var writeErr error
+	out := newTurnOut(s.partOptions(req))
+	release, err := s.beginTurn(ctx, req.ContextID, out)
+	if err != nil {
+		s.log.Debug("a2a: stream canceled while an earlier turn of its context ran", "contextId", req.ContextID, "err", err)
+		s.finalStatus(ctx, ev, req, nil)
+		return
+	}
+	// The session is fed whatever becomes of the request, so that the
+	// turn's state stays whole; only the writes depend on the client.
+	pctx := context.WithoutCancel(ctx)
+	var writeErr, feedErr error
 	runErr := s.runner.Run(ctx, req, func(chunk []byte) error {
-		parts, _ := ChunkParts(p, chunk, opts) // a dropped block is logged; the stream goes on
-		if err := emit(parts); err != nil {
+		if err := s.feed(pctx, req.ContextID, chunk); err != nil {
+			feedErr = err
+			return err
+		}
+		if err := emit(out.take()); err != nil {
 			writeErr = err
 			return err
 		}
 		return nil
 	})
+	// What the parser still holds (text that might have begun a tag, a
+	// block left open, a comma or a character the repairer waits on) is
+	// released by the end of the turn and sent whatever ended the run.
+	feedErr = errors.Join(feedErr, s.pl.EndTurn(pctx, req.ContextID))
+	release()
 	if writeErr != nil {
 		s.log.Debug("a2a: stream ended early", "write", writeErr, "ctx", ctx.Err())
 		return
 	}
-	// What the parser still holds (text that might have begun a tag, a
-	// block left open, a comma or a character the repairer waits on) is
-	// sent whatever ended the run.
-	parts, _ := CloseParts(p, opts)
-	if err := emit(parts); err != nil {
+	if err := emit(out.take()); err != nil {
 		s.log.Debug("a2a: stream ended early", "write", err, "ctx", ctx.Err())
 		return
 	}
+	if runErr != nil && ctx.Err() == nil {
+		s.log.Error("a2a: runner failed", "err", runErr)
+	}
+	if feedErr != nil {
+		s.log.Error("a2a: answer not processed", "contextId", req.ContextID, "err", turnError(feedErr))
+	}
+	s.finalStatus(ctx, ev, req, errors.Join(runErr, feedErr))
+}
+
+// finalStatus ends a stream with its terminal status: canceled when ctx is
+// done, failed when failure is set (the runner or the pipeline failed),
+// completed otherwise.
+func (s *Server) finalStatus(ctx context.Context, ev *sseWriter, req *Request, failure error) {
+	d := req.Dialect
 	switch {
 	case ctx.Err() != nil:
 		// The client went away, or the server is shutting down and the
@@ -106,8 +126,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 		m := agentMessage(d, req.ContextID, req.TaskID, []Part{NewTextPart("The answer was interrupted.", d.Shape())})
 		_ = ev.event(statusUpdateEvent(d, req.TaskID, req.ContextID, stateCanceled, &m, true))
 		return
-	case runErr != nil:
-		s.log.Error("a2a: runner failed", "err", runErr)
+	case failure != nil:
 		m := agentMessage(d, req.ContextID, req.TaskID, []Part{NewTextPart("The agent failed to answer.", d.Shape())})
 		_ = ev.event(statusUpdateEvent(d, req.TaskID, req.ContextID, stateFailed, &m, true))
 		return

@@ -415,10 +415,7 @@ func TestStreamingDisconnect(t *testing.T) {
 			replay := &ReplayRunner{Output: []byte(streamedAnswer), ChunkSize: 64,
 				Wait: func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }}
 			runner := &trackedRunner{Runner: replay, done: make(chan struct{})}
-			s, err := NewServer(runner)
-			if err != nil {
-				t.Fatal(err)
-			}
+			s := newServer(t, runner)
 			srv := newLoopback(t, s)
 			client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 			base := runtime.NumGoroutine()

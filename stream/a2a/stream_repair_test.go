@@ -12,6 +12,11 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
 
+// createS is a block creating surface "s": the answers whose messages
+// update it start with it, since the server's processor rejects (and does
+// not send) an update of a surface the session never created.
+const createS = `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}]</a2ui-json>`
+
 // repairAnswers are model answers whose A2UI blocks need the payload
 // fixer's repairs (typographic quotes, trailing commas), and a few that
 // need none, each with the prose outside its blocks.
@@ -22,15 +27,15 @@ var repairAnswers = []struct {
 	{name: "smart_double_quotes",
 		answer: "Hi <a2ui-json>[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”}}]</a2ui-json> bye"},
 	{name: "smart_single_quotes_in_a_string",
-		answer: `Note <a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/t","value":"It’s ‘fine’"}}]</a2ui-json>`},
+		answer: createS + `Note <a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/t","value":"It’s ‘fine’"}}]</a2ui-json>`},
 	{name: "ascii_quote_inside_smart_string",
-		answer: `<a2ui-json>{“version”: “v0.9”, “updateDataModel”: {“surfaceId”: “s”, “path”: “/q”, “value”: “say "hi" ok”}}</a2ui-json>`},
+		answer: createS + `<a2ui-json>{“version”: “v0.9”, “updateDataModel”: {“surfaceId”: “s”, “path”: “/q”, “value”: “say "hi" ok”}}</a2ui-json>`},
 	{name: "smart_quotes_inside_ascii_string_stay",
-		answer: `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/q","value":"say \"“hi”\" ”"}}]</a2ui-json>`},
+		answer: createS + `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/q","value":"say \"“hi”\" ”"}}]</a2ui-json>`},
 	{name: "trailing_commas",
 		answer: "Form: <a2ui-json>[{\"version\":\"v0.9\",\"deleteSurface\":{\"surfaceId\":\"s\",},} ,\n\t]</a2ui-json> done"},
 	{name: "comma_inside_string_kept",
-		answer: `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/c","value":"a,}"}}]</a2ui-json>`},
+		answer: createS + `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/c","value":"a,}"}}]</a2ui-json>`},
 	{name: "fenced_block_with_smart_quotes",
 		answer: "Here:\n<a2ui-json>\n```json “fence”, ‘info’\n[{“version”: “v0.9”, “deleteSurface”: {“surfaceId”: “s”},},]\n```\n</a2ui-json>\nok"},
 	{name: "two_blocks_prose_keeps_its_quotes",
@@ -71,10 +76,7 @@ func chunksRunner(chunks []string) Runner {
 // parts.
 func streamedReply(t *testing.T, chunks []string, opts ...Option) (msgs []string, text string) {
 	t.Helper()
-	s, err := NewServer(chunksRunner(chunks), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, chunksRunner(chunks), opts...)
 	return partsMessages(t, eventParts(sseEvents(t, serve(t, s, rpcBody(A2A10, true)), A2A10)))
 }
 
@@ -83,10 +85,7 @@ func streamedReply(t *testing.T, chunks []string, opts ...Option) (msgs []string
 // reply's parts.
 func wholeReply(t *testing.T, answer string, opts ...Option) (msgs []string, text string) {
 	t.Helper()
-	s, err := NewServer(StaticRunner(answer), opts...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := newServer(t, StaticRunner(answer), opts...)
 	body := serve(t, s, rpcBody(A2A10, false))
 	var reply rpcReply
 	if err := json.Unmarshal(body, &reply); err != nil {
@@ -139,8 +138,16 @@ func TestStreamedReplyRepaired(t *testing.T) {
 	for _, tt := range repairAnswers {
 		t.Run(tt.name, func(t *testing.T) {
 			want, _ := wholeReply(t, tt.answer)
-			if len(want) == 0 {
-				t.Fatalf("whole reply has no message: the case is broken")
+			pp, err := parser.ParseResponse(tt.answer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			for _, p := range pp {
+				n += len(p.Messages)
+			}
+			if len(want) != n {
+				t.Fatalf("whole reply has %d messages, the answer %d: the case is broken", len(want), n)
 			}
 			wantText := proseOf(tt.answer)
 			check := func(how string, chunks []string) {
