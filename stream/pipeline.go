@@ -35,10 +35,14 @@ type Pipeline struct {
 	stop chan struct{} // closed by Close: stops the idle sweep
 	done chan struct{} // closed when the idle sweep has returned
 
-	// clock is the pipeline's logical clock: it ticks at every Feed (and
-	// session start), so that a session's last use costs no clock read.
-	// The idle sweep maps it to time with marks: the clock's value at
-	// each sweep (under mu, oldest first).
+	// clock is the pipeline's logical clock, so that a session's last use
+	// costs no clock read: it ticks when a Feed is for another session
+	// than the last Feed's (and when a session starts), which orders
+	// sessions by last use, and at each mark of the idle sweep, so that a
+	// session fed since a mark is seen as such. A Feed for the same session
+	// as the last stores the clock as it is.
+	// marks map it to time: the clock's value before each sweep's tick
+	// (under mu, oldest first).
 	clock atomic.Uint64
 	marks []clockMark
 
@@ -88,11 +92,14 @@ func NewPipeline(opts ...Option) (*Pipeline, error) {
 func (pl *Pipeline) Feed(ctx context.Context, session string, chunk []byte) error {
 	for {
 		s := pl.last.Load()
-		if s == nil || s.id != session {
+		if s != nil && s.id == session {
+			s.used.Store(pl.clock.Load())
+		} else {
 			var err error
 			if s, err = pl.open(ctx, session); err != nil {
 				return err
 			}
+			s.used.Store(pl.clock.Add(1))
 			pl.last.Store(s)
 		}
 		s.mu.Lock()
@@ -320,7 +327,7 @@ func (pl *Pipeline) sweepIdle() {
 func (pl *Pipeline) mark(now time.Time) {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	pl.marks = append(pl.marks, clockMark{at: now, tick: pl.clock.Load()})
+	pl.marks = append(pl.marks, clockMark{at: now, tick: pl.clock.Add(1) - 1})
 	limit := now.Add(-pl.cfg.idleTimeout)
 	// Keep the newest mark at or before the limit, and those after it.
 	i := 0

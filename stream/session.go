@@ -27,7 +27,8 @@ type session struct {
 	prc *processor.Processor
 
 	// used is the pipeline's logical clock at the session's last Feed
-	// (read without mu by eviction and the idle sweep).
+	// (read without mu by eviction and the idle sweep; see
+	// Pipeline.clock).
 	used atomic.Uint64
 	// ended is set, under mu, once the session has emitted its end event
 	// or was reset: a Feed that finds it set looks the session up again.
@@ -94,7 +95,6 @@ func (pl *Pipeline) newParser() (*parser.Parser, error) {
 func (s *session) feed(ctx context.Context, chunk []byte) error {
 	c := &s.pl.cfg
 	c.observer.Chunk(len(chunk))
-	s.used.Store(s.pl.clock.Add(1))
 	if len(chunk) > c.maxChunk {
 		return s.emitError(ctx, errorInfo{reason: ReasonChunk, list: -1, offset: -1,
 			msg: fmt.Sprintf("stream: chunk of %d bytes is over the limit of %d bytes; it was not parsed", len(chunk), c.maxChunk)})

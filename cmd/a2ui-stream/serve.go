@@ -81,6 +81,10 @@ type serveFlags struct {
 	tlsCA, tlsCert, tlsKey              string
 	drain                               time.Duration
 	log                                 logFlags
+
+	// consumerOpts are added to the consumer's options (tests tune the
+	// membership checks with them).
+	consumerOpts []consumer.Option
 }
 
 func (f *serveFlags) register(fs interface {
@@ -248,81 +252,10 @@ func serve(ctx context.Context, f *serveFlags, popts []stream.Option, log *slog.
 	defer nc.Close()
 	log.Info("serve: connected to NATS", "url", nc.ConnectedUrlRedacted(), "jetstream", f.js)
 
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m, err := metrics.New(reg)
+	svc, err := newService(ctx, f, nc, popts, log)
 	if err != nil {
 		return err
 	}
-
-	var pub sinks.Publisher
-	if f.js {
-		js, err := jetstream.New(nc)
-		if err != nil {
-			return err
-		}
-		if _, err := consumer.EnsureOutputStream(ctx, js, consumer.OutputStreamConfig{
-			Name: f.outStream, Prefix: f.outPrefix, Duplicates: f.duplicates, MaxAge: f.maxAge,
-		}); err != nil {
-			return err
-		}
-		pub = sinks.JetStreamPublisher(js)
-	} else {
-		pub = sinks.CorePublisher(nc)
-	}
-	out, err := sinks.NewNATS(pub, f.outPrefix)
-	if err != nil {
-		return err
-	}
-	allSinks := []sinks.Sink{out}
-	var sse *sinks.SSE
-	if f.sseAddr != "" {
-		if sse, err = sinks.NewSSE(); err != nil {
-			return err
-		}
-		allSinks = append(allSinks, sse)
-	}
-	pl, err := stream.NewPipeline(append(popts,
-		stream.WithSinks(allSinks...),
-		stream.WithLogger(log),
-		stream.WithObserver(m),
-		stream.WithMaxSessions(f.maxSessions),
-		stream.WithIdleTimeout(f.idleTimeout),
-		stream.WithMaxChunk(f.maxChunk))...)
-	if err != nil {
-		return err
-	}
-
-	copts := []consumer.Option{
-		consumer.WithPrefix(f.inPrefix),
-		consumer.WithWorkers(f.workers),
-		// The pipeline bounds chunks and reports them in error events.
-		consumer.WithMaxChunk(max(f.maxChunk, consumer.DefaultMaxChunk) * 2),
-		consumer.WithMaxSessions(f.maxSessions),
-		consumer.WithDrainTimeout(f.drain),
-		consumer.WithLogger(log),
-		consumer.WithObserver(consumerObserver{m}),
-		consumer.WithOnError(func(session string, err error) {
-			reportConsumerError(pl, log, session, err)
-		}),
-	}
-	var run interface {
-		Run(context.Context) error
-		Ready() error
-	}
-	if f.js {
-		copts = append(copts,
-			consumer.WithStream(f.stream), consumer.WithGroup(f.group), consumer.WithMember(f.member),
-			consumer.WithPartitions(f.partitions), consumer.WithAckWait(f.ackWait),
-			consumer.WithMaxAckPending(f.maxAckPending), consumer.WithMaxAge(f.maxAge))
-		run, err = consumer.NewJetStream(nc, pl, copts...)
-	} else {
-		run, err = consumer.NewCore(nc, pl, copts...)
-	}
-	if err != nil {
-		return err
-	}
-
 	// The HTTP listeners stop with the service.
 	httpCtx, stopHTTP := context.WithCancel(context.Background())
 	defer stopHTTP()
@@ -346,39 +279,132 @@ func serve(ctx context.Context, f *serveFlags, popts []stream.Option, log *slog.
 		return nil
 	}
 	if f.metricsAddr != "" {
-		if err := listen("metrics", f.metricsAddr, metrics.Handler(reg, run.Ready)); err != nil {
-			return err
+		if err := listen("metrics", f.metricsAddr, metrics.Handler(svc.reg, svc.consumer.Ready)); err != nil {
+			return errors.Join(err, svc.pl.Close(ctx))
 		}
 	}
-	if sse != nil {
-		if err := listen("sse", f.sseAddr, sse); err != nil {
-			return err
+	if svc.sse != nil {
+		if err := listen("sse", f.sseAddr, svc.sse); err != nil {
+			return errors.Join(err, svc.pl.Close(ctx))
 		}
 	}
-
-	runErr := run.Run(ctx)
-	// Drain: the consumer has stopped fetching and finished its chunks.
-	shutdown, cancel := context.WithTimeout(context.Background(), f.drain)
-	defer cancel()
-	if f.js {
-		// Hand the open sessions back: their chunks stay in the input
-		// stream, and whichever instance gets them next replays them.
-		for _, id := range pl.SessionIDs() {
-			pl.Reset(id)
-		}
-	}
-	closeErr := pl.Close(shutdown)
+	err = svc.run(ctx)
 	stopHTTP()
 	for range listeners {
-		if err := <-httpErr; err != nil {
-			log.Warn("serve: HTTP listener", "err", err)
+		if herr := <-httpErr; herr != nil {
+			log.Warn("serve: HTTP listener", "err", herr)
 		}
 	}
-	if err := nc.FlushTimeout(f.drain); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
-		log.Warn("serve: flushing NATS", "err", err)
+	if ferr := nc.FlushTimeout(f.drain); ferr != nil && !errors.Is(ferr, nats.ErrConnectionClosed) {
+		log.Warn("serve: flushing NATS", "err", ferr)
 	}
 	log.Info("serve: stopped")
-	return errors.Join(runErr, closeErr)
+	return err
+}
+
+// service is one instance of the NATS service on a connection: the
+// pipeline, its sinks and metrics, and the consumer that feeds it.
+type service struct {
+	f        *serveFlags
+	log      *slog.Logger
+	reg      *prometheus.Registry
+	pl       *stream.Pipeline
+	sse      *sinks.SSE // nil without --sse
+	consumer interface {
+		Run(context.Context) error
+		Ready() error
+	}
+}
+
+// newService builds the service on nc (which the caller owns) as the
+// flags say.
+func newService(ctx context.Context, f *serveFlags, nc *nats.Conn, popts []stream.Option, log *slog.Logger) (*service, error) {
+	svc := &service{f: f, log: log, reg: prometheus.NewRegistry()}
+	svc.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	m, err := metrics.New(svc.reg)
+	if err != nil {
+		return nil, err
+	}
+	var pub sinks.Publisher
+	if f.js {
+		js, err := jetstream.New(nc)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := consumer.EnsureOutputStream(ctx, js, consumer.OutputStreamConfig{
+			Name: f.outStream, Prefix: f.outPrefix, Duplicates: f.duplicates, MaxAge: f.maxAge,
+		}); err != nil {
+			return nil, err
+		}
+		pub = sinks.JetStreamPublisher(js)
+	} else {
+		pub = sinks.CorePublisher(nc)
+	}
+	out, err := sinks.NewNATS(pub, f.outPrefix)
+	if err != nil {
+		return nil, err
+	}
+	allSinks := []sinks.Sink{out}
+	if f.sseAddr != "" {
+		if svc.sse, err = sinks.NewSSE(); err != nil {
+			return nil, err
+		}
+		allSinks = append(allSinks, svc.sse)
+	}
+	svc.pl, err = stream.NewPipeline(append(popts,
+		stream.WithSinks(allSinks...),
+		stream.WithLogger(log),
+		stream.WithObserver(m),
+		stream.WithMaxSessions(f.maxSessions),
+		stream.WithIdleTimeout(f.idleTimeout),
+		stream.WithMaxChunk(f.maxChunk))...)
+	if err != nil {
+		return nil, err
+	}
+	pl := svc.pl
+	copts := []consumer.Option{
+		consumer.WithPrefix(f.inPrefix),
+		consumer.WithWorkers(f.workers),
+		// The pipeline bounds chunks and reports them in error events.
+		consumer.WithMaxChunk(max(f.maxChunk, consumer.DefaultMaxChunk) * 2),
+		consumer.WithMaxSessions(f.maxSessions),
+		consumer.WithDrainTimeout(f.drain),
+		consumer.WithLogger(log),
+		consumer.WithObserver(consumerObserver{m}),
+		consumer.WithOnError(func(session string, err error) {
+			reportConsumerError(pl, log, session, err)
+		}),
+	}
+	if f.js {
+		copts = append(copts,
+			consumer.WithStream(f.stream), consumer.WithGroup(f.group), consumer.WithMember(f.member),
+			consumer.WithPartitions(f.partitions), consumer.WithAckWait(f.ackWait),
+			consumer.WithMaxAckPending(f.maxAckPending), consumer.WithMaxAge(f.maxAge))
+		svc.consumer, err = consumer.NewJetStream(nc, pl, append(copts, f.consumerOpts...)...)
+	} else {
+		svc.consumer, err = consumer.NewCore(nc, pl, append(copts, f.consumerOpts...)...)
+	}
+	if err != nil {
+		return nil, errors.Join(err, pl.Close(ctx))
+	}
+	return svc, nil
+}
+
+// run consumes until ctx is done, then drains: the consumer stops fetching
+// and finishes its chunks; with JetStream the open sessions are handed back
+// (their chunks stay in the input stream, and whichever instance gets them
+// next replays them), with core NATS they are ended and flushed; then the
+// sinks are closed.
+func (svc *service) run(ctx context.Context) error {
+	runErr := svc.consumer.Run(ctx)
+	shutdown, cancel := context.WithTimeout(context.Background(), svc.f.drain)
+	defer cancel()
+	if svc.f.js {
+		for _, id := range svc.pl.SessionIDs() {
+			svc.pl.Reset(id)
+		}
+	}
+	return errors.Join(runErr, svc.pl.Close(shutdown))
 }
 
 // consumerObserver counts the consumer's redeliveries on the metrics.

@@ -42,8 +42,8 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-// service is an a2ui-stream serve running in-process.
-type service struct {
+// serveProc is an a2ui-stream serve running in-process.
+type serveProc struct {
 	logs    *syncBuffer
 	cancel  context.CancelFunc
 	done    chan int
@@ -53,10 +53,10 @@ type service struct {
 
 // startServe runs "a2ui-stream serve args…" against the NATS server at url
 // and waits until it is ready (its /readyz answers 200). The test stops it.
-func startServe(t *testing.T, url string, args ...string) *service {
+func startServe(t *testing.T, url string, args ...string) *serveProc {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &service{logs: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
+	s := &serveProc{logs: &syncBuffer{}, cancel: cancel, done: make(chan int, 1)}
 	all := append([]string{"serve", "--nats-url", url, "--log-format", "json", "--metrics", "127.0.0.1:0"}, args...)
 	go func() { s.done <- run(ctx, all, strings.NewReader(""), io.Discard, s.logs) }()
 	t.Cleanup(func() { s.stop(t) })
@@ -82,7 +82,7 @@ func startServe(t *testing.T, url string, args ...string) *service {
 }
 
 // listenAddr returns the base URL of the named listener, from the logs.
-func (s *service) listenAddr(name string) string {
+func (s *serveProc) listenAddr(name string) string {
 	sc := bufio.NewScanner(strings.NewReader(s.logs.String()))
 	for sc.Scan() {
 		var rec struct {
@@ -96,7 +96,7 @@ func (s *service) listenAddr(name string) string {
 }
 
 // stop sends the shutdown signal (cancels ctx) and waits for exit 0.
-func (s *service) stop(t *testing.T) {
+func (s *serveProc) stop(t *testing.T) {
 	t.Helper()
 	if s.cancel == nil {
 		return
