@@ -22,7 +22,8 @@ type Observer interface {
 	// message kind ("" when unknown); reason is the failure's protocol
 	// error code ("" when ok).
 	Message(kind string, ok bool, reason string)
-	// Event reports one event handed to the sinks.
+	// Event reports one event handed to the sinks (once per event, when at
+	// least one sink took it, or there is none).
 	Event(kind sinks.Kind)
 	// SinkRetry reports one retried sink Emit; SinkFailure one given up.
 	SinkRetry()

@@ -325,9 +325,10 @@ func (s *session) emit(ctx context.Context, kind sinks.Kind, b *processor.Batch)
 		if err := s.pl.emitTo(ctx, sk, ev); err != nil {
 			failed = append(failed, i)
 			errs = append(errs, &SinkError{Sink: i, Session: s.id, Seq: ev.Seq, Err: err})
-		} else {
-			c.observer.Event(kind)
 		}
+	}
+	if len(failed) < len(c.sinks) || len(c.sinks) == 0 {
+		c.observer.Event(kind) // once per event, whatever the number of sinks
 	}
 	if len(failed) == 0 {
 		return nil
@@ -344,12 +345,14 @@ func (s *session) emit(ctx context.Context, kind sinks.Kind, b *processor.Batch)
 	s.counts.errors++
 	line := appendErrorEvent(nil, s.id, errorInfo{reason: ReasonSink, list: -1, offset: -1, msg: errs[0].Error()})
 	rep := sinks.Event{Session: s.id, Seq: s.seq, Kind: sinks.KindError, Line: line}
+	took := false
 	for i, sk := range c.sinks {
 		if !slices.Contains(failed, i) {
-			if err := s.pl.emitTo(ctx, sk, rep); err == nil {
-				c.observer.Event(sinks.KindError)
-			}
+			took = s.pl.emitTo(ctx, sk, rep) == nil || took
 		}
+	}
+	if took {
+		c.observer.Event(sinks.KindError)
 	}
 	return errors.Join(errs...)
 }

@@ -158,7 +158,9 @@ func (f *serveFlags) natsOptions(log *slog.Logger) ([]nats.Option, error) {
 		nats.Name("a2ui-stream serve"),
 		nats.MaxReconnects(-1),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
-			log.Warn("serve: NATS disconnected", "err", err)
+			if err != nil { // nil: the service closed the connection itself
+				log.Warn("serve: NATS disconnected", "err", err)
+			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { log.Info("serve: NATS reconnected", "url", nc.ConnectedUrlRedacted()) }),
 	}

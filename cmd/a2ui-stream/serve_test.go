@@ -458,3 +458,62 @@ func TestServeBadInput(t *testing.T) {
 		t.Errorf("events_published_total{kind=error} = %v, want at least 3", got)
 	}
 }
+
+// TestServeSSE follows a session over the SSE listener, as curl -N does,
+// while its chunks are published: the data lines are run's event lines.
+func TestServeSSE(t *testing.T) {
+	in, err := os.ReadFile("../../examples/weather.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, nc := embedded(t)
+	svc := startServe(t, srv.URL(), "--sse", "127.0.0.1:0")
+	if svc.sse == "" {
+		t.Fatalf("no SSE listener in the logs:\n%s", svc.logs.String())
+	}
+	resp, err := http.Get(svc.sse + "/sessions/live/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	publish(t, nc, "live", in, 16)
+	var got strings.Builder
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if data, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+			got.WriteString(data + "\n")
+			if strings.HasPrefix(data, `{"event":"end"`) {
+				break
+			}
+		}
+	}
+	if want := runOutput(t, in, 16, "live"); got.String() != want {
+		t.Fatalf("SSE data lines differ from run's:\n%s\nwant\n%s", got.String(), want)
+	}
+}
+
+// TestServeMetricsCountEventsOnce: with two sinks (NATS and SSE), each
+// event and batch is counted once.
+func TestServeMetricsCountEventsOnce(t *testing.T) {
+	in, err := os.ReadFile("../../examples/weather.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, nc := embedded(t)
+	svc := startServe(t, srv.URL(), "--sse", "127.0.0.1:0")
+	c := collect(t, nc, "a2ui.out")
+	publish(t, nc, "once", in, 64)
+	c.wait(t, "once")
+	fams := scrape(t, svc.metrics)
+	if got := sum(fams, "a2ui_stream_batches_total", nil); got != 1 {
+		t.Errorf("batches_total = %v, want 1", got)
+	}
+	events := strings.Count(c.lines("once"), "\n")
+	if got := sum(fams, "a2ui_stream_events_published_total", nil); got != float64(events) {
+		t.Errorf("events_published_total = %v, want %d", got, events)
+	}
+}
