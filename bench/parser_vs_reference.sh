@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Measures the parser against the reference streaming parser, the official
 # Python SDK's A2uiStreamParser (github.com/google/A2UI,
-# agent_sdks/python/src/a2ui/core/parser/streaming.py), in one run, on the
+# agent_sdks/python/src/a2ui/parser/streaming.py, or
+# agent_sdks/python/src/a2ui/core/parser/streaming.py in older layouts:
+# both are accepted), in one run, on the
 # same bytes: for each corpus, the reference's MB/s and ours in progressive
 # mode (the mode the reference implements), the same chunk size, and their
 # ratio, with the number of A2UI messages each yielded.
@@ -41,8 +43,10 @@ ref_rounds="${REF_ROUNDS:-3}"
 cd "$(dirname "$0")/.."
 src="$checkout/agent_sdks/python/src"
 shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
-if [[ ! -f "$src/a2ui/core/parser/streaming.py" ]]; then
-  echo "parser_vs_reference: $src/a2ui/core/parser/streaming.py not found (give the root of a google/A2UI checkout)" >&2
+# The SDK's package: a2ui/parser and a2ui/schema in current checkouts,
+# a2ui/core/parser and a2ui/core/schema in older ones.
+if [[ ! -f "$src/a2ui/parser/streaming.py" && ! -f "$src/a2ui/core/parser/streaming.py" ]]; then
+  echo "parser_vs_reference: neither $src/a2ui/parser/streaming.py nor $src/a2ui/core/parser/streaming.py found (give the root of a google/A2UI checkout)" >&2
   exit 1
 fi
 for f in stream_v09.txt stream_v09.turns.json stream_v08.txt stream_v08.turns.json; do

@@ -207,6 +207,7 @@ func (pl *Pipeline) Reset(session string) {
 	s.mu.Lock()
 	s.ended = true
 	s.mu.Unlock()
+	pl.last.CompareAndSwap(s, nil)
 	pl.cfg.observer.SessionEnd("reset")
 }
 

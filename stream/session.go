@@ -148,6 +148,7 @@ func (s *session) end(ctx context.Context, reason string) error {
 	c := &s.pl.cfg
 	err := s.closeParser(ctx)
 	s.ended = true
+	s.pl.last.CompareAndSwap(s, nil) // keep nothing of an ended session
 	s.line = appendEndEvent(s.line[:0], s.id, reason, s.counts)
 	err = errors.Join(err, s.emit(ctx, sinks.KindEnd, nil))
 	c.observer.SessionEnd(reason)

@@ -354,3 +354,22 @@ func TestReportError(t *testing.T) {
 		t.Fatalf("ReportError opened a session: %d open", pl.Sessions())
 	}
 }
+
+// TestEndedSessionNotKept: once a session ended or was reset, the pipeline
+// keeps no reference to it (its surfaces can be collected).
+func TestEndedSessionNotKept(t *testing.T) {
+	pl, _ := newTestPipeline(t)
+	mustFeed(t, pl, "a", "x")
+	if pl.last.Load() == nil {
+		t.Fatal("the fed session is not remembered as the last")
+	}
+	mustEnd(t, pl, "a")
+	if s := pl.last.Load(); s != nil {
+		t.Fatalf("the pipeline still holds ended session %q", s.id)
+	}
+	mustFeed(t, pl, "b", "x")
+	pl.Reset("b")
+	if s := pl.last.Load(); s != nil {
+		t.Fatalf("the pipeline still holds reset session %q", s.id)
+	}
+}

@@ -4,7 +4,8 @@ the median of several rounds, a fresh parser per round, input fed in
 fixed-size chunks.
 
 The reference is A2uiStreamParser from the google/A2UI agent SDK
-(agent_sdks/python/src/a2ui/core/parser/streaming.py), imported from a
+(agent_sdks/python/src/a2ui/parser/streaming.py; a2ui/core/parser in older
+layouts), imported from a
 checkout given with --src; nothing of it is in this repository. It is built
 with the basic catalog of the chosen version, read from the specification
 files under $A2UI_SHARED (default: ../shared next to the repository root):
@@ -54,7 +55,10 @@ def load_json(*parts):
 
 def build_catalog(version):
     """Builds the reference's A2uiCatalog for the basic catalog of version."""
-    from a2ui.core.schema.catalog import A2uiCatalog
+    try:  # current layout: a2ui/schema; older: a2ui/core/schema
+        from a2ui.schema.catalog import A2uiCatalog
+    except ImportError:
+        from a2ui.core.schema.catalog import A2uiCatalog
 
     if version == "0.9":
         return A2uiCatalog(
@@ -118,10 +122,15 @@ def main():
         ap.error("--chunk and --rounds must be positive")
 
     src = os.path.abspath(args.src)
-    if not os.path.isfile(os.path.join(src, "a2ui", "core", "parser", "streaming.py")):
-        sys.exit(f"parserate.py: {src}/a2ui/core/parser/streaming.py not found (--src must be CHECKOUT/agent_sdks/python/src)")
-    sys.path.insert(0, src)
-    from a2ui.core.parser.streaming import A2uiStreamParser
+    if os.path.isfile(os.path.join(src, "a2ui", "parser", "streaming.py")):
+        sys.path.insert(0, src)
+        from a2ui.parser.streaming import A2uiStreamParser
+    elif os.path.isfile(os.path.join(src, "a2ui", "core", "parser", "streaming.py")):
+        sys.path.insert(0, src)  # the older layout
+        from a2ui.core.parser.streaming import A2uiStreamParser
+    else:
+        sys.exit(f"parserate.py: neither {src}/a2ui/parser/streaming.py nor {src}/a2ui/core/parser/streaming.py found "
+                 "(--src must be CHECKOUT/agent_sdks/python/src)")
 
     catalog = build_catalog(args.version)
     with open(args.file, encoding="utf-8") as f:

@@ -83,7 +83,13 @@ func init() {
 			run:      runServe,
 			signals:  true,
 		},
-		// bench goes here.
+		{
+			name:     "bench",
+			synopsis: "measure throughput, latency and memory on model output, beside its speed limit",
+			usage:    benchUsage,
+			flags:    func(fs *flag.FlagSet) { new(benchFlags).register(fs) },
+			run:      runBench,
+		},
 		{
 			name:     "version",
 			synopsis: "print the version and build information",
