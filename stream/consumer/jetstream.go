@@ -100,23 +100,30 @@ func (j *JetStream) Ready() error {
 // done. Then it stops fetching, finishes the chunks already queued (the
 // handler's context is cancelled after the drain timeout; what is left
 // unacknowledged goes to another instance), leaves the group and returns
-// nil. It returns an error if the setup fails or the group stops under it.
+// nil. It returns an error if the setup fails (unless ctx is done by then)
+// or the group stops under it (its config deleted, the connection closed).
 func (j *JetStream) Run(ctx context.Context) error {
 	if !j.started.CompareAndSwap(false, true) {
 		return ErrRunning
+	}
+	setupErr := func(err error) error {
+		if ctx.Err() != nil {
+			return nil // cancelled while setting up: nothing to drain
+		}
+		return err
 	}
 	input, err := EnsureInputStream(ctx, j.js, InputStreamConfig{
 		Name: j.cfg.stream, Prefix: j.cfg.prefix, MaxAge: j.cfg.maxAge, Replicas: j.cfg.replicas,
 	})
 	if err != nil {
-		return err
+		return setupErr(err)
 	}
 	j.input = input
 	if err := j.createGroup(ctx); err != nil {
-		return err
+		return setupErr(err)
 	}
 	if err := j.createLiveness(ctx); err != nil {
-		return err
+		return setupErr(err)
 	}
 
 	workCtx, cancelWork := context.WithCancel(context.WithoutCancel(ctx))
@@ -138,7 +145,7 @@ func (j *JetStream) Run(ctx context.Context) error {
 	if err != nil {
 		j.pool.stop()
 		j.pool.wait()
-		return &ConfigError{What: "join group " + j.cfg.group, Err: err}
+		return setupErr(&ConfigError{What: "join group " + j.cfg.group, Err: err})
 	}
 	j.running.Store(true)
 
@@ -153,9 +160,10 @@ func (j *JetStream) Run(ctx context.Context) error {
 	select {
 	case <-ctx.Done():
 	case err := <-cgc.Done():
-		if err != nil {
-			runErr = &ConfigError{What: "group " + j.cfg.group, Err: err}
+		if err == nil {
+			err = errors.New("the group's config was deleted")
 		}
+		runErr = &ConfigError{What: "group " + j.cfg.group, Err: err}
 	}
 
 	// Shutdown: stop fetching, finish what is queued, leave the group.

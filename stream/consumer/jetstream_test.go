@@ -174,7 +174,6 @@ func checkHandlers(t *testing.T, sessions []string, recs ...*recorder) {
 }
 
 func TestJetStreamThreeInstances(t *testing.T) {
-	t.Parallel() // mostly waiting on the group's timers
 	srv := startServer(t)
 	js, ctx := setupStreams(t, srv)
 	obs, errs := newObserver(), newErrorSink()
@@ -182,16 +181,13 @@ func TestJetStreamThreeInstances(t *testing.T) {
 	for i := range 3 {
 		insts = append(insts, startInstance(t, srv, fmt.Sprintf("m%d", i), obs, errs))
 	}
-	t0 := time.Now()
 	for _, in := range insts {
 		waitReady(t, in.c)
 	}
-	t.Log("ready", time.Since(t0))
 	sessions := sessionsN(numSessions)
 	jsPublish(t, ctx, js, sessions, 0, sessionSize/jsChunkSize, true)
 	recs := []*recorder{insts[0].rec, insts[1].rec, insts[2].rec}
 	waitEnds(t, numSessions, recs...)
-	t.Log("ended", time.Since(t0))
 
 	checkHandlers(t, sessions, recs...)
 	checkOutputs(t, ctx, js, sessions)
@@ -223,11 +219,9 @@ func TestJetStreamThreeInstances(t *testing.T) {
 }
 
 func TestJetStreamInstanceKilledMidStream(t *testing.T) {
-	t.Parallel()
 	srv := startServer(t)
 	js, ctx := setupStreams(t, srv)
 	obs := newObserver()
-	t0 := time.Now()
 	var insts []*instance
 	var errs []*errorSink
 	for i := range 3 {
@@ -237,7 +231,6 @@ func TestJetStreamInstanceKilledMidStream(t *testing.T) {
 	for _, in := range insts {
 		waitReady(t, in.c)
 	}
-	t.Log("ready", time.Since(t0))
 	sessions := sessionsN(numSessions)
 	half := sessionSize / jsChunkSize / 2
 	jsPublish(t, ctx, js, sessions, 0, half, false)
@@ -256,9 +249,7 @@ func TestJetStreamInstanceKilledMidStream(t *testing.T) {
 
 	jsPublish(t, ctx, js, sessions, half, sessionSize/jsChunkSize, true)
 	survivors := []*recorder{insts[1].rec, insts[2].rec}
-	t.Log("killed", time.Since(t0))
 	waitEnds(t, numSessions, survivors...)
-	t.Log("ended", time.Since(t0))
 
 	checkHandlers(t, sessions, survivors...)
 	checkOutputs(t, ctx, js, sessions)
