@@ -119,17 +119,10 @@ func (pl *Pipeline) Feed(ctx context.Context, session string, chunk []byte) erro
 // that is not open emits an error event for it (reason
 // "unknown_session").
 func (pl *Pipeline) End(ctx context.Context, session string) error {
-	if session == "" {
-		return ErrSessionID
+	s, err := pl.find(session, true)
+	if err != nil {
+		return err
 	}
-	pl.mu.Lock()
-	if pl.closed {
-		pl.mu.Unlock()
-		return ErrClosed
-	}
-	s := pl.sessions[session]
-	delete(pl.sessions, session)
-	pl.mu.Unlock()
 	if s == nil {
 		return pl.unknownEnd(ctx, session)
 	}
@@ -141,6 +134,24 @@ func (pl *Pipeline) End(ctx context.Context, session string) error {
 	return s.end(ctx, EndClosed)
 }
 
+// find returns the open session id (nil when it is not open), removing it
+// from the open sessions with remove.
+func (pl *Pipeline) find(id string, remove bool) (*session, error) {
+	if id == "" {
+		return nil, ErrSessionID
+	}
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if pl.closed {
+		return nil, ErrClosed
+	}
+	s := pl.sessions[id]
+	if remove {
+		delete(pl.sessions, id)
+	}
+	return s, nil
+}
+
 // EndTurn ends the current turn of a session, which stays open: what the
 // parser held is released and applied (an unclosed block is parsed, as at
 // End), and the next chunk starts a new parse, while the session keeps its
@@ -149,18 +160,9 @@ func (pl *Pipeline) End(ctx context.Context, session string) error {
 // contextId) calls it at the end of each answer. EndTurn on a session that
 // is not open does nothing.
 func (pl *Pipeline) EndTurn(ctx context.Context, session string) error {
-	if session == "" {
-		return ErrSessionID
-	}
-	pl.mu.Lock()
-	if pl.closed {
-		pl.mu.Unlock()
-		return ErrClosed
-	}
-	s := pl.sessions[session]
-	pl.mu.Unlock()
-	if s == nil {
-		return nil
+	s, err := pl.find(session, false)
+	if err != nil || s == nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -217,16 +219,10 @@ func (pl *Pipeline) Reset(session string) {
 // open; otherwise it is the one event of a session of its own, as for an
 // End of a session that is not open.
 func (pl *Pipeline) ReportError(ctx context.Context, session, reason string, err error) error {
-	if session == "" {
-		return ErrSessionID
+	s, ferr := pl.find(session, false)
+	if ferr != nil {
+		return ferr
 	}
-	pl.mu.Lock()
-	if pl.closed {
-		pl.mu.Unlock()
-		return ErrClosed
-	}
-	s := pl.sessions[session]
-	pl.mu.Unlock()
 	info := errorInfo{reason: reason, list: -1, offset: -1, msg: err.Error()}
 	if s != nil {
 		s.mu.Lock()
