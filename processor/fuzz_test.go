@@ -111,8 +111,8 @@ func FuzzProcessList(f *testing.F) {
 		if b2.Failed != 0 {
 			t.Fatalf("valid messages failed on their own: %v\nlist: %s", b2.Errors(), joinList(list))
 		}
-		s1, err1 := full.StateJSON(nil)
-		s2, err2 := only.StateJSON(nil)
+		s1, err1 := stateJSON(full, nil)
+		s2, err2 := stateJSON(only, nil)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}

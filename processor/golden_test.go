@@ -79,14 +79,14 @@ func TestGoldenExamples(t *testing.T) {
 					t.Fatal(err)
 				}
 				b := p.ProcessList(msgs)
-				var errs []processor.StateError
+				var errs []stateError
 				for _, e := range b.Errors() {
-					errs = append(errs, processor.StateError{List: 0, Message: e.Error()})
+					errs = append(errs, stateError{List: 0, Message: e.Error()})
 				}
 				if b.Failed != 0 {
 					t.Errorf("%d of %d messages failed: %v", b.Failed, len(msgs), errs)
 				}
-				got, err := p.StateJSON(errs)
+				got, err := stateJSON(p, errs)
 				if err != nil {
 					t.Fatal(err)
 				}

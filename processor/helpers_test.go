@@ -67,7 +67,7 @@ func mustApply(t testing.TB, p *processor.Processor, texts ...string) processor.
 
 func state(t testing.TB, p *processor.Processor) string {
 	t.Helper()
-	b, err := p.StateJSON(nil)
+	b, err := stateJSON(p, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

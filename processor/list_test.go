@@ -56,8 +56,8 @@ func TestListMatchesProcessList(t *testing.T) {
 				if g, w, a := fmt.Sprint(jsonOf(t, got)), fmt.Sprint(jsonOf(t, want)), fmt.Sprint(jsonOf(t, again)); g != w || a != w {
 					t.Fatalf("batch\n got %s\nwant %s\nagain %s", g, w, a)
 				}
-				gs, _ := one.StateJSON(nil)
-				ws, _ := whole.StateJSON(nil)
+				gs, _ := stateJSON(one, nil)
+				ws, _ := stateJSON(whole, nil)
 				if string(gs) != string(ws) {
 					t.Fatalf("state\n got %s\nwant %s", gs, ws)
 				}

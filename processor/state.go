@@ -7,13 +7,6 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-// StateError is one entry of the "errors" array of the canonical state: a
-// failure in the list with the given 0-based index.
-type StateError struct {
-	List    int    `json:"list"`
-	Message string `json:"message"`
-}
-
 // Snapshot returns the processor's state as plain JSON values, in the
 // canonical shape:
 //
@@ -25,7 +18,8 @@ type StateError struct {
 //
 // A v0.8 surface also has "root" and "styles" (string/object or null), and
 // its components keep their v0.8 shape. Numbers are json.Number, so they
-// keep the text they arrived with.
+// keep the text they arrived with. (The command line's "apply --state"
+// renders it, with its errors, in a canonical text form.)
 func (p *Processor) Snapshot() (map[string]any, error) {
 	surfaces := make(map[string]any, len(p.surfaces))
 	for id, s := range p.surfaces {
@@ -82,36 +76,6 @@ func nullIfEmpty(s string) any {
 		return nil
 	}
 	return s
-}
-
-// StateJSON renders the canonical state: Snapshot plus an "errors" array
-// (empty when errs is), with object keys sorted at every level, 2-space
-// indentation and a trailing newline.
-func (p *Processor) StateJSON(errs []StateError) ([]byte, error) {
-	snap, err := p.Snapshot()
-	if err != nil {
-		return nil, err
-	}
-	list := make([]any, len(errs))
-	for i, e := range errs {
-		list[i] = map[string]any{"list": e.List, "message": e.Message}
-	}
-	snap["errors"] = list
-	return MarshalCanonical(snap)
-}
-
-// MarshalCanonical encodes plain JSON values with object keys sorted at
-// every level, 2-space indentation, no HTML escaping and a trailing
-// newline.
-func MarshalCanonical(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
 
 // marshalCompact encodes plain JSON values compactly, keys sorted, without

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/httpserve"
 	"github.com/a2ui-stream/a2ui-stream/stream/a2a"
 )
 
@@ -62,6 +63,11 @@ func TestA2AUsageErrors(t *testing.T) {
 		{name: "negative chunk", args: []string{"--replay", replay, "--chunk", "-1"}, want: 2},
 		{name: "bad public URL", args: []string{"--replay", replay, "--public-url", "nope"}, want: 2},
 		{name: "bad listen address", args: []string{"--replay", replay, "--listen", "256.0.0.1:-5"}, want: 1},
+		{name: "zero max conns", args: []string{"--replay", replay, "--max-conns", "0"}, want: 2},
+		{name: "negative idle timeout", args: []string{"--replay", replay, "--idle-timeout", "-1s"}, want: 2},
+		{name: "zero read timeout", args: []string{"--replay", replay, "--read-timeout", "0s"}, want: 2},
+		{name: "token and token file", args: []string{"--replay", replay, "--token", "t", "--token-file", replay}, want: 2},
+		{name: "missing token file", args: []string{"--replay", replay, "--token-file", filepath.Join(dir, "nope")}, want: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,7 +182,8 @@ func TestA2AShutdownCancelsStreamsWithAStatus(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	exit := make(chan int, 1)
-	go func() { exit <- serveA2A(ctx, ln, srv, 50*time.Millisecond, io.Discard, io.Discard) }()
+	cfg := httpserve.Config{Handler: srv, DrainTimeout: 50 * time.Millisecond, CancelGrace: a2aCancelGrace}
+	go func() { exit <- serveA2A(ctx, ln, cfg, io.Discard, io.Discard) }()
 
 	body := `{"jsonrpc":"2.0","id":1,"method":"SendStreamingMessage","params":{"message":{"parts":[{"text":"hi"}]}}}`
 	resp, err := http.Post("http://"+ln.Addr().String()+"/", "application/json", strings.NewReader(body))

@@ -27,19 +27,20 @@ type applyLineError struct {
 // applyUsage is the help of "a2ui-stream apply".
 const applyUsage = `usage: a2ui-stream apply [--catalog FILE] [--state] [FILE]
 
-Reads JSON lines from FILE (or stdin when absent or "-"); each non-blank
-line is one list, a JSON array of A2UI messages (as "a2ui-stream parse
---emit lists" writes them), applied to one processor. Each message applies
-on its own: one that fails changes nothing and is reported, and the rest of
-its list still applies.
+Reads JSON lines from FILE (or stdin when absent or "-"; a UTF-8 byte order
+mark at its start is skipped); each non-blank line is one list, a JSON array
+of A2UI messages (as "a2ui-stream parse --emit lists" writes them), applied
+to one processor. Each message applies on its own: one that fails changes
+nothing and is reported, and the rest of its list still applies.
 
 By default it writes one JSON line per list, the list's batch
 ({"seq","applied","failed","results","changes"}), or {"list":N,"error":…}
-for a line that is not a JSON array (or is longer than 64 MiB), each written
-before apply waits for more input. With --state it writes nothing per list
-and prints the final state once, in canonical form (keys sorted, 2-space
-indent), with an "errors" entry {"list":N,"message":…} per failed message
-and per line that is not a JSON array.
+for a line that is not a JSON array (the error says what is wrong and at
+which byte of the line) or is longer than 64 MiB, each written before apply
+waits for more input. With --state it writes nothing per list and prints
+the final state once, in canonical form (keys sorted, 2-space indent), with
+an "errors" entry {"list":N,"message":…} per failed message and per line
+that is not a JSON array.
 
 Exit status: 0 when every message applied; 1 when some message or line
 failed (processing still goes on to the end); 2 for usage, catalog or I/O
@@ -60,7 +61,7 @@ func (f *applyFlags) register(fs *flag.FlagSet) {
 
 // runApply implements "a2ui-stream apply [--catalog FILE] [--state] [FILE]":
 // see applyUsage for what it reads and writes and its exit status. The
-// state is printed in the canonical form of processor.StateJSON.
+// state is printed in the canonical form of stateJSON.
 func runApply(_ context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var f applyFlags
 	fs := newFlagSet("apply")
@@ -95,13 +96,13 @@ func runApply(_ context.Context, args []string, stdin io.Reader, stdout, stderr 
 	out := bufio.NewWriter(stdout)
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
-	var stateErrs []processor.StateError
+	var stateErrs []stateError
 	failed := false
 	r := bufio.NewReaderSize(in, 64<<10)
 	// lineError records a line that is not a list.
 	lineError := func(line int, msg string) error {
 		failed = true
-		stateErrs = append(stateErrs, processor.StateError{List: line, Message: msg})
+		stateErrs = append(stateErrs, stateError{List: line, Message: msg})
 		if f.state {
 			return nil
 		}
@@ -114,19 +115,23 @@ func runApply(_ context.Context, args []string, stdin io.Reader, stdout, stderr 
 			out.Flush()
 			return 2
 		}
+		bom := 0
+		if line == 0 && bytes.HasPrefix(data, utf8BOM) {
+			bom = len(utf8BOM) // a byte order mark, as some editors write
+		}
 		var err error
 		switch {
 		case tooLong:
 			err = lineError(line, fmt.Sprintf("a2ui-stream apply: line %d is longer than %d bytes", line+1, maxListBytes))
-		case len(bytes.TrimSpace(data)) > 0:
-			b, perr := p.ProcessJSON(data)
+		case len(bytes.TrimSpace(data[bom:])) > 0:
+			b, perr := p.ProcessJSON(data[bom:])
 			if perr != nil {
-				err = lineError(line, fmt.Sprintf("%v: line %d is not a JSON array of messages", perr, line+1))
+				err = lineError(line, newListError(line, data, bom, perr).Error())
 				break
 			}
 			for _, me := range b.Errors() {
 				failed = true
-				stateErrs = append(stateErrs, processor.StateError{List: line, Message: me.Error()})
+				stateErrs = append(stateErrs, stateError{List: line, Message: me.Error()})
 			}
 			if !f.state {
 				err = enc.Encode(b)
@@ -146,7 +151,7 @@ func runApply(_ context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	}
 	if f.state {
-		state, err := p.StateJSON(stateErrs)
+		state, err := stateJSON(p, stateErrs)
 		if err != nil {
 			fmt.Fprintf(stderr, "a2ui-stream apply: %v\n", err)
 			return 2

@@ -26,7 +26,7 @@ const applyWantState = `{
   "errors": [
     {
       "list": 1,
-      "message": "processor: list is not a JSON array: line 2 is not a JSON array of messages"
+      "message": "a2ui-stream apply: line 2 is not a JSON array of messages: it begins with 'n', not '[' (at byte 0)"
     },
     {
       "list": 2,

@@ -39,11 +39,13 @@ the JSON array of the parts that chunk completed ([] if none), or, when a
 block failed in it, {"error":…,"parts":[…]} where "parts" (omitted when
 empty) holds the parts that chunk completed. What the end of input releases
 (held text, an unterminated block's error) goes into the last line. A line's
-output is written when the next line arrives or the input ends.
+output is written when the next line arrives or the input ends. A line that
+is not a JSON string gets {"error":"line N: …"} and the rest is read on.
 
 Exit status: 0 when the input was read to the end (failed blocks included);
-1 when a --steps line is not a JSON string; 2 for usage errors, an unusable
-catalog, and I/O errors (e.g. FILE or the catalog file cannot be read).
+1 when some --steps line was not a JSON string (after reading all input); 2
+for usage errors, an unusable catalog, and I/O errors (e.g. FILE or the
+catalog file cannot be read).
 `
 
 // parseFlags holds the flags of "a2ui-stream parse".

@@ -11,8 +11,9 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
 
-// maxStepLineBytes bounds one --steps input line.
-const maxStepLineBytes = 64 << 20
+// maxStepLineBytes bounds one --steps input line; it is the bound of
+// readLine.
+const maxStepLineBytes = maxListBytes
 
 // stepLineError is a --steps input line that is not a JSON string, or too
 // long to read.
@@ -27,16 +28,33 @@ func (e *stepLineError) Error() string {
 
 func (e *stepLineError) Unwrap() error { return e.Err }
 
+// badStepsError reports the --steps input lines that were not JSON strings
+// (or too long): how many, and the first.
+type badStepsError struct {
+	Count int
+	First *stepLineError
+}
+
+func (e *badStepsError) Error() string {
+	if e.Count == 1 {
+		return fmt.Sprintf("1 input line was not used: %v", e.First)
+	}
+	return fmt.Sprintf("%d input lines were not used; the first: %v", e.Count, e.First)
+}
+
+// Unwrap returns the first bad line's error.
+func (e *badStepsError) Unwrap() error { return e.First }
+
 // parseSteps reads one JSON string per line and feeds it as one chunk (an
 // empty line is an empty chunk). It writes exactly one line per input line
 // (see writeStep); what Close releases is merged into the last line, so each
 // line's output is held until the next line arrives or the input ends. A
-// line that is not a JSON string (or is longer than maxStepLineBytes) stops
-// the run with a *stepLineError, after the previous lines' output.
+// line that is not a JSON string (or is longer than maxStepLineBytes) gets
+// an error line of its own, {"error":"line N: …"}, feeds nothing, and the
+// lines after it are read on: the run then ends with a *badStepsError.
 func parseSteps(p *parser.Parser, in io.Reader, out *bufio.Writer) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), maxStepLineBytes+1) // the line and its newline
-	var held *step                                      // the previous line's result, not yet written
+	r := bufio.NewReaderSize(in, 64<<10)
+	var held *step // the previous line's result, not yet written
 	writeHeld := func() error {
 		if held == nil {
 			return nil
@@ -47,38 +65,58 @@ func parseSteps(p *parser.Parser, in io.Reader, out *bufio.Writer) error {
 		held = nil
 		return out.Flush()
 	}
-	line := 0
-	for sc.Scan() {
-		line++
-		chunk, err := stepChunk(sc.Bytes())
+	var bad *badStepsError
+	for line := 1; ; line++ {
+		data, tooLong, readErr := readLine(r)
+		if readErr != nil && !errors.Is(readErr, io.EOF) {
+			if werr := writeHeld(); werr != nil {
+				return werr
+			}
+			return readErr
+		}
+		if readErr != nil && len(data) == 0 && !tooLong {
+			break // the input ended with its last line's newline
+		}
 		if werr := writeHeld(); werr != nil {
 			return werr
 		}
-		if err != nil {
-			return &stepLineError{Line: line, Err: err}
+		var lerr error
+		var chunk []byte
+		if tooLong {
+			lerr = fmt.Errorf("the line is longer than %d bytes", maxStepLineBytes)
+		} else {
+			chunk, lerr = stepChunk(data)
 		}
-		parts, ferr := p.Feed(chunk)
-		held = &step{parts, ferr}
-	}
-	if err := sc.Err(); err != nil {
-		if werr := writeHeld(); werr != nil {
-			return werr
+		if lerr != nil {
+			se := &stepLineError{Line: line, Err: lerr}
+			if bad == nil {
+				bad = &badStepsError{First: se}
+			}
+			bad.Count++
+			held = &step{err: se}
+		} else {
+			parts, ferr := p.Feed(chunk)
+			held = &step{parts, ferr}
 		}
-		if errors.Is(err, bufio.ErrTooLong) {
-			return &stepLineError{Line: line + 1, Err: fmt.Errorf("the line is longer than %d bytes", maxStepLineBytes)}
+		if readErr != nil { // io.EOF after a last line without a newline
+			break
 		}
-		return err
 	}
 	parts, cerr := p.Close()
-	if held == nil {
-		if len(parts) == 0 && cerr == nil {
-			return nil
-		}
+	if held == nil && (len(parts) > 0 || cerr != nil) {
 		held = &step{} // no input lines, yet Close released something
 	}
-	held.parts = append(held.parts, parts...)
-	held.err = errors.Join(held.err, cerr)
-	return writeHeld()
+	if held != nil {
+		held.parts = append(held.parts, parts...)
+		held.err = errors.Join(held.err, cerr)
+	}
+	if err := writeHeld(); err != nil {
+		return err
+	}
+	if bad != nil {
+		return bad
+	}
+	return nil
 }
 
 // step is what one --steps line produced.

@@ -16,17 +16,9 @@ import (
 	"time"
 )
 
-// runMainEnv makes the test binary run the command itself (see TestMain),
-// so that tests can send it signals.
+// runMainEnv makes the test binary run the command itself (see TestMain in
+// main_test.go), so that tests can send it signals.
 const runMainEnv = "A2UI_STREAM_TEST_RUN_MAIN"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(runMainEnv) == "1" {
-		main()
-		return
-	}
-	os.Exit(m.Run())
-}
 
 // TestSignalStopsReadingCommands: a command reading a live stream stops on
 // SIGINT (Ctrl-C) or SIGTERM, instead of swallowing the signal and

@@ -47,6 +47,16 @@
 // parts and for its prose, joined between blocks and trimmed; an answer
 // none of whose blocks parsed is answered with its own text, unchanged.
 //
+// Rejected requests (a missing or wrong bearer token, a body over
+// WithMaxBodyBytes or read too slowly, a JSON-RPC error) are logged at Info
+// with their reason (RejectReasons) and the client's address, paced by
+// WithRejectLogLimit so that a flood cannot fill the disk, and each is
+// handed to WithRejectObserver (for metrics). A client that disconnects is
+// logged at Debug, and so is the block its disconnect left unfinished.
+// The Server sets no connection limit, read or idle timeout of its own:
+// serve it through a hardened http.Server (the command uses
+// internal/httpserve).
+//
 // Errors are typed: *PartError, *MetadataError and *EventError wrap the
 // sentinels ErrMalformedPart, ErrMalformedMetadata and ErrInvalidEvent
 // (test them with errors.Is and errors.As), and *RPCError carries a JSON-RPC

@@ -45,6 +45,9 @@ type config struct {
 	artifacts                       bool
 	parserOpts                      []parser.Option
 	corsOrigins                     []string
+	rejectEvery                     time.Duration
+	rejectBurst                     int
+	rejectObserver                  func(reason string)
 }
 
 // Option configures a Server. Options are validated by NewServer.
@@ -226,6 +229,36 @@ func WithCORS(origins ...string) Option {
 			}
 		}
 		c.corsOrigins = append([]string(nil), origins...)
+		return nil
+	}
+}
+
+// WithRejectLogLimit paces the Info lines that log rejected requests (a
+// wrong or missing token, a body over the limit, a body that could not be
+// read, a JSON-RPC error): burst lines at once, then one per every
+// (defaults DefaultRejectLogBurst and DefaultRejectLogEvery). The lines
+// dropped meanwhile are counted in the next line's "suppressed" attribute,
+// so a flood of bad requests cannot fill the disk.
+func WithRejectLogLimit(every time.Duration, burst int) Option {
+	return func(c *config) error {
+		if every <= 0 || burst < 1 {
+			return fmt.Errorf("a2a: reject log limit wants a positive interval and a burst of at least 1, got %v and %d", every, burst)
+		}
+		c.rejectEvery, c.rejectBurst = every, burst
+		return nil
+	}
+}
+
+// WithRejectObserver calls fn with the reason (one of RejectReasons) of
+// every rejected request, whether or not it is logged: a hook for metrics
+// such as stream/metrics' Rejected. fn is called on the request's
+// goroutine and must be safe for concurrent use.
+func WithRejectObserver(fn func(reason string)) Option {
+	return func(c *config) error {
+		if fn == nil {
+			return errors.New("a2a: nil reject observer")
+		}
+		c.rejectObserver = fn
 		return nil
 	}
 }

@@ -41,6 +41,8 @@ type Server struct {
 	advertised []string
 	log        *slog.Logger
 	pl         *stream.Pipeline
+	rejects    *rejectLog
+	cut        cutTurns
 
 	turnsMu sync.Mutex
 	turns   map[string]*turnSlot // by contextId: the turns running or waiting
@@ -62,6 +64,8 @@ func NewServer(runner Runner, opts ...Option) (*Server, error) {
 		maxSessions:  DefaultMaxSessions,
 		idleTimeout:  DefaultSessionIdleTimeout,
 		logger:       slog.New(slog.DiscardHandler),
+		rejectEvery:  DefaultRejectLogEvery,
+		rejectBurst:  DefaultRejectLogBurst,
 	}
 	for _, v := range DefaultVersions {
 		e, _ := NewAgentExtension(string(v)) // known-good versions
@@ -73,6 +77,7 @@ func NewServer(runner Runner, opts ...Option) (*Server, error) {
 		}
 	}
 	s := &Server{runner: runner, cfg: cfg, log: cfg.logger, turns: make(map[string]*turnSlot)}
+	s.rejects = newRejectLog(cfg.logger, cfg.rejectEvery, cfg.rejectBurst, cfg.rejectObserver)
 	pl, err := s.newPipeline()
 	if err != nil {
 		return nil, fmt.Errorf("a2a: %w", err)
@@ -100,49 +105,60 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		writeJSON(w, http.StatusMethodNotAllowed, rpcResponse(nullID, nil, rpcErr(CodeInvalidRequest, "Invalid Request: JSON-RPC requests are POSTed")))
+		e := rpcErr(CodeInvalidRequest, "Invalid Request: JSON-RPC requests are POSTed")
+		s.rejects.reject(r, RejectMethodNotAllowed, http.StatusMethodNotAllowed, e, "", nil)
+		writeJSON(w, http.StatusMethodNotAllowed, rpcResponse(nullID, nil, e))
 		return
 	}
 	if !s.authorized(r) {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="a2a"`)
-		writeJSON(w, http.StatusUnauthorized, rpcResponse(nullID, nil, rpcErr(CodeInvalidRequest, "Unauthorized: a valid bearer token is required")))
+		e := rpcErr(CodeInvalidRequest, "Unauthorized: a valid bearer token is required")
+		s.rejects.reject(r, RejectUnauthorized, http.StatusUnauthorized, e, "", nil)
+		writeJSON(w, http.StatusUnauthorized, rpcResponse(nullID, nil, e))
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.maxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeJSON(w, http.StatusRequestEntityTooLarge, rpcResponse(nullID, nil, rpcErr(CodeInvalidRequest, "Invalid Request: body exceeds %d bytes", tooBig.Limit)))
+			e := rpcErr(CodeInvalidRequest, "Invalid Request: body exceeds %d bytes", tooBig.Limit)
+			s.rejects.reject(r, RejectBodyTooLarge, http.StatusRequestEntityTooLarge, e, "", nil)
+			writeJSON(w, http.StatusRequestEntityTooLarge, rpcResponse(nullID, nil, e))
 			return
 		}
-		// The client is gone or sent a broken body (bad chunked encoding):
-		// answer, in case it is still there, rather than leave an empty 200.
-		s.log.Debug("a2a: reading request body failed", "err", err)
-		writeJSON(w, http.StatusBadRequest, rpcResponse(nullID, nil, rpcErr(CodeParseError, "Parse error: the body could not be read")))
+		// The client is gone, was too slow (a read deadline) or sent a
+		// broken body (bad chunked encoding): answer, in case it is still
+		// there, rather than leave an empty 200. A client that hung up
+		// mid-body is no rejection, only a disconnect.
+		e := rpcErr(CodeParseError, "Parse error: the body could not be read")
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			s.log.Debug("a2a: client disconnected while sending its request", "remote", r.RemoteAddr, "err", err)
+		} else {
+			s.rejects.reject(r, bodyReason(err), http.StatusBadRequest, e, "", err)
+		}
+		writeJSON(w, http.StatusBadRequest, rpcResponse(nullID, nil, e))
 		return
 	}
 	req, rerr := decodeRequest(body)
 	if rerr == nil {
 		rerr = checkVersion(r)
 	}
+	if _, ok := methods[req.Method]; rerr == nil && !ok {
+		rerr = unserved[req.Method]
+		if rerr == nil {
+			rerr = rpcErr(CodeMethodNotFound, "Method not found: %s", req.Method)
+		}
+	}
+	var rreq *Request
+	if rerr == nil {
+		rreq, rerr = s.decodeParams(req.Params, methods[req.Method].dialect, r.Header)
+	}
 	if rerr != nil {
+		s.rejects.reject(r, rpcReason(rerr.Code), http.StatusOK, rerr, req.Method, nil)
 		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rerr))
 		return
 	}
-	m, ok := methods[req.Method]
-	if e, known := unserved[req.Method]; !ok && known {
-		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, e))
-		return
-	}
-	if !ok {
-		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rpcErr(CodeMethodNotFound, "Method not found: %s", req.Method)))
-		return
-	}
-	rreq, rerr := s.decodeParams(req.Params, m.dialect, r.Header)
-	if rerr != nil {
-		writeJSON(w, http.StatusOK, rpcResponse(req.ID, nil, rerr))
-		return
-	}
+	m := methods[req.Method]
 	rreq.Streaming = m.stream
 	if rreq.Activated {
 		w.Header().Set(HeaderExtensions, rreq.Extension.URI)

@@ -3,6 +3,7 @@ package a2a
 import (
 	"context"
 	"errors"
+	"log/slog"
 
 	"github.com/a2ui-stream/a2ui-stream/parser"
 	"github.com/a2ui-stream/a2ui-stream/sinks"
@@ -20,7 +21,9 @@ import (
 // newPipeline builds the server's pipeline from its configuration: the
 // parser options (with payload repair when none are given), one batch per
 // parser yield (each chunk's completed messages are sent at once, as the
-// model streams them), the session bounds, and the routing sink.
+// model streams them), the session bounds, and the routing sink. Its log
+// records about a turn whose client went away are demoted to Debug (see
+// demoteHandler).
 func (s *Server) newPipeline() (*stream.Pipeline, error) {
 	popts := s.cfg.parserOpts
 	if len(popts) == 0 {
@@ -32,7 +35,7 @@ func (s *Server) newPipeline() (*stream.Pipeline, error) {
 		stream.WithMaxSessions(s.cfg.maxSessions),
 		stream.WithIdleTimeout(s.cfg.idleTimeout),
 		stream.WithMaxChunk(s.cfg.maxResponse),
-		stream.WithLogger(s.log),
+		stream.WithLogger(slog.New(&demoteHandler{next: s.log.Handler(), cut: &s.cut})),
 		stream.WithSinks(sinks.NewFunc(s.route)),
 	)
 }

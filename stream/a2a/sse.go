@@ -93,7 +93,17 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, id json.RawM
 	// What the parser still holds (text that might have begun a tag, a
 	// block left open, a comma or a character the repairer waits on) is
 	// released by the end of the turn and sent whatever ended the run.
+	// When the client went away (or the server is shutting down), the
+	// block the runner was cut off in is dropped by EndTurn: that is the
+	// disconnect's doing, logged at Debug, not the model's.
+	gone := writeErr != nil || ctx.Err() != nil
+	if gone {
+		s.cut.add(req.ContextID)
+	}
 	feedErr = errors.Join(feedErr, s.pl.EndTurn(pctx, req.ContextID))
+	if gone {
+		s.cut.remove(req.ContextID)
+	}
 	release()
 	if writeErr != nil {
 		s.log.Debug("a2a: stream ended early", "write", writeErr, "ctx", ctx.Err())
