@@ -60,11 +60,25 @@ func TestSignalStopsReadingCommands(t *testing.T) {
 			if err := cmd.Process.Signal(tc.signal); err != nil {
 				t.Fatal(err)
 			}
-			// Ending the input lets a command that ignored the signal
-			// finish normally.
+			// The input stays open, so that only the signal can end the
+			// command (closing it at once raced with the signal on a busy
+			// machine: the command could see the end of its input and exit
+			// 0 before the runtime acted on the signal). A command that
+			// ignored the signal is ended by closing its input after a
+			// hang guard, and fails the test below.
+			exited := make(chan struct{})
+			go func() {
+				_, _ = out.ReadString(0)
+				_ = cmd.Wait()
+				close(exited)
+			}()
+			select {
+			case <-exited:
+			case <-time.After(30 * time.Second):
+				stdin.Close()
+				<-exited
+			}
 			stdin.Close()
-			_, _ = out.ReadString(0)
-			_ = cmd.Wait()
 			ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
 			if !ok {
 				t.Fatalf("wait status %T", cmd.ProcessState.Sys())
