@@ -38,17 +38,15 @@ func listTrace(t *testing.T, chunks []string, opts ...Option) (msgs map[int][]st
 				ends[pt.List]++
 			}
 		}
-		var be *BlockError
-		for e := err; e != nil && errors.As(e, &be); {
-			failed[be.Block] = true
-			if j, ok := e.(interface{ Unwrap() []error }); ok {
-				for _, x := range j.Unwrap() {
-					if errors.As(x, &be) {
-						failed[be.Block] = true
-					}
-				}
+		errs := []error{err}
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = j.Unwrap()
+		}
+		for _, e := range errs {
+			var be *BlockError
+			if errors.As(e, &be) {
+				failed[be.Block] = true
 			}
-			break
 		}
 	}
 	for _, c := range chunks {
