@@ -15,8 +15,12 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
 	"github.com/a2ui-stream/a2ui-stream/internal/httpserve"
 	"github.com/a2ui-stream/a2ui-stream/stream/a2a"
+	"github.com/a2ui-stream/a2ui-stream/stream/metrics"
 )
 
 // a2aTokenEnv names the environment variable that supplies the bearer token
@@ -54,7 +58,10 @@ within --read-timeout, idle keep-alive connections closed after
 each write to a client must finish within 30s. With --v, rejected requests
 (wrong token, 413, JSON-RPC errors) are logged at info, with their reason
 and remote address, at most 10 at once and then one a second; disconnects at
-debug.
+debug. --metrics ADDR serves Prometheus /metrics on a second listener,
+with rejected requests counted by reason (a2ui_stream_http_rejected_total).
+Each A2A context keeps its surfaces for --session-idle, --max-sessions
+contexts at most.
 
 It serves until SIGINT or SIGTERM, then shuts down gracefully: new
 connections are refused and streams in flight get 5s to finish before they
@@ -71,8 +78,9 @@ type a2aFlags struct {
 	chunk                                             int
 	group, artifacts, verbose                         bool
 	maxBody                                           int64
-	maxConns                                          int
-	idleTimeout, readTimeout                          time.Duration
+	maxConns, maxSessions                             int
+	idleTimeout, readTimeout, sessionIdle             time.Duration
+	metricsAddr                                       string
 }
 
 func (f *a2aFlags) register(fs *flag.FlagSet) {
@@ -89,6 +97,9 @@ func (f *a2aFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxConns, "max-conns", httpserve.DefaultMaxConns, "concurrent connections at most (more wait in the listen backlog)")
 	fs.DurationVar(&f.idleTimeout, "idle-timeout", httpserve.DefaultIdleTimeout, "close a keep-alive connection idle this long")
 	fs.DurationVar(&f.readTimeout, "read-timeout", httpserve.DefaultReadTimeout, "deadline to read a request, headers and body (a reply is not bounded)")
+	fs.IntVar(&f.maxSessions, "max-sessions", a2a.DefaultMaxSessions, "contexts whose surfaces are kept at most; a new one ends the least recently used")
+	fs.DurationVar(&f.sessionIdle, "session-idle", a2a.DefaultSessionIdleTimeout, "forget a context's surfaces after this long without a message (0: never)")
+	fs.StringVar(&f.metricsAddr, "metrics", "", "serve Prometheus /metrics (rejected requests by reason, Go runtime) and /healthz on `ADDR`")
 	fs.StringVar(&f.cors, "cors", "", "let browser pages from `ORIGIN` call the endpoint (\"*\": any origin)")
 	fs.BoolVar(&f.verbose, "v", false, "log requests' problems to stderr")
 }
@@ -104,6 +115,10 @@ func (f *a2aFlags) check() error {
 		return flagValueError{fmt.Sprintf("--max-conns must be at least 1, got %d", f.maxConns)}
 	case f.idleTimeout <= 0 || f.readTimeout <= 0:
 		return flagValueError{"--idle-timeout and --read-timeout must be positive"}
+	case f.maxSessions < 1:
+		return flagValueError{fmt.Sprintf("--max-sessions must be at least 1, got %d", f.maxSessions)}
+	case f.sessionIdle < 0:
+		return flagValueError{"--session-idle must not be negative"}
 	}
 	return nil
 }
@@ -214,6 +229,24 @@ func runA2A(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		a2a.WithArtifactEvents(f.artifacts),
 		a2a.WithMaxBodyBytes(f.maxBody),
 		a2a.WithLogger(log),
+		a2a.WithMaxSessions(f.maxSessions),
+		a2a.WithSessionIdleTimeout(f.sessionIdle),
+	}
+	if f.metricsAddr != "" {
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m, err := metrics.New(reg)
+		if err != nil {
+			fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
+			return 2
+		}
+		opts = append(opts, a2a.WithRejectObserver(func(reason string) { m.Rejected("a2a", reason) }))
+		stop, err := serveMetrics(ctx, &f, metrics.Handler(reg, nil), log, stdout)
+		if err != nil {
+			fmt.Fprintf(stderr, "a2ui-stream a2a: --metrics: %v\n", err)
+			return 1
+		}
+		defer stop()
 	}
 	if f.cors != "" {
 		opts = append(opts, a2a.WithCORS(f.cors))
@@ -242,6 +275,30 @@ func runA2A(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		return 1
 	}
 	return serveA2A(ctx, ln, cfg, stdout, stderr)
+}
+
+// serveMetrics serves h on f.metricsAddr through the same hardened
+// listener as the endpoint, until stop is called.
+func serveMetrics(ctx context.Context, f *a2aFlags, h http.Handler, log *slog.Logger, stdout io.Writer) (stop func(), err error) {
+	cfg := a2aHTTPConfig(f, h, log)
+	cfg.Addr = f.metricsAddr
+	srv, err := httpserve.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	ln, err := srv.Listen(mctx)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	fmt.Fprintf(stdout, "a2ui-stream a2a: metrics on http://%s/metrics\n", ln.Addr())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = srv.Serve(mctx, ln)
+	}()
+	return func() { cancel(); <-done }, nil
 }
 
 // a2aHTTPConfig is the hardened listener of the endpoint (see
