@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Typographic quotes that models sometimes emit in place of ASCII quotes.
@@ -110,7 +112,7 @@ func fixJSON(payload []byte) ([]byte, fixShifts) {
 				inString = !inString
 				smartOpened = false
 			case !inString && c == ',':
-				if j := skipWhitespace(payload, i+1); j < len(payload) && (payload[j] == '}' || payload[j] == ']') {
+				if j := jsonwire.SkipSpace(payload, i+1); j < len(payload) && (payload[j] == '}' || payload[j] == ']') {
 					i++
 					shift(i)
 					continue
@@ -141,11 +143,4 @@ func fixJSON(payload []byte) ([]byte, fixShifts) {
 		}
 	}
 	return out, shifts
-}
-
-func skipWhitespace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }

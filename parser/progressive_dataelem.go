@@ -8,6 +8,8 @@ import (
 	"bytes"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // canonicalScalar reports whether b, a valid JSON value in valid UTF-8, is
@@ -62,11 +64,11 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 		return dataElem{}, false
 	}
 	ms := r.flat[:0]
-	i := skipJSONSpace(b, 0)
+	i := jsonwire.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return dataElem{}, false
 	}
-	i = skipJSONSpace(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		i++
 	} else {
@@ -76,10 +78,10 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 				return dataElem{}, false
 			}
 			name := b[i:j]
-			if i = skipJSONSpace(b, j); i >= len(b) || b[i] != ':' {
+			if i = jsonwire.SkipSpace(b, j); i >= len(b) || b[i] != ':' {
 				return dataElem{}, false
 			}
-			i = skipJSONSpace(b, i+1)
+			i = jsonwire.SkipSpace(b, i+1)
 			if j = flatScalar(b, i); j < 0 {
 				return dataElem{}, false
 			}
@@ -94,7 +96,7 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 				}
 			}
 			ms = append(ms, flatMember{name, val})
-			if i = skipJSONSpace(b, j); i >= len(b) {
+			if i = jsonwire.SkipSpace(b, j); i >= len(b) {
 				return dataElem{}, false
 			}
 			if b[i] == '}' {
@@ -104,11 +106,11 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 			if b[i] != ',' {
 				return dataElem{}, false
 			}
-			i = skipJSONSpace(b, i+1)
+			i = jsonwire.SkipSpace(b, i+1)
 		}
 	}
 	r.flat = ms
-	if skipJSONSpace(b, i) != len(b) {
+	if jsonwire.SkipSpace(b, i) != len(b) {
 		return dataElem{}, false
 	}
 	get := func(name string) ([]byte, bool) {
@@ -154,15 +156,6 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 	return el, true
 }
 
-// skipJSONSpace returns the index of the first byte at or after i that is
-// not JSON whitespace.
-func skipJSONSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
 // flatString returns the index just past the string token at b[i], or -1
 // when there is none or it holds an escape or a control character.
 func flatString(b []byte, i int) int {
@@ -197,19 +190,8 @@ func flatScalar(b []byte, i int) int {
 		}
 		return -1
 	case c == '-' || c >= '0' && c <= '9':
-		s := numMinus
-		if c != '-' {
-			s, _ = numNext(numMinus, c)
-		}
-		j := i + 1
-		for ; j < len(b); j++ {
-			next, ok := numNext(s, b[j])
-			if !ok {
-				break
-			}
-			s = next
-		}
-		if !numDone(s) {
+		j, s := jsonwire.ScanNumber(b, i, jsonwire.NumStart)
+		if !s.Complete() {
 			return -1
 		}
 		return j

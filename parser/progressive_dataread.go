@@ -95,7 +95,7 @@ func (r *dataReader) endHeals() bool {
 	case lexStr:
 		return r.esc == 0
 	case lexNum:
-		return numDone(r.num)
+		return r.num.Complete()
 	}
 	st := r.stack[len(r.stack)-1].st
 	return st != drObjColon && st != drObjValue

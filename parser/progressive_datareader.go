@@ -2,6 +2,8 @@ package parser
 
 import (
 	"bytes"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // dataReader follows a data model message (v0.9 family: updateDataModel;
@@ -29,8 +31,8 @@ type dataReader struct {
 
 	// The token being read.
 	lex  uint8
-	esc  uint8 // string: 1 after a backslash, 2..5 in a \u escape
-	num  uint8 // number: numMinus ...
+	esc  uint8             // string: 1 after a backslash, 2..5 in a \u escape
+	num  jsonwire.NumState // number grammar state
 	lit  string
 	litI int
 	tok  int // offset of the string token's quote
@@ -117,18 +119,6 @@ const (
 	lexStr
 	lexNum
 	lexLit
-)
-
-// Number states.
-const (
-	numMinus uint8 = iota
-	numZero
-	numInt
-	numDot
-	numFrac
-	numE
-	numESign
-	numExp
 )
 
 // dataBody is what is known of a body object: its last surfaceId and path
@@ -288,16 +278,16 @@ func (r *dataReader) read(buf []byte) {
 		case lexKey, lexStr:
 			switch {
 			case r.esc == 1:
-				switch c {
-				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-					r.esc = 0
-				case 'u':
+				switch {
+				case c == 'u':
 					r.esc = 2
+				case jsonwire.IsEscape(c):
+					r.esc = 0
 				default:
 					r.failed = true
 				}
 			case r.esc > 1:
-				if !isHexDigit(c) {
+				if !jsonwire.IsHex(c) {
 					r.failed = true
 				} else if r.esc++; r.esc == 6 {
 					r.esc = 0
@@ -311,10 +301,11 @@ func (r *dataReader) read(buf []byte) {
 			}
 			continue
 		case lexNum:
-			if r.numStep(c) {
+			if next, ok := r.num.Next(c); ok {
+				r.num = next
 				continue
 			}
-			if !numDone(r.num) {
+			if !r.num.Complete() {
 				r.failed = true
 				continue
 			}
@@ -338,67 +329,6 @@ func (r *dataReader) read(buf []byte) {
 		r.structural(buf, i, c)
 	}
 	r.pos = len(buf)
-}
-
-func isHexDigit(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func numDone(s uint8) bool {
-	return s == numZero || s == numInt || s == numFrac || s == numExp
-}
-
-// numStep advances the number grammar by c, reporting false when c does
-// not continue the number.
-func (r *dataReader) numStep(c byte) bool {
-	next, ok := numNext(r.num, c)
-	if ok {
-		r.num = next
-	}
-	return ok
-}
-
-// numNext is the number grammar's state after c in state s, false when c
-// does not continue the number.
-func numNext(s uint8, c byte) (uint8, bool) {
-	digit := c >= '0' && c <= '9'
-	switch s {
-	case numMinus:
-		switch {
-		case c == '0':
-			return numZero, true
-		case digit:
-			return numInt, true
-		}
-	case numZero, numInt:
-		switch {
-		case digit && s == numInt:
-			return numInt, true
-		case c == '.':
-			return numDot, true
-		case c == 'e' || c == 'E':
-			return numE, true
-		}
-	case numDot, numFrac:
-		switch {
-		case digit:
-			return numFrac, true
-		case s == numFrac && (c == 'e' || c == 'E'):
-			return numE, true
-		}
-	case numE:
-		switch {
-		case c == '+' || c == '-':
-			return numESign, true
-		case digit:
-			return numExp, true
-		}
-	case numESign, numExp:
-		if digit {
-			return numExp, true
-		}
-	}
-	return s, false
 }
 
 // structural handles a byte outside any token.
@@ -486,11 +416,11 @@ func (r *dataReader) valueStart(top *drFrame, i int, c byte) bool {
 	case c == 'n':
 		r.lex, r.lit, r.litI = lexLit, "null", 1
 	case c == '-':
-		r.lex, r.num = lexNum, numMinus
+		r.lex, r.num = lexNum, jsonwire.NumMinus
 	case c == '0':
-		r.lex, r.num = lexNum, numZero
+		r.lex, r.num = lexNum, jsonwire.NumZero
 	case c >= '1' && c <= '9':
-		r.lex, r.num = lexNum, numInt
+		r.lex, r.num = lexNum, jsonwire.NumInt
 	default:
 		return false
 	}

@@ -2,9 +2,8 @@ package parser
 
 import (
 	"encoding/json"
-	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // jsonDecoder is a small strict JSON decoder into the generic data model
@@ -54,16 +53,7 @@ func decodeObjectKnown(b []byte, base int, known map[int]knownObject) (map[strin
 
 const maxDecodeDepth = 10000
 
-func (d *jsonDecoder) ws() {
-	for d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *jsonDecoder) ws() { d.i = jsonwire.SkipSpace(d.b, d.i) }
 
 func (d *jsonDecoder) value(depth int) any {
 	if depth > maxDecodeDepth {
@@ -188,51 +178,12 @@ func (d *jsonDecoder) lit(word string, v any) any {
 // num scans a JSON number (strict grammar).
 func (d *jsonDecoder) num() any {
 	start := d.i
-	b := d.b
-	if b[d.i] == '-' {
-		d.i++
-	}
-	if d.i >= len(b) {
+	var st jsonwire.NumState
+	if d.i, st = jsonwire.ScanNumber(d.b, d.i, jsonwire.NumStart); !st.Complete() {
 		d.err = true
 		return nil
 	}
-	switch {
-	case b[d.i] == '0':
-		d.i++
-	case b[d.i] >= '1' && b[d.i] <= '9':
-		for d.i < len(b) && b[d.i] >= '0' && b[d.i] <= '9' {
-			d.i++
-		}
-	default:
-		d.err = true
-		return nil
-	}
-	if d.i < len(b) && b[d.i] == '.' {
-		d.i++
-		n := d.i
-		for d.i < len(b) && b[d.i] >= '0' && b[d.i] <= '9' {
-			d.i++
-		}
-		if d.i == n {
-			d.err = true
-			return nil
-		}
-	}
-	if d.i < len(b) && (b[d.i] == 'e' || b[d.i] == 'E') {
-		d.i++
-		if d.i < len(b) && (b[d.i] == '+' || b[d.i] == '-') {
-			d.i++
-		}
-		n := d.i
-		for d.i < len(b) && b[d.i] >= '0' && b[d.i] <= '9' {
-			d.i++
-		}
-		if d.i == n {
-			d.err = true
-			return nil
-		}
-	}
-	return json.Number(b[start:d.i])
+	return json.Number(d.b[start:d.i])
 }
 
 // str decodes a string literal starting at the opening quote.
@@ -248,92 +199,17 @@ func (d *jsonDecoder) str() (string, bool) {
 			d.i++
 			return s, true
 		case c == '\\':
-			return d.strEscaped(start)
-		case c < 0x20:
-			return "", false
-		}
-		d.i++
-	}
-	return "", false
-}
-
-func (d *jsonDecoder) strEscaped(start int) (string, bool) {
-	b := d.b
-	out := make([]byte, 0, d.i-start+16)
-	out = append(out, b[start:d.i]...)
-	for d.i < len(b) {
-		c := b[d.i]
-		switch {
-		case c == '"':
+			out := append(make([]byte, 0, d.i-start+16), b[start:d.i]...)
+			out, n, ok := jsonwire.AppendUnescaped(out, b[d.i:])
+			if d.i += n; !ok || d.i == len(b) {
+				return "", false
+			}
 			d.i++
 			return string(out), true
 		case c < 0x20:
 			return "", false
-		case c != '\\':
-			out = append(out, c)
-			d.i++
-			continue
 		}
 		d.i++
-		if d.i >= len(b) {
-			return "", false
-		}
-		e := b[d.i]
-		d.i++
-		switch e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r, ok := d.hex4()
-			if !ok {
-				return "", false
-			}
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if d.i+1 < len(b) && b[d.i] == '\\' && b[d.i+1] == 'u' {
-					save := d.i
-					d.i += 2
-					if x, ok := d.hex4(); ok {
-						r2 = x
-					} else {
-						d.i = save
-					}
-				}
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					r = dec
-				} else {
-					if r2 >= 0 {
-						d.i -= 6 // not a pair: the second escape stands alone
-					}
-					r = utf8.RuneError
-				}
-			}
-			out = utf8.AppendRune(out, r)
-		default:
-			return "", false
-		}
 	}
 	return "", false
-}
-
-func (d *jsonDecoder) hex4() (rune, bool) {
-	if len(d.b)-d.i < 4 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(d.b[d.i:d.i+4]), 16, 32)
-	if err != nil {
-		return 0, false
-	}
-	d.i += 4
-	return rune(v), true
 }

@@ -1,9 +1,6 @@
 package parser
 
-import (
-	"encoding/binary"
-	"math/bits"
-)
+import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 
 // This file is the byte-level path for the common component shapes, without
 // a catalog: a v0.9-family component (string "component") whose only
@@ -195,7 +192,7 @@ func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
 	c.v08 = v08
 	c.mk.at = atNone
-	i := jsonWS(b, 0)
+	i := jsonwire.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return compInvalid
 	}
@@ -209,7 +206,7 @@ func (c *compScanner) outcome(b []byte, i int, ok bool) int {
 	if c.slow {
 		return compSlow
 	}
-	if !ok || jsonWS(b, i) != len(b) {
+	if !ok || jsonwire.SkipSpace(b, i) != len(b) {
 		return compInvalid
 	}
 	if c.idA < 0 || !c.compOK {
@@ -231,18 +228,6 @@ func (c *compScanner) result(names *idNames) *fastComp {
 		copy(fc.slots, c.slots)
 	}
 	return fc
-}
-
-func jsonWS(b []byte, i int) int {
-	for i < len(b) {
-		switch b[i] {
-		case ' ', '\t', '\n', '\r':
-			i++
-		default:
-			return i
-		}
-	}
-	return i
 }
 
 // topKey classifies a top-level key of a component.
@@ -280,7 +265,7 @@ func isChildField(k []byte) bool {
 // topObject reads the component object at b[i] == '{'.
 func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
-	i = jsonWS(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.slow = true // no id
 		return i + 1, false
@@ -296,7 +281,7 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 // into out, where it starts at ka; a key with an escape needs the generic
 // path.
 func (c *compScanner) memberKey(b []byte, i int) (next, ka int, ok bool) {
-	i = jsonWS(b, i)
+	i = jsonwire.SkipSpace(b, i)
 	ka = len(c.out) + 1
 	i, esc, ok := c.str(b, i)
 	if ok && esc {
@@ -308,12 +293,12 @@ func (c *compScanner) memberKey(b []byte, i int) (next, ka int, ok bool) {
 // colon reads the ':' after a member's key, with the whitespace around it,
 // and reports false when no value byte follows yet.
 func (c *compScanner) colon(b []byte, i int) (int, bool) {
-	i = jsonWS(b, i)
+	i = jsonwire.SkipSpace(b, i)
 	if i >= len(b) || b[i] != ':' {
 		return i, false
 	}
 	c.out = append(c.out, ':')
-	i = jsonWS(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	return i, i < len(b)
 }
 
@@ -419,7 +404,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 // def reads a v0.8 component definition {"Type": props} at b[i] == '{'.
 func (c *compScanner) def(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
-	i = jsonWS(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.slow = true
 		return i + 1, false
@@ -433,12 +418,12 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 		c.slow = true
 		return i, false
 	}
-	i = jsonWS(b, i)
+	i = jsonwire.SkipSpace(b, i)
 	if i >= len(b) || b[i] != ':' {
 		return i, false
 	}
 	c.out = append(c.out, ':')
-	i = jsonWS(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	if i >= len(b) {
 		return i, false
 	}
@@ -455,7 +440,7 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 // defEnd reads the end of a v0.8 component definition, after its
 // properties.
 func (c *compScanner) defEnd(b []byte, i int) (int, bool) {
-	i = jsonWS(b, i)
+	i = jsonwire.SkipSpace(b, i)
 	if i >= len(b) {
 		return i, false
 	}
@@ -470,7 +455,7 @@ func (c *compScanner) defEnd(b []byte, i int) (int, bool) {
 // props reads the properties of a v0.8 component at b[i] == '{'.
 func (c *compScanner) props(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
-	i = jsonWS(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.emptyObj = true
 		c.out = append(c.out, '}')
@@ -542,7 +527,7 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 // nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'.
 func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
-	i = jsonWS(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	ka := len(c.out) + 1
 	i, esc, ok := c.str(b, i)
 	if !ok {
@@ -553,12 +538,12 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 		c.slow = true
 		return i, false
 	}
-	i = jsonWS(b, i)
+	i = jsonwire.SkipSpace(b, i)
 	if i >= len(b) || b[i] != ':' {
 		return i, false
 	}
 	c.out = append(c.out, ':')
-	if i, ok = c.list(b, jsonWS(b, i+1), cfNestedList, atNestedList); !ok {
+	if i, ok = c.list(b, jsonwire.SkipSpace(b, i+1), cfNestedList, atNestedList); !ok {
 		return i, false
 	}
 	return c.nestedEnd(b, i)
@@ -567,7 +552,7 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 // nestedEnd reads the end of a v0.8 {"explicitList": [ids]}, after the
 // list.
 func (c *compScanner) nestedEnd(b []byte, i int) (int, bool) {
-	i = jsonWS(b, i)
+	i = jsonwire.SkipSpace(b, i)
 	if i >= len(b) {
 		return i, false
 	}
@@ -590,7 +575,7 @@ func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, boo
 		return i, false
 	}
 	c.out = append(c.out, '[')
-	i = jsonWS(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		c.slow = true // an empty list reads the buffer
 		return i, false
@@ -602,7 +587,7 @@ func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, boo
 // and the list's end.
 func (c *compScanner) elements(b []byte, i int, field int, at resumePoint) (int, bool) {
 	for {
-		i = jsonWS(b, i)
+		i = jsonwire.SkipSpace(b, i)
 		if i >= len(b) || b[i] != '"' {
 			c.slow = i < len(b)
 			return i, false
@@ -623,7 +608,7 @@ func (c *compScanner) elements(b []byte, i int, field int, at resumePoint) (int,
 // (more follows: more is true) or the container's closing byte, copying
 // either to out; ok is false for anything else.
 func (c *compScanner) sep(b []byte, i int, close byte) (next int, more, ok bool) {
-	i = jsonWS(b, i)
+	i = jsonwire.SkipSpace(b, i)
 	if i < len(b) {
 		switch b[i] {
 		case ',':
@@ -656,13 +641,13 @@ func (c *compScanner) slot(b []byte, i int, field int) (int, bool) {
 // the generic path (protocol.ComponentRefs reads "child" from such items).
 func (c *compScanner) topArray(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '[')
-	i = jsonWS(b, i+1)
+	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
 		c.out = append(c.out, ']')
 		return i + 1, true
 	}
 	for {
-		i = jsonWS(b, i)
+		i = jsonwire.SkipSpace(b, i)
 		if i < len(b) && b[i] == '{' {
 			c.slow = true
 			return i, false
@@ -690,7 +675,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 		return i, ok
 	case ch == '{':
 		c.out = append(c.out, '{')
-		i = jsonWS(b, i+1)
+		i = jsonwire.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == '}' {
 			c.emptyObj = true
 			c.out = append(c.out, '}')
@@ -699,7 +684,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 		keys, path := 0, false
 		base := len(c.keys)
 		for {
-			i = jsonWS(b, i)
+			i = jsonwire.SkipSpace(b, i)
 			ka := len(c.out) + 1
 			var ok, esc bool
 			i, esc, ok = c.str(b, i)
@@ -716,13 +701,13 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			}
 			keys++
 			isPath := c.v08 && string(key) == "path"
-			i = jsonWS(b, i)
+			i = jsonwire.SkipSpace(b, i)
 			if i >= len(b) || b[i] != ':' {
 				return i, false
 			}
 			c.out = append(c.out, ':')
 			va := len(c.out)
-			i, ok = c.value(b, jsonWS(b, i+1), depth+1)
+			i, ok = c.value(b, jsonwire.SkipSpace(b, i+1), depth+1)
 			if !ok {
 				return i, false
 			}
@@ -750,14 +735,14 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 		}
 	case ch == '[':
 		c.out = append(c.out, '[')
-		i = jsonWS(b, i+1)
+		i = jsonwire.SkipSpace(b, i+1)
 		if i < len(b) && b[i] == ']' {
 			c.out = append(c.out, ']')
 			return i + 1, true
 		}
 		for {
 			var ok bool
-			i, ok = c.value(b, jsonWS(b, i), depth+1)
+			i, ok = c.value(b, jsonwire.SkipSpace(b, i), depth+1)
 			if !ok {
 				return i, false
 			}
@@ -788,48 +773,12 @@ func (c *compScanner) lit(b []byte, i int, word string) (int, bool) {
 
 // num reads a number (strict grammar).
 func (c *compScanner) num(b []byte, i int) (int, bool) {
-	start := i
-	if b[i] == '-' {
-		i++
+	j, st := jsonwire.ScanNumber(b, i, jsonwire.NumStart)
+	if !st.Complete() {
+		return j, false
 	}
-	if i >= len(b) {
-		return i, false
-	}
-	switch {
-	case b[i] == '0':
-		i++
-	case b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	default:
-		return i, false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		n := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == n {
-			return i, false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		n := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == n {
-			return i, false
-		}
-	}
-	c.out = append(c.out, b[start:i]...)
-	return i, true
+	c.out = append(c.out, b[i:j]...)
+	return j, true
 }
 
 // str copies the string literal at b[i] (which must be '"'), validating
@@ -841,7 +790,7 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 	start := i
 	i++
 	for {
-		if i = plainRun(b, i); i >= len(b) {
+		if i = jsonwire.PlainRun(b, i); i >= len(b) {
 			return i, esc, false
 		}
 		ch := b[i]
@@ -856,48 +805,15 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 			if i+1 >= len(b) {
 				return i, esc, false
 			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if len(b)-i < 6 || !isHex4(b[i+2:i+6]) {
-					return i, esc, false
-				}
-				i += 6
-			default:
+			k := jsonwire.EscapeLen(b, i)
+			if k == 0 {
 				return i, esc, false
 			}
+			i += k
 			continue
 		}
 		i++
 	}
-}
-
-// plainRun returns the index of the first byte from b[i] on that is not
-// printable ASCII other than '"' and '\\' (the bulk of any string), or
-// len(b): eight bytes at a time, then one at a time.
-func plainRun(b []byte, i int) int {
-	for i+8 <= len(b) {
-		if m := stopBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-			return i + bits.TrailingZeros64(m)>>3
-		}
-		i += 8
-	}
-	for i < len(b) && strPlain[b[i]] {
-		i++
-	}
-	return i
-}
-
-func isHex4(h []byte) bool {
-	for _, x := range h {
-		switch {
-		case x >= '0' && x <= '9', x >= 'a' && x <= 'f', x >= 'A' && x <= 'F':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // idNames interns component ids and their placeholders, so that the

@@ -3,6 +3,7 @@ package parser
 import (
 	"encoding/json"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -310,25 +311,14 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 // utf8step advances the incremental UTF-8 validator by one byte.
 func (s *progScan) utf8step(c byte) bool {
 	if s.utf8need == 0 {
-		switch {
-		case c < 0x80:
-		case c >= 0xC2 && c <= 0xDF:
-			s.utf8need, s.utf8lo, s.utf8hi = 1, 0x80, 0xBF
-		case c == 0xE0:
-			s.utf8need, s.utf8lo, s.utf8hi = 2, 0xA0, 0xBF
-		case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
-			s.utf8need, s.utf8lo, s.utf8hi = 2, 0x80, 0xBF
-		case c == 0xED:
-			s.utf8need, s.utf8lo, s.utf8hi = 2, 0x80, 0x9F
-		case c == 0xF0:
-			s.utf8need, s.utf8lo, s.utf8hi = 3, 0x90, 0xBF
-		case c >= 0xF1 && c <= 0xF3:
-			s.utf8need, s.utf8lo, s.utf8hi = 3, 0x80, 0xBF
-		case c == 0xF4:
-			s.utf8need, s.utf8lo, s.utf8hi = 3, 0x80, 0x8F
-		default:
+		if c < 0x80 {
+			return true
+		}
+		size, lo, hi := jsonwire.UTF8Lead(c)
+		if size == 0 {
 			return false
 		}
+		s.utf8need, s.utf8lo, s.utf8hi = byte(size-1), lo, hi
 		return true
 	}
 	if c < s.utf8lo || c > s.utf8hi {

@@ -3,6 +3,8 @@ package parser
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // payloadRepairer gives the content of a streamed block the repairs
@@ -119,7 +121,7 @@ func (r *payloadRepairer) blockByte(data []byte, i int) (n int, hold bool) {
 	case r.comma:
 		// Whitespace after a comma goes on at once; the first other byte
 		// decides the comma, which goes before it unless it is trailing.
-		if isJSONSpace(c) {
+		if jsonwire.IsSpace(c) {
 			r.out = append(r.out, c)
 			return 1, false
 		}
@@ -210,5 +212,3 @@ func plainJSONRun(b []byte) int {
 	}
 	return len(b)
 }
-
-func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

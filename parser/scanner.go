@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // scanner is an incremental JSON structure scanner over a block's content.
@@ -40,12 +41,13 @@ type scanner struct {
 	done   bool   // the last call returned a message held in buf
 
 	// Grammar state of the message in progress (scanner_validate.go).
-	loose  bool  // the message broke the grammar: structure only
-	vs     uint8 // grammar state
-	strEnd uint8 // grammar state after the current string's closing quote
-	aux    uint8 // literal position, hex digits or UTF-8 bytes still expected
-	auxEnd uint8 // end position of the current literal
-	lo, hi byte  // range of the next UTF-8 continuation byte
+	loose  bool              // the message broke the grammar: structure only
+	vs     uint8             // grammar state
+	strEnd uint8             // grammar state after the current string's closing quote
+	aux    uint8             // literal position, hex digits or UTF-8 bytes still expected
+	auxEnd uint8             // end position of the current literal
+	lo, hi byte              // range of the next UTF-8 continuation byte
+	num    jsonwire.NumState // number grammar state (vsNumber)
 
 	// Structure state once loose.
 	inString bool // inside a JSON string
@@ -295,15 +297,7 @@ func (s *scanner) check(msg []byte) error { return messageError(msg, s.msgOff) }
 // msgOff, UTF-8 first, then JSON syntax, and gives its error (nil for a
 // valid message) with the offset and text encoding/json reports.
 func messageError(msg []byte, msgOff int64) error {
-	if !utf8.Valid(msg) {
-		pos := 0
-		for pos < len(msg) {
-			r, size := utf8.DecodeRune(msg[pos:])
-			if r == utf8.RuneError && size <= 1 {
-				break
-			}
-			pos += size
-		}
+	if pos := jsonwire.InvalidUTF8At(msg); pos >= 0 {
 		return &SyntaxError{Offset: msgOff + int64(pos), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
 	}
 	if gjson.ValidBytes(msg) {

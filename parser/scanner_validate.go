@@ -3,6 +3,8 @@ package parser
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Grammar states of the inline JSON check (scanner.vs). The check accepts
@@ -20,29 +22,13 @@ const (
 	vsEsc                     // after a backslash in a string
 	vsHex                     // in the hex digits of \uXXXX (aux left)
 	vsUTF8                    // in a multi-byte UTF-8 sequence (aux left, next in lo..hi)
-	vsMinus                   // after a number's '-'
-	vsZero                    // after a number's leading '0'
-	vsInt                     // in a number's integer digits
-	vsDot                     // after a number's '.'
-	vsFrac                    // in a number's fraction digits
-	vsExp                     // after a number's 'e'
-	vsExpSign                 // after the exponent's sign
-	vsExpDigits               // in the exponent's digits
+	vsNumber                  // in a number (its state in scanner.num)
 	vsLit                     // in true, false or null (literals[aux] expected)
 )
 
 // literals holds the bytes after the first of true, false and null; a
 // literal's state is a position in it and the position of its end.
 const literals = "ruealseull"
-
-// strPlain marks the bytes a string may hold as they are: printable ASCII
-// but '"' and '\\'. Any other byte in a string needs a closer look.
-var strPlain = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
 
 // scanValid scans a message from seg[i], checking its grammar. It returns
 // the index after the message's closing brace with end set, or len(seg) when
@@ -57,6 +43,7 @@ func (s *scanner) scanValid(seg []byte, i int, off int64) (int, bool, error) {
 	stack := s.stack
 	vs, strEnd := s.vs, s.strEnd
 	var aux, auxEnd, lo, hi uint8 // kept in s only by the states using them
+	var ns jsonwire.NumState      // likewise
 	var c byte
 	switch vs {
 	case vsValue:
@@ -81,22 +68,9 @@ func (s *scanner) scanValid(seg []byte, i int, off int64) (int, bool, error) {
 	case vsUTF8:
 		aux, lo, hi = s.aux, s.lo, s.hi
 		goto utf8Cont
-	case vsMinus:
-		goto minus
-	case vsZero:
-		goto zero
-	case vsInt:
-		goto integer
-	case vsDot:
-		goto dot
-	case vsFrac:
-		goto frac
-	case vsExp:
-		goto exp
-	case vsExpSign:
-		goto expSign
-	case vsExpDigits:
-		goto expDigits
+	case vsNumber:
+		ns = s.num
+		goto number
 	default:
 		aux, auxEnd = s.aux, s.auxEnd
 		goto lit
@@ -126,12 +100,10 @@ value:
 			goto keyOrEnd
 		}
 		goto valueOrEnd
-	case '-':
-		goto minus
-	case '0':
-		goto zero
-	case '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		goto integer
+	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		i--
+		ns = jsonwire.NumStart
+		goto number
 	case 't':
 		aux, auxEnd = 0, 3
 		goto lit
@@ -252,7 +224,7 @@ str:
 	// read whole and shifted, so that the bytes past seg's end read as
 	// zero: stop bytes, which end the string's bytes in seg.
 	for i+8 <= n {
-		if m := stopBytes(binary.LittleEndian.Uint64(seg[i:])); m != 0 {
+		if m := jsonwire.StopBytes(binary.LittleEndian.Uint64(seg[i:])); m != 0 {
 			i += bits.TrailingZeros64(m) >> 3
 			goto strStop
 		}
@@ -261,9 +233,9 @@ str:
 	if i < n {
 		if n >= 8 {
 			x := binary.LittleEndian.Uint64(seg[n-8:]) >> (8 * uint(i-(n-8)))
-			i = min(i+bits.TrailingZeros64(stopBytes(x))>>3, n)
+			i = min(i+bits.TrailingZeros64(jsonwire.StopBytes(x))>>3, n)
 		} else {
-			for i < n && strPlain[seg[i]] {
+			for i < n && jsonwire.IsPlain(seg[i]) {
 				i++
 			}
 		}
@@ -288,10 +260,11 @@ strStop:
 		goto failIn
 	}
 	{
-		var ok bool
-		if aux, lo, hi, ok = utf8Lead(c); !ok {
+		size, l, h := jsonwire.UTF8Lead(c)
+		if size == 0 {
 			goto failIn
 		}
+		aux, lo, hi = uint8(size-1), l, h
 	}
 	i++
 	goto utf8Cont
@@ -301,14 +274,14 @@ esc:
 		vs = vsEsc
 		goto out
 	}
-	switch seg[i] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		i++
-		goto str
-	case 'u':
+	switch c = seg[i]; {
+	case c == 'u':
 		i++
 		aux = 4
 		goto hex
+	case jsonwire.IsEscape(c):
+		i++
+		goto str
 	}
 	goto failEsc
 
@@ -317,7 +290,7 @@ hex:
 		vs = vsHex
 		goto outAux
 	}
-	if !isHex(seg[i]) {
+	if !jsonwire.IsHex(seg[i]) {
 		goto failIn
 	}
 	i++
@@ -355,116 +328,19 @@ lit:
 	}
 	goto lit
 
-minus:
+number:
+	// The number grammar stops at the first byte that does not continue
+	// the number: the byte after a whole number, or the one it rejects.
+	i, ns = jsonwire.ScanNumber(seg, i, ns)
 	if i == n {
-		vs = vsMinus
+		s.num = ns
+		vs = vsNumber
 		goto out
 	}
-	switch c = seg[i]; {
-	case c == '0':
-		i++
-		goto zero
-	case c >= '1' && c <= '9':
-		i++
-		goto integer
-	}
-	goto failOut
-
-zero:
-	if i == n {
-		vs = vsZero
-		goto out
-	}
-	switch c = seg[i]; {
-	case c == '.':
-		i++
-		goto dot
-	case c == 'e' || c == 'E':
-		i++
-		goto exp
-	case c >= '0' && c <= '9':
+	if !ns.Complete() {
 		goto failOut
 	}
-	goto after // the byte after the number
-
-integer:
-	for i < n && seg[i] >= '0' && seg[i] <= '9' {
-		i++
-	}
-	if i == n {
-		vs = vsInt
-		goto out
-	}
-	switch seg[i] {
-	case '.':
-		i++
-		goto dot
-	case 'e', 'E':
-		i++
-		goto exp
-	}
-	goto after
-
-dot:
-	if i == n {
-		vs = vsDot
-		goto out
-	}
-	if c = seg[i]; c < '0' || c > '9' {
-		goto failOut
-	}
-	i++
-	goto frac
-
-frac:
-	for i < n && seg[i] >= '0' && seg[i] <= '9' {
-		i++
-	}
-	if i == n {
-		vs = vsFrac
-		goto out
-	}
-	if c = seg[i]; c == 'e' || c == 'E' {
-		i++
-		goto exp
-	}
-	goto after
-
-exp:
-	if i == n {
-		vs = vsExp
-		goto out
-	}
-	switch c = seg[i]; {
-	case c == '+' || c == '-':
-		i++
-		goto expSign
-	case c >= '0' && c <= '9':
-		i++
-		goto expDigits
-	}
-	goto failOut
-
-expSign:
-	if i == n {
-		vs = vsExpSign
-		goto out
-	}
-	if c = seg[i]; c < '0' || c > '9' {
-		goto failOut
-	}
-	i++
-	goto expDigits
-
-expDigits:
-	for i < n && seg[i] >= '0' && seg[i] <= '9' {
-		i++
-	}
-	if i == n {
-		vs = vsExpDigits
-		goto out
-	}
-	goto after
+	goto after // the byte after the number (a digit after a leading '0' fails there)
 
 outAux:
 	s.aux, s.auxEnd, s.lo, s.hi = aux, auxEnd, lo, hi
@@ -487,41 +363,4 @@ fail:
 	s.stack = s.stack[:len(stack)]
 	s.loose = true
 	return s.scanLoose(seg, i, off)
-}
-
-// utf8Lead returns, for the first byte of a multi-byte UTF-8 sequence, the
-// number of continuation bytes and the range of the first one; ok is false
-// for a byte that cannot start one (as utf8.Valid decides).
-func utf8Lead(c byte) (need, lo, hi byte, ok bool) {
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		return 1, 0x80, 0xBF, true
-	case c == 0xE0:
-		return 2, 0xA0, 0xBF, true
-	case c == 0xED:
-		return 2, 0x80, 0x9F, true
-	case c >= 0xE1 && c <= 0xEF:
-		return 2, 0x80, 0xBF, true
-	case c == 0xF0:
-		return 3, 0x90, 0xBF, true
-	case c >= 0xF1 && c <= 0xF3:
-		return 3, 0x80, 0xBF, true
-	case c == 0xF4:
-		return 3, 0x80, 0x8F, true
-	}
-	return 0, 0, 0, false
-}
-
-// stopBytes returns, for eight string bytes in little-endian order, a mask
-// with the high bit set in the lowest byte that cannot be skipped ('"', '\\',
-// a control byte or a non-ASCII byte); bits above it may be set too.
-func stopBytes(x uint64) uint64 {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q := x ^ ('"' * ones)
-	b := x ^ ('\\' * ones)
-	return (x | (x - 0x20*ones) | (q-ones)&^q | (b-ones)&^b) & highs
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }

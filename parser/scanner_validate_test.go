@@ -1,10 +1,8 @@
 package parser
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"math/bits"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -193,36 +191,5 @@ func TestSyntaxErrorOffsetsMatchReference(t *testing.T) {
 	_, _, err := s.next([]byte("{\"a\":\"\xff\"}"), 100)
 	if !errors.As(err, &se) || se.Offset != 106 || !errors.Is(err, ErrInvalidUTF8) {
 		t.Fatalf("error %v, want invalid UTF-8 at 106", err)
-	}
-}
-
-// TestStopBytes checks the eight-byte stop mask against strPlain for every
-// byte value at every position, behind plain bytes and behind other stops.
-func TestStopBytes(t *testing.T) {
-	for pos := 0; pos < 8; pos++ {
-		for v := 0; v < 256; v++ {
-			for _, fill := range []byte{'a', ' ', 0x7f, '!', '#'} {
-				var w [8]byte
-				for k := range w {
-					w[k] = fill
-				}
-				w[pos] = byte(v)
-				want := 8
-				for k, c := range w {
-					if !strPlain[c] {
-						want = k
-						break
-					}
-				}
-				m := stopBytes(binary.LittleEndian.Uint64(w[:]))
-				got := 8
-				if m != 0 {
-					got = bits.TrailingZeros64(m) >> 3
-				}
-				if got != want {
-					t.Fatalf("%q: first stop at %d, want %d", w, got, want)
-				}
-			}
-		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -41,13 +42,8 @@ func newDataModel() dataModel { return dataModel{root: rawJSON("{}"), bytes: 2} 
 
 // kindOf classifies a raw JSON value by its first byte.
 func rawKind(r rawJSON) byte {
-	for i := 0; i < len(r); i++ {
-		c := r[i]
-		switch c {
-		case ' ', '\t', '\n', '\r':
-			continue
-		}
-		return c
+	if i := jsonwire.SkipSpace(r, 0); i < len(r) {
+		return r[i]
 	}
 	return 0
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -247,9 +248,6 @@ func (p *Processor) ProcessJSON(list []byte) (Batch, error) {
 // unchecked.
 const maxCheckedDepth = protocol.MaxComponentDepth
 
-// jsonSpace is the whitespace JSON allows between tokens.
-const jsonSpace = " \t\r\n"
-
 // SplitList splits a JSON array into its elements without decoding them.
 // The elements alias list. Input that is not a JSON array fails with
 // ErrNotArray. The array is scanned without recursion, so nesting of any
@@ -259,18 +257,18 @@ const jsonSpace = " \t\r\n"
 // its own message in ProcessList (as a syntax or recursion-limit error)
 // while the others apply.
 func SplitList(list []byte) ([]json.RawMessage, error) {
-	trimmed := bytes.Trim(list, jsonSpace)
+	trimmed := jsonwire.TrimSpace(list)
 	if len(trimmed) < 2 || trimmed[0] != '[' || trimmed[len(trimmed)-1] != ']' {
 		return nil, ErrNotArray
 	}
 	inner := trimmed[1 : len(trimmed)-1]
 	msgs := []json.RawMessage{}
-	if len(bytes.Trim(inner, jsonSpace)) == 0 {
+	if len(jsonwire.TrimSpace(inner)) == 0 {
 		return msgs, nil
 	}
 	// add appends the element inner[start:end] nested depth levels deep.
 	add := func(start, end, depth int) bool {
-		e := bytes.Trim(inner[start:end], jsonSpace)
+		e := jsonwire.TrimSpace(inner[start:end])
 		if len(e) == 0 || (depth <= maxCheckedDepth && !gjson.ValidBytes(e)) {
 			return false
 		}

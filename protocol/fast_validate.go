@@ -380,13 +380,13 @@ func (r *fastRun) equal(t int, want any) bool {
 	case nil:
 		return tok.kind == TapeNull
 	}
-	return jsonEqual(r.tp.decode(t), want)
+	return schemaValueEqual(r.tp.decode(t), want)
 }
 
-// jsonEqual is deep equality of a message's value a and a schema's value b
-// (const, enum) of the package's JSON data model, numbers compared by
-// value as the library compares them after ValidateSchema bounded a's.
-func jsonEqual(a, b any) bool {
+// schemaValueEqual is deep equality of a message's value a and a schema's
+// value b (const, enum) of the package's JSON data model, numbers compared
+// by value as the library compares them after ValidateSchema bounded a's.
+func schemaValueEqual(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -395,7 +395,7 @@ func jsonEqual(a, b any) bool {
 		}
 		for k, xv := range x {
 			yv, ok := y[k]
-			if !ok || !jsonEqual(xv, yv) {
+			if !ok || !schemaValueEqual(xv, yv) {
 				return false
 			}
 		}
@@ -406,7 +406,7 @@ func jsonEqual(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
+			if !schemaValueEqual(x[i], y[i]) {
 				return false
 			}
 		}

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // utf8BOM is the byte order mark some editors put at the start of a file.
@@ -26,7 +28,7 @@ const maxJunkQuote = 16
 // UTF-8, a syntax error, the end of a truncated value, or the first byte of
 // anything after the value.
 func decodeJSON(data []byte) (any, error) {
-	if at := invalidUTF8At(string(data)); at >= 0 {
+	if at := jsonwire.InvalidUTF8At(data); at >= 0 {
 		// encoding/json would replace the bad bytes and accept the text.
 		return nil, &JSONSyntaxError{Offset: at, Reason: "invalid UTF-8"}
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Number bounds
@@ -46,60 +48,47 @@ type decimal struct {
 	exp    int
 }
 
-// scanNumber splits a JSON number literal (RFC 8259 grammar) without
-// allocating; ok is false for anything else. Exponents beyond ±10^9
-// saturate there.
+// scanNumber splits a JSON number literal (RFC 8259 grammar, as
+// jsonwire.ScanNumber reads it) without allocating; ok is false for
+// anything else. Exponents beyond ±10^9 saturate there.
 func scanNumber(s string) (neg bool, intPart, frac string, exp int, ok bool) {
-	i, n := 0, len(s)
-	if i < n && s[i] == '-' {
-		neg = true
-		i++
-	}
-	start := i
-	switch {
-	case i < n && s[i] == '0':
-		i++
-	case i < n && s[i] >= '1' && s[i] <= '9':
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
+	if end, st := jsonwire.ScanNumber(s, 0, jsonwire.NumStart); end != len(s) || !st.Complete() {
 		return false, "", "", 0, false
 	}
-	intPart = s[start:i]
-	if i < n && s[i] == '.' {
-		i++
-		fs := i
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == fs {
-			return false, "", "", 0, false
-		}
-		frac = s[fs:i]
+	if neg = s[0] == '-'; neg {
+		s = s[1:]
 	}
-	if i < n && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		expNeg := false
-		if i < n && (s[i] == '+' || s[i] == '-') {
-			expNeg = s[i] == '-'
-			i++
-		}
-		es := i
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			if exp < 1e9 {
-				exp = exp*10 + int(s[i]-'0')
-			}
-			i++
-		}
-		if i == es {
-			return false, "", "", 0, false
-		}
-		if expNeg {
-			exp = -exp
+	intPart = s
+	if i := strings.IndexAny(s, ".eE"); i >= 0 {
+		intPart, s = s[:i], s[i:]
+	} else {
+		s = ""
+	}
+	if s != "" && s[0] == '.' {
+		frac = s[1:]
+		if i := strings.IndexAny(frac, "eE"); i >= 0 {
+			frac, s = frac[:i], frac[i:]
+		} else {
+			s = ""
 		}
 	}
-	return neg, intPart, frac, exp, i == n
+	if s == "" {
+		return neg, intPart, frac, 0, true
+	}
+	s = s[1:] // 'e' or 'E'
+	expNeg := s[0] == '-'
+	if s[0] == '+' || s[0] == '-' {
+		s = s[1:]
+	}
+	for i := 0; i < len(s); i++ {
+		if exp < 1e9 {
+			exp = exp*10 + int(s[i]-'0')
+		}
+	}
+	if expNeg {
+		exp = -exp
+	}
+	return neg, intPart, frac, exp, true
 }
 
 // parseDecimal splits a JSON number literal into a decimal; ok is false

@@ -2,10 +2,8 @@ package protocol
 
 import (
 	"iter"
-	"strconv"
-	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Tape is one JSON value (typically one A2UI message) parsed in a single
@@ -118,55 +116,8 @@ func (tp *Tape) Text(t int) (s string, escaped bool) {
 // inlines).
 func (tp *Tape) unescaped(t int) string {
 	k := &tp.toks[t]
-	return unescapeJSON(tp.src[k.start:k.end])
-}
-
-// unescapeJSON decodes the escapes of a validated JSON string body.
-func unescapeJSON(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch s[i] {
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
-			r := rune(hex4(s[i+1 : i+5]))
-			i += 4 // at the escape's last hex digit
-			if utf16.IsSurrogate(r) {
-				decoded := utf8.RuneError
-				if i+6 < len(s) && s[i+1] == '\\' && s[i+2] == 'u' {
-					if d := utf16.DecodeRune(r, rune(hex4(s[i+3:i+7]))); d != utf8.RuneError {
-						decoded = d
-						i += 6
-					}
-				}
-				r = decoded
-			}
-			b.WriteRune(r)
-		default: // '"', '\\', '/'
-			b.WriteByte(s[i])
-		}
-	}
-	return b.String()
-}
-
-func hex4(s string) uint64 {
-	n, _ := strconv.ParseUint(s, 16, 32)
-	return n
+	v, _ := jsonwire.Unescape(tp.src[k.start:k.end]) // validated by Parse
+	return v
 }
 
 // Members iterates an object token's members in order: the key (unescaped)

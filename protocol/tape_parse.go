@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // ErrJSONSyntax is the sentinel of JSON syntax errors (see
@@ -47,7 +49,7 @@ func (tp *Tape) Parse(src string) error {
 	if want := len(src)/6 + 8; len(toks) < want {
 		toks = make([]tapeToken, want)
 	}
-	p := tapeParser{i: skipWS(src, 0)}
+	p := tapeParser{i: jsonwire.SkipSpace(src, 0)}
 	nt := 0
 	for {
 		var err error
@@ -58,7 +60,7 @@ func (tp *Tape) Parse(src string) error {
 			// UTF-8 is checked inside strings only (anywhere else a
 			// byte above 0x7F is a syntax error): a text that is not
 			// UTF-8 is reported as such whatever error came first.
-			if at := invalidUTF8At(src); at >= 0 {
+			if at := jsonwire.InvalidUTF8At(src); at >= 0 {
 				return &JSONSyntaxError{at, "invalid UTF-8"}
 			}
 			return err
@@ -143,7 +145,7 @@ memberValue: // a value starts at s[i], depth containers deep
 		nt++
 		n = 0
 		if i++; i < len(s) && s[i] <= ' ' {
-			i = skipWS(s, i)
+			i = jsonwire.SkipSpace(s, i)
 		}
 		if i < len(s) && s[i] == c+2 { // '}' or ']'
 			i++
@@ -154,34 +156,9 @@ memberValue: // a value starts at s[i], depth containers deep
 		}
 		goto value
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
-		j := i
-		if c == '-' {
-			j++
-		}
-		if j < len(s) && s[j] == '0' {
-			j++
-		} else if j < len(s) && s[j]-'0' <= 9 {
-			for j++; j < len(s) && s[j]-'0' <= 9; j++ {
-			}
-		} else {
+		j, st := jsonwire.ScanNumber(s, i, jsonwire.NumStart)
+		if !st.Complete() {
 			return 0, syntaxError(i, "invalid number")
-		}
-		if j < len(s) && s[j] == '.' {
-			if j++; j >= len(s) || s[j]-'0' > 9 {
-				return 0, syntaxError(i, "invalid number")
-			}
-			for j++; j < len(s) && s[j]-'0' <= 9; j++ {
-			}
-		}
-		if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-			if j++; j < len(s) && (s[j] == '+' || s[j] == '-') {
-				j++
-			}
-			if j >= len(s) || s[j]-'0' > 9 {
-				return 0, syntaxError(i, "invalid number")
-			}
-			for j++; j < len(s) && s[j]-'0' <= 9; j++ {
-			}
 		}
 		toks[nt].set(TapeNumber, int32(i), int32(j), int32(nt+1))
 		nt++
@@ -213,19 +190,19 @@ memberValue: // a value starts at s[i], depth containers deep
 
 more: // a value ended at s[i-1]
 	if depth == 0 {
-		if i = skipWS(s, i); i != len(s) {
+		if i = jsonwire.SkipSpace(s, i); i != len(s) {
 			return 0, syntaxError(i, "unexpected data after the JSON value")
 		}
 		return nt, nil
 	}
 	n++
 	if i < len(s) && s[i] <= ' ' {
-		i = skipWS(s, i)
+		i = jsonwire.SkipSpace(s, i)
 	}
 	if i < len(s) {
 		if c = s[i]; c == ',' {
 			if i++; i < len(s) && s[i] <= ' ' {
-				i = skipWS(s, i)
+				i = jsonwire.SkipSpace(s, i)
 			}
 			if obj {
 				goto key
@@ -288,7 +265,7 @@ str: // a string opens at s[i] (a key if p.key): its token is written as
 			i += 8
 		}
 	slow:
-		for i < len(s) && strPlain[s[i]] {
+		for i < len(s) && jsonwire.IsPlain(s[i]) {
 			i++
 		}
 		if i >= len(s) {
@@ -305,25 +282,18 @@ str: // a string opens at s[i] (a key if p.key): its token is written as
 			if i+1 >= len(s) {
 				return 0, syntaxError(i, "unterminated escape")
 			}
-			switch s[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(s) || !isHex4(s[i+2:i+6]) {
+			k := jsonwire.EscapeLen(s, i)
+			if k == 0 {
+				if s[i+1] == 'u' {
 					return 0, syntaxError(i, "invalid \\u escape")
 				}
-				i += 6
-			default:
 				return 0, syntaxError(i, "invalid escape")
 			}
+			i += k
 		case c >= utf8.RuneSelf:
 			// One UTF-8 sequence, checked as utf8.ValidString does.
-			x := utf8Lead[c]
-			size := int(x & 7)
-			if size == 0 || i+size > len(s) {
-				return 0, errNotUTF8
-			}
-			if r := utf8Second[x>>3]; s[i+1] < r[0] || s[i+1] > r[1] {
+			size, lo, hi := jsonwire.UTF8Lead(c)
+			if size == 0 || i+size > len(s) || s[i+1] < lo || s[i+1] > hi {
 				return 0, errNotUTF8
 			}
 			if size > 2 && s[i+2]&0xC0 != 0x80 || size > 3 && s[i+3]&0xC0 != 0x80 {
@@ -342,12 +312,12 @@ strEnd: // the string's closing quote is s[i]
 		goto more
 	}
 	if i >= len(s) || s[i] != ':' {
-		if i = skipWS(s, i); i >= len(s) || s[i] != ':' {
+		if i = jsonwire.SkipSpace(s, i); i >= len(s) || s[i] != ':' {
 			return 0, syntaxError(i, "expected ':'")
 		}
 	}
 	if i++; i < len(s) && s[i] <= ' ' {
-		i = skipWS(s, i)
+		i = jsonwire.SkipSpace(s, i)
 	}
 	goto memberValue
 }
@@ -363,36 +333,6 @@ func (t *tapeToken) set(kind TapeKind, start, end, next int32) {
 // (Parse reports it as a *JSONSyntaxError).
 var errNotUTF8 = errors.New("protocol: invalid UTF-8")
 
-// utf8Lead describes each byte that can lead a UTF-8 sequence of two bytes
-// or more: its low three bits are the sequence's length (0 for a byte that
-// cannot lead one), the rest the index in utf8Second of the range its
-// second byte must be in.
-var utf8Lead = func() (t [256]uint8) {
-	for c := 0xC2; c <= 0xF4; c++ {
-		switch {
-		case c <= 0xDF:
-			t[c] = 2
-		case c == 0xE0:
-			t[c] = 1<<3 | 3
-		case c == 0xED:
-			t[c] = 2<<3 | 3
-		case c <= 0xEF:
-			t[c] = 3
-		case c == 0xF0:
-			t[c] = 3<<3 | 4
-		case c == 0xF4:
-			t[c] = 4<<3 | 4
-		default:
-			t[c] = 4
-		}
-	}
-	return t
-}()
-
-// utf8Second holds the ranges of a UTF-8 sequence's second byte (which
-// exclude overlong encodings, surrogates and code points above U+10FFFF).
-var utf8Second = [5][2]byte{{0x80, 0xBF}, {0xA0, 0xBF}, {0x80, 0x9F}, {0x90, 0xBF}, {0x80, 0x8F}}
-
 func syntaxError(offset int, reason string) error { return &JSONSyntaxError{offset, reason} }
 
 func unexpectedCharError(offset int, c byte) error {
@@ -402,38 +342,6 @@ func unexpectedCharError(offset int, c byte) error {
 func recursionLimitError() error {
 	return &ValidationError{MessageIndex: -1, Message: fmt.Sprintf("Global recursion limit exceeded: Depth > %d", MaxComponentDepth), Kind: ErrRecursionLimit}
 }
-
-// skipWS returns the offset of the first non-whitespace byte at or after
-// s[i].
-func skipWS(s string, i int) int {
-	for i < len(s) {
-		c := s[i]
-		if c == ' ' {
-			i++
-			continue
-		}
-		if c == '\n' {
-			// Indentation follows: eight spaces at a time.
-			for i++; i+8 <= len(s) && s[i:i+8] == "        "; i += 8 {
-			}
-			continue
-		}
-		if c != '\t' && c != '\r' {
-			break
-		}
-		i++
-	}
-	return i
-}
-
-// strPlain marks the bytes a string can hold without a closer look:
-// ASCII, not '"', not '\\' and not a control character.
-var strPlain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
 
 const (
 	swarLSB = 0x0101010101010101 // the low bit of each byte
@@ -449,7 +357,8 @@ func quoteMask(w uint64) uint64 {
 }
 
 // otherStopMask flags (with its high bit) each byte of w, eight string
-// bytes in little-endian order, that strPlain does not mark but for '"':
+// bytes in little-endian order, that jsonwire.IsPlain does not mark but
+// for '"':
 // '\\', a control character or a non-ASCII byte. Borrows can also flag
 // bytes above a flagged one, so only the lowest flag is exact.
 func otherStopMask(w uint64) uint64 {
@@ -457,31 +366,4 @@ func otherStopMask(w uint64) uint64 {
 	// (b - swarLSB) &^ b flags b's zero bytes; w - 0x20 per byte flags
 	// the bytes below 0x20 (or with the high bit set, as w does).
 	return ((b-swarLSB)&^b | (w - swarLSB*0x20) | w) & swarMSB
-}
-
-func isHex4(s string) bool {
-	for i := 0; i < 4; i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
-// invalidUTF8At returns the offset of the first byte of s that does not
-// start (or continue) a valid UTF-8 sequence, or -1 when s is UTF-8.
-func invalidUTF8At(s string) int {
-	for i := 0; i < len(s); {
-		if s[i] < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
 }

@@ -1,8 +1,5 @@
 package jsonwire
 
-// IsSpace reports whether c is whitespace between JSON tokens.
-func IsSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
 // AppendCompact appends src, a valid JSON value, without its
 // insignificant whitespace: the value on one line, its strings, numbers
 // and key order unchanged. src must be valid JSON (as the parser's

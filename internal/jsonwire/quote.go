@@ -1,5 +1,3 @@
-// Package jsonwire holds the JSON primitives shared across the module's
-// packages: the one place each piece of the JSON grammar is written.
 package jsonwire
 
 import "unicode/utf8"

@@ -1,0 +1,125 @@
+package jsonwire
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math/bits"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestAppendUnescaped(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     string
+		n        int
+		ok       bool
+	}{
+		{"plain to the end", `abc`, "abc", 3, true},
+		{"stops at the quote", `ab"cd`, "ab", 2, true},
+		{"escaped quote", `a\"b"`, `a"b`, 4, true},
+		{"short escapes", `\\\/\b\f\n\r\t`, "\\/\b\f\n\r\t", 14, true},
+		{"unicode", `\u00e9\u20AC`, "é€", 12, true},
+		{"pair", `\ud83d\ude00`, "😀", 12, true},
+		{"lone high", `\ud83dx`, "\ufffdx", 7, true},
+		{"high then non-low", `\ud83d\u0041`, "\ufffdA", 12, true},
+		{"lone low", `\ude00`, "\ufffd", 6, true},
+		{"high then bad escape", `\ud83d\uzzzz`, "\ufffd", 6, false},
+		{"invalid utf-8 copied", "a\xffb", "a\xffb", 3, true},
+		{"control byte", "a\nb", "a", 1, false},
+		{"bad escape", `a\x`, "a", 1, false},
+		{"cut escape", `a\`, "a", 1, false},
+		{"cut unicode", `a\u00`, "a", 1, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, n, ok := AppendUnescaped([]byte("x"), tc.in)
+			if string(out) != "x"+tc.want || n != tc.n || ok != tc.ok {
+				t.Errorf("AppendUnescaped(%q) = %q, %d, %v, want %q, %d, %v", tc.in, out[1:], n, ok, tc.want, tc.n, tc.ok)
+			}
+		})
+	}
+}
+
+func TestEscapeLen(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     int
+	}{
+		{"short", `\n`, 2},
+		{"quote", `\"`, 2},
+		{"unicode", `\u12aF`, 6},
+		{"bad hex", `\u12G4`, 0},
+		{"cut unicode", `\u12`, 0},
+		{"cut", `\`, 0},
+		{"unknown", `\a`, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := EscapeLen(tc.in, 0); got != tc.want {
+				t.Errorf("EscapeLen(%q) = %d, want %d", tc.in, got, tc.want)
+			}
+			if tc.want > 0 != IsEscape(tc.in[min(1, len(tc.in)-1)]) && tc.want > 0 {
+				t.Errorf("IsEscape(%q) = false for a valid escape", tc.in[1])
+			}
+		})
+	}
+}
+
+// FuzzUnescape checks Unescape against encoding/json on valid UTF-8.
+func FuzzUnescape(f *testing.F) {
+	for _, s := range []string{``, `a\nb`, `\ud83d\ude00`, `\ud83d\u0041`, `\ude00x`, `\u00zz`, `a"b`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		got, ok := Unescape(s)
+		lit := []byte(`"` + s + `"`)
+		if valid := json.Valid(lit); ok != valid {
+			t.Fatalf("Unescape(%q) ok = %v, json.Valid = %v", s, ok, valid)
+		}
+		if !ok {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(lit, &want); err != nil {
+			t.Fatalf("Unescape(%q) ok, json: %v", s, err)
+		}
+		if got != want {
+			t.Errorf("Unescape(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// TestStopBytes checks the eight-byte stop mask against IsPlain for every
+// byte value at every position, behind plain bytes and behind other stops.
+func TestStopBytes(t *testing.T) {
+	for pos := 0; pos < 8; pos++ {
+		for v := 0; v < 256; v++ {
+			for _, fill := range []byte{'a', ' ', 0x7f, '!', '#'} {
+				var w [8]byte
+				for k := range w {
+					w[k] = fill
+				}
+				w[pos] = byte(v)
+				want := 8
+				for k, c := range w {
+					if !IsPlain(c) {
+						want = k
+						break
+					}
+				}
+				m := StopBytes(binary.LittleEndian.Uint64(w[:]))
+				got := 8
+				if m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if got != want {
+					t.Fatalf("%q: first stop at %d, want %d", w, got, want)
+				}
+			}
+		}
+	}
+}
