@@ -78,17 +78,65 @@ func skipSpace(b []byte, i int) int {
 // scratch buffers between calls; results are valid until the next call.
 type healer struct {
 	stack []byte
+	pos   []int // offsets in the fragment of the open containers
 	out   []byte
+	cut   bool // the last heal left a cut child id out
+
+	// The last heal that left a cut child id out (see sameCut).
+	last lastCut
+}
+
+// lastCut is a component healed by leaving a cut child id out: the buffer
+// generation, the object's offset, the surface and the healed bytes.
+type lastCut struct {
+	ok      bool
+	gen     uint64
+	start   int
+	surface string
+	out     []byte
+}
+
+// sameCut reports whether the last heal left a cut child id out and gave
+// the same bytes as the previous such heal of the same object (buffer
+// generation gen, offset start) for the same surface: only the cut id grew
+// since, so reading the component again would change nothing. While a
+// child id arrives (most often the first of a list, which heals as an
+// empty list read the slow way) this spares reading it again at every
+// chunk. It records such a heal; any other forgets the last one.
+func (h *healer) sameCut(gen uint64, start int, surface string, out []byte) bool {
+	l := &h.last
+	if !h.cut {
+		l.ok = false
+		return false
+	}
+	if l.ok && l.gen == gen && l.start == start && l.surface == surface && bytes.Equal(l.out, out) {
+		return true
+	}
+	l.ok, l.gen, l.start, l.surface = true, gen, start, surface
+	l.out = append(l.out[:0], out...)
+	return false
 }
 
 // heal returns the closed form of frag, or ok=false when the fragment is
 // empty or ends inside a string that must not be cut.
 func (h *healer) heal(frag []byte) (fixed []byte, ok bool) {
+	return h.healFrag(frag, false)
+}
+
+// healComponent is heal for a component: a child id cut by the stream (an
+// element of a "children" or "explicitList" list still arriving) is left
+// out, not closed, since a prefix of an id names another component (see
+// cutChildID).
+func (h *healer) healComponent(frag []byte) (fixed []byte, ok bool) {
+	return h.healFrag(frag, true)
+}
+
+func (h *healer) healFrag(frag []byte, comp bool) (fixed []byte, ok bool) {
 	f := rstripSpace(frag)
 	if len(f) == 0 {
 		return nil, false
 	}
-	h.stack = h.stack[:0]
+	h.stack, h.pos, h.cut = h.stack[:0], h.pos[:0], false
 	inStr, esc := false, false
 	lastQuote := -1
 	for i := 0; i < len(f); i++ {
@@ -108,18 +156,25 @@ func (h *healer) heal(frag []byte) (fixed []byte, ok bool) {
 		case inStr:
 		case c == '{' || c == '[':
 			h.stack = append(h.stack, c)
+			h.pos = append(h.pos, i)
 		case c == '}' || c == ']':
 			if len(h.stack) > 0 {
 				h.stack = h.stack[:len(h.stack)-1]
+				h.pos = h.pos[:len(h.pos)-1]
 			}
 		}
 	}
 	h.out = append(h.out[:0], f...)
 	if inStr {
-		if !mayCutString(f, lastQuote) {
+		top := len(h.stack) - 1
+		switch {
+		case comp && top >= 0 && h.stack[top] == '[' && !afterColon(f[:lastQuote]) && cutChildID(f[:h.pos[top]]):
+			h.out, h.cut = h.out[:lastQuote], true
+		case !mayCutString(f, lastQuote):
 			return nil, false
+		default:
+			h.out = append(h.out, '"')
 		}
-		h.out = append(h.out, '"')
 	}
 	h.out = rstripSpace(h.out)
 	if n := len(h.out); n > 0 && h.out[n-1] == ',' {
@@ -133,6 +188,35 @@ func (h *healer) heal(frag []byte) (fixed []byte, ok bool) {
 		}
 	}
 	return h.out, true
+}
+
+// afterColon reports whether prefix ends with ':' and whitespace: a string
+// that follows is a value.
+func afterColon(prefix []byte) bool {
+	p := rstripSpace(prefix)
+	return len(p) > 0 && p[len(p)-1] == ':'
+}
+
+// cutChildID reports whether a string cut by the stream inside the list
+// that follows before (the bytes up to the list's '[') is a child id: the
+// list is the value of a "children" or "explicitList" key, the child
+// fields whose list elements name components. Such a string is left out
+// of a healed component: closed, it would name a component that does not
+// exist (and get a placeholder of its own), once per prefix the stream
+// cuts. The list then heals as one still arriving.
+func cutChildID(before []byte) bool {
+	if !afterColon(before) {
+		return false
+	}
+	key, ok := keyBeforeColon(rstripSpace(before))
+	if !ok {
+		return false
+	}
+	switch string(key) {
+	case "children", "explicitList":
+		return true
+	}
+	return false
 }
 
 // mayCutString decides whether the string opened at f[quote] and cut at
@@ -223,13 +307,4 @@ func lastDataKey(w []byte) ([]byte, bool) {
 		i = i + j + 1
 	}
 	return found, ok
-}
-
-// healDecode heals frag and decodes it as an object.
-func (h *healer) healDecode(frag []byte) (map[string]any, bool) {
-	fixed, ok := h.heal(frag)
-	if !ok {
-		return nil, false
-	}
-	return decodeObject(fixed)
 }

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -493,13 +492,4 @@ func (e *progressiveEngine) versionFor(sid string) string {
 		return v
 	}
 	return e.defaultVersion
-}
-
-// errNoRoot reports a complete update whose surface has no root component.
-func errNoRoot(root, kind string) error {
-	return &protocol.ValidationError{
-		MessageIndex: -1,
-		Message:      fmt.Sprintf("No root component (id='%s') found in %s", root, kind),
-		Kind:         protocol.ErrMissingRoot,
-	}
 }

@@ -23,9 +23,11 @@ var childFields = [...]string{"children", "explicitList", "child", "contentChild
 // yieldReachable yields a snapshot of the components of the current surface
 // reachable from its root, with placeholders for children that have not
 // arrived, when something in it is new or changed (in delta mode, only what
-// changed). With checkRoot (a complete update arrived) a missing root
-// component is an error.
-func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
+// changed). updateDone says a complete update arrived: a large component's
+// placeholders and a large snapshot are then redone at once (see below). A
+// surface whose root component has not arrived is not an error: the
+// protocol lets components come in any order.
+func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 	if err := e.takeLimitErr(); err != nil {
 		return err
 	}
@@ -38,13 +40,9 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 		return nil
 	}
 	s := e.state(sid)
-	if checkRoot && s.comps[root] == nil {
-		kind := kSurfaceUpdate
-		if e.fam == protocol.FamilyV09 {
-			kind = kUpdateComponents
-		}
-		return errNoRoot(root, kind)
-	}
+	// A surface whose root has not arrived has nothing reachable: its
+	// components wait in s.comps for the root (the protocol lets them
+	// come in any order), and nothing is yielded.
 	s.setRoot(root)
 	if s.rebuild || s.suspect || s.selfRef > 0 {
 		if err := e.analyze(s); err != nil {
@@ -86,7 +84,7 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 			// large component is redone only once an eighth of its
 			// placeholders resolved (or its update completed), so that
 			// the work stays linear however many children it has.
-			if len(ent.phs) <= 16 || checkRoot || ent.woken*8 >= len(ent.phs) {
+			if len(ent.phs) <= 16 || updateDone || ent.woken*8 >= len(ent.phs) {
 				ent.stale = true
 			} else {
 				s.woken[id] = struct{}{}
@@ -114,7 +112,7 @@ func (e *progressiveEngine) yieldReachable(checkRoot bool) error {
 		s.clearDirty()
 		return nil
 	}
-	if !e.delta && !checkRoot && !e.forceYield && s.reachBytes > snapFull && e.smallChange(s) {
+	if !e.delta && !updateDone && !e.forceYield && s.reachBytes > snapFull && e.smallChange(s) {
 		// A large snapshot is yielded again only once an eighth of it
 		// changed (or its update completed, or the block ended), so that
 		// the output stays linear in the input however large a surface

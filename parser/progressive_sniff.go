@@ -79,8 +79,8 @@ func (e *progressiveEngine) sniffComponents() {
 			if dangling {
 				continue
 			}
-			healed, ok := e.healOpen(i)
-			if !ok {
+			healed, ok := e.healOpenComponent(i)
+			if !ok || e.heal.sameCut(s.msgGen, f.start, e.surface, healed) {
 				continue
 			}
 			// The scanner reads on from the last member boundary its
@@ -107,7 +107,11 @@ func (e *progressiveEngine) sniffComponents() {
 			}
 			continue
 		}
-		obj, ok := e.heal.healDecode(s.buf[f.start:])
+		healed, ok := e.heal.healComponent(s.buf[f.start:])
+		if !ok || e.heal.sameCut(s.msgGen, f.start, e.surface, healed) {
+			continue
+		}
+		obj, ok := decodeObject(healed)
 		if !ok || !truthy(obj["id"]) || !truthy(obj["component"]) {
 			continue
 		}
@@ -180,6 +184,17 @@ func (e *progressiveEngine) sniffedComponent(obj map[string]any) {
 // the scanner knows (the open containers, the open string) instead of
 // scanning the object's bytes again: the result is the same.
 func (e *progressiveEngine) healOpen(i int) ([]byte, bool) {
+	return e.healOpenAt(i, false)
+}
+
+// healOpenComponent is healOpen for a component: healer.healComponent for
+// the open object at stack index i (a child id cut by the stream is left
+// out).
+func (e *progressiveEngine) healOpenComponent(i int) ([]byte, bool) {
+	return e.healOpenAt(i, true)
+}
+
+func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 	s := &e.sc
 	start := s.stack[i].start
 	f := rstripSpace(s.buf[start:])
@@ -187,12 +202,22 @@ func (e *progressiveEngine) healOpen(i int) ([]byte, bool) {
 		return nil, false
 	}
 	out := append(e.heal.out[:0], f...)
+	e.heal.cut = false
 	if s.inStr {
-		if !mayCutString(f, s.strStart-start) {
+		top := s.stack[len(s.stack)-1]
+		switch {
+		case comp && !s.strIsVal && top.open == '[' && top.start >= start && cutChildID(s.buf[start:top.start]):
+			// (Bytes only strip and cut: the checkpoint rule of
+			// progressive_fastresume.go holds.)
+			out = rstripSpace(out[:s.strStart-start])
+			e.heal.cut = true
+		case !mayCutString(f, s.strStart-start):
 			return nil, false
+		default:
+			out = append(out, '"')
 		}
-		out = append(out, '"')
-	} else if n := len(out); out[n-1] == ',' {
+	}
+	if n := len(out); n > 0 && out[n-1] == ',' {
 		out = rstripSpace(out[:n-1])
 	}
 	for j := len(s.stack) - 1; j >= i; j-- {

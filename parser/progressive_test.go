@@ -136,9 +136,11 @@ func TestProgressiveCases(t *testing.T) {
 			want: []string{`"createSurface"`, `"text":"a"`, `"deleteSurface"`, `"createSurface"`, `"text":"a"`},
 		},
 		{
-			// The cut child id "a" names a component that arrived; grown to
-			// "ab" it names one that has not, so it becomes a placeholder.
-			name: "cut_child_id_growing_into_a_missing_id_gets_a_placeholder",
+			// A cut child id is left out until it is whole (a prefix is not
+			// an id: "a" would name the component a, "c" a placeholder of
+			// its own); "ab", whole, has not arrived, so it becomes a
+			// placeholder, and so does "c" once whole.
+			name: "cut_child_id_waits_until_whole",
 			steps: []string{
 				`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text","text":"x"},{"id":"root","component":"Column","children":["a`,
 				`b","c`,
@@ -146,7 +148,8 @@ func TestProgressiveCases(t *testing.T) {
 			},
 			want: []string{
 				`"createSurface"`,
-				`{"children":["a"],"component":"Column","id":"root"}`,
+				`{"children":["loading_children_root"],"component":"Column","id":"root"}`,
+				`{"children":["loading_ab"],"component":"Column","id":"root"}`,
 				`{"children":["loading_ab","loading_c"],"component":"Column","id":"root"}`,
 			},
 		},
