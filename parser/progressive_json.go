@@ -81,7 +81,7 @@ func appendValue(dst []byte, v any, cmp bool) []byte {
 
 // appendJSONString appends s as a JSON string literal.
 func appendJSONString(dst []byte, s string) []byte {
-	return jsonwire.AppendString(dst, s)
+	return jsonwire.AppendQuoted(dst, s, false)
 }
 
 // appendQuoted appends s as a JSON string literal, with each byte of

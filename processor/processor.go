@@ -1,7 +1,6 @@
 package processor
 
 import (
-	"bytes"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -279,8 +278,8 @@ func SplitList(list []byte) ([]json.RawMessage, error) {
 	for i := 0; i < len(inner); i++ {
 		switch inner[i] {
 		case '"':
-			end := stringEnd(inner, i)
-			if end < 0 {
+			end := jsonwire.StringEnd(inner, i+1)
+			if end == len(inner) {
 				return nil, ErrNotArray
 			}
 			i = end
@@ -304,27 +303,6 @@ func SplitList(list []byte) ([]json.RawMessage, error) {
 		return nil, ErrNotArray
 	}
 	return msgs, nil
-}
-
-// stringEnd returns the index of the quote that closes the JSON string
-// opening at b[open], or -1.
-func stringEnd(b []byte, open int) int {
-	for i := open + 1; ; i++ {
-		k := bytes.IndexByte(b[i:], '"')
-		if k < 0 {
-			return -1
-		}
-		i += k
-		// The quote is escaped when an odd number of backslashes
-		// precede it.
-		n := 0
-		for j := i - 1; j > open && b[j] == '\\'; j-- {
-			n++
-		}
-		if n%2 == 0 {
-			return i
-		}
-	}
 }
 
 // Surface returns a surface by id (see Surface for how long it is valid).

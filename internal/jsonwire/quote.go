@@ -1,23 +1,58 @@
 package jsonwire
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
-// AppendString appends s as a JSON string literal, as encoding/json writes
-// it with HTML escaping off: each byte of invalid UTF-8 becomes \ufffd, and
-// U+2028 and U+2029 are escaped.
+// AppendString appends s as a JSON string literal exactly as encoding/json
+// writes it with HTML escaping off: \b, \f, \n, \r and \t in their short
+// forms, other control characters as \u00XX, each byte of invalid UTF-8 as
+// \ufffd, and U+2028 and U+2029 escaped. Event lines and the command line's
+// output use it.
 func AppendString(dst []byte, s string) []byte {
-	return AppendQuoted(dst, s, false)
+	return appendQuoted(dst, s, false, true)
 }
 
-// AppendQuoted appends s as a JSON string literal, with each byte of
-// invalid UTF-8 written as \ufffd, or with rawInvalid as \xHH (which is
-// not JSON: the comparison encodings of progressive_datacmp.go).
+// AppendQuoted appends s as a JSON string literal as the parser writes the
+// messages it re-encodes: control characters other than \n, \r and \t as
+// \u00XX (so \b is \u0008), each byte of invalid UTF-8 as \ufffd, or with
+// rawInvalid as \xHH (which is not JSON: the comparison encodings of the
+// parser's data model), and U+2028 and U+2029 escaped.
 func AppendQuoted(dst []byte, s string, rawInvalid bool) []byte {
+	return appendQuoted(dst, s, rawInvalid, false)
+}
+
+// Word-at-a-time masks: each byte of the word set to 0x01, 0x80, '"', '\\'
+// and 0x20.
+const (
+	ones   = 0x0101010101010101
+	highs  = 0x8080808080808080
+	quotes = ones * '"'
+	bslash = ones * '\\'
+	spaces = ones * 0x20
+)
+
+// plainWord reports whether none of the 8 bytes of w needs escaping or is
+// outside ASCII: no control character, quote, backslash or byte >= 0x80.
+func plainWord(w uint64) bool {
+	zq, zb := w^quotes, w^bslash
+	special := (zq-ones)&^zq | (zb-ones)&^zb | (w - spaces) | w
+	return special&highs == 0
+}
+
+func appendQuoted(dst []byte, s string, rawInvalid, shortBF bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && plainWord(binary.LittleEndian.Uint64([]byte(s[i:i+8]))) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -25,15 +60,19 @@ func AppendQuoted(dst []byte, s string, rawInvalid bool) []byte {
 				continue
 			}
 			dst = append(dst, s[start:i]...)
-			switch c {
-			case '"', '\\':
+			switch {
+			case c == '"', c == '\\':
 				dst = append(dst, '\\', c)
-			case '\n':
+			case c == '\n':
 				dst = append(dst, '\\', 'n')
-			case '\r':
+			case c == '\r':
 				dst = append(dst, '\\', 'r')
-			case '\t':
+			case c == '\t':
 				dst = append(dst, '\\', 't')
+			case c == '\b' && shortBF:
+				dst = append(dst, '\\', 'b')
+			case c == '\f' && shortBF:
+				dst = append(dst, '\\', 'f')
 			default:
 				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
 			}
