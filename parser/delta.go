@@ -41,7 +41,13 @@ import (
 //
 // The complete message always reaches the reduction in delta mode (the
 // reference's de-duplication, which can skip it, is progressive mode's
-// alone), so the last yield of each message leaves its exact value.
+// alone), so the last yield of each message leaves its exact value. One
+// exception keeps the two modes' data the same: a v0.8 message with a list
+// of contents that progressive mode skips (every entry it compares was
+// yielded by sniffing) reaches the reduction with its contents as sniffing
+// yields them (pruneEntries), so that an entry sniffing never yields (one
+// whose valueMap is not a list, which the v0.8 schema does not allow) is
+// not yielded by delta mode either.
 // Component messages are reduced when they are built (see emitDelta):
 // component updates are upserts by id.
 
@@ -225,6 +231,41 @@ func withField(msg map[string]any, kind string, body map[string]any, field strin
 	m := maps.Clone(msg)
 	m[kind] = nb
 	return m
+}
+
+// sniffedContents returns msg, when it is a v0.8 dataModelUpdate with a
+// list of contents, with its contents as sniffing yields them: the entries
+// pruneEntries keeps, msg itself left as it is. Other messages are
+// returned as they are.
+func sniffedContents(msg map[string]any) map[string]any {
+	body, ok := msg[kDataModelUpdate].(map[string]any)
+	if !ok {
+		return msg
+	}
+	list, ok := body["contents"].([]any)
+	if !ok {
+		return msg
+	}
+	return withField(msg, kDataModelUpdate, body, "contents", pruneEntries(cloneEntries(list)))
+}
+
+// cloneEntries copies the entry objects of a v0.8 contents list, and of
+// the valueMap lists in them, which pruneEntries modifies.
+func cloneEntries(list []any) []any {
+	out := make([]any, len(list))
+	for i, it := range list {
+		entry, ok := it.(map[string]any)
+		if !ok {
+			out[i] = it
+			continue
+		}
+		entry = maps.Clone(entry)
+		if vm, ok := entry["valueMap"].([]any); ok {
+			entry["valueMap"] = cloneEntries(vm)
+		}
+		out[i] = entry
+	}
+	return out
 }
 
 // entryPath is the JSON Pointer of entry key of the object at path.

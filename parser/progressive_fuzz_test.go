@@ -22,21 +22,62 @@ func FuzzProgressiveDelta(f *testing.F) {
 	for i, s := range seeds {
 		f.Add(byte(i*5+1), []byte(s))
 	}
+	for _, c := range progressiveDeltaCases {
+		f.Add(byte(c.chunk-1), []byte(c.in))
+	}
 	f.Fuzz(func(t *testing.T, size byte, in []byte) {
-		n := int(size%32) + 1
-		chunks := chunked(in, n)
-		prog, perr := runMode(t, ModeProgressive, nil, chunks)
-		delta, derr := runMode(t, ModeDelta, nil, chunks)
-		if perr != derr {
-			t.Fatalf("errors: progressive %d, delta %d", perr, derr)
-		}
-		p, d := applyAll(t, prog), applyAll(t, delta)
-		if err := diffStates("components", p.comps, d.comps); err != nil {
-			t.Fatal(err)
-		}
-		if err := checkDeltaDataMerged(in, delta, p, d); err != nil {
-			t.Fatal(err)
-		}
-		checkSamePaths(t, chunks)
+		checkProgressiveDelta(t, int(size%32)+1, in)
 	})
+}
+
+// progressiveDeltaCases are inputs the fuzzer found the two modes
+// disagreeing on, with the chunk size it found.
+var progressiveDeltaCases = []struct {
+	name  string
+	chunk int
+	in    string
+}{
+	{
+		// Sniffing (pruneEntries, as the reference) never yields an entry
+		// whose valueMap is an object, and progressive mode skips the
+		// complete message (dedupeData); delta mode yielded it.
+		name:  "a v0.8 entry with an object valueMap, block unterminated",
+		chunk: 5,
+		in:    `<a2ui-json>00{"dataModelUpdate": {"surfaceId": "0000000", "contents": [{"key": "00000", "valueMap":{} }]}}`,
+	},
+	{
+		name:  "a v0.8 entry with an object valueMap, among others",
+		chunk: 1,
+		in:    `<a2ui-json>{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "m", "valueMap": {"a": 1}}, {"key": "a", "valueString": "x"}]}}</a2ui-json>`,
+	},
+}
+
+// TestProgressiveDeltaCases runs the property of FuzzProgressiveDelta on
+// the inputs the fuzzer found, so that it is checked in every test run.
+func TestProgressiveDeltaCases(t *testing.T) {
+	for _, c := range progressiveDeltaCases {
+		t.Run(c.name, func(t *testing.T) {
+			checkProgressiveDelta(t, c.chunk, []byte(c.in))
+		})
+	}
+}
+
+// checkProgressiveDelta checks the properties of FuzzProgressiveDelta on
+// one input cut into chunks of n bytes.
+func checkProgressiveDelta(t *testing.T, n int, in []byte) {
+	t.Helper()
+	chunks := chunked(in, n)
+	prog, perr := runMode(t, ModeProgressive, nil, chunks)
+	delta, derr := runMode(t, ModeDelta, nil, chunks)
+	if perr != derr {
+		t.Fatalf("errors: progressive %d, delta %d", perr, derr)
+	}
+	p, d := applyAll(t, prog), applyAll(t, delta)
+	if err := diffStates("components", p.comps, d.comps); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkDeltaDataMerged(in, delta, p, d); err != nil {
+		t.Fatal(err)
+	}
+	checkSamePaths(t, chunks)
 }

@@ -363,9 +363,13 @@ func hasEmptyObject(v any) bool {
 // which are dropped rather than failing the block) and emits it.
 func (e *progressiveEngine) yieldMessage(msg map[string]any, strict bool) error {
 	// The reference's de-duplication of data model messages is progressive
-	// mode's; delta mode reduces every message itself (see delta.go).
-	if !e.dedupeData(msg, strict) && e.dstate == nil {
-		return nil
+	// mode's; delta mode reduces every message itself (see delta.go), a
+	// v0.8 one progressive mode skips as its sniffs yielded it.
+	if !e.dedupeData(msg, strict) {
+		if e.dstate == nil {
+			return nil
+		}
+		msg = sniffedContents(msg)
 	}
 	if e.cat != nil {
 		if err := e.cat.Validate([]any{msg}, protocol.WithStrictIntegrity(strict)); err != nil {

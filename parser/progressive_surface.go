@@ -345,7 +345,7 @@ func (ent *compEntry) rawMap() map[string]any {
 // put records comp (complete or healed) under id.
 func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any) {
 	ent := s.comps[id]
-	if ent != nil && jsonEqual(ent.rawMap(), comp) {
+	if ent != nil && decodedValuesEqual(ent.rawMap(), comp) {
 		return
 	}
 	if ent == nil && !e.admitComponent(s) {
@@ -370,7 +370,7 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 			if ent.fast == fc || string(ent.fast.src) == string(fc.src) {
 				return false
 			}
-		} else if m, ok := decodeObject(fc.src); ok && jsonEqual(ent.raw, m) {
+		} else if m, ok := decodeObject(fc.src); ok && decodedValuesEqual(ent.raw, m) {
 			return false
 		}
 	}
@@ -629,8 +629,9 @@ func (s *surfaceState) setRoot(root string) {
 	s.root, s.rootSet, s.rebuild = root, true, true
 }
 
-// jsonEqual reports whether two decoded JSON values are equal.
-func jsonEqual(a, b any) bool {
+// decodedValuesEqual reports whether two values decoded by jsonDecoder are
+// equal, numbers by their text (json.Number: 1 and 1.0 differ).
+func decodedValuesEqual(a, b any) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -642,7 +643,7 @@ func jsonEqual(a, b any) bool {
 		}
 		for k, v := range x {
 			w, ok := y[k]
-			if !ok || !jsonEqual(v, w) {
+			if !ok || !decodedValuesEqual(v, w) {
 				return false
 			}
 		}
@@ -653,7 +654,7 @@ func jsonEqual(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !jsonEqual(x[i], y[i]) {
+			if !decodedValuesEqual(x[i], y[i]) {
 				return false
 			}
 		}
