@@ -1,0 +1,560 @@
+package parser
+
+// The fast component scanner's grammar (see progressive_fastcomp.go): one
+// method per place in a component object, each returning where it stopped.
+
+import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+
+// topObject reads the component object at b[i] == '{'.
+func (c *compScanner) topObject(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.slow = true // no id
+		return i + 1, false
+	}
+	i, ok := c.topMember(b, i)
+	if !ok {
+		return i, false
+	}
+	return c.topRest(b, i)
+}
+
+// memberKey reads the key of an object member at b[i] (after whitespace)
+// into out, where it starts at ka; a key with an escape needs the generic
+// path.
+func (c *compScanner) memberKey(b []byte, i int) (next, ka int, ok bool) {
+	i = jsonwire.SkipSpace(b, i)
+	ka = len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if ok && esc {
+		c.slow, ok = true, false
+	}
+	return i, ka, ok
+}
+
+// colon reads the ':' after a member's key, with the whitespace around it,
+// and reports false when no value byte follows yet.
+func (c *compScanner) colon(b []byte, i int) (int, bool) {
+	i = jsonwire.SkipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	c.out = append(c.out, ':')
+	i = jsonwire.SkipSpace(b, i+1)
+	return i, i < len(b)
+}
+
+// topRest reads what follows a member of the component object: more
+// members or its end.
+func (c *compScanner) topRest(b []byte, i int) (int, bool) {
+	for {
+		var more, ok bool
+		if i, more, ok = c.sep(b, i, '}'); !more {
+			return i, ok
+		}
+		c.mark(atTopMember, i, 0)
+		if i, ok = c.topMember(b, i); !ok {
+			return i, false
+		}
+	}
+}
+
+// topMember reads a member of the component object at b[i] (after
+// whitespace).
+func (c *compScanner) topMember(b []byte, i int) (int, bool) {
+	i, ka, ok := c.memberKey(b, i)
+	if !ok {
+		return i, false
+	}
+	key := c.out[ka : len(c.out)-1]
+	bit, field, slow := topKey(key)
+	if slow || c.seen&bit != 0 || (c.v08 && field >= 0) {
+		c.slow = true
+		return i, false
+	}
+	if !c.newKey(0, ka, len(c.out)-1) {
+		return i, false
+	}
+	c.seen |= bit
+	if i, ok = c.colon(b, i); !ok {
+		return i, false
+	}
+	switch {
+	case bit == seenComponent && c.v08:
+		if b[i] != '{' {
+			c.slow = true
+			return i, false
+		}
+		if i, ok = c.def(b, i); !ok {
+			return i, false
+		}
+		c.compOK = true
+	case bit == seenID || bit == seenComponent:
+		if b[i] != '"' {
+			c.slow = true
+			return i, false
+		}
+		a := len(c.out) + 1
+		var esc bool
+		i, esc, ok = c.str(b, i)
+		if !ok {
+			return i, false
+		}
+		z := len(c.out) - 1
+		if esc || z == a {
+			c.slow = true
+			return i, false
+		}
+		if bit == seenID {
+			c.idA, c.idB = a, z
+		} else {
+			c.compOK = true
+		}
+	case field == cfChildren || field == cfExplicitList:
+		if i, ok = c.list(b, i, field, atTopList); !ok {
+			return i, false
+		}
+	case field >= 0:
+		if b[i] != '"' {
+			c.slow = true
+			return i, false
+		}
+		if i, ok = c.slot(b, i, field); !ok {
+			return i, false
+		}
+	case c.v08:
+		// Only the component definition is read for references and
+		// rewritten; an empty object elsewhere does not count.
+		empty := c.emptyObj
+		if i, ok = c.value(b, i, 1); !ok {
+			return i, false
+		}
+		c.emptyObj = empty
+	default:
+		if b[i] == '[' {
+			i, ok = c.topArray(b, i)
+		} else {
+			i, ok = c.value(b, i, 1)
+		}
+		if !ok {
+			return i, false
+		}
+	}
+	return i, true
+}
+
+// def reads a v0.8 component definition {"Type": props} at b[i] == '{'.
+func (c *compScanner) def(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.slow = true
+		return i + 1, false
+	}
+	ka := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		return i, false
+	}
+	if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
+		c.slow = true
+		return i, false
+	}
+	i = jsonwire.SkipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	c.out = append(c.out, ':')
+	i = jsonwire.SkipSpace(b, i+1)
+	if i >= len(b) {
+		return i, false
+	}
+	if b[i] != '{' {
+		c.slow = true
+		return i, false
+	}
+	if i, ok = c.props(b, i); !ok {
+		return i, false
+	}
+	return c.defEnd(b, i)
+}
+
+// defEnd reads the end of a v0.8 component definition, after its
+// properties.
+func (c *compScanner) defEnd(b []byte, i int) (int, bool) {
+	i = jsonwire.SkipSpace(b, i)
+	if i >= len(b) {
+		return i, false
+	}
+	if b[i] != '}' {
+		c.slow = b[i] == ',' // several types
+		return i, false
+	}
+	c.out = append(c.out, '}')
+	return i + 1, true
+}
+
+// props reads the properties of a v0.8 component at b[i] == '{'.
+func (c *compScanner) props(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.emptyObj = true
+		c.out = append(c.out, '}')
+		return i + 1, true
+	}
+	c.propSeen, c.propBase = 0, len(c.keys)
+	i, ok := c.propMember(b, i)
+	if !ok {
+		return i, false
+	}
+	return c.propRest(b, i)
+}
+
+// propRest reads what follows a property: more properties or the end of
+// the object.
+func (c *compScanner) propRest(b []byte, i int) (int, bool) {
+	for {
+		var more, ok bool
+		if i, more, ok = c.sep(b, i, '}'); !more {
+			if ok {
+				c.keys = c.keys[:c.propBase]
+			}
+			return i, ok
+		}
+		c.mark(atProp, i, 0)
+		if i, ok = c.propMember(b, i); !ok {
+			return i, false
+		}
+	}
+}
+
+// propMember reads a property of a v0.8 component at b[i] (after
+// whitespace).
+func (c *compScanner) propMember(b []byte, i int) (int, bool) {
+	i, ka, ok := c.memberKey(b, i)
+	if !ok {
+		return i, false
+	}
+	key := c.out[ka : len(c.out)-1]
+	bit, field, slow := topKey(key)
+	if slow || string(key) == "path" || (bit != 0 && c.propSeen&bit != 0) || bit == seenID || bit == seenComponent {
+		c.slow = true
+		return i, false
+	}
+	if !c.newKey(c.propBase, ka, len(c.out)-1) {
+		return i, false
+	}
+	c.propSeen |= bit
+	if i, ok = c.colon(b, i); !ok {
+		return i, false
+	}
+	switch {
+	case field == cfChildren && b[i] == '{':
+		return c.nestedList(b, i)
+	case field == cfChildren || field == cfExplicitList:
+		return c.list(b, i, field, atPropList)
+	case field >= 0:
+		if b[i] != '"' {
+			c.slow = true
+			return i, false
+		}
+		return c.slot(b, i, field)
+	case b[i] == '[':
+		return c.topArray(b, i)
+	}
+	return c.value(b, i, 2)
+}
+
+// nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'.
+func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	i = jsonwire.SkipSpace(b, i+1)
+	ka := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		c.slow = c.slow || (i < len(b) && b[i] == '}')
+		return i, false
+	}
+	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
+		c.slow = true
+		return i, false
+	}
+	i = jsonwire.SkipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	c.out = append(c.out, ':')
+	if i, ok = c.list(b, jsonwire.SkipSpace(b, i+1), cfNestedList, atNestedList); !ok {
+		return i, false
+	}
+	return c.nestedEnd(b, i)
+}
+
+// nestedEnd reads the end of a v0.8 {"explicitList": [ids]}, after the
+// list.
+func (c *compScanner) nestedEnd(b []byte, i int) (int, bool) {
+	i = jsonwire.SkipSpace(b, i)
+	if i >= len(b) {
+		return i, false
+	}
+	if b[i] != '}' {
+		c.slow = b[i] == ','
+		return i, false
+	}
+	c.out = append(c.out, '}')
+	return i + 1, true
+}
+
+// list reads a non-empty list of child ids at b[i]; at is where the list
+// is, for the checkpoints between its elements.
+func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, bool) {
+	if i >= len(b) {
+		return i, false
+	}
+	if b[i] != '[' {
+		c.slow = true
+		return i, false
+	}
+	c.out = append(c.out, '[')
+	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		c.slow = true // an empty list reads the buffer
+		return i, false
+	}
+	return c.elements(b, i, field, at)
+}
+
+// elements reads the child ids of a list from b[i], the start of one,
+// and the list's end.
+func (c *compScanner) elements(b []byte, i int, field int, at resumePoint) (int, bool) {
+	for {
+		i = jsonwire.SkipSpace(b, i)
+		if i >= len(b) || b[i] != '"' {
+			c.slow = i < len(b)
+			return i, false
+		}
+		var ok bool
+		if i, ok = c.slot(b, i, field); !ok {
+			return i, false
+		}
+		var more bool
+		if i, more, ok = c.sep(b, i, ']'); !more {
+			return i, ok
+		}
+		c.mark(at, i, uint8(field))
+	}
+}
+
+// sep reads what follows a member or an element: whitespace, then ','
+// (more follows: more is true) or the container's closing byte, copying
+// either to out; ok is false for anything else.
+func (c *compScanner) sep(b []byte, i int, close byte) (next int, more, ok bool) {
+	i = jsonwire.SkipSpace(b, i)
+	if i < len(b) {
+		switch b[i] {
+		case ',':
+			c.out = append(c.out, ',')
+			return i + 1, true, true
+		case close:
+			c.out = append(c.out, close)
+			return i + 1, false, true
+		}
+	}
+	return i, false, false
+}
+
+// slot reads a child id string at b[i] == '"'.
+func (c *compScanner) slot(b []byte, i int, field int) (int, bool) {
+	a := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		return i, false
+	}
+	if esc {
+		c.slow = true
+		return i, false
+	}
+	c.slots = append(c.slots, childSlot{field: uint8(field), a: int32(a), b: int32(len(c.out) - 1)})
+	return i, true
+}
+
+// topArray reads a top-level array property: one holding an object takes
+// the generic path (protocol.ComponentRefs reads "child" from such items).
+func (c *compScanner) topArray(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '[')
+	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		c.out = append(c.out, ']')
+		return i + 1, true
+	}
+	for {
+		i = jsonwire.SkipSpace(b, i)
+		if i < len(b) && b[i] == '{' {
+			c.slow = true
+			return i, false
+		}
+		var ok bool
+		i, ok = c.value(b, i, 2)
+		if !ok {
+			return i, false
+		}
+		var more bool
+		if i, more, ok = c.sep(b, i, ']'); !more {
+			return i, ok
+		}
+	}
+}
+
+// value reads any JSON value at b[i] (after whitespace).
+func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
+	if depth > maxDecodeDepth || i >= len(b) {
+		return i, false
+	}
+	switch ch := b[i]; {
+	case ch == '"':
+		i, _, ok := c.str(b, i)
+		return i, ok
+	case ch == '{':
+		c.out = append(c.out, '{')
+		i = jsonwire.SkipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			c.emptyObj = true
+			c.out = append(c.out, '}')
+			return i + 1, true
+		}
+		keys, path := 0, false
+		base := len(c.keys)
+		for {
+			i = jsonwire.SkipSpace(b, i)
+			ka := len(c.out) + 1
+			var ok, esc bool
+			i, esc, ok = c.str(b, i)
+			if !ok {
+				return i, false
+			}
+			key := c.out[ka : len(c.out)-1]
+			if esc || isChildField(key) {
+				c.slow = true
+				return i, false
+			}
+			if !c.newKey(base, ka, len(c.out)-1) {
+				return i, false
+			}
+			keys++
+			isPath := c.v08 && string(key) == "path"
+			i = jsonwire.SkipSpace(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return i, false
+			}
+			c.out = append(c.out, ':')
+			va := len(c.out)
+			i, ok = c.value(b, jsonwire.SkipSpace(b, i+1), depth+1)
+			if !ok {
+				return i, false
+			}
+			if isPath {
+				// v0.8 data bindings are normalised to {"path": "/x"}: only
+				// one already in that form stays as it is.
+				v := c.out[va:]
+				if len(v) < 3 || v[0] != '"' || v[1] != '/' || v[2] == '/' || bytesHasByte(v, '\\') {
+					c.slow = true
+					return i, false
+				}
+				path = true
+			}
+			if path && keys > 1 {
+				c.slow = true
+				return i, false
+			}
+			var more bool
+			if i, more, ok = c.sep(b, i, '}'); !more {
+				if ok {
+					c.keys = c.keys[:base]
+				}
+				return i, ok
+			}
+		}
+	case ch == '[':
+		c.out = append(c.out, '[')
+		i = jsonwire.SkipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			c.out = append(c.out, ']')
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			i, ok = c.value(b, jsonwire.SkipSpace(b, i), depth+1)
+			if !ok {
+				return i, false
+			}
+			var more bool
+			if i, more, ok = c.sep(b, i, ']'); !more {
+				return i, ok
+			}
+		}
+	case ch == 't':
+		return c.lit(b, i, "true")
+	case ch == 'f':
+		return c.lit(b, i, "false")
+	case ch == 'n':
+		return c.lit(b, i, "null")
+	case ch == '-' || (ch >= '0' && ch <= '9'):
+		return c.num(b, i)
+	}
+	return i, false
+}
+
+func (c *compScanner) lit(b []byte, i int, word string) (int, bool) {
+	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+		return i, false
+	}
+	c.out = append(c.out, word...)
+	return i + len(word), true
+}
+
+// num reads a number (strict grammar).
+func (c *compScanner) num(b []byte, i int) (int, bool) {
+	j, st := jsonwire.ScanNumber(b, i, jsonwire.NumStart)
+	if !st.Complete() {
+		return j, false
+	}
+	c.out = append(c.out, b[i:j]...)
+	return j, true
+}
+
+// str copies the string literal at b[i] (which must be '"'), validating
+// its escapes; esc reports whether it has any.
+func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false, false
+	}
+	start := i
+	i++
+	for {
+		if i = jsonwire.PlainRun(b, i); i >= len(b) {
+			return i, esc, false
+		}
+		ch := b[i]
+		switch {
+		case ch == '"':
+			c.out = append(c.out, b[start:i+1]...)
+			return i + 1, esc, true
+		case ch < 0x20:
+			return i, esc, false
+		case ch == '\\':
+			esc = true
+			if i+1 >= len(b) {
+				return i, esc, false
+			}
+			k := jsonwire.EscapeLen(b, i)
+			if k == 0 {
+				return i, esc, false
+			}
+			i += k
+			continue
+		}
+		i++
+	}
+}

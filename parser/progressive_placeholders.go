@@ -1,0 +1,362 @@
+package parser
+
+// The placeholders of the progressive modes: the loading_<id> components
+// that stand in for children not yet arrived, and the walk that puts them
+// in the components that reference such children.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// appendPlaceholderJSON appends the encoding of placeholder id (the
+// encoding of e.placeholder(id), keys sorted) without building the map.
+func (e *progressiveEngine) appendPlaceholderJSON(b []byte, id string) []byte {
+	if e.fam == protocol.FamilyV09 {
+		b = append(b, `{"children":[],"component":"Row","id":`...)
+	} else {
+		b = append(b, `{"component":{"Row":{"children":{"explicitList":[]}}},"id":`...)
+	}
+	b = appendJSONString(b, id)
+	return append(b, '}')
+}
+
+// placeholder returns the family's loading placeholder component.
+func (e *progressiveEngine) placeholder(id string) map[string]any {
+	if e.fam == protocol.FamilyV09 {
+		return map[string]any{"id": id, "component": "Row", "children": []any{}}
+	}
+	return map[string]any{"id": id, "component": map[string]any{"Row": map[string]any{"children": map[string]any{"explicitList": []any{}}}}}
+}
+
+// placeholderSet builds processed copies of components for one snapshot,
+// collecting the placeholders they need (each once, in first-use order).
+type placeholderSet struct {
+	e       *progressiveEngine
+	s       *surfaceState
+	extra   []string // placeholder ids, each once, in first-use order
+	waits   []string // missing child ids
+	waitN   []int    // placements of each missing child's placeholder
+	usesBuf bool
+	extraJS [][]byte            // encodings of extra (byte-level path only)
+	haveP   map[string]struct{} // extra as a set, once it grows
+	haveW   map[string]int      // index in waits, once it grows
+}
+
+// setFrom is the list size from which membership uses a map.
+const setFrom = 12
+
+// add records placeholder id for missing child (none when ""), and
+// reports whether id is new.
+func (p *placeholderSet) add(id, missing string) (isNew bool) {
+	switch {
+	case p.haveP != nil:
+		if _, ok := p.haveP[id]; !ok {
+			p.haveP[id] = struct{}{}
+			p.extra = append(p.extra, id)
+			isNew = true
+		}
+	case !slices.Contains(p.extra, id):
+		p.extra = append(p.extra, id)
+		isNew = true
+		if len(p.extra) >= setFrom {
+			p.haveP = make(map[string]struct{}, 2*len(p.extra))
+			for _, x := range p.extra {
+				p.haveP[x] = struct{}{}
+			}
+		}
+	}
+	if missing == "" {
+		return isNew
+	}
+	i := -1
+	if p.haveW != nil {
+		if j, ok := p.haveW[missing]; ok {
+			i = j
+		}
+	} else {
+		i = slices.Index(p.waits, missing)
+	}
+	if i >= 0 {
+		// Count the placements of an already-missing child.
+		p.waitN[i]++
+		return isNew
+	}
+	p.waits = append(p.waits, missing)
+	p.waitN = append(p.waitN, 1)
+	if p.haveW != nil {
+		p.haveW[missing] = len(p.waits) - 1
+	} else if len(p.waits) >= setFrom {
+		p.haveW = make(map[string]int, 2*len(p.waits))
+		for j, x := range p.waits {
+			p.haveW[x] = j
+		}
+	}
+	return isNew
+}
+
+// process returns a copy of comp with missing children replaced by
+// placeholders and (v0.8) data binding paths normalised.
+func (p *placeholderSet) process(comp map[string]any) map[string]any {
+	if !p.needsWalk(comp, 0) {
+		return comp
+	}
+	compID := fmt.Sprint(comp["id"])
+	if def, ok := comp["component"].(map[string]any); ok {
+		out := make(map[string]any, len(comp))
+		for k, v := range comp {
+			out[k] = v
+		}
+		out["component"] = p.walk(def, compID)
+		return out
+	}
+	return p.walk(comp, compID).(map[string]any)
+}
+
+// processFast is process for a component read at byte level: its bytes,
+// with the ids of children that have not arrived turned into placeholder
+// ids. shared reports that the result is fc.src itself.
+func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
+	miss := p.e.missScratch[:0]
+	missing := 0
+	var fields uint8 // child fields of the missing slots, as bits
+	var known uint64
+	if fc.arrivedIn == p.s {
+		known = fc.arrived
+	}
+	for i := range fc.slots {
+		ok := i < 64 && known&(1<<i) != 0
+		if !ok {
+			_, ok = p.s.comps[string(fc.slotID(i))]
+			if ok && i < 64 {
+				known |= 1 << i
+			}
+		}
+		miss = append(miss, !ok)
+		if !ok {
+			missing++
+			fields |= 1 << fc.slots[i].field
+		}
+	}
+	p.e.missScratch = miss
+	fc.arrivedIn, fc.arrived = p.s, known
+	if missing == 0 {
+		return fc.src, true
+	}
+	// Placeholders in the order the generic walk meets them: by child
+	// field, then in list order; each once (a placeholder and its missing
+	// child go together), counting the placements of each child.
+	if fc.pns == nil {
+		fc.pns = make([]*phName, len(fc.slots))
+	}
+	p.e.epoch++
+	epoch := p.e.epoch
+	// At most one placeholder per missing slot: grow the lists once.
+	p.extra, p.extraJS = slices.Grow(p.extra, missing), slices.Grow(p.extraJS, missing)
+	p.waits, p.waitN = slices.Grow(p.waits, missing), slices.Grow(p.waitN, missing)
+	for f := range uint8(cfNestedList + 1) {
+		if fields&(1<<f) == 0 {
+			continue
+		}
+		for i, sl := range fc.slots {
+			if sl.field != f || !miss[i] {
+				continue
+			}
+			pn := fc.pns[i]
+			if pn == nil {
+				pn = p.e.names.placeholder(fc.slotID(i), p.e.placeholderJSON)
+				fc.pns[i] = pn
+			}
+			if pn.mark == epoch {
+				p.waitN[pn.idx]++
+				continue
+			}
+			pn.mark, pn.idx = epoch, len(p.waits)
+			p.extra = append(p.extra, pn.ph)
+			p.extraJS = append(p.extraJS, pn.js)
+			p.waits = append(p.waits, pn.id)
+			p.waitN = append(p.waitN, 1)
+		}
+	}
+	if out == nil {
+		out = make([]byte, 0, len(fc.src)+missing*len("loading_"))
+	}
+	last := 0
+	for i, sl := range fc.slots {
+		if !miss[i] {
+			continue
+		}
+		out = append(out, fc.src[last:sl.a]...)
+		out = append(out, "loading_"...)
+		last = int(sl.a)
+	}
+	return append(out, fc.src[last:]...), false
+}
+
+// needsWalk reports whether v holds anything the processing rewrites: a
+// child field (or, in v0.8, a data binding path) in some object.
+func (p *placeholderSet) needsWalk(v any, depth int) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if depth > 0 || p.e.fam == protocol.FamilyV08 {
+			if _, ok := x["path"]; ok && p.e.fam == protocol.FamilyV08 {
+				return true
+			}
+		}
+		for k, val := range x {
+			switch k {
+			case "children", "explicitList", "child", "contentChild", "entryPointChild", "componentId":
+				return true
+			}
+			switch val.(type) {
+			case map[string]any, []any:
+				if p.needsWalk(val, depth+1) {
+					return true
+				}
+			}
+		}
+	case []any:
+		for _, item := range x {
+			if p.needsWalk(item, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func childKey(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// walk copies v, applying the placeholder and path rules to every object.
+func (p *placeholderSet) walk(v any, compID string) any {
+	switch x := v.(type) {
+	case map[string]any:
+		obj := make(map[string]any, len(x))
+		for k, val := range x {
+			obj[k] = val
+		}
+		if p.e.fam == protocol.FamilyV08 {
+			if path, ok := obj["path"].(string); ok && strings.HasPrefix(path, "/") {
+				if _, keep := obj["componentId"]; !keep {
+					clear(obj)
+				}
+				obj["path"] = "/" + strings.TrimLeft(path, "/")
+			} else if cur, ok := obj["path"]; ok && cur != nil {
+				obj["path"] = "/" + pyStr(cur)
+			}
+		}
+		for _, field := range childFields {
+			val, ok := obj[field]
+			if !ok {
+				continue
+			}
+			switch cv := val.(type) {
+			case []any:
+				kids := make([]any, 0, len(cv))
+				for _, child := range cv {
+					ck := childKey(child)
+					if _, seen := p.s.comps[ck]; seen {
+						kids = append(kids, child)
+						continue
+					}
+					pid := "loading_" + ck
+					kids = append(kids, pid)
+					p.add(pid, ck)
+				}
+				if len(kids) == 0 && (field == "children" || field == "explicitList") {
+					p.usesBuf = true
+					if p.e.listStillOpen(field) {
+						pid := "loading_children_" + compID
+						kids = append(kids, pid)
+						p.add(pid, "")
+					}
+				}
+				obj[field] = kids
+			case string:
+				if _, seen := p.s.comps[cv]; !seen {
+					pid := "loading_" + cv
+					obj[field] = pid
+					p.add(pid, cv)
+				}
+			}
+		}
+		var nested []string
+		for k, val := range obj {
+			switch val.(type) {
+			case map[string]any, []any:
+				nested = append(nested, k)
+			}
+		}
+		sort.Strings(nested)
+		for _, k := range nested {
+			obj[k] = p.walk(obj[k], compID)
+		}
+		return obj
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = p.walk(item, compID)
+		}
+		return out
+	}
+	return v
+}
+
+// listStillOpen is the reference's check that an empty child list is a
+// list still arriving: the last `"field"` in the buffered message is
+// followed by a '[' with no ']' before it.
+func (e *progressiveEngine) listStillOpen(field string) bool {
+	buf := e.sc.buf
+	term := []byte(`"` + field + `"`)
+	i := bytes.LastIndex(buf, term)
+	if i < 0 {
+		return false
+	}
+	after := buf[i+len(term):]
+	j := bytes.IndexByte(after, '[')
+	if j < 0 {
+		return false
+	}
+	return bytes.IndexByte(after[:j], ']') < 0
+}
+
+// pyStr renders a non-string path value as Python's str() would, close
+// enough for the JSON values a path can hold.
+func pyStr(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case bool:
+		if x {
+			return "True"
+		}
+		return "False"
+	case json.Number:
+		return x.String()
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// idSignature is one bit of 64 chosen by an id's length and last byte: ids
+// with distinct signatures are distinct, which spares most comparisons
+// when looking for repeats among a few ids.
+func idSignature(id string) uint64 {
+	h := uint(len(id))
+	if len(id) > 0 {
+		h += uint(id[len(id)-1]) * 7
+	}
+	return 1 << (h & 63)
+}

@@ -1,0 +1,293 @@
+package parser
+
+// The output of the progressive modes: a surface's snapshot (progressive)
+// or its changes (delta) as updateComponents messages, once reachability
+// (progressive_reachable.go) decided what to yield.
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// snapshotValid reports whether the snapshot passes the catalog: every
+// component and placeholder in it does (components of an update are
+// validated independently of each other).
+func (e *progressiveEngine) snapshotValid(s *surfaceState, sid string) bool {
+	if s.invalid > 0 {
+		return false
+	}
+	if e.phValid == nil || len(e.phValid) >= maxNames {
+		e.phValid = map[string]bool{} // a cache: bounded, as idNames
+	}
+	for _, ent := range s.dirtyList {
+		for _, ph := range ent.phs {
+			ok, known := e.phValid[ph]
+			if !known {
+				msg := e.componentMessage(sid, []any{e.placeholder(ph)})
+				ok = e.cat.Validate([]any{msg}, protocol.WithStrictIntegrity(false)) == nil
+				e.phValid[ph] = ok
+			}
+			if !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// placeholderJSON is the encoding of a placeholder component.
+func (e *progressiveEngine) placeholderJSON(id string) []byte {
+	if b, ok := e.phJSON[id]; ok {
+		return b
+	}
+	if e.phJSON == nil || len(e.phJSON) >= maxNames {
+		e.phJSON = map[string][]byte{} // a cache: bounded, as idNames
+	}
+	b := e.appendPlaceholderJSON(make([]byte, 0, len(id)+64), id)
+	e.phJSON[id] = b
+	return b
+}
+
+// emitSnapshot emits the full snapshot of the surface.
+func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
+	ents := s.sortedEnts()
+	phs := e.snapshotPlaceholders(s, ents)
+	closing := e.closeComponentMessage(sid)
+	open := e.openComponentMessage(nil)
+	n := len(open) + len(phs) + len(closing)
+	for _, ent := range ents {
+		n += len(ent.pjson) + 1
+	}
+	b := append(e.out.store.alloc(n), open...)
+	for i, ent := range ents {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, ent.pjson...)
+	}
+	b = append(b, phs...)
+	b = append(b, closing...)
+	e.emitRaw(b, e.fam == protocol.FamilyV08, sid)
+	s.clearUnsent()
+}
+
+// snapshotPlaceholders returns the placeholders of the snapshot of ents
+// (the surface's reachable components, in id order): each distinct one in
+// order of first use, encoded after a comma. It is built again only when
+// the surface's phsVer moved (a reachable component's placeholders, or the
+// reachable set, changed).
+func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEntry) []byte {
+	if s.phPartV == s.phsVer {
+		return s.phPart
+	}
+	s.phPartV = s.phsVer
+	out := s.phPart[:0]
+	nph := 0
+	for _, ent := range ents {
+		nph += len(ent.phs)
+	}
+	useMap := nph > 32
+	if useMap {
+		if e.phSeen == nil {
+			e.phSeen = map[string]struct{}{}
+		}
+		clear(e.phSeen)
+	}
+	seen := e.snapPhs[:0]
+	var sig uint64 // one bit per placeholder seen, by idSignature
+	for _, ent := range ents {
+		for k, ph := range ent.phs {
+			if useMap {
+				if _, dup := e.phSeen[ph]; dup {
+					continue
+				}
+				e.phSeen[ph] = struct{}{}
+			} else {
+				bit := idSignature(ph)
+				if sig&bit != 0 && slices.Contains(seen, ph) {
+					continue
+				}
+				sig |= bit
+				seen = append(seen, ph)
+			}
+			out = append(out, ',')
+			out = append(out, ent.phJS[k]...)
+		}
+	}
+	clear(seen)
+	e.snapPhs = seen[:0]
+	s.phPart = out
+	return out
+}
+
+// emitDelta emits only the components and placeholders of the snapshot not
+// yet sent in their current form.
+func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
+	phs := e.deltaPhs[:0]
+	ents := e.deltaEnts[:0]
+	for _, ent := range s.unsentList {
+		if ent.reach {
+			ents = append(ents, ent)
+		}
+	}
+	inUseBuilt := false
+	for id := range s.phUnsent {
+		if ent := s.comps[id]; ent != nil {
+			if ent.reach && !ent.isUnsent {
+				ents = append(ents, ent)
+			}
+			continue
+		}
+		if e.cat == nil {
+			// Every snapshot is yielded, so what is unsent is what the
+			// components changed in this one use.
+			phs = append(phs, id)
+			continue
+		}
+		if !inUseBuilt {
+			e.placeholdersInUse(s)
+			inUseBuilt = true
+		}
+		if _, ok := e.phSeen[id]; ok {
+			phs = append(phs, id)
+		}
+	}
+	s.clearUnsent()
+	e.deltaPhs, e.deltaEnts = phs, ents[:0]
+	if len(ents)+len(phs) == 0 {
+		return
+	}
+	if len(ents) > 1 {
+		slices.SortFunc(ents, func(a, b *compEntry) int { return strings.Compare(a.id, b.id) })
+	}
+	if len(phs) > 1 {
+		slices.Sort(phs)
+	}
+	closing := e.closeComponentMessage(sid)
+	open := e.openComponentMessage(nil)
+	n := len(open) + len(closing)
+	for _, ent := range ents {
+		n += len(ent.pjson) + 1
+	}
+	phJS := e.deltaPhJS[:0]
+	for _, ph := range phs {
+		js := e.placeholderJSON(ph)
+		phJS = append(phJS, js)
+		n += len(js) + 1
+	}
+	b := append(e.out.store.alloc(n), open...)
+	for i, ent := range ents {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, ent.pjson...)
+	}
+	for i, js := range phJS {
+		if i > 0 || len(ents) > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, js...)
+	}
+	b = append(b, closing...)
+	clear(phJS)
+	e.deltaPhJS = phJS[:0]
+	e.emitRaw(b, false, sid)
+}
+
+// placeholdersInUse collects in e.phSeen the placeholders of the current
+// snapshot: those of the changed components, or, when an earlier snapshot
+// was held back (it did not validate), of every reachable component.
+func (e *progressiveEngine) placeholdersInUse(s *surfaceState) {
+	if e.phSeen == nil {
+		e.phSeen = map[string]struct{}{}
+	}
+	use := e.phSeen
+	clear(use)
+	for _, ent := range s.dirtyList {
+		for _, ph := range ent.phs {
+			use[ph] = struct{}{}
+		}
+	}
+	for id := range s.phUnsent {
+		if _, ok := s.comps[id]; ok {
+			continue
+		}
+		if _, ok := use[id]; !ok {
+			for _, ent := range s.comps {
+				if ent.reach {
+					for _, ph := range ent.phs {
+						use[ph] = struct{}{}
+					}
+				}
+			}
+			return
+		}
+	}
+}
+
+// openComponentMessage starts the encoding of a component message (keys in
+// sorted order, as every message is encoded).
+func (e *progressiveEngine) openComponentMessage(b []byte) []byte {
+	if b == nil {
+		if e.fam == protocol.FamilyV09 {
+			return openUpdateComponents
+		}
+		return openSurfaceUpdate
+	}
+	if e.fam == protocol.FamilyV09 {
+		return append(b, openUpdateComponents...)
+	}
+	return append(b, openSurfaceUpdate...)
+}
+
+var (
+	openUpdateComponents = []byte(`{"updateComponents":{"components":[`)
+	openSurfaceUpdate    = []byte(`{"surfaceUpdate":{"components":[`)
+)
+
+// closeComponentMessage returns the end of the encoding of a component
+// message about surface sid (its surface id and, in the v0.9 family, its
+// version), valid until the next call. The last one is kept, and reused
+// while surface, family and version stay the same.
+func (e *progressiveEngine) closeComponentMessage(sid string) []byte {
+	ver := ""
+	if e.fam == protocol.FamilyV09 {
+		ver = e.versionFor(sid)
+	}
+	c := &e.closing
+	if c.ok && c.sid == sid && c.ver == ver && c.fam == e.fam {
+		return c.enc
+	}
+	b := append(c.enc[:0], `],"surfaceId":`...)
+	b = appendJSONString(b, sid)
+	if e.fam == protocol.FamilyV09 {
+		b = append(b, `},"version":`...)
+		b = appendJSONString(b, ver)
+		b = append(b, '}')
+	} else {
+		b = append(b, "}}"...)
+	}
+	*c = closingEnc{ok: true, sid: sid, ver: ver, fam: e.fam, enc: b}
+	return b
+}
+
+// closingEnc is the last end of a component message encoded.
+type closingEnc struct {
+	ok       bool
+	sid, ver string
+	fam      protocol.Family
+	enc      []byte
+}
+
+// componentMessage wraps components in the family's component message.
+func (e *progressiveEngine) componentMessage(sid string, list []any) map[string]any {
+	if e.fam == protocol.FamilyV09 {
+		return map[string]any{
+			"version":         e.versionFor(sid),
+			kUpdateComponents: map[string]any{"surfaceId": sid, "components": list},
+		}
+	}
+	return map[string]any{kSurfaceUpdate: map[string]any{"surfaceId": sid, "components": list}}
+}
