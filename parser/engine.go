@@ -58,7 +58,7 @@ func (e *emitter) message(m json.RawMessage) {
 		n = 1
 	}
 	last := &e.parts[n-1]
-	if last.Messages != nil && last.List != e.list || last.ListEnd {
+	if (last.Messages != nil && last.List != e.list) || last.ListEnd {
 		e.parts = append(e.parts, Part{})
 		n++
 		last = &e.parts[n-1]

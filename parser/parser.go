@@ -305,7 +305,7 @@ func (p *Parser) engineBytes(seg []byte, off int64) {
 	room := p.cfg.maxBlockSize - p.blockSize
 	over := len(seg) > room
 	if over {
-		if allSpace(seg[room:]) {
+		if jsonwire.SkipSpace(seg, room) == len(seg) {
 			// Whitespace past the bound: the bound is on the JSON, so
 			// only content after it fails the block.
 			over = false
@@ -410,14 +410,4 @@ func partialRuneTail(data []byte) int {
 		}
 	}
 	return 0
-}
-
-// allSpace reports whether b holds only JSON whitespace.
-func allSpace(b []byte) bool {
-	for _, c := range b {
-		if !jsonwire.IsSpace(c) {
-			return false
-		}
-	}
-	return true
 }

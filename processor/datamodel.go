@@ -171,12 +171,9 @@ func (dm *dataModel) prepareWrite(segs []string, value any, remove bool, maxByte
 	if len(segs) > maxPathSegments {
 		return dataWrite{}, fmt.Errorf("%w: path has %d segments, more than %d", ErrLimit, len(segs), maxPathSegments)
 	}
-	if err := checkSegments(segs); err != nil {
-		return dataWrite{}, err
-	}
 	for _, seg := range segs {
-		if _, _, tooBig := arrayIndex(seg); tooBig {
-			return dataWrite{}, fmt.Errorf("%w: array index %s exceeds the data model bound", ErrLimit, seg)
+		if err := checkSegment(seg); err != nil {
+			return dataWrite{}, err
 		}
 	}
 	if len(segs) == 0 {
@@ -276,7 +273,7 @@ func (dm *dataModel) preparePathWrite(segs []string, value any, remove bool, max
 		case *array:
 			idx, ok, tooBig := arrayIndex(seg)
 			if !ok {
-				if len(seg) > 1 && seg[0] == '0' && strings.Trim(seg, "0123456789") == "" {
+				if leadingZero(seg) {
 					return nil, fmt.Errorf("%w: array index %q has a leading zero in path %q (RFC 6901: not an index)", ErrDataPath, seg, formatPointer(segs))
 				}
 				return nil, fmt.Errorf("%w: cannot use non-numeric segment %q on an array in path %q", ErrDataPath, seg, formatPointer(segs))

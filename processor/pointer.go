@@ -116,7 +116,7 @@ func formatPointer(segs []string) string {
 // only, as the reference requires) and its value. tooBig is set for an
 // index with more than maxIndexDigits digits.
 func arrayIndex(seg string) (idx int, ok, tooBig bool) {
-	if seg == "" || len(seg) > 1 && seg[0] == '0' {
+	if seg == "" || leadingZero(seg) {
 		// RFC 6901: an array index has no leading zeros ("01" is a
 		// member name, never index 1).
 		return 0, false, false
@@ -135,18 +135,24 @@ func arrayIndex(seg string) (idx int, ok, tooBig bool) {
 	return idx, true, false
 }
 
-// forbiddenSegments are the path segments a JavaScript renderer would
-// merge into an object's prototype; the reference renderer core rejects
+// checkSegment rejects a path segment that a JavaScript renderer would
+// merge into an object's prototype: the reference renderer core rejects
 // them ("Forbidden path segment"), and so does the processor, whose
-// batches such renderers apply.
-var forbiddenSegments = map[string]bool{"__proto__": true, "constructor": true, "prototype": true}
-
-// checkSegments rejects a path holding a forbidden segment.
-func checkSegments(segs []string) error {
-	for _, seg := range segs {
-		if forbiddenSegments[seg] {
-			return fmt.Errorf("%w: Forbidden path segment '%s'", ErrDataPath, seg)
-		}
+// batches such renderers apply. An array index too large for the data
+// model's bound is an ErrLimit.
+func checkSegment(seg string) error {
+	switch seg {
+	case "__proto__", "constructor", "prototype":
+		return fmt.Errorf("%w: Forbidden path segment '%s'", ErrDataPath, seg)
+	}
+	if _, _, tooBig := arrayIndex(seg); tooBig {
+		return fmt.Errorf("%w: array index %s exceeds the data model bound", ErrLimit, seg)
 	}
 	return nil
+}
+
+// leadingZero reports whether seg is digits with a leading zero: not an
+// array index (RFC 6901), though it looks like one.
+func leadingZero(seg string) bool {
+	return len(seg) > 1 && seg[0] == '0' && strings.Trim(seg, "0123456789") == ""
 }

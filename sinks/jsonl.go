@@ -85,20 +85,15 @@ func (s *JSONL) Emit(ctx context.Context, e Event) error {
 		return err
 	}
 	defer s.unlock()
-	if s.buffered {
-		// A write error sticks in the bufio.Writer: the next writes
-		// return it.
-		if _, err := s.w.Write(e.Line); err != nil {
-			return fmt.Errorf("sinks: jsonl: %w", err)
-		}
-		if err := s.w.WriteByte('\n'); err != nil {
-			return fmt.Errorf("sinks: jsonl: %w", err)
-		}
-		return nil
+	// A write error sticks in the bufio.Writer: the next writes return it.
+	_, err := s.w.Write(e.Line)
+	if err == nil {
+		err = s.w.WriteByte('\n')
 	}
-	s.w.Write(e.Line) // a write error sticks in the bufio.Writer; Flush reports it
-	s.w.WriteByte('\n')
-	if err := s.w.Flush(); err != nil {
+	if err == nil && !s.buffered {
+		err = s.w.Flush()
+	}
+	if err != nil {
 		return fmt.Errorf("sinks: jsonl: %w", err)
 	}
 	return nil

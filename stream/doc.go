@@ -45,7 +45,7 @@
 // any instance (sinks.Event.Seq numbers them; a NATS sink puts the session
 // and Seq in the Nats-Msg-Id header, and wall-clock time only in headers).
 // In complete mode with the list policy, the batch and end events do not
-// depend on the chunking at all; only the way prose is split into text
+// depend on the chunking at all (for chunks within WithMaxChunk); only the way prose is split into text
 // events does. The one exception is a sink failure, which adds an error
 // event for the sinks that took the failed one.
 //

@@ -207,7 +207,7 @@ func appendChanges(dst []byte, c *processor.Changes) []byte {
 
 func appendSurfaceChanges(dst []byte, s *processor.SurfaceChanges) []byte {
 	if s == nil {
-		return append(dst, "null"...)
+		return append(dst, "{}"...) // the schema's object; the processor never leaves one nil
 	}
 	dst = append(dst, '{')
 	n := len(dst)

@@ -30,7 +30,7 @@ type Observer interface {
 	SinkFailure()
 	// SessionStart and SessionEnd report sessions opened and closed;
 	// reason is the end event's reason (EndClosed, EndIdle, EndEvicted,
-	// EndShutdown).
+	// EndShutdown), or EndReset for a session dropped without one.
 	SessionStart()
 	SessionEnd(reason string)
 }
@@ -59,4 +59,7 @@ const (
 	EndEvicted = "evicted"
 	// EndShutdown: the pipeline was closed with the session still open.
 	EndShutdown = "shutdown"
+	// EndReset: the session was dropped with Reset (no end event), to be
+	// replayed or handed to another instance.
+	EndReset = "reset"
 )

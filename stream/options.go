@@ -87,7 +87,8 @@ type config struct {
 	backoff     time.Duration
 	maxBackoff  time.Duration
 	now         func() time.Time
-	timed       bool // the observer takes timings (it is not NopObserver)
+	timed       bool   // the observer takes timings (it is not NopObserver)
+	batching    Policy // the effective policy, set by NewPipeline
 }
 
 func defaultConfig() config {

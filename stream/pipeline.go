@@ -70,6 +70,7 @@ func NewPipeline(opts ...Option) (*Pipeline, error) {
 			return nil, err
 		}
 	}
+	cfg.batching = cfg.effectivePolicy()
 	pl := &Pipeline{cfg: cfg, sessions: make(map[string]*session), stop: make(chan struct{}), done: make(chan struct{})}
 	// Check the parser and processor options once, so that a session
 	// never fails to start.
@@ -182,14 +183,10 @@ func (pl *Pipeline) unknownEnd(ctx context.Context, session string) error {
 
 // detachedError emits an error event for a session that is not open, as
 // the one event of a session of its own (sequence number 1).
-func (pl *Pipeline) detachedError(ctx context.Context, session string, info errorInfo) error {
-	s, err := pl.newSession(session)
-	if err != nil {
-		return err
-	}
+func (pl *Pipeline) detachedError(ctx context.Context, id string, info errorInfo) error {
+	s := &session{id: id, pl: pl, ended: true} // no parser or processor: one event
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.ended = true
 	return s.emitError(ctx, info)
 }
 
@@ -210,7 +207,7 @@ func (pl *Pipeline) Reset(session string) {
 	s.ended = true
 	s.mu.Unlock()
 	pl.last.CompareAndSwap(s, nil)
-	pl.cfg.observer.SessionEnd("reset")
+	pl.cfg.observer.SessionEnd(EndReset)
 }
 
 // ReportError emits an error event for a session with the given reason
@@ -223,7 +220,11 @@ func (pl *Pipeline) ReportError(ctx context.Context, session, reason string, err
 	if ferr != nil {
 		return ferr
 	}
-	info := errorInfo{reason: reason, list: -1, offset: -1, msg: err.Error()}
+	msg := reason
+	if err != nil {
+		msg = err.Error()
+	}
+	info := errorInfo{reason: reason, list: -1, offset: -1, msg: msg}
 	if s != nil {
 		s.mu.Lock()
 		defer s.mu.Unlock()

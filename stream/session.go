@@ -249,7 +249,7 @@ func (s *session) messages(ctx context.Context, p *parser.Part) error {
 			"index", r.Index, "kind", string(r.Type), "surfaceId", r.SurfaceID,
 			"reason", r.Error.Code, "path", r.Error.Path, "error", r.Error.Message)
 	}
-	if c.effectivePolicy() == PolicyYield && (len(p.Messages) > 0 || p.ListEnd) {
+	if c.batching == PolicyYield && (len(p.Messages) > 0 || p.ListEnd) {
 		if p.ListEnd {
 			return errors.Join(err, s.endList(ctx, nil))
 		}
@@ -274,7 +274,7 @@ func (s *session) flushYield(ctx context.Context) error {
 func (s *session) endList(ctx context.Context, cut *errorInfo) error {
 	b := s.list.End()
 	s.list = nil
-	if len(b.Results) == 0 && cut != nil && s.pl.cfg.effectivePolicy() == PolicyYield {
+	if len(b.Results) == 0 && cut != nil && s.pl.cfg.batching == PolicyYield {
 		// The yield policy sent the list's messages already: the error
 		// event that follows says that it was cut short.
 		return nil

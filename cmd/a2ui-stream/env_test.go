@@ -62,6 +62,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{"bad mode", []string{"serve", "--mode", "fast"}, "mode"},
 		{"bad log format", []string{"serve", "--log-format", "xml"}, "--log-format"},
 		{"unknown flag", []string{"serve", "--nope"}, "--nope"},
+		{"jetstream idle within the duplicate window", []string{"serve", "--jetstream", "--idle-timeout", "5m", "--duplicates", "10m"}, "--idle-timeout must be 0"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

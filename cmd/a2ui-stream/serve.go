@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -54,6 +55,11 @@ Every flag can also be set by an environment variable: A2UI_STREAM_ and the
 flag's name in capitals, dashes as underscores (A2UI_STREAM_NATS_URL). A
 flag on the command line wins.
 
+With --jetstream, --idle-timeout defaults to 0 and must otherwise exceed
+--duplicates: a session ended idle and fed again counts its events from 1,
+which the duplicate window would drop. Reuse a session id only after its
+end and that window.
+
 SIGINT or SIGTERM drains: fetching stops, in-flight chunks finish (with
 --jetstream, open sessions are handed back to the stream for another
 instance; with core NATS they are ended and flushed), sinks are flushed, and
@@ -104,7 +110,7 @@ func (f *serveFlags) register(fs interface {
 	fs.StringVar(&f.catalog, "catalog", "", "validate messages against the catalog in `FILE` (JSON or YAML)")
 	fs.BoolVar(&f.repair, "repair", false, "repair typographic quotes and trailing commas in blocks as they arrive")
 	fs.IntVar(&f.maxSessions, "max-sessions", stream.DefaultMaxSessions, "open sessions at most; a new one evicts the least recently fed")
-	fs.DurationVar(&f.idleTimeout, "idle-timeout", stream.DefaultIdleTimeout, "end a session fed nothing for this long (0: never)")
+	fs.DurationVar(&f.idleTimeout, "idle-timeout", stream.DefaultIdleTimeout, "end a session fed nothing for this long (0: never; with --jetstream the default is 0, see below)")
 	fs.IntVar(&f.maxChunk, "max-chunk", stream.DefaultMaxChunk, "largest chunk in bytes; a larger one is reported in an error event and skipped")
 	fs.IntVar(&f.workers, "workers", consumer.DefaultWorkers, "sessions processed in parallel (each session stays in order)")
 	fs.StringVar(&f.stream, "stream", consumer.DefaultStream, "--jetstream: the input stream's `NAME`")
@@ -133,6 +139,13 @@ func (f *serveFlags) register(fs interface {
 	f.log.register(fs)
 }
 
+// jsIdleError explains why, with --jetstream, a session may not end idle
+// within the output stream's duplicate window: its next chunks would open
+// a new session whose events count from 1 again, and the window would
+// drop them as duplicates of the ended session's.
+const jsIdleError = "with --jetstream, --idle-timeout must be 0 (the default there) or longer than --duplicates: " +
+	"a session that ended idle and is fed again counts its events from 1, and the duplicate window would drop them"
+
 // check reports the first usage error of the flags.
 func (f *serveFlags) check() error {
 	switch {
@@ -146,6 +159,8 @@ func (f *serveFlags) check() error {
 		return flagValueError{fmt.Sprintf("--max-sessions must be at least 1, got %d", f.maxSessions)}
 	case f.maxChunk < 1:
 		return flagValueError{fmt.Sprintf("--max-chunk must be at least 1, got %d", f.maxChunk)}
+	case f.js && f.idleTimeout > 0 && f.idleTimeout <= f.duplicates:
+		return flagValueError{jsIdleError}
 	case f.idleTimeout < 0 || f.ackWait <= 0 || f.duplicates <= 0 || f.maxAge <= 0 || f.drain <= 0:
 		return flagValueError{"durations must be positive (--idle-timeout may be 0)"}
 	}
@@ -202,6 +217,11 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	if fs.NArg() > 0 {
 		return usageFail(stderr, "serve", "no arguments expected, got %q", fs.Arg(0))
+	}
+	idleSet := false
+	fs.Visit(func(fl *flag.Flag) { idleSet = idleSet || fl.Name == "idle-timeout" })
+	if f.js && !idleSet && os.Getenv(envName("idle-timeout")) == "" {
+		f.idleTimeout = 0 // see jsIdleError
 	}
 	if err := f.check(); err != nil {
 		return usageFail(stderr, "serve", "%v", err)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -50,12 +51,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // trimPrefix drops this package's prefix from a cause so it is not repeated.
 func trimPrefix(err error) string {
-	s := err.Error()
-	const p = "httpserve: "
-	if len(s) > len(p) && s[:len(p)] == p {
-		return s[len(p):]
-	}
-	return s
+	return strings.TrimPrefix(err.Error(), "httpserve: ")
 }
 
 // Server runs one HTTP listener. Its methods are safe for concurrent use;

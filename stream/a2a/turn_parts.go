@@ -58,7 +58,7 @@ func (t *turnOut) add(ev sinks.Event) {
 		}
 	case sinks.KindBatch:
 		it.block = true
-		it.data = batchParts(ev.Line, t.o)
+		it.data = batchParts(ev, t.o)
 	case sinks.KindError:
 		if gjson.GetBytes(ev.Line, "reason").String() != stream.ReasonBlock {
 			return
@@ -80,38 +80,35 @@ func (t *turnOut) add(ev sinks.Event) {
 }
 
 // batchParts returns the data parts of a batch event's messages, applied
-// or not, in list order (an applied message is the next of "messages", a
-// rejected one is shown in its result), copied out of the event.
-func batchParts(line []byte, o PartOptions) []Part {
-	applied := gjson.GetBytes(line, "messages").Array()
-	results := gjson.GetBytes(line, "results").Array()
-	list := make([]json.RawMessage, 0, len(results))
-	for _, r := range results {
-		if r.Get("ok").Bool() {
-			if len(applied) == 0 {
-				break
-			}
-			list = append(list, json.RawMessage(applied[0].Raw))
-			applied = applied[1:]
+// or not, in list order (the Batch's results say which: an applied message
+// is the next of the line's "messages", a rejected one is shown in its
+// result), copied out of the event.
+func batchParts(ev sinks.Event, o PartOptions) []Part {
+	if ev.Batch == nil {
+		return nil
+	}
+	applied := gjson.GetBytes(ev.Line, "messages").Array()
+	var rejected []gjson.Result // the failed results' messages, in order
+	if ev.Batch.Failed > 0 {
+		rejected = gjson.GetBytes(ev.Line, "results.#(ok==false)#.message").Array()
+	}
+	list := make([]json.RawMessage, 0, len(ev.Batch.Results))
+	for _, r := range ev.Batch.Results {
+		src := &applied
+		if !r.OK {
+			src = &rejected
+		}
+		if len(*src) == 0 {
 			continue
 		}
-		if m := r.Get("message"); m.Exists() {
-			list = append(list, json.RawMessage(m.Raw))
-		}
+		list = append(list, json.RawMessage((*src)[0].Raw))
+		*src = (*src)[1:]
 	}
 	if len(list) == 0 {
 		return nil
 	}
 	if o.GroupMessages && o.Version.Family() != protocol.FamilyV08 {
-		var b []byte
-		b = append(b, '[')
-		for i, m := range list {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, m...)
-		}
-		return []Part{NewDataPart(json.RawMessage(append(b, ']')), o.Version, o.Shape)}
+		return []Part{NewDataPart(joinList(list), o.Version, o.Shape)}
 	}
 	out := make([]Part, len(list))
 	for i, m := range list {

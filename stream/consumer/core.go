@@ -143,7 +143,11 @@ loop:
 			checkDropped()
 		case <-closed:
 			checkDropped()
+			// Bounded as a drain is: the handler's context ends after the
+			// drain timeout.
+			stop := time.AfterFunc(c.cfg.drainTimeout, cancelWork)
 			stopPool()
+			stop.Stop()
 			return &ConfigError{What: "core", Err: errors.New("subscription closed (connection closed?)")}
 		case <-ctx.Done():
 			break loop

@@ -199,7 +199,12 @@ func (j *JetStream) dispatch(msg jetstream.Msg) {
 		return
 	}
 	job := jsJob{msg: msg, subject: subject, session: session, seq: seq, end: isEnd(msg.Headers().Get)}
-	j.pool.enqueue(shardOf(session, j.cfg.workers), job)
+	if !j.pool.enqueue(shardOf(session, j.cfg.workers), job) {
+		// Stopping: hand the chunk back at once rather than after the ack
+		// wait, so that the next owner gets it.
+		j.cfg.logger.Debug("consumer: chunk handed back while stopping", "session", session, "seq", seq)
+		_ = msg.Nak()
+	}
 }
 
 // sourceSeq reads the input stream sequence of a message of the group's

@@ -173,8 +173,8 @@ func (j *JetStream) fail(shard int, job jsJob, err error) {
 	}
 }
 
-// ack acknowledges a message and waits for the server's confirmation. A
-// lost ack means a redelivery, which is skipped.
+// ack acknowledges a message (without waiting for the server: a lost ack
+// means a redelivery, which is detected and skipped).
 func (j *JetStream) ack(ctx context.Context, job jsJob) {
 	if err := job.msg.Ack(); err != nil {
 		j.cfg.logger.Debug("consumer: ack", "session", job.session, "seq", job.seq, "err", err)

@@ -237,8 +237,10 @@ func WithMaxChunk(n int) Option {
 // 100,000), least recently used first out. Core NATS remembers which
 // sessions it has seen (to report an end for an unknown one); JetStream
 // remembers how far each session was processed, and rebuilds a forgotten
-// session by replay when its next chunk arrives (the handler is Reset when
-// the consumer forgets a session).
+// session by replay when its next chunk arrives (with JetStream the handler
+// is Reset when the consumer forgets a session; Core only forgets that it
+// saw it, so an end without body for a forgotten session is reported as
+// ErrUnknownSession).
 func WithMaxSessions(n int) Option {
 	return opt("WithMaxSessions", both, func(c *config) error {
 		if n < 1 {

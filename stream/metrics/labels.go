@@ -37,7 +37,7 @@ var EventKinds = []string{
 }
 
 // EndReasons are the known values of sessions_ended_total's reason label.
-var EndReasons = []string{stream.EndClosed, stream.EndIdle, stream.EndEvicted, stream.EndShutdown}
+var EndReasons = []string{stream.EndClosed, stream.EndIdle, stream.EndEvicted, stream.EndShutdown, stream.EndReset}
 
 // DefaultListeners are the known values of http_rejected_total's listener
 // label; WithListeners adds more.

@@ -277,7 +277,7 @@ func (m *Metrics) SinkFailure() { m.sinkFailures.Inc() }
 func (m *Metrics) SessionStart() { m.active.Inc() }
 
 // SessionEnd counts a session ended under its reason (stream.EndClosed,
-// EndIdle, EndEvicted, EndShutdown; others count as Other).
+// EndIdle, EndEvicted, EndShutdown, EndReset; others count as Other).
 func (m *Metrics) SessionEnd(reason string) {
 	m.active.Dec()
 	m.ended.inc(reason)
