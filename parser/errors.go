@@ -93,3 +93,17 @@ func (e *BlockError) Error() string {
 
 // Unwrap returns the cause.
 func (e *BlockError) Unwrap() error { return e.Err }
+
+// BlockErrors returns the errors a Feed or Close call returned: its one
+// *BlockError, or each of several joined, in stream order (each one's
+// Before places it among the call's parts); nil for nil. Feed and Close
+// return no other kind of error but ErrClosed, which comes back alone.
+func BlockErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}

@@ -150,3 +150,32 @@ func TestListEndsOffByDefault(t *testing.T) {
 		t.Fatalf("block in one call: %+v, want its part marked ListEnd", parts)
 	}
 }
+
+func TestBlockErrors(t *testing.T) {
+	p, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := BlockErrors(nil); got != nil {
+		t.Fatalf("BlockErrors(nil) = %v", got)
+	}
+	// Two blocks fail in one call, with a part between them.
+	_, err = p.Feed([]byte("<a2ui-json>[7]</a2ui-json>x<a2ui-json>[8]</a2ui-json>"))
+	errs := BlockErrors(err)
+	if len(errs) != 2 {
+		t.Fatalf("BlockErrors = %v, want two", errs)
+	}
+	for i, e := range errs {
+		var be *BlockError
+		if !errors.As(e, &be) || be.Block != i {
+			t.Fatalf("error %d = %v, want block %d", i, e, i)
+		}
+	}
+	if _, err := p.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Feed(nil)
+	if got := BlockErrors(err); len(got) != 1 || !errors.Is(got[0], ErrClosed) {
+		t.Fatalf("after Close: %v", got)
+	}
+}

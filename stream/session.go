@@ -186,19 +186,11 @@ func (s *session) handle(ctx context.Context, parts []parser.Part, perr error) e
 	return err
 }
 
-// blockErrors returns the block errors joined in err, in order of Before.
-// An error of another kind (none is expected from Feed or Close on an
-// open parser) is wrapped as a block error at the end of the call.
+// blockErrors returns the block errors of a parser call, in stream order.
+// An error of another kind (none is expected from Feed or Close on an open
+// parser) is wrapped as a block error at the end of the call.
 func blockErrors(err error) []*parser.BlockError {
-	if err == nil {
-		return nil
-	}
-	var list []error
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		list = j.Unwrap()
-	} else {
-		list = []error{err}
-	}
+	list := parser.BlockErrors(err)
 	out := make([]*parser.BlockError, 0, len(list))
 	for _, e := range list {
 		var be *parser.BlockError
@@ -207,7 +199,6 @@ func blockErrors(err error) []*parser.BlockError {
 		}
 		out = append(out, be)
 	}
-	slices.SortStableFunc(out, func(a, b *parser.BlockError) int { return a.Before - b.Before })
 	return out
 }
 

@@ -105,15 +105,7 @@ func countParts(parts []parser.Part) (int, bool) {
 }
 
 // countBlockErrors returns the number of blocks a parser call dropped.
-func countBlockErrors(err error) int {
-	if err == nil {
-		return 0
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return len(j.Unwrap())
-	}
-	return 1
-}
+func countBlockErrors(err error) int { return len(parser.BlockErrors(err)) }
 
 // processRun is the process stage: a processor applying what a parser
 // yielded, recorded per turn and per call before the clock starts, list

@@ -232,7 +232,7 @@ func (partLines) write(out *bufio.Writer, parts []parser.Part, err error, _ bool
 // in err, each error before the first part that came after it in the
 // stream (see parser.BlockError.Before).
 func interleave(parts []parser.Part, err error, part func(parser.Part) error, blockErr func(error) error) error {
-	errs := splitErrors(err)
+	errs := parser.BlockErrors(err)
 	next := 0
 	for i := 0; i <= len(parts); i++ {
 		for next < len(errs) && errorBefore(errs[next]) <= i {
@@ -258,15 +258,4 @@ func errorBefore(err error) int {
 		return be.Before
 	}
 	return int(^uint(0) >> 1)
-}
-
-// splitErrors lists the errors joined in err.
-func splitErrors(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
