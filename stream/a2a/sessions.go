@@ -64,11 +64,19 @@ func (s *Server) beginTurn(ctx context.Context, contextID string, out *turnOut) 
 	}
 	sl.refs++
 	s.turnsMu.Unlock()
+	// A free slot is taken whatever ctx says (as a select of both would
+	// pick at random): the turn then runs and ends through its context,
+	// the same way whenever the client leaves. Only waiting for an
+	// earlier turn of the context gives up on ctx.
 	select {
 	case sl.sem <- struct{}{}:
-	case <-ctx.Done():
-		s.dropSlot(contextID, sl)
-		return nil, ctx.Err()
+	default:
+		select {
+		case sl.sem <- struct{}{}:
+		case <-ctx.Done():
+			s.dropSlot(contextID, sl)
+			return nil, ctx.Err()
+		}
 	}
 	s.turnsMu.Lock()
 	sl.out = out
