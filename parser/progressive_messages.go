@@ -447,10 +447,14 @@ func (e *progressiveEngine) dedupeData(m map[string]any, strict bool) bool {
 				if !ok || key == "" {
 					continue
 				}
+				// The first value present counts, falsy or not: the
+				// reference looks only at truthy ones, so that a complete
+				// message adding {"valueBoolean": false} to entries already
+				// sniffed looked like nothing new and was skipped.
 				var val any
 				for _, vk := range [...]string{"valueString", "valueNumber", "valueBoolean"} {
-					if truthy(entry[vk]) {
-						val = entry[vk]
+					if v := entry[vk]; v != nil {
+						val = v
 						break
 					}
 				}
