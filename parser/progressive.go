@@ -93,6 +93,7 @@ type progressiveEngine struct {
 	phSeen  map[string]struct{}
 	phValid map[string]bool
 	phJSON  map[string][]byte
+	catBuf  []byte // scratch for validate
 
 	forceYield bool // yield held-back snapshots (block end)
 	deferredN  int  // surfaces whose snapshot is held back (at least; see flushDeferred)

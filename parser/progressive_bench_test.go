@@ -95,3 +95,11 @@ func BenchmarkProgressiveV09Chunk64K(b *testing.B) {
 }
 
 func BenchmarkDeltaV09Chunk64K(b *testing.B) { benchCorpus(b, "stream_v09.txt", ModeDelta, 65536) }
+
+// With the specification's basic catalog, which validates every snapshot.
+func BenchmarkProgressiveV09Chunk16Catalog(b *testing.B) {
+	benchCorpus(b, "stream_v09.txt", ModeProgressive, 16, WithCatalog(basicCatalogV09(b)), WithBorrowedOutput())
+}
+func BenchmarkDeltaV09Chunk16Catalog(b *testing.B) {
+	benchCorpus(b, "stream_v09.txt", ModeDelta, 16, WithCatalog(basicCatalogV09(b)), WithBorrowedOutput())
+}

@@ -50,7 +50,7 @@ func (e *progressiveEngine) validateLoose(obj map[string]any) error {
 	if e.cat == nil {
 		return nil
 	}
-	return e.cat.Validate([]any{obj}, protocol.WithStrictIntegrity(false))
+	return e.validate(obj, false)
 }
 
 // bodySurface returns body.surfaceId when body is an object with a
@@ -372,11 +372,12 @@ func (e *progressiveEngine) yieldMessage(msg map[string]any, strict bool) error 
 		msg = sniffedContents(msg)
 	}
 	if e.cat != nil {
-		if err := e.cat.Validate([]any{msg}, protocol.WithStrictIntegrity(strict)); err != nil {
-			if strict {
-				return err
+		if !strict {
+			if !e.valid(msg, false) {
+				return nil
 			}
-			return nil
+		} else if err := e.validate(msg, true); err != nil {
+			return err
 		}
 	}
 	e.emit(msg)

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
-
-	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // hashSeed keys the hashes of encoded components (compared to tell whether
@@ -281,7 +279,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		}
 		ent.valid = 1
 		msg := e.componentMessage(s.id, []any{pval})
-		if e.cat.Validate([]any{msg}, protocol.WithStrictIntegrity(false)) != nil {
+		if !e.valid(msg, false) {
 			ent.valid = -1
 		}
 	}

@@ -26,7 +26,7 @@ func (e *progressiveEngine) snapshotValid(s *surfaceState, sid string) bool {
 			ok, known := e.phValid[ph]
 			if !known {
 				msg := e.componentMessage(sid, []any{e.placeholder(ph)})
-				ok = e.cat.Validate([]any{msg}, protocol.WithStrictIntegrity(false)) == nil
+				ok = e.valid(msg, false)
 				e.phValid[ph] = ok
 			}
 			if !ok {

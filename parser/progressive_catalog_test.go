@@ -1,0 +1,106 @@
+package parser
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// basicCatalogV09 loads the specification's v0.9 basic catalog.
+func basicCatalogV09(tb testing.TB) *protocol.Catalog {
+	tb.Helper()
+	dir := shareddata.Path(tb, "a2ui", "specification", "v0_9")
+	cat, err := protocol.LoadCatalog(protocol.CatalogSpec{
+		Version:           "0.9",
+		S2CSchema:         dir + "/json/server_to_client.json",
+		CatalogSchema:     dir + "/catalogs/basic/catalog.json",
+		CommonTypesSchema: dir + "/json/common_types.json",
+	}, "")
+	if err != nil {
+		tb.Fatalf("load the basic catalog: %v", err)
+	}
+	return cat
+}
+
+// TestCatalogVerdictMatchesValidate: the engine's catalog verdict (the
+// fast validator on the encoding, then the integrity checks) is the
+// catalog's Validate verdict, strict and loose, on every message of the
+// first turns of the v0.9 corpus and on variants of each component message with one property
+// of one component removed (most of which the schema rejects), as partial
+// components are.
+func TestCatalogVerdictMatchesValidate(t *testing.T) {
+	data, err := os.ReadFile(shareddata.Path(t, "corpus", "stream_v09.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := basicCatalogV09(t)
+	e := &progressiveEngine{cat: cat}
+	p, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := p.Feed(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []map[string]any
+	for _, part := range parts {
+		for _, raw := range part.Messages {
+			m, ok := decodeObject(raw)
+			if !ok {
+				t.Fatalf("corpus message does not decode: %.80s", raw)
+			}
+			msgs = append(msgs, m)
+			msgs = append(msgs, componentVariants(raw)...)
+		}
+	}
+	if len(msgs) > 40 {
+		msgs = msgs[:40] // the schema library takes tens of ms on an invalid one
+	}
+	checked, invalid := 0, 0
+	for i, m := range msgs {
+		for _, strict := range []bool{false, true} {
+			want := cat.Validate([]any{m}, protocol.WithStrictIntegrity(strict))
+			if got := e.valid(m, strict); got != (want == nil) {
+				t.Fatalf("message %d, strict %v: valid %v, Validate says %v", i, strict, got, want)
+			}
+			got := e.validate(m, strict)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("message %d, strict %v: validate %v, Validate %v", i, strict, got, want)
+			}
+			checked++
+			if want != nil {
+				invalid++
+			}
+		}
+	}
+	if invalid == 0 || invalid == checked {
+		t.Fatalf("%d of %d verdicts invalid: the variants test nothing", invalid, checked)
+	}
+	t.Logf("%d verdicts, %d invalid", checked, invalid)
+}
+
+// componentVariants decodes raw once per property of its first component,
+// with that property removed.
+func componentVariants(raw []byte) []map[string]any {
+	var out []map[string]any
+	for k := 0; ; k++ {
+		m, _ := decodeObject(raw)
+		body, _ := m["updateComponents"].(map[string]any)
+		comps, _ := body["components"].([]any)
+		if len(comps) == 0 {
+			return out
+		}
+		comp, _ := comps[0].(map[string]any)
+		if k >= len(comp) {
+			return out
+		}
+		delete(comp, slices.Sorted(maps.Keys(comp))[k])
+		out = append(out, m)
+	}
+}
