@@ -18,7 +18,7 @@ import (
 //     update are healed and decoded, and only when a byte that can change
 //     the healed result arrived since the last time;
 //   - the bytes of a top-level message are dropped once it completes;
-//   - without a catalog, components of the common shapes are kept as their
+//   - components of the common shapes are kept as their
 //     compact bytes and never decoded (progressive_fastcomp.go): healing
 //     reuses the scanner's state, the processed form is the bytes with
 //     missing child ids rewritten, and snapshots and deltas are assembled

@@ -1,6 +1,11 @@
 package parser
 
-import "github.com/a2ui-stream/a2ui-stream/protocol"
+import (
+	"slices"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+	"github.com/buger/jsonparser"
+)
 
 // Catalog validation of decoded messages. The catalog's fast validator
 // reads a message's encoding without decoding it again and builds no
@@ -18,6 +23,7 @@ func (e *progressiveEngine) validate(msg map[string]any, strict bool) error {
 	if e.cat == nil {
 		return nil
 	}
+	msg = e.withoutStubs(msg)
 	if valid, decided := e.fastVerdict(msg); valid && decided {
 		return protocol.ValidateIntegrity([]any{msg}, e.cat.RefFields, protocol.WithStrictIntegrity(strict))
 	}
@@ -40,6 +46,32 @@ func (e *progressiveEngine) valid(msg map[string]any, strict bool) bool {
 	return protocol.ValidateIntegrity([]any{msg}, e.cat.RefFields, protocol.WithStrictIntegrity(strict)) == nil
 }
 
+// componentValid is the catalog's verdict on the component message of
+// ent's processed form (pval, when decoded, else its encoding), as a
+// component is validated on its own while its update arrives (no root or
+// orphan checks). A component read at byte level is judged on its bytes:
+// of the integrity checks only self-reference can fail for a message of
+// one component, and the references are the raw ones (its own id, if it
+// is one, never missing) plus its placeholders.
+func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry, pval map[string]any) bool {
+	if ent.fast != nil {
+		b := e.openComponentMessage(e.catBuf[:0])
+		b = append(b, ent.pjson...)
+		e.catBuf = append(b, e.closeComponentMessage(s.id)...)
+		valid, decided := e.cat.MessageVerdict(string(e.catBuf))
+		if cap(e.catBuf) > maxCatBuf {
+			e.catBuf = nil
+		}
+		if decided {
+			return valid && !ent.selfRef && !slices.Contains(ent.phs, ent.id)
+		}
+	}
+	if pval == nil {
+		pval, _ = decodeObject(ent.pjson)
+	}
+	return e.valid(e.componentMessage(s.id, []any{pval}), false)
+}
+
 // fastVerdict is the catalog's fast verdict on msg's encoding.
 func (e *progressiveEngine) fastVerdict(msg map[string]any) (valid, decided bool) {
 	e.catBuf = appendCmp(e.catBuf[:0], msg)
@@ -52,3 +84,64 @@ func (e *progressiveEngine) fastVerdict(msg map[string]any) (valid, decided bool
 
 // maxCatBuf bounds the encoding buffer kept between calls.
 const maxCatBuf = 64 << 10
+
+// withoutStubs returns msg, decoded again in full when the message being
+// read holds components read at byte level (their *fastComp stubs are
+// opaque to the schema library and to the integrity checks).
+func (e *progressiveEngine) withoutStubs(msg map[string]any) map[string]any {
+	if e.sc.stubs == 0 {
+		return msg
+	}
+	if m, ok := decodeObject(appendJSON(nil, msg)); ok {
+		return m
+	}
+	return msg
+}
+
+// fastCatalog is the catalog's say on the component e.cs just read at
+// byte level (nothing without a catalog): fast reports whether its
+// references are the ones the byte-level reader found (every type in it
+// has well-known reference fields only; otherwise it takes the generic
+// path), and renderable whether a v0.8 definition has the required
+// properties of its type, as handlePartialComponent checks them.
+func (e *progressiveEngine) fastCatalog() (fast, renderable bool) {
+	if e.cat == nil {
+		return true, true
+	}
+	src := e.cs.out
+	if e.fam != protocol.FamilyV08 {
+		v, typ, _, err := jsonparser.Get(src, "component")
+		if err != nil || typ != jsonparser.String {
+			return false, false
+		}
+		name, err := jsonparser.ParseString(v)
+		return err == nil && e.cat.WellKnownRefs(name), true
+	}
+	fast = true
+	var first string
+	var props []byte
+	err := jsonparser.ObjectEach(src, func(k, v []byte, typ jsonparser.ValueType, _ int) error {
+		name := string(k)
+		if !e.cat.WellKnownRefs(name) {
+			fast = false
+		}
+		if first == "" || name < first {
+			first, props = name, nil
+			if typ == jsonparser.Object {
+				props = v
+			}
+		}
+		return nil
+	}, "component")
+	if err != nil || !fast {
+		return false, false
+	}
+	if props != nil {
+		for _, req := range e.cat.RequiredFields(first) {
+			if _, _, _, err := jsonparser.Get(props, req); err != nil {
+				return true, false
+			}
+		}
+	}
+	return true, true
+}

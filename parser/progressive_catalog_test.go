@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
@@ -102,5 +103,71 @@ func componentVariants(raw []byte) []map[string]any {
 		}
 		delete(comp, slices.Sorted(maps.Keys(comp))[k])
 		out = append(out, m)
+	}
+}
+
+// standardCatalogV08 loads the specification's v0.8 standard catalog.
+func standardCatalogV08(tb testing.TB) *protocol.Catalog {
+	tb.Helper()
+	dir := shareddata.Path(tb, "a2ui", "specification", "v0_8", "json")
+	cat, err := protocol.LoadCatalog(protocol.CatalogSpec{
+		Version:       "0.8",
+		S2CSchema:     dir + "/server_to_client.json",
+		CatalogSchema: dir + "/standard_catalog_definition.json",
+	}, "")
+	if err != nil {
+		tb.Fatalf("load the v0.8 standard catalog: %v", err)
+	}
+	return cat
+}
+
+// TestFastPathMatchesGenericWithCatalog: with a catalog, components read at
+// byte level give, call by call, the messages the generic path gives: on
+// the streaming suite's cases that name a catalog, on corpus turns with
+// the specification's catalogs, and on the byte-level path's own cases.
+func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
+	v09, v08 := WithCatalog(basicCatalogV09(t)), WithCatalog(standardCatalogV08(t))
+	cases, confDir := loadStreamingSuite(t)
+	for _, c := range cases {
+		if c.Catalog == nil {
+			continue
+		}
+		t.Run("suite/"+c.Name, func(t *testing.T) {
+			cat, err := loadCaseCatalog(c, confDir)
+			if err != nil {
+				t.Skipf("catalog: %v", err) // the case tests the failure
+			}
+			var all []byte
+			for _, st := range c.Steps {
+				all = append(all, st.Input...)
+			}
+			for _, n := range []int{1, 3, 16, len(all)} {
+				checkSamePaths(t, chunked(all, n), WithCatalog(cat))
+			}
+		})
+	}
+	for _, corpus := range []struct {
+		name string
+		cat  Option
+	}{{"stream_v09", v09}, {"stream_v08", v08}} {
+		turns := corpusTurns(t, corpus.name, []int{0, 1, 7, 42, 150})
+		for ti, turn := range turns {
+			for _, n := range []int{1, 16, 256} {
+				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus.name, ti, n), func(t *testing.T) {
+					checkSamePaths(t, chunked(turn, n), corpus.cat)
+				})
+			}
+		}
+	}
+	for _, tc := range fastPathCases {
+		cat := v09
+		if strings.HasPrefix(tc.name, "v08") {
+			cat = v08
+		}
+		t.Run("case/"+tc.name, func(t *testing.T) {
+			for _, n := range []int{1, 7, len(tc.in)} {
+				checkSamePaths(t, chunked([]byte(tc.in), n), cat)
+			}
+		})
 	}
 }

@@ -12,9 +12,9 @@ import (
 // runCanonical feeds chunks in mode and returns, per Feed and Close call,
 // the canonical (sorted-key) encoding of its parts, with the byte-level
 // component path on or off.
-func runCanonical(t *testing.T, mode Mode, generic bool, chunks [][]byte) []string {
+func runCanonical(t *testing.T, mode Mode, generic bool, chunks [][]byte, opts ...Option) []string {
 	t.Helper()
-	p, err := New(WithMode(mode))
+	p, err := New(append([]Option{WithMode(mode)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,11 +46,11 @@ func runCanonical(t *testing.T, mode Mode, generic bool, chunks [][]byte) []stri
 
 // checkSamePaths checks that the byte-level component path yields, call by
 // call, the same messages (up to key order) as the generic path.
-func checkSamePaths(t *testing.T, chunks [][]byte) {
+func checkSamePaths(t *testing.T, chunks [][]byte, opts ...Option) {
 	t.Helper()
 	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-		fast := runCanonical(t, mode, false, chunks)
-		slow := runCanonical(t, mode, true, chunks)
+		fast := runCanonical(t, mode, false, chunks, opts...)
+		slow := runCanonical(t, mode, true, chunks, opts...)
 		for i := range fast {
 			if fast[i] != slow[i] {
 				t.Fatalf("%s call %d:\nbyte-level: %s\n   generic: %s", mode, i, fast[i], slow[i])
@@ -90,35 +90,42 @@ func TestFastPathMatchesGenericOnCorpus(t *testing.T) {
 	}
 }
 
+const fastCS = `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`
+
+// fastPathCases are the shapes the byte-level component path reads or
+// hands to the generic path.
+var fastPathCases = []struct {
+	name string
+	in   string
+}{
+	{"leaf_and_children", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b","a"]},{"id":"a","component":"Text","text":"x y z"},{"id":"b","component":"Button","child":"a"}]}}]</a2ui-json>`},
+	{"whitespace_and_escapes", fastCS + `{ "version" : "v0.9" , "updateComponents" : { "surfaceId" : "s" , "components" : [ { "id" : "root" , "component" : "Column" , "children" : [ "a" , "b\u0041" ] } , { "id" : "a" , "component" : "Text" , "text" : "q\"uote\\ \u00e9 ok" , "n": -1.5e3, "t": true, "f": false, "z": null } ] } } ]</a2ui-json>`},
+	{"empty_children_reads_buffer", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":[]},{"id":"x","component":"Text","text":"t"}]}}]</a2ui-json>`},
+	{"nested_child_field_and_tabs", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Tabs","tabs":[{"title":"a","child":"t1"}],"extra":{"child":"zz"}},{"id":"t1","component":"Text","text":"x"}]}}]</a2ui-json>`},
+	{"empty_object_in_partial", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"abc","style":{},"more":"def"}]}}]</a2ui-json>`},
+	{"duplicate_and_odd_keys", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a","child":"b"},{"id":"a","component":"Text","text":"1","root":"x"},{"id":"b","component":"Text","text":"2","componentId":"a"}]}}]</a2ui-json>`},
+	{"duplicate_plain_keys", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a","":"","":"x","text":"b"},{"id":"n","component":"Text","style":{"c":1,"d":{"e":1,"e":2},"c":2}}]}}]</a2ui-json>`},
+	{"many_keys", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"t"` + manyKeys(40) + `,"style":{` + manyKeys(40)[1:] + `}}]}}]</a2ui-json>`},
+	{"v08_duplicate_prop_keys", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":{"literalString":"x"},"usageHint":"h1","usageHint":"h2"}}}]}}]</a2ui-json>`},
+	{"self_reference", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"root"}]}}]</a2ui-json>`},
+	{"cycle", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"},{"id":"a","component":"Card","child":"root"}]}}]</a2ui-json>`},
+	{"components_in_create_surface", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"},"updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"x"}]}}]</a2ui-json>`},
+	{"bare_object", `<a2ui-json>{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}</a2ui-json><a2ui-json>{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Row","children":["a"]},{"id":"a","component":"Text","text":"hello world"}]}}</a2ui-json>`},
+	{"invalid_component", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":tru}]}}]</a2ui-json>`},
+	{"v08_shapes", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a","b","c","a"]},"alignment":"center"}}},{"id":"a","component":{"Text":{"text":{"literalString":"hello there"},"usageHint":"h2"}}},{"id":"b","component":{"Button":{"child":"bt","action":{"name":"go","context":[{"key":"k","value":{"path":"/x"}}]}}}},{"id":"bt","component":{"Text":{"text":{"path":"/label"}}}},{"id":"c","component":{"TextField":{"label":{"literalString":"Name"},"text":{"path":"name"}}}}]}}]</a2ui-json>`},
+	{"v08_paths_to_normalise", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Row":{"children":{"explicitList":["a","b","c"]}}}},{"id":"a","component":{"Text":{"text":{"path":"//double","literalString":"x"}}}},{"id":"b","component":{"Text":{"text":{"path":7}}}},{"id":"c","component":{"Text":{"text":{"literalString":"y","path":"/z"}}}}]}}]</a2ui-json>`},
+	{"v08_template_and_odd", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"List":{"children":{"template":{"componentId":"item","dataBinding":"/items"}}}}},{"id":"item","component":{"Card":{"child":"root"}},"weight":{}},{"id":"e","component":{"Text":{}}},{"id":"two","component":{"Text":{"text":{"literalString":"a"}},"Image":{"url":{"literalString":"b"}}}},{"id":"list","component":{"Column":{"children":{"explicitList":[]}}}}]}}]</a2ui-json>`},
+	{"v08_pending_before_begin", `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Card":{"child":"a"}}},{"id":"a","component":{"Text":{"text":{"literalString":"late"}}}}]}},{"beginRendering":{"surfaceId":"s","root":"root"}}]</a2ui-json>`},
+	{"partial_regrows_after_complete", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"first version"},{"id":"a","component":"Text","text":"second, longer version"},{"id":"b","component":"Text","text":"bee"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text","text":"third version"},{"id":"root","component":"Column","children":["b","a","c"]},{"id":"c","component":"Text","text":"sea"}]}}]</a2ui-json>`},
+	{"children_cut_then_arrive", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["alpha","beta","gamma"]},{"id":"beta","component":"Row","children":["alpha","delta"]},{"id":"alpha","component":"Text","text":"a a a"},{"id":"delta","component":"Card","child":"gamma"},{"id":"gamma","component":"Text","text":"g g g"}]}}]</a2ui-json>`},
+	{"non_string_id", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":7,"component":"Text"},{"id":"root","component":"Column","children":[7,"a"]},{"id":"a","component":"Text","text":"x"}]}}]</a2ui-json>`},
+	{"placeholder_named_like_its_parent", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["loading_x"]},{"id":"loading_x","component":"Card","child":"x"}]}}]</a2ui-json>`},
+	{"modal_refs_of_its_own", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Modal","trigger":"b","content":"c"},{"id":"b","component":"Text","text":"open"},{"id":"c","component":"Text","text":"inside"}]}}]</a2ui-json>`},
+	{"v08_required_missing", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a","b"]}}}},{"id":"a","component":{"Image":{"usageHint":"avatar"}}},{"id":"b","component":{"Text":{"text":{"literalString":"long enough to be cut"}}}}]}}]</a2ui-json>`},
+}
+
 func TestFastPathCases(t *testing.T) {
-	const cs = `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`
-	tests := []struct {
-		name string
-		in   string
-	}{
-		{"leaf_and_children", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b","a"]},{"id":"a","component":"Text","text":"x y z"},{"id":"b","component":"Button","child":"a"}]}}]</a2ui-json>`},
-		{"whitespace_and_escapes", cs + `{ "version" : "v0.9" , "updateComponents" : { "surfaceId" : "s" , "components" : [ { "id" : "root" , "component" : "Column" , "children" : [ "a" , "b\u0041" ] } , { "id" : "a" , "component" : "Text" , "text" : "q\"uote\\ \u00e9 ok" , "n": -1.5e3, "t": true, "f": false, "z": null } ] } } ]</a2ui-json>`},
-		{"empty_children_reads_buffer", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":[]},{"id":"x","component":"Text","text":"t"}]}}]</a2ui-json>`},
-		{"nested_child_field_and_tabs", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Tabs","tabs":[{"title":"a","child":"t1"}],"extra":{"child":"zz"}},{"id":"t1","component":"Text","text":"x"}]}}]</a2ui-json>`},
-		{"empty_object_in_partial", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"abc","style":{},"more":"def"}]}}]</a2ui-json>`},
-		{"duplicate_and_odd_keys", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a","child":"b"},{"id":"a","component":"Text","text":"1","root":"x"},{"id":"b","component":"Text","text":"2","componentId":"a"}]}}]</a2ui-json>`},
-		{"duplicate_plain_keys", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a","":"","":"x","text":"b"},{"id":"n","component":"Text","style":{"c":1,"d":{"e":1,"e":2},"c":2}}]}}]</a2ui-json>`},
-		{"many_keys", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"t"` + manyKeys(40) + `,"style":{` + manyKeys(40)[1:] + `}}]}}]</a2ui-json>`},
-		{"v08_duplicate_prop_keys", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":{"literalString":"x"},"usageHint":"h1","usageHint":"h2"}}}]}}]</a2ui-json>`},
-		{"self_reference", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"root"}]}}]</a2ui-json>`},
-		{"cycle", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"},{"id":"a","component":"Card","child":"root"}]}}]</a2ui-json>`},
-		{"components_in_create_surface", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"},"updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"x"}]}}]</a2ui-json>`},
-		{"bare_object", `<a2ui-json>{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}</a2ui-json><a2ui-json>{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Row","children":["a"]},{"id":"a","component":"Text","text":"hello world"}]}}</a2ui-json>`},
-		{"invalid_component", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":tru}]}}]</a2ui-json>`},
-		{"v08_shapes", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a","b","c","a"]},"alignment":"center"}}},{"id":"a","component":{"Text":{"text":{"literalString":"hello there"},"usageHint":"h2"}}},{"id":"b","component":{"Button":{"child":"bt","action":{"name":"go","context":[{"key":"k","value":{"path":"/x"}}]}}}},{"id":"bt","component":{"Text":{"text":{"path":"/label"}}}},{"id":"c","component":{"TextField":{"label":{"literalString":"Name"},"text":{"path":"name"}}}}]}}]</a2ui-json>`},
-		{"v08_paths_to_normalise", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Row":{"children":{"explicitList":["a","b","c"]}}}},{"id":"a","component":{"Text":{"text":{"path":"//double","literalString":"x"}}}},{"id":"b","component":{"Text":{"text":{"path":7}}}},{"id":"c","component":{"Text":{"text":{"literalString":"y","path":"/z"}}}}]}}]</a2ui-json>`},
-		{"v08_template_and_odd", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"List":{"children":{"template":{"componentId":"item","dataBinding":"/items"}}}}},{"id":"item","component":{"Card":{"child":"root"}},"weight":{}},{"id":"e","component":{"Text":{}}},{"id":"two","component":{"Text":{"text":{"literalString":"a"}},"Image":{"url":{"literalString":"b"}}}},{"id":"list","component":{"Column":{"children":{"explicitList":[]}}}}]}}]</a2ui-json>`},
-		{"v08_pending_before_begin", `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Card":{"child":"a"}}},{"id":"a","component":{"Text":{"text":{"literalString":"late"}}}}]}},{"beginRendering":{"surfaceId":"s","root":"root"}}]</a2ui-json>`},
-		{"partial_regrows_after_complete", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"first version"},{"id":"a","component":"Text","text":"second, longer version"},{"id":"b","component":"Text","text":"bee"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text","text":"third version"},{"id":"root","component":"Column","children":["b","a","c"]},{"id":"c","component":"Text","text":"sea"}]}}]</a2ui-json>`},
-		{"children_cut_then_arrive", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["alpha","beta","gamma"]},{"id":"beta","component":"Row","children":["alpha","delta"]},{"id":"alpha","component":"Text","text":"a a a"},{"id":"delta","component":"Card","child":"gamma"},{"id":"gamma","component":"Text","text":"g g g"}]}}]</a2ui-json>`},
-		{"non_string_id", cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":7,"component":"Text"},{"id":"root","component":"Column","children":[7,"a"]},{"id":"a","component":"Text","text":"x"}]}}]</a2ui-json>`},
-	}
-	for _, tc := range tests {
+	for _, tc := range fastPathCases {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, n := range []int{1, 2, 7, 16, len(tc.in)} {
 				checkSamePaths(t, chunked([]byte(tc.in), n))

@@ -2,8 +2,8 @@ package parser
 
 import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 
-// This file is the byte-level path for the common component shapes, without
-// a catalog: a v0.9-family component (string "component") whose only
+// This file is the byte-level path for the common component shapes: a
+// v0.9-family component (string "component") whose only
 // component references are top-level "child"-like strings and
 // "children"-like lists of strings, and a v0.8 component ("component": {Type:
 // props}) whose references are such properties (or "children":
@@ -13,7 +13,9 @@ import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 // its child ids are read in one pass, and its processed form (placeholders
 // for missing children) is the bytes with those ids rewritten. Anything
 // else takes the generic path (decoded maps), which gives the same
-// observable result.
+// observable result. With a catalog, so does a component of a type whose
+// reference fields are not all well-known names (a Modal's "trigger"), and
+// a component's verdict is taken on its bytes (progressive_catalog.go).
 
 // Outcomes of compScanner.scan.
 const (

@@ -71,6 +71,8 @@ func appendValue(dst []byte, v any, cmp bool) []byte {
 			return append(dst, x.cmp...)
 		}
 		return append(dst, x.out...)
+	case *fastComp: // a component read at byte level: its compact bytes
+		return append(dst, x.src...)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

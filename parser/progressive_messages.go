@@ -373,7 +373,7 @@ func (e *progressiveEngine) yieldMessage(msg map[string]any, strict bool) error 
 	}
 	if e.cat != nil {
 		if !strict {
-			if !e.valid(msg, false) {
+			if !e.valid(e.withoutStubs(msg), false) {
 				return nil
 			}
 		} else if err := e.validate(msg, true); err != nil {

@@ -274,12 +274,8 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {
-		if pval == nil {
-			pval, _ = decodeObject(ent.pjson)
-		}
 		ent.valid = 1
-		msg := e.componentMessage(s.id, []any{pval})
-		if !e.valid(msg, false) {
+		if !e.componentValid(s, ent, pval) {
 			ent.valid = -1
 		}
 	}

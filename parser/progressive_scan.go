@@ -414,11 +414,15 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 		case compInvalid:
 			return nil
 		case compFast:
+			fast, renderable := e.fastCatalog()
+			if !fast {
+				break
+			}
 			// Read at byte level; the enclosing message reuses it.
 			s.foundValid = true
 			sc := e.state(e.surface)
 			var fc *fastComp
-			if !e.cs.emptyObj {
+			if !e.cs.emptyObj && renderable {
 				fc = e.growFast(sc)
 			}
 			if fc == nil {
@@ -430,7 +434,7 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 			}
 			s.known[f.start] = knownObject{end: len(s.buf), v: fc}
 			s.stubs++
-			if !fc.emptyObj {
+			if !fc.emptyObj && renderable {
 				e.putFast(sc, fc)
 				e.dirty = true
 			}
@@ -483,7 +487,7 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 
 // fastComps reports whether components may take the byte-level path.
 func (e *progressiveEngine) fastComps() bool {
-	return (e.fam == protocol.FamilyV09 || e.fam == protocol.FamilyV08) && e.cat == nil && !e.generic
+	return (e.fam == protocol.FamilyV09 || e.fam == protocol.FamilyV08) && !e.generic
 }
 
 // isComponentElement reports whether the object just closed (already

@@ -89,7 +89,11 @@ func (e *progressiveEngine) sniffComponents() {
 			case compInvalid:
 				continue
 			case compFast:
-				if !e.cs.emptyObj {
+				fast, renderable := e.fastCatalog()
+				if !fast {
+					break
+				}
+				if !e.cs.emptyObj && renderable {
 					sc := e.state(e.surface)
 					if e.growFast(sc) == nil {
 						fc := e.fastResult(sc)

@@ -1,0 +1,35 @@
+package protocol
+
+import "testing"
+
+func TestWellKnownRefs(t *testing.T) {
+	single := func(s ...string) []string { return s }
+	cat := &Catalog{refs: map[string]refFields{
+		"Card":   {single: single("child")},
+		"Column": {list: single("children")},
+		"Modal":  {single: single("content", "trigger")},
+		"Odd":    {single: single("children")},
+		"Odd2":   {list: single("child")},
+	}}
+	tests := []struct {
+		name, typ string
+		want      bool
+	}{
+		{"single well-known", "Card", true},
+		{"list well-known", "Column", true},
+		{"names of its own", "Modal", false},
+		{"list name as single", "Odd", false},
+		{"single name as list", "Odd2", false},
+		{"unknown type", "Nope", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := cat.WellKnownRefs(tc.typ); got != tc.want {
+				t.Errorf("WellKnownRefs(%q) = %v, want %v", tc.typ, got, tc.want)
+			}
+		})
+	}
+	if !(*Catalog)(nil).WellKnownRefs("Card") {
+		t.Error("nil catalog: want true")
+	}
+}
