@@ -7,6 +7,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -90,8 +92,8 @@ func convertEntryValue(name string, v gjson.Result, path string, maxBytes int) (
 		if len(t) >= 2 && ((t[0] == '{' && t[len(t)-1] == '}') || (t[0] == '[' && t[len(t)-1] == ']')) {
 			// The parsed value joins the data model: it is held to the
 			// depth limit of the messages themselves.
-			var tp protocol.Tape
-			err := tp.Parse(t)
+			var tp jsontape.Tape
+			err := protocoltape.Parse(&tp, t)
 			if errors.Is(err, protocol.ErrRecursionLimit) {
 				return nil, &MessageError{Path: path + "/" + escapeToken(name), Err: err}
 			}

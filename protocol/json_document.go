@@ -15,6 +15,24 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
+// ErrJSONSyntax is the sentinel of JSON syntax errors (see
+// *JSONSyntaxError).
+var ErrJSONSyntax = errors.New("protocol: invalid JSON")
+
+// JSONSyntaxError is a JSON syntax error (invalid UTF-8 included) in a
+// JSON document the package reads: a catalog, a schema, a message.
+type JSONSyntaxError struct {
+	Offset int    // byte offset of the error
+	Reason string // what is wrong there
+}
+
+func (e *JSONSyntaxError) Error() string {
+	return fmt.Sprintf("protocol: invalid JSON at offset %d: %s", e.Offset, e.Reason)
+}
+
+// Unwrap returns ErrJSONSyntax.
+func (e *JSONSyntaxError) Unwrap() error { return ErrJSONSyntax }
+
 // utf8BOM is the byte order mark some editors put at the start of a file.
 var utf8BOM = []byte("\ufeff")
 

@@ -30,7 +30,7 @@ func CheckLimits(msg any) error {
 
 func walkLimits(v any, depth, fnDepth int) error {
 	if depth > MaxComponentDepth {
-		return topoErr(ErrRecursionLimit, "Global recursion limit exceeded: Depth > %d", MaxComponentDepth)
+		return depthLimitError()
 	}
 	switch x := v.(type) {
 	case []any:
@@ -60,6 +60,12 @@ func walkLimits(v any, depth, fnDepth int) error {
 		}
 	}
 	return nil
+}
+
+// depthLimitError is the error of a message nested more than
+// MaxComponentDepth containers deep.
+func depthLimitError() *ValidationError {
+	return topoErr(ErrRecursionLimit, "Global recursion limit exceeded: Depth > %d", MaxComponentDepth)
 }
 
 // joinPointer renders path segments as a JSON Pointer ("/a/0/b").
