@@ -7,6 +7,8 @@ import (
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Component is one component as a surface holds it (see
@@ -259,7 +261,7 @@ func (p *Processor) parseComponent(tp *jsontape.Tape, c, i int, v08, withRefs bo
 			}
 		default:
 			if v08 {
-				return fail(componentPath(i, "/"+escapeToken(k)), ErrInvalidMessage, "unknown component property %q", k)
+				return fail(componentPath(i, "/"+jsonwire.EscapePointerToken(k)), ErrInvalidMessage, "unknown component property %q", k)
 			}
 		}
 		if withRefs && !v08 {
@@ -447,11 +449,6 @@ func (p *Processor) addRef(tp *jsontape.Tape, t, kt int, suffix refSuffix, index
 func (p *Processor) keySpan(tp *jsontape.Tape, kt int) span {
 	_, sp := p.strSpan(tp, kt)
 	return sp
-}
-
-// escapeToken escapes one JSON Pointer token.
-func escapeToken(s string) string {
-	return formatPointer([]string{s})[1:]
 }
 
 // refField renders where the k-th reference of a component (its JSON

@@ -10,6 +10,8 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // convertContents turns a v0.8 dataModelUpdate "contents" adjacency list
@@ -95,7 +97,7 @@ func convertEntryValue(name string, v gjson.Result, path string, maxBytes int) (
 			var tp jsontape.Tape
 			err := protocoltape.Parse(&tp, t)
 			if errors.Is(err, protocol.ErrRecursionLimit) {
-				return nil, &MessageError{Path: path + "/" + escapeToken(name), Err: err}
+				return nil, &MessageError{Path: path + "/" + jsonwire.EscapePointerToken(name), Err: err}
 			}
 			if err == nil {
 				return rawJSON(t), nil

@@ -6,6 +6,8 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Message kinds added after v0.9; recognised, not applied.
@@ -102,7 +104,7 @@ func (e *envelope) readBody() *MessageError {
 				return true
 			}
 		}
-		ferr = fail("/"+escapeToken(k), ErrInvalidMessage, "unknown property %q", k)
+		ferr = fail("/"+jsonwire.EscapePointerToken(k), ErrInvalidMessage, "unknown property %q", k)
 		return false
 	})
 	return ferr

@@ -58,7 +58,7 @@ func decodeJSON(data []byte) (any, error) {
 	}
 	// The decoder stops at the value's end and does not look further, so
 	// anything after it is checked here.
-	rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")
+	rest := data[jsonwire.SkipSpace(data, int(dec.InputOffset())):]
 	if len(rest) > 0 {
 		return nil, &JSONSyntaxError{
 			Offset: len(data) - len(rest),
@@ -104,7 +104,7 @@ func quoteJunk(b []byte) string {
 // YAML reader would skip. Any other document is YAML.
 func decodeDocument(data []byte) (any, error) {
 	body := bytes.TrimPrefix(data, utf8BOM)
-	if first := bytes.TrimLeft(body, " \t\r\n"); len(first) > 0 && (first[0] == '{' || first[0] == '[') {
+	if i := jsonwire.SkipSpace(body, 0); i < len(body) && (body[i] == '{' || body[i] == '[') {
 		v, err := decodeJSON(body)
 		if err != nil {
 			var se *JSONSyntaxError

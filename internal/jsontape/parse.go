@@ -145,27 +145,20 @@ memberValue: // a value starts at s[i], depth containers deep
 		toks[nt].set(Number, int32(i), int32(j), int32(nt+1))
 		nt++
 		i = j
-	case 't':
-		if len(s)-i < 4 || s[i:i+4] != "true" {
+	case 't', 'f', 'n':
+		k := jsonwire.LiteralLen(s, i)
+		if k == 0 {
 			return 0, syntaxError(i, "invalid literal")
 		}
-		toks[nt].set(True, int32(i), int32(i+4), int32(nt+1))
-		nt++
-		i += 4
-	case 'f':
-		if len(s)-i < 5 || s[i:i+5] != "false" {
-			return 0, syntaxError(i, "invalid literal")
+		kind := Null
+		if c == 't' {
+			kind = True
+		} else if c == 'f' {
+			kind = False
 		}
-		toks[nt].set(False, int32(i), int32(i+5), int32(nt+1))
+		toks[nt].set(kind, int32(i), int32(i+k), int32(nt+1))
 		nt++
-		i += 5
-	case 'n':
-		if len(s)-i < 4 || s[i:i+4] != "null" {
-			return 0, syntaxError(i, "invalid literal")
-		}
-		toks[nt].set(Null, int32(i), int32(i+4), int32(nt+1))
-		nt++
-		i += 4
+		i += k
 	default:
 		return 0, unexpectedCharError(i, c)
 	}

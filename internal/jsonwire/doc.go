@@ -5,8 +5,11 @@
 // and OtherStopBytes), escapes (IsEscape, AppendUnescaped, Unescape), the
 // number grammar (NumState, ScanNumber: resumable, so that a streaming
 // scanner can stop and go on at any byte), UTF-8 (UTF8Lead,
-// InvalidUTF8At), quoting (AppendString, AppendQuoted) and compaction
-// (AppendCompact).
+// InvalidUTF8At), the literals true, false and null (Literal,
+// LiteralLen), quoting (AppendString, AppendQuoted), compaction
+// (AppendCompact) and JSON Pointer (RFC 6901) reference tokens
+// (EscapePointerToken, AppendPointerToken, UnescapePointerToken,
+// ValidPointerEscapes).
 //
 // Functions that read JSON text take a string or a []byte alike (Text).
 // Everything here is a pure function or an immutable table: safe for
