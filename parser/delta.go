@@ -4,6 +4,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Delta mode's data model messages
@@ -273,10 +275,7 @@ func entryPath(path, key string) string {
 	if path == "/" {
 		path = ""
 	}
-	if strings.ContainsAny(key, "~/") {
-		key = strings.NewReplacer("~", "~0", "/", "~1").Replace(key)
-	}
-	return path + "/" + key
+	return path + "/" + jsonwire.EscapePointerToken(key)
 }
 
 // dataSlot names the data model a message addresses: a surface and a path.

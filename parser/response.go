@@ -3,6 +3,8 @@ package parser
 import (
 	"bytes"
 	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // HasParts reports whether response holds at least one complete
@@ -62,13 +64,17 @@ func ParseResponse(response string) ([]Part, error) {
 // of backticks goes. A marker followed by neither is kept without its
 // backticks, for FixPayload to report. start is where payload begins in b.
 func stripFence(b []byte) (payload []byte, start int) {
-	const space = " \t\r\n"
 	trimLeft := func(cut string) {
 		t := bytes.TrimLeft(b, cut)
 		start += len(b) - len(t)
 		b = t
 	}
-	trimLeft(space)
+	skipSpace := func() {
+		i := jsonwire.SkipSpace(b, 0)
+		start += i
+		b = b[i:]
+	}
+	skipSpace()
 	if len(b) > 0 && b[0] == '`' {
 		if i := fenceMarkerEnd(b); i >= 0 {
 			start += i
@@ -77,6 +83,7 @@ func stripFence(b []byte) (payload []byte, start int) {
 			trimLeft("`")
 		}
 	}
-	trimLeft(space)
-	return bytes.TrimRight(bytes.TrimRight(bytes.TrimRight(b, space), "`"), space), start
+	skipSpace()
+	// b starts with no whitespace: TrimSpace trims its end only.
+	return jsonwire.TrimSpace(bytes.TrimRight(jsonwire.TrimSpace(b), "`")), start
 }

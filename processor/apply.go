@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -57,7 +58,7 @@ func (p *Processor) checkSchema(msg string, env *envelope) *MessageError {
 	}
 	// The message is already on the processor's tape (decodeEnvelope
 	// parsed it): the fast check reads the same tokens.
-	if c.ValidTape(env.tp) {
+	if protocoltape.ValidTape(c, env.tp) {
 		return nil
 	}
 	dec := json.NewDecoder(strings.NewReader(msg))

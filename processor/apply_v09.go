@@ -3,6 +3,7 @@ package processor
 import (
 	"slices"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -33,7 +34,7 @@ func (p *Processor) createSurface(env *envelope, agent string, t *tracker) *Mess
 		return fail("/theme", ErrInvalidMessage, "theme must be an object")
 	}
 	sdm := env.get("sendDataModel")
-	if sdm >= 0 && tp.Kind(sdm) != protocol.TapeTrue && tp.Kind(sdm) != protocol.TapeFalse {
+	if sdm >= 0 && tp.Kind(sdm) != jsontape.True && tp.Kind(sdm) != jsontape.False {
 		return fail("/sendDataModel", ErrInvalidMessage, "sendDataModel must be a boolean")
 	}
 	if _, ok := p.surfaces[env.surfaceID]; ok {
@@ -50,7 +51,7 @@ func (p *Processor) createSurface(env *envelope, agent string, t *tracker) *Mess
 	if theme >= 0 {
 		s.theme = tp.Raw(theme)
 	}
-	s.sendDataModel = sdm >= 0 && tp.Kind(sdm) == protocol.TapeTrue
+	s.sendDataModel = sdm >= 0 && tp.Kind(sdm) == jsontape.True
 	p.surfaces[s.id] = s
 	t.create(s.id)
 	return nil

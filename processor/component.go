@@ -5,7 +5,10 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Component is one component as a surface holds it (see
@@ -134,7 +137,7 @@ func (p *Processor) escSpan(s string) span {
 }
 
 // strSpan returns string token t's value and its span.
-func (p *Processor) strSpan(tp *protocol.Tape, t int) (string, span) {
+func (p *Processor) strSpan(tp *jsontape.Tape, t int) (string, span) {
 	s, esc := tp.Text(t)
 	if esc {
 		s = tp.Str(t)
@@ -144,7 +147,7 @@ func (p *Processor) strSpan(tp *protocol.Tape, t int) (string, span) {
 }
 
 // stringSpan is strSpan for token t when it is a string, else "".
-func (p *Processor) stringSpan(tp *protocol.Tape, t int) (string, span) {
+func (p *Processor) stringSpan(tp *jsontape.Tape, t int) (string, span) {
 	if !tp.IsString(t) {
 		return "", span{}
 	}
@@ -157,7 +160,7 @@ func (p *Processor) stringSpan(tp *protocol.Tape, t int) (string, span) {
 // p.urefs; with p.wantWhere also p.urefx). It checks each component's
 // envelope (an object with a string id and type) and, when withRefs is
 // set, extracts its references.
-func (p *Processor) parseComponents(tp *protocol.Tape, arr int, v08, withRefs bool, refFields protocol.RefFieldsFunc) *MessageError {
+func (p *Processor) parseComponents(tp *jsontape.Tape, arr int, v08, withRefs bool, refFields protocol.RefFieldsFunc) *MessageError {
 	if arr < 0 {
 		return fail("/components", ErrInvalidMessage, "components is required")
 	}
@@ -198,7 +201,7 @@ func componentPath(i int, rest string) string {
 // parseComponent checks the envelope of component i (token c) into record
 // p.upd[i] and, with withRefs, appends its references (see
 // parseComponents).
-func (p *Processor) parseComponent(tp *protocol.Tape, c, i int, v08, withRefs bool, refFields protocol.RefFieldsFunc) *MessageError {
+func (p *Processor) parseComponent(tp *jsontape.Tape, c, i int, v08, withRefs bool, refFields protocol.RefFieldsFunc) *MessageError {
 	if !tp.IsObject(c) {
 		return fail(componentPath(i, ""), ErrInvalidMessage, "a component must be an object")
 	}
@@ -253,19 +256,19 @@ func (p *Processor) parseComponent(tp *protocol.Tape, c, i int, v08, withRefs bo
 			}
 			continue
 		case "weight":
-			if v08 && tp.Kind(v) != protocol.TapeNumber {
+			if v08 && tp.Kind(v) != jsontape.Number {
 				return fail(componentPath(i, "/weight"), ErrInvalidMessage, "weight must be a number")
 			}
 		default:
 			if v08 {
-				return fail(componentPath(i, "/"+escapeToken(k)), ErrInvalidMessage, "unknown component property %q", k)
+				return fail(componentPath(i, "/"+jsonwire.EscapePointerToken(k)), ErrInvalidMessage, "unknown component property %q", k)
 			}
 		}
 		if withRefs && !v08 {
 			switch tp.Kind(v) {
-			case protocol.TapeObject, protocol.TapeArray:
+			case jsontape.Object, jsontape.Array:
 				p.appendPropRefs(tp, k, j, v, single, list)
-			case protocol.TapeString:
+			case jsontape.String:
 				if single != nil || heuristicSingle(k) {
 					p.appendPropRefs(tp, k, j, v, single, list)
 				}
@@ -355,7 +358,7 @@ func contains(list []string, s string) bool {
 // token props) make. It follows protocol.ComponentRefs exactly (a
 // differential test holds the two together), reading the message's tape
 // instead of a decoded map.
-func (p *Processor) appendRefs(tp *protocol.Tape, props int, single, list []string) {
+func (p *Processor) appendRefs(tp *jsontape.Tape, props int, single, list []string) {
 	for j, end := props+1, tp.Next(props); j < end; j = tp.Next(j + 1) {
 		k, esc := tp.Text(j)
 		if esc {
@@ -368,15 +371,15 @@ func (p *Processor) appendRefs(tp *protocol.Tape, props int, single, list []stri
 // appendPropRefs appends the references of one property (key k, key token
 // kt, value token v). It walks the tape's tokens directly (no iterator
 // closures): it runs for every property of every component.
-func (p *Processor) appendPropRefs(tp *protocol.Tape, k string, kt, v int, single, list []string) {
+func (p *Processor) appendPropRefs(tp *jsontape.Tape, k string, kt, v int, single, list []string) {
 	switch tp.Kind(v) {
-	case protocol.TapeString:
+	case jsontape.String:
 		// Only a single-reference property can hold an id as a string.
 		if heuristicSingle(k) || contains(single, k) {
 			p.addRef(tp, v, kt, suffixNone, 0)
 		}
 		return
-	case protocol.TapeObject, protocol.TapeArray:
+	case jsontape.Object, jsontape.Array:
 	default:
 		return // numbers, booleans and null hold no references
 	}
@@ -434,7 +437,7 @@ func (p *Processor) appendPropRefs(tp *protocol.Tape, k string, kt, v int, singl
 
 // addRef appends the reference held by string token t, under the property
 // with key token kt.
-func (p *Processor) addRef(tp *protocol.Tape, t, kt int, suffix refSuffix, index int32) {
+func (p *Processor) addRef(tp *jsontape.Tape, t, kt int, suffix refSuffix, index int32) {
 	_, id := p.strSpan(tp, t)
 	p.urefs = append(p.urefs, id)
 	if p.wantWhere {
@@ -443,14 +446,9 @@ func (p *Processor) addRef(tp *protocol.Tape, t, kt int, suffix refSuffix, index
 }
 
 // keySpan is the span of key token kt's value.
-func (p *Processor) keySpan(tp *protocol.Tape, kt int) span {
+func (p *Processor) keySpan(tp *jsontape.Tape, kt int) span {
 	_, sp := p.strSpan(tp, kt)
 	return sp
-}
-
-// escapeToken escapes one JSON Pointer token.
-func escapeToken(s string) string {
-	return formatPointer([]string{s})[1:]
 }
 
 // refField renders where the k-th reference of a component (its JSON

@@ -7,7 +7,11 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // convertContents turns a v0.8 dataModelUpdate "contents" adjacency list
@@ -90,10 +94,10 @@ func convertEntryValue(name string, v gjson.Result, path string, maxBytes int) (
 		if len(t) >= 2 && ((t[0] == '{' && t[len(t)-1] == '}') || (t[0] == '[' && t[len(t)-1] == ']')) {
 			// The parsed value joins the data model: it is held to the
 			// depth limit of the messages themselves.
-			var tp protocol.Tape
-			err := tp.Parse(t)
+			var tp jsontape.Tape
+			err := protocoltape.Parse(&tp, t)
 			if errors.Is(err, protocol.ErrRecursionLimit) {
-				return nil, &MessageError{Path: path + "/" + escapeToken(name), Err: err}
+				return nil, &MessageError{Path: path + "/" + jsonwire.EscapePointerToken(name), Err: err}
 			}
 			if err == nil {
 				return rawJSON(t), nil

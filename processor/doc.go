@@ -59,9 +59,17 @@
 // message, without decoding it; differential tests hold them to the protocol
 // package's functions. WithCatalog adds the catalog's JSON Schema
 // (protocol.Catalog.ValidateSchema) and protocol.CheckLimits: a message
-// first takes protocol.Catalog.ValidMessageJSON, a validity check on its
-// text, and only one that does not pass it is decoded and validated again
-// for the error report.
+// first takes the fast check of protocol.Catalog.ValidMessageJSON, and only
+// one that does not pass it is decoded and validated again for the error
+// report.
+//
+// A message is parsed once, onto a token tape (internal/jsontape) from
+// which the envelope, the components and their references are read. The
+// catalog's fast check runs on that same tape through
+// internal/protocoltape, where package protocol registers its unexported
+// entry points (the check, and the mapping of the tape's parse errors to
+// protocol.JSONSyntaxError and protocol.ErrRecursionLimit): the tape is
+// not part of any package's public API.
 //
 // # Concurrency and memory
 //

@@ -3,7 +3,11 @@ package processor
 import (
 	"errors"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // Message kinds added after v0.9; recognised, not applied.
@@ -14,7 +18,7 @@ const (
 
 // envelope is a message's outer object, decoded.
 type envelope struct {
-	tp        *protocol.Tape
+	tp        *jsontape.Tape
 	kind      protocol.Kind
 	family    protocol.Family
 	version   protocol.Version
@@ -100,7 +104,7 @@ func (e *envelope) readBody() *MessageError {
 				return true
 			}
 		}
-		ferr = fail("/"+escapeToken(k), ErrInvalidMessage, "unknown property %q", k)
+		ferr = fail("/"+jsonwire.EscapePointerToken(k), ErrInvalidMessage, "unknown property %q", k)
 		return false
 	})
 	return ferr
@@ -110,9 +114,9 @@ func (e *envelope) readBody() *MessageError {
 // valid JSON no deeper than the protocol allows, an object with exactly
 // one kind key, a version that fits the kind, and a body object with only
 // the kind's properties and a non-empty string surfaceId.
-func decodeEnvelope(tp *protocol.Tape, msg string) (envelope, *MessageError) {
+func decodeEnvelope(tp *jsontape.Tape, msg string) (envelope, *MessageError) {
 	env := envelope{tp: tp, body: -1}
-	if err := tp.Parse(msg); err != nil {
+	if err := protocoltape.Parse(tp, msg); err != nil {
 		var se *protocol.JSONSyntaxError
 		if errors.As(err, &se) {
 			return env, fail("", ErrInvalidMessage, "message is not valid JSON: offset %d: %s", se.Offset, se.Reason)

@@ -3,6 +3,8 @@ package processor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // maxIndexDigits bounds array indexes in data paths: a longer index is
@@ -32,7 +34,7 @@ func parsePointer(p string) ([]string, error) {
 			continue
 		}
 		if strings.IndexByte(seg, '~') >= 0 {
-			u, ok := unescapeSegment(seg)
+			u, ok := jsonwire.UnescapePointerToken(seg)
 			if !ok {
 				return nil, errBadEscape(seg)
 			}
@@ -41,31 +43,6 @@ func parsePointer(p string) ([]string, error) {
 		segs = append(segs, seg)
 	}
 	return segs, nil
-}
-
-func unescapeSegment(s string) (string, bool) {
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '~' {
-			b.WriteByte(c)
-			continue
-		}
-		if i+1 >= len(s) {
-			return "", false
-		}
-		switch s[i+1] {
-		case '0':
-			b.WriteByte('~')
-		case '1':
-			b.WriteByte('/')
-		default:
-			return "", false
-		}
-		i++
-	}
-	return b.String(), true
 }
 
 // parsePathV08 splits a v0.8 dataModelUpdate path the way the v0.8
@@ -100,16 +77,11 @@ func formatPointer(segs []string) string {
 	if len(segs) == 0 {
 		return "/"
 	}
-	var b strings.Builder
+	var b []byte
 	for _, s := range segs {
-		b.WriteByte('/')
-		if strings.ContainsAny(s, "~/") {
-			s = strings.ReplaceAll(s, "~", "~0")
-			s = strings.ReplaceAll(s, "/", "~1")
-		}
-		b.WriteString(s)
+		b = jsonwire.AppendPointerToken(append(b, '/'), s)
 	}
-	return b.String()
+	return string(b)
 }
 
 // arrayIndex reports whether seg is a plain array index (ASCII digits

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -43,7 +44,7 @@ type subscription struct{ fn func(Batch) }
 // from workPool for each list, so that the scratch, grown to the sizes
 // messages need, outlives a processor (a gateway may run one per session).
 type work struct {
-	tp protocol.Tape // the message being applied
+	tp jsontape.Tape // the message being applied
 
 	// The components of the update being applied (see parseComponents):
 	// records, what the checks know of them, their references, the index

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -39,7 +40,7 @@ func protocolRefStrings(comp map[string]any, refs protocol.RefFieldsFunc) []stri
 func checkRefsAgree(t *testing.T, name, compJSON string, v08 bool, refs protocol.RefFieldsFunc) {
 	t.Helper()
 	p := Processor{work: &work{wantWhere: true}}
-	var tp protocol.Tape
+	var tp jsontape.Tape
 	if err := tp.Parse(compJSON); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}

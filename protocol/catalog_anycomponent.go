@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // componentTypePointer locates, inside a catalog document, the schema that
@@ -162,6 +164,5 @@ func definesProperty(schema any, name string, depth int) bool {
 // pointerToken escapes a name as a JSON Pointer reference token inside a
 // URI fragment.
 func pointerToken(name string) string {
-	t := strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
-	return url.PathEscape(t)
+	return url.PathEscape(jsonwire.EscapePointerToken(name))
 }

@@ -3,6 +3,8 @@ package protocol
 import (
 	"sort"
 	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // dispatchOneOfs returns a copy of a v0.9-family catalog in which every
@@ -163,7 +165,7 @@ func pinnedComponent(s map[string]any) (name string, object, ok bool) {
 func resolveLocal(root map[string]any, ref string) (map[string]any, bool) {
 	var cur any = root
 	for _, seg := range strings.Split(strings.TrimPrefix(ref, "#/"), "/") {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+		seg, _ = jsonwire.UnescapePointerToken(seg)
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return nil, false

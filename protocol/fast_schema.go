@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // fastSchema is a validity-only JSON Schema (draft 2020-12) evaluator for
@@ -268,7 +270,7 @@ func (c *fsCompiler) resolve(ref string, doc *fsDoc) (*fsNode, error) {
 	var cur any = d.root
 	if frag != "" {
 		for _, seg := range strings.Split(frag[1:], "/") {
-			seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
+			seg, _ = jsonwire.UnescapePointerToken(seg)
 			switch x := cur.(type) {
 			case map[string]any:
 				v, ok := x[seg]
@@ -359,8 +361,4 @@ func fastRat(v any) (*big.Rat, bool) {
 		return nil, false
 	}
 	return new(big.Rat).SetString(string(num))
-}
-
-func escapeToken(s string) string {
-	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }

@@ -1,5 +1,7 @@
 package protocol
 
+import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+
 // The fast validator's compiler, keyword by keyword (see fast_schema.go).
 
 func (c *fsCompiler) fill(n *fsNode, d *fsDoc, ptr string, m map[string]any) error {
@@ -8,7 +10,7 @@ func (c *fsCompiler) fill(n *fsNode, d *fsDoc, ptr string, m map[string]any) err
 		if fastUnsupported[k] {
 			return errFastUnsupported
 		}
-		kp := ptr + "/" + escapeToken(k)
+		kp := ptr + "/" + jsonwire.EscapePointerToken(k)
 		switch k {
 		case "$schema", "$id":
 			if ptr != "" {
@@ -65,7 +67,7 @@ func (c *fsCompiler) fill(n *fsNode, d *fsDoc, ptr string, m map[string]any) err
 				return errFastUnsupported
 			}
 			for name, ps := range props {
-				pn, err := c.sub(d, kp+"/"+escapeToken(name), ps)
+				pn, err := c.sub(d, kp+"/"+jsonwire.EscapePointerToken(name), ps)
 				if err != nil {
 					return err
 				}

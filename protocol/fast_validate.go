@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 )
 
 // fastMaxEvalMembers: objects with more members are left to the library
@@ -19,7 +21,7 @@ const fastMaxDepth = 512
 
 // fastRun is one evaluation of a fastSchema over a tape.
 type fastRun struct {
-	tp    *Tape
+	tp    *jsontape.Tape
 	depth int
 	bail  bool // undecided: the caller takes the full path
 }
@@ -51,7 +53,7 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 	if n.typeOnly {
 		return r.typeOK(n.types, t), 0
 	}
-	tok := &r.tp.toks[t]
+	kind := r.tp.Kind(t)
 	if n.types != 0 && !r.typeOK(n.types, t) {
 		return false, 0
 	}
@@ -59,7 +61,7 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 		return false, 0
 	}
 	if n.enumStrs != nil {
-		if tok.kind != TapeString {
+		if kind != jsontape.String {
 			return false, 0
 		}
 		if _, ok := n.enumStrs[r.tp.Str(t)]; !ok {
@@ -77,28 +79,28 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 			return false, 0
 		}
 	}
-	needEval := (wantEval || n.uneval != nil) && tok.kind == TapeObject
-	if needEval && tok.n > fastMaxEvalMembers {
+	needEval := (wantEval || n.uneval != nil) && kind == jsontape.Object
+	if needEval && r.tp.Count(t) > fastMaxEvalMembers {
 		r.bail = true
 		return false, 0
 	}
 	var eval uint64
-	switch tok.kind {
-	case TapeObject:
+	switch kind {
+	case jsontape.Object:
 		ok, e := r.object(n, t)
 		if !ok {
 			return false, 0
 		}
 		eval |= e
-	case TapeArray:
+	case jsontape.Array:
 		if !r.array(n, t) {
 			return false, 0
 		}
-	case TapeString:
+	case jsontape.String:
 		if !r.string(n, t) {
 			return false, 0
 		}
-	case TapeNumber:
+	case jsontape.Number:
 		if !r.number(n, t) {
 			return false, 0
 		}
@@ -170,9 +172,9 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 			eval |= e
 		}
 	}
-	if n.uneval != nil && tok.kind == TapeObject {
+	if n.uneval != nil && kind == jsontape.Object {
 		i := 0
-		for j := t + 1; j < int(tok.next); j = int(r.tp.toks[j+1].next) {
+		for j, end := t+1, r.tp.Next(t); j < end; j = r.tp.Next(j + 1) {
 			if eval&(1<<uint(i)) == 0 {
 				if ok, _ := r.valid(n.uneval, j+1, false); !ok {
 					return false, 0
@@ -180,7 +182,7 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 			}
 			i++
 		}
-		eval = allMembers(int(tok.n))
+		eval = allMembers(r.tp.Count(t))
 	}
 	if r.bail {
 		return false, 0
@@ -191,9 +193,9 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 // allOf checks n.allOf, dispatching on n.switchKey when it can.
 func (r *fastRun) allOf(n *fsNode, t int, needEval bool) (bool, uint64) {
 	var eval uint64
-	if n.switchKey != "" && r.tp.toks[t].kind == TapeObject {
+	if n.switchKey != "" && r.tp.Kind(t) == jsontape.Object {
 		if v, idx := r.memberIndex(t, n.switchKey); v >= 0 || n.switchRequired {
-			if v < 0 || r.tp.toks[v].kind != TapeString {
+			if v < 0 || r.tp.Kind(v) != jsontape.String {
 				return true, 0 // no branch's "if" holds
 			}
 			thens := n.switchThen[r.tp.Str(v)]
@@ -225,8 +227,8 @@ func (r *fastRun) allOf(n *fsNode, t int, needEval bool) (bool, uint64) {
 func (r *fastRun) memberIndex(t int, key string) (int, int) {
 	tp := r.tp
 	i := 0
-	for j := t + 1; j < int(tp.toks[t].next); j = int(tp.toks[j+1].next) {
-		if tp.key(j) == key {
+	for j := t + 1; j < tp.Next(t); j = tp.Next(j + 1) {
+		if tp.Key(j) == key {
 			return j + 1, i
 		}
 		i++
@@ -242,18 +244,18 @@ func allMembers(n int) uint64 {
 }
 
 func (r *fastRun) typeOK(bits uint8, t int) bool {
-	switch r.tp.toks[t].kind {
-	case TapeNull:
+	switch r.tp.Kind(t) {
+	case jsontape.Null:
 		return bits&ftNull != 0
-	case TapeTrue, TapeFalse:
+	case jsontape.True, jsontape.False:
 		return bits&ftBoolean != 0
-	case TapeObject:
+	case jsontape.Object:
 		return bits&ftObject != 0
-	case TapeArray:
+	case jsontape.Array:
 		return bits&ftArray != 0
-	case TapeString:
+	case jsontape.String:
 		return bits&ftString != 0
-	case TapeNumber:
+	case jsontape.Number:
 		if bits&ftNumber != 0 {
 			return true
 		}
@@ -277,11 +279,11 @@ func (r *fastRun) isInteger(t int) bool {
 // members properties / additionalProperties evaluated.
 func (r *fastRun) object(n *fsNode, t int) (bool, uint64) {
 	tp := r.tp
-	tok := &tp.toks[t]
-	if n.minProps >= 0 && int(tok.n) < n.minProps {
+	count := tp.Count(t)
+	if n.minProps >= 0 && count < n.minProps {
 		return false, 0
 	}
-	if n.maxProps >= 0 && int(tok.n) > n.maxProps {
+	if n.maxProps >= 0 && count > n.maxProps {
 		return false, 0
 	}
 	if len(n.names) == 0 && n.addl == nil {
@@ -290,8 +292,8 @@ func (r *fastRun) object(n *fsNode, t int) (bool, uint64) {
 	// One pass over the members: required names found, property schemas.
 	var found, eval uint64
 	i := 0
-	for j := t + 1; j < int(tok.next); j = int(tp.toks[j+1].next) {
-		key := tp.key(j)
+	for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j + 1) {
+		key := tp.Key(j)
 		var sch *fsNode
 		for k := range n.names {
 			if nm := &n.names[k]; nm.name == key {
@@ -321,15 +323,15 @@ func (r *fastRun) object(n *fsNode, t int) (bool, uint64) {
 
 func (r *fastRun) array(n *fsNode, t int) bool {
 	tp := r.tp
-	tok := &tp.toks[t]
-	if n.minItems >= 0 && int(tok.n) < n.minItems {
+	count := tp.Count(t)
+	if n.minItems >= 0 && count < n.minItems {
 		return false
 	}
-	if n.maxItems >= 0 && int(tok.n) > n.maxItems {
+	if n.maxItems >= 0 && count > n.maxItems {
 		return false
 	}
 	if n.items != nil {
-		for j := t + 1; j < int(tok.next); j = int(tp.toks[j].next) {
+		for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j) {
 			if ok, _ := r.valid(n.items, j, false); !ok {
 				return false
 			}
@@ -371,16 +373,27 @@ func (r *fastRun) number(n *fsNode, t int) bool {
 // equal compares token t with a schema value (const, enum) as the library
 // does: numbers by value, objects regardless of key order.
 func (r *fastRun) equal(t int, want any) bool {
-	tok := &r.tp.toks[t]
+	kind := r.tp.Kind(t)
 	switch w := want.(type) {
 	case string:
-		return tok.kind == TapeString && r.tp.Str(t) == w
+		return kind == jsontape.String && r.tp.Str(t) == w
 	case bool:
-		return (tok.kind == TapeTrue && w) || (tok.kind == TapeFalse && !w)
+		return (kind == jsontape.True && w) || (kind == jsontape.False && !w)
 	case nil:
-		return tok.kind == TapeNull
+		return kind == jsontape.Null
 	}
-	return schemaValueEqual(r.tp.decode(t), want)
+	return schemaValueEqual(r.decode(t), want)
+}
+
+// decode is token t's value in the package's JSON data model (json.Number
+// numbers), for the rare comparisons the fast path does not do on the
+// text itself.
+func (r *fastRun) decode(t int) any {
+	v, err := decodeJSON([]byte(r.tp.Raw(t)))
+	if err != nil {
+		return nil
+	}
+	return v
 }
 
 // schemaValueEqual is deep equality of a message's value a and a schema's

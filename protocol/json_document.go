@@ -15,6 +15,24 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
+// ErrJSONSyntax is the sentinel of JSON syntax errors (see
+// *JSONSyntaxError).
+var ErrJSONSyntax = errors.New("protocol: invalid JSON")
+
+// JSONSyntaxError is a JSON syntax error (invalid UTF-8 included) in a
+// JSON document the package reads: a catalog, a schema, a message.
+type JSONSyntaxError struct {
+	Offset int    // byte offset of the error
+	Reason string // what is wrong there
+}
+
+func (e *JSONSyntaxError) Error() string {
+	return fmt.Sprintf("protocol: invalid JSON at offset %d: %s", e.Offset, e.Reason)
+}
+
+// Unwrap returns ErrJSONSyntax.
+func (e *JSONSyntaxError) Unwrap() error { return ErrJSONSyntax }
+
 // utf8BOM is the byte order mark some editors put at the start of a file.
 var utf8BOM = []byte("\ufeff")
 
@@ -40,7 +58,7 @@ func decodeJSON(data []byte) (any, error) {
 	}
 	// The decoder stops at the value's end and does not look further, so
 	// anything after it is checked here.
-	rest := bytes.TrimLeft(data[dec.InputOffset():], " \t\r\n")
+	rest := data[jsonwire.SkipSpace(data, int(dec.InputOffset())):]
 	if len(rest) > 0 {
 		return nil, &JSONSyntaxError{
 			Offset: len(data) - len(rest),
@@ -86,7 +104,7 @@ func quoteJunk(b []byte) string {
 // YAML reader would skip. Any other document is YAML.
 func decodeDocument(data []byte) (any, error) {
 	body := bytes.TrimPrefix(data, utf8BOM)
-	if first := bytes.TrimLeft(body, " \t\r\n"); len(first) > 0 && (first[0] == '{' || first[0] == '[') {
+	if i := jsonwire.SkipSpace(body, 0); i < len(body) && (body[i] == '{' || body[i] == '[') {
 		v, err := decodeJSON(body)
 		if err != nil {
 			var se *JSONSyntaxError

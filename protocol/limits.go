@@ -1,21 +1,11 @@
 package protocol
 
-import "strings"
+import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 
 // ValidPath reports whether p is a valid data-binding path: an absolute
 // ("/a/b") or relative ("a/b") JSON Pointer whose "~" characters are all
 // escapes ("~0" or "~1").
-func ValidPath(p string) bool {
-	for i := 0; i < len(p); i++ {
-		if p[i] == '~' {
-			if i+1 >= len(p) || (p[i+1] != '0' && p[i+1] != '1') {
-				return false
-			}
-			i++
-		}
-	}
-	return true
-}
+func ValidPath(p string) bool { return jsonwire.ValidPointerEscapes(p) }
 
 // CheckLimits walks one message and checks the protocol's structural
 // limits: JSON nesting at most MaxComponentDepth ("Global recursion limit
@@ -30,7 +20,7 @@ func CheckLimits(msg any) error {
 
 func walkLimits(v any, depth, fnDepth int) error {
 	if depth > MaxComponentDepth {
-		return topoErr(ErrRecursionLimit, "Global recursion limit exceeded: Depth > %d", MaxComponentDepth)
+		return depthLimitError()
 	}
 	switch x := v.(type) {
 	case []any:
@@ -62,16 +52,20 @@ func walkLimits(v any, depth, fnDepth int) error {
 	return nil
 }
 
+// depthLimitError is the error of a message nested more than
+// MaxComponentDepth containers deep.
+func depthLimitError() *ValidationError {
+	return topoErr(ErrRecursionLimit, "Global recursion limit exceeded: Depth > %d", MaxComponentDepth)
+}
+
 // joinPointer renders path segments as a JSON Pointer ("/a/0/b").
 func joinPointer(segs []string) string {
 	if len(segs) == 0 {
 		return ""
 	}
-	var b strings.Builder
+	var b []byte
 	for _, s := range segs {
-		b.WriteByte('/')
-		s = strings.ReplaceAll(s, "~", "~0")
-		b.WriteString(strings.ReplaceAll(s, "/", "~1"))
+		b = jsonwire.AppendPointerToken(append(b, '/'), s)
 	}
-	return b.String()
+	return string(b)
 }

@@ -1,9 +1,13 @@
 package protocol
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
+)
 
 // fastTapes recycles token tapes between ValidMessageJSON calls.
-var fastTapes = sync.Pool{New: func() any { return new(Tape) }}
+var fastTapes = sync.Pool{New: func() any { return new(jsontape.Tape) }}
 
 // ValidMessageJSON reports whether msg (the JSON text of one message) is
 // certainly valid: it passes ValidateSchema (as a one-message list) and
@@ -15,25 +19,28 @@ var fastTapes = sync.Pool{New: func() any { return new(Tape) }}
 // fast path does not handle): the caller then runs ValidateSchema and
 // CheckLimits on the decoded message, which give the verdict and the
 // error report. A nil *Catalog, like ValidateSchema, checks no schema.
-// Safe for concurrent use. A caller that already holds the message on a
-// Tape uses ValidTape instead, which does not parse it again.
+// Safe for concurrent use. (The module's processor, which already holds
+// the message on a token tape, runs the same check on that tape without
+// parsing it again.)
 func (c *Catalog) ValidMessageJSON(msg string) bool {
 	if c != nil && c.schema != nil && c.fast == nil {
 		return false
 	}
-	tp := fastTapes.Get().(*Tape)
+	tp := fastTapes.Get().(*jsontape.Tape)
 	defer fastTapes.Put(tp)
 	if tp.Parse(msg) != nil {
 		return false
 	}
-	return c.ValidTape(tp)
+	return c.validTape(tp)
 }
 
-// ValidTape is ValidMessageJSON on a message already parsed onto tp: true
+// validTape is ValidMessageJSON on a message already parsed onto tp: true
 // means certainly valid, false invalid or not decided here (always false
-// when tp's last Parse failed or there was none). It reads tp without changing it; safe for concurrent use
-// of the Catalog (tp itself belongs to the caller).
-func (c *Catalog) ValidTape(tp *Tape) bool {
+// when tp's last Parse failed or there was none). It reads tp without
+// changing it; safe for concurrent use of the Catalog (tp itself belongs
+// to the caller). It is not API: the processor reaches it through
+// protocoltape.ValidTape (see tape_bridge.go).
+func (c *Catalog) validTape(tp *jsontape.Tape) bool {
 	valid, decided := c.tapeVerdict(tp)
 	return valid && decided
 }
@@ -44,7 +51,7 @@ func (c *Catalog) fastVerdict(msg string) (valid, decided bool) {
 	if c != nil && c.schema != nil && c.fast == nil {
 		return false, false
 	}
-	tp := fastTapes.Get().(*Tape)
+	tp := fastTapes.Get().(*jsontape.Tape)
 	defer fastTapes.Put(tp)
 	if tp.Parse(msg) != nil {
 		return false, false
@@ -53,11 +60,11 @@ func (c *Catalog) fastVerdict(msg string) (valid, decided bool) {
 }
 
 // tapeVerdict is fastVerdict on a parsed message.
-func (c *Catalog) tapeVerdict(tp *Tape) (valid, decided bool) {
+func (c *Catalog) tapeVerdict(tp *jsontape.Tape) (valid, decided bool) {
 	if c != nil && c.schema != nil && c.fast == nil {
 		return false, false
 	}
-	if !tp.parsed || !tp.fastReadable() {
+	if !tp.PlainKeys() {
 		return false, false
 	}
 	if c != nil && c.schema != nil {
@@ -76,7 +83,7 @@ func (c *Catalog) tapeVerdict(tp *Tape) (valid, decided bool) {
 // fastLimitsOK is CheckLimits on a tape (whose parse already bounded the
 // nesting depth): every string "path" member a valid path, functionCall
 // nesting at most MaxFunctionCallDepth.
-func fastLimitsOK(tp *Tape) bool {
+func fastLimitsOK(tp *jsontape.Tape) bool {
 	// The open containers: where each ends, its functionCall depth.
 	type frame struct {
 		end     int
@@ -85,7 +92,7 @@ func fastLimitsOK(tp *Tape) bool {
 	}
 	var stackBuf [16]frame
 	stack := stackBuf[:0]
-	for t := 0; t < len(tp.toks); t++ {
+	for t := 0; t < tp.Len(); t++ {
 		for len(stack) > 0 && t >= stack[len(stack)-1].end {
 			stack = stack[:len(stack)-1]
 		}
@@ -99,17 +106,17 @@ func fastLimitsOK(tp *Tape) bool {
 				fn++
 			}
 		}
-		tok := tp.toks[t]
-		if tok.kind != TapeObject && tok.kind != TapeArray {
+		kind := tp.Kind(t)
+		if kind != jsontape.Object && kind != jsontape.Array {
 			continue
 		}
 		args := -1
-		if tok.kind == TapeObject {
+		if kind == jsontape.Object {
 			hasCall := false
-			for j := t + 1; j < int(tok.next); j = int(tp.toks[j+1].next) {
-				switch tp.key(j) {
+			for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j + 1) {
+				switch tp.Key(j) {
 				case "path":
-					if tp.toks[j+1].kind == TapeString && !ValidPath(tp.Str(j+1)) {
+					if tp.Kind(j+1) == jsontape.String && !ValidPath(tp.Str(j+1)) {
 						return false
 					}
 				case "call":
@@ -126,7 +133,7 @@ func fastLimitsOK(tp *Tape) bool {
 				args = -1
 			}
 		}
-		stack = append(stack, frame{end: int(tok.next), fnDepth: fn, args: args})
+		stack = append(stack, frame{end: tp.Next(t), fnDepth: fn, args: args})
 	}
 	return true
 }

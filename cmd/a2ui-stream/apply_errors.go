@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // utf8BOM is the UTF-8 byte order mark, which apply skips at the start of
@@ -43,7 +45,7 @@ func (e *listError) Unwrap() error { return e.Err }
 func newListError(line int, data []byte, skip int, perr error) *listError {
 	e := &listError{Line: line + 1, Offset: -1, Reason: perr.Error(), Err: perr}
 	body := data[skip:]
-	lead := len(body) - len(bytes.TrimLeft(body, jsonSpace))
+	lead := jsonwire.SkipSpace(body, 0)
 	var raw json.RawMessage
 	err := json.Unmarshal(body, &raw)
 	var se *json.SyntaxError
@@ -64,9 +66,6 @@ func newListError(line int, data []byte, skip int, perr error) *listError {
 	}
 	return e
 }
-
-// jsonSpace is the whitespace JSON allows around values.
-const jsonSpace = " \t\r\n"
 
 // jsonKind names the kind of JSON value that begins with b.
 func jsonKind(b byte) string {

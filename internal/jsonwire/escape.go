@@ -23,12 +23,31 @@ func IsPlain(c byte) bool { return strPlain[c] }
 // StopBytes returns, for eight string bytes in little-endian order, a mask
 // with the high bit set in the lowest byte that is not plain (IsPlain):
 // '"', '\\', a control byte or a non-ASCII byte. Bits above it may be set
-// too.
-func StopBytes(x uint64) uint64 {
+// too. It is QuoteBytes(x) | OtherStopBytes(x).
+func StopBytes(x uint64) uint64 { return QuoteBytes(x) | OtherStopBytes(x) }
+
+// QuoteBytes returns, for eight string bytes in little-endian order, a
+// mask with the high bit set in each '"'; borrows can also flag bytes above
+// a flagged one, so only the lowest flag is exact. A scanner that looks for
+// a string's end splits StopBytes in two: the quote's position depends on
+// this mask alone, the other stop bytes (OtherStopBytes) only decide a
+// branch.
+func QuoteBytes(x uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	q := x ^ ('"' * ones)
+	return (q - ones) &^ q & highs
+}
+
+// OtherStopBytes returns, for eight string bytes in little-endian order, a
+// mask with the high bit set in each byte that is not plain (IsPlain) but
+// for '"': '\\', a control byte or a non-ASCII byte. Borrows can also flag
+// bytes above a flagged one, so only the lowest flag is exact.
+func OtherStopBytes(x uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	b := x ^ ('\\' * ones)
-	return (x | (x - 0x20*ones) | (q-ones)&^q | (b-ones)&^b) & highs
+	// (b - ones) &^ b flags b's zero bytes; x - 0x20 per byte flags the
+	// bytes below 0x20 (or with the high bit set, as x does).
+	return ((b-ones)&^b | (x - 0x20*ones) | x) & highs
 }
 
 // IsEscape reports whether c may follow a backslash in a string: one of

@@ -93,8 +93,9 @@ func FuzzUnescape(f *testing.F) {
 	})
 }
 
-// TestStopBytes checks the eight-byte stop mask against IsPlain for every
-// byte value at every position, behind plain bytes and behind other stops.
+// TestStopBytes checks the eight-byte stop masks (StopBytes, and its two
+// parts QuoteBytes and OtherStopBytes) against IsPlain for every byte value
+// at every position, behind plain bytes and behind other stops.
 func TestStopBytes(t *testing.T) {
 	for pos := 0; pos < 8; pos++ {
 		for v := 0; v < 256; v++ {
@@ -111,15 +112,34 @@ func TestStopBytes(t *testing.T) {
 						break
 					}
 				}
-				m := StopBytes(binary.LittleEndian.Uint64(w[:]))
-				got := 8
-				if m != 0 {
-					got = bits.TrailingZeros64(m) >> 3
-				}
-				if got != want {
+				x := binary.LittleEndian.Uint64(w[:])
+				if got := lowestFlag(StopBytes(x)); got != want {
 					t.Fatalf("%q: first stop at %d, want %d", w, got, want)
+				}
+				wantQuote, wantOther := 8, 8
+				for k := len(w) - 1; k >= 0; k-- {
+					switch {
+					case w[k] == '"':
+						wantQuote = k
+					case !IsPlain(w[k]):
+						wantOther = k
+					}
+				}
+				if got := lowestFlag(QuoteBytes(x)); got != wantQuote {
+					t.Fatalf("%q: first quote at %d, want %d", w, got, wantQuote)
+				}
+				if got := lowestFlag(OtherStopBytes(x)); got != wantOther {
+					t.Fatalf("%q: first stop other than a quote at %d, want %d", w, got, wantOther)
 				}
 			}
 		}
 	}
+}
+
+// lowestFlag is the index of the lowest byte whose high bit m sets, or 8.
+func lowestFlag(m uint64) int {
+	if m == 0 {
+		return 8
+	}
+	return bits.TrailingZeros64(m) >> 3
 }

@@ -25,29 +25,11 @@ func AppendQuoted(dst []byte, s string, rawInvalid bool) []byte {
 	return appendQuoted(dst, s, rawInvalid, false)
 }
 
-// Word-at-a-time masks: each byte of the word set to 0x01, 0x80, '"', '\\'
-// and 0x20.
-const (
-	ones   = 0x0101010101010101
-	highs  = 0x8080808080808080
-	quotes = ones * '"'
-	bslash = ones * '\\'
-	spaces = ones * 0x20
-)
-
-// plainWord reports whether none of the 8 bytes of w needs escaping or is
-// outside ASCII: no control character, quote, backslash or byte >= 0x80.
-func plainWord(w uint64) bool {
-	zq, zb := w^quotes, w^bslash
-	special := (zq-ones)&^zq | (zb-ones)&^zb | (w - spaces) | w
-	return special&highs == 0
-}
-
 func appendQuoted(dst []byte, s string, rawInvalid, shortBF bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		for i+8 <= len(s) && plainWord(binary.LittleEndian.Uint64([]byte(s[i:i+8]))) {
+		for i+8 <= len(s) && StopBytes(binary.LittleEndian.Uint64([]byte(s[i:i+8]))) == 0 {
 			i += 8
 		}
 		if i >= len(s) {

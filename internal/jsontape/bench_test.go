@@ -1,4 +1,4 @@
-package protocol_test
+package jsontape_test
 
 import (
 	"encoding/json"
@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
-	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // corpusMessages returns the messages of the v0.9 corpus stream (the
@@ -50,7 +50,7 @@ func corpusMessages(tb testing.TB) (msgs []string, size int) {
 // reused Tape; ns/op and allocs/op are per pass over the corpus.
 func BenchmarkTapeParse(b *testing.B) {
 	msgs, size := corpusMessages(b)
-	var tp protocol.Tape
+	var tp jsontape.Tape
 	b.ReportAllocs()
 	b.SetBytes(int64(size))
 	for b.Loop() {

@@ -1,50 +1,32 @@
-package protocol
+package jsontape
 
 import (
 	"errors"
-	"fmt"
 	"math/bits"
 	"unicode/utf8"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
-// ErrJSONSyntax is the sentinel of JSON syntax errors (see
-// *JSONSyntaxError).
-var ErrJSONSyntax = errors.New("protocol: invalid JSON")
-
-// JSONSyntaxError is a JSON syntax error found by Tape.Parse (invalid
-// UTF-8 included).
-type JSONSyntaxError struct {
-	Offset int    // byte offset of the error
-	Reason string // what is wrong there
-}
-
-func (e *JSONSyntaxError) Error() string {
-	return fmt.Sprintf("protocol: invalid JSON at offset %d: %s", e.Offset, e.Reason)
-}
-
-// Unwrap returns ErrJSONSyntax.
-func (e *JSONSyntaxError) Unwrap() error { return ErrJSONSyntax }
-
 // maxTapeBytes bounds a parsed text (token offsets are 32-bit).
 const maxTapeBytes = 1<<31 - 1
 
 // errTapeFull is tapeParser.run's signal that the token buffer is full:
 // the caller grows it and calls run again, which resumes where it stopped.
-var errTapeFull = errors.New("protocol: tape full")
+var errTapeFull = errors.New("jsontape: tape full")
 
 // Parse validates src as one JSON value (RFC 8259, UTF-8, surrounding
-// whitespace allowed) with no value nested more than MaxComponentDepth
-// containers deep, and fills the tape with its tokens. Errors: a
-// *JSONSyntaxError, or a *ValidationError of kind ErrRecursionLimit
-// (MessageIndex -1). After an error the tape's tokens mean nothing.
+// whitespace allowed) with no value nested more than MaxDepth containers
+// deep, and fills the tape with its tokens. Errors: a *SyntaxError
+// (ErrSyntax), or a *DepthError (ErrDepth). After an error the tape's
+// tokens mean nothing. On a tape already used, Parse allocates nothing
+// unless the text has more tokens than any before.
 func (tp *Tape) Parse(src string) error {
 	tp.src, tp.escapedKey, tp.parsed = src, false, false
 	toks := tp.toks[:cap(tp.toks)]
 	tp.toks = toks[:0]
 	if len(src) > maxTapeBytes {
-		return &JSONSyntaxError{0, "text too large"}
+		return &SyntaxError{0, "text too large"}
 	}
 	if want := len(src)/6 + 8; len(toks) < want {
 		toks = make([]tapeToken, want)
@@ -61,7 +43,7 @@ func (tp *Tape) Parse(src string) error {
 			// byte above 0x7F is a syntax error): a text that is not
 			// UTF-8 is reported as such whatever error came first.
 			if at := jsonwire.InvalidUTF8At(src); at >= 0 {
-				return &JSONSyntaxError{at, "invalid UTF-8"}
+				return &SyntaxError{at, "invalid UTF-8"}
 			}
 			return err
 		}
@@ -78,14 +60,14 @@ func (tp *Tape) Parse(src string) error {
 // tapeParser is the state of a parse that tapeParser.run keeps between
 // its calls (it returns when the token buffer is full).
 type tapeParser struct {
-	open       [MaxComponentDepth + 1]int32 // token indexes of the open containers, outermost first
-	depth      int                          // number of open containers
-	n          int32                        // values so far in the innermost open container
-	obj        bool                         // the innermost open container is an object
-	key        bool                         // the string being scanned is an object key
-	atKey      bool                         // run stopped where an object member starts
-	escapedKey bool                         // an object key has an escape
-	i          int                          // offset of the next value
+	open       [MaxDepth + 1]int32 // token indexes of the open containers, outermost first
+	depth      int                 // number of open containers
+	n          int32               // values so far in the innermost open container
+	obj        bool                // the innermost open container is an object
+	key        bool                // the string being scanned is an object key
+	atKey      bool                // run stopped where an object member starts
+	escapedKey bool                // an object key has an escape
+	i          int                 // offset of the next value
 }
 
 // run writes the tokens of the JSON value s, from the parser's state on,
@@ -122,8 +104,8 @@ memberValue: // a value starts at s[i], depth containers deep
 	if i >= len(s) {
 		return 0, syntaxError(i, "unexpected end of input")
 	}
-	if depth > MaxComponentDepth {
-		return 0, recursionLimitError()
+	if depth > MaxDepth {
+		return 0, &DepthError{i}
 	}
 	if c = s[i]; c == '"' {
 		p.key = false
@@ -138,9 +120,9 @@ memberValue: // a value starts at s[i], depth containers deep
 		depth++
 		obj = c == '{'
 		if obj {
-			toks[nt].set(TapeObject, int32(i), 0, 0)
+			toks[nt].set(Object, int32(i), 0, 0)
 		} else {
-			toks[nt].set(TapeArray, int32(i), 0, 0)
+			toks[nt].set(Array, int32(i), 0, 0)
 		}
 		nt++
 		n = 0
@@ -160,30 +142,23 @@ memberValue: // a value starts at s[i], depth containers deep
 		if !st.Complete() {
 			return 0, syntaxError(i, "invalid number")
 		}
-		toks[nt].set(TapeNumber, int32(i), int32(j), int32(nt+1))
+		toks[nt].set(Number, int32(i), int32(j), int32(nt+1))
 		nt++
 		i = j
-	case 't':
-		if len(s)-i < 4 || s[i:i+4] != "true" {
+	case 't', 'f', 'n':
+		k := jsonwire.LiteralLen(s, i)
+		if k == 0 {
 			return 0, syntaxError(i, "invalid literal")
 		}
-		toks[nt].set(TapeTrue, int32(i), int32(i+4), int32(nt+1))
-		nt++
-		i += 4
-	case 'f':
-		if len(s)-i < 5 || s[i:i+5] != "false" {
-			return 0, syntaxError(i, "invalid literal")
+		kind := Null
+		if c == 't' {
+			kind = True
+		} else if c == 'f' {
+			kind = False
 		}
-		toks[nt].set(TapeFalse, int32(i), int32(i+5), int32(nt+1))
+		toks[nt].set(kind, int32(i), int32(i+k), int32(nt+1))
 		nt++
-		i += 5
-	case 'n':
-		if len(s)-i < 4 || s[i:i+4] != "null" {
-			return 0, syntaxError(i, "invalid literal")
-		}
-		toks[nt].set(TapeNull, int32(i), int32(i+4), int32(nt+1))
-		nt++
-		i += 4
+		i += k
 	default:
 		return 0, unexpectedCharError(i, c)
 	}
@@ -227,7 +202,7 @@ closed: // the innermost open container ended at s[i-1], with n values
 	}
 	if depth > 0 {
 		parent := &toks[p.open[depth-1]]
-		n, obj = parent.n, parent.kind == TapeObject
+		n, obj = parent.n, parent.kind == Object
 	}
 	goto more
 
@@ -243,7 +218,7 @@ key: // an object member starts at s[i]
 
 str: // a string opens at s[i] (a key if p.key): its token is written as
 	// it is scanned, its end last
-	toks[nt].set(TapeString, int32(i+1), 0, int32(nt+1))
+	toks[nt].set(String, int32(i+1), 0, int32(nt+1))
 	i++
 	for {
 		// Eight bytes at a time (one load) up to the closing quote, while
@@ -254,8 +229,8 @@ str: // a string opens at s[i] (a key if p.key): its token is written as
 			b := s[i : i+8]
 			w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
 				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-			quotes := quoteMask(w)
-			if otherStopMask(w)&(quotes&-quotes-1) != 0 {
+			quotes := jsonwire.QuoteBytes(w)
+			if jsonwire.OtherStopBytes(w)&(quotes&-quotes-1) != 0 {
 				goto slow // a stop byte other than '"' comes first
 			}
 			if quotes != 0 {
@@ -325,45 +300,12 @@ strEnd: // the string's closing quote is s[i]
 // set overwrites the token field by field: a composite literal would be
 // built on the stack and copied with wide loads that stall on the narrow
 // stores just made.
-func (t *tapeToken) set(kind TapeKind, start, end, next int32) {
+func (t *tapeToken) set(kind Kind, start, end, next int32) {
 	t.kind, t.esc, t.start, t.end, t.next, t.n = kind, false, start, end, next, 0
 }
 
 // errNotUTF8 stands for a text that is not UTF-8 inside tapeParser.run
-// (Parse reports it as a *JSONSyntaxError).
-var errNotUTF8 = errors.New("protocol: invalid UTF-8")
+// (Parse reports it as a *SyntaxError).
+var errNotUTF8 = errors.New("jsontape: invalid UTF-8")
 
-func syntaxError(offset int, reason string) error { return &JSONSyntaxError{offset, reason} }
-
-func unexpectedCharError(offset int, c byte) error {
-	return &JSONSyntaxError{offset, fmt.Sprintf("unexpected character %q", c)}
-}
-
-func recursionLimitError() error {
-	return &ValidationError{MessageIndex: -1, Message: fmt.Sprintf("Global recursion limit exceeded: Depth > %d", MaxComponentDepth), Kind: ErrRecursionLimit}
-}
-
-const (
-	swarLSB = 0x0101010101010101 // the low bit of each byte
-	swarMSB = 0x8080808080808080 // the high bit of each byte
-)
-
-// quoteMask flags (with its high bit) each '"' of w, eight string bytes
-// in little-endian order; borrows can also flag bytes above a flagged one,
-// so only the lowest flag is exact.
-func quoteMask(w uint64) uint64 {
-	q := w ^ (swarLSB * '"')
-	return (q - swarLSB) &^ q & swarMSB
-}
-
-// otherStopMask flags (with its high bit) each byte of w, eight string
-// bytes in little-endian order, that jsonwire.IsPlain does not mark but
-// for '"':
-// '\\', a control character or a non-ASCII byte. Borrows can also flag
-// bytes above a flagged one, so only the lowest flag is exact.
-func otherStopMask(w uint64) uint64 {
-	b := w ^ (swarLSB * '\\')
-	// (b - swarLSB) &^ b flags b's zero bytes; w - 0x20 per byte flags
-	// the bytes below 0x20 (or with the high bit set, as w does).
-	return ((b-swarLSB)&^b | (w - swarLSB*0x20) | w) & swarMSB
-}
+func syntaxError(offset int, reason string) error { return &SyntaxError{offset, reason} }

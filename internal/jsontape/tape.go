@@ -1,4 +1,4 @@
-package protocol
+package jsontape
 
 import (
 	"iter"
@@ -14,9 +14,9 @@ import (
 // bytes, whatever the number of fields read.
 //
 // One tape serves every reader of a message: the processor reads the
-// envelope, the components and their references from it, and
-// Catalog.ValidTape decides schema validity and CheckLimits on it, so a
-// message is parsed once.
+// envelope, the components and their references from it, and the
+// protocol's fast catalog check (protocoltape.ValidTape) decides schema
+// validity and the limits on it, so a message is parsed once.
 //
 // Token indexes are ints; a negative index stands for "absent", and the
 // kind predicates (IsString, IsObject, IsArray) are false for it. A Tape
@@ -30,22 +30,22 @@ type Tape struct {
 	parsed     bool // the last Parse succeeded
 }
 
-// TapeKind is the kind of a tape token's value.
-type TapeKind uint8
+// Kind is the kind of a tape token's value.
+type Kind uint8
 
 // Token kinds.
 const (
-	TapeNull TapeKind = iota
-	TapeFalse
-	TapeTrue
-	TapeNumber
-	TapeString
-	TapeObject
-	TapeArray
+	Null Kind = iota
+	False
+	True
+	Number
+	String
+	Object
+	Array
 )
 
 type tapeToken struct {
-	kind  TapeKind
+	kind  Kind
 	esc   bool  // a string with escapes
 	start int32 // offset of the value's first byte (of a string: after the opening quote)
 	end   int32 // offset after the value's last byte (of a string: the closing quote)
@@ -60,7 +60,7 @@ func (tp *Tape) Source() string { return tp.src }
 func (tp *Tape) Len() int { return len(tp.toks) }
 
 // Kind returns token t's kind.
-func (tp *Tape) Kind(t int) TapeKind { return tp.toks[t].kind }
+func (tp *Tape) Kind(t int) Kind { return tp.toks[t].kind }
 
 // Next returns the index of the token after token t's subtree (for the
 // key token of a member, that is its value's token).
@@ -71,18 +71,18 @@ func (tp *Tape) Next(t int) int { return int(tp.toks[t].next) }
 func (tp *Tape) Count(t int) int { return int(tp.toks[t].n) }
 
 // IsString reports whether t is a token (t >= 0) holding a string.
-func (tp *Tape) IsString(t int) bool { return t >= 0 && tp.toks[t].kind == TapeString }
+func (tp *Tape) IsString(t int) bool { return t >= 0 && tp.toks[t].kind == String }
 
 // IsObject reports whether t is a token (t >= 0) holding an object.
-func (tp *Tape) IsObject(t int) bool { return t >= 0 && tp.toks[t].kind == TapeObject }
+func (tp *Tape) IsObject(t int) bool { return t >= 0 && tp.toks[t].kind == Object }
 
 // IsArray reports whether t is a token (t >= 0) holding an array.
-func (tp *Tape) IsArray(t int) bool { return t >= 0 && tp.toks[t].kind == TapeArray }
+func (tp *Tape) IsArray(t int) bool { return t >= 0 && tp.toks[t].kind == Array }
 
 // Raw returns token t's JSON text (a substring of the parsed text).
 func (tp *Tape) Raw(t int) string {
 	k := &tp.toks[t]
-	if k.kind == TapeString {
+	if k.kind == String {
 		return tp.src[k.start-1 : k.end+1]
 	}
 	return tp.src[k.start:k.end]

@@ -1,4 +1,4 @@
-package protocol_test
+package jsontape_test
 
 import (
 	"encoding/json"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/a2ui-stream/a2ui-stream/protocol"
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 )
 
 var tapeSeeds = []string{
@@ -37,10 +37,10 @@ func FuzzTape(f *testing.F) {
 }
 
 func checkTape(t *testing.T, s string) {
-	var tp protocol.Tape
+	var tp jsontape.Tape
 	err := tp.Parse(s)
 	want := json.Valid([]byte(s)) && utf8.ValidString(s)
-	if errors.Is(err, protocol.ErrRecursionLimit) {
+	if errors.Is(err, jsontape.ErrDepth) {
 		if !want {
 			return // deeper than the limit before the syntax error
 		}
@@ -50,7 +50,7 @@ func checkTape(t *testing.T, s string) {
 		t.Fatalf("%q: tape error %v, encoding/json valid %v", s, err, want)
 	}
 	if err != nil {
-		if !errors.Is(err, protocol.ErrJSONSyntax) {
+		if !errors.Is(err, jsontape.ErrSyntax) {
 			t.Fatalf("%q: error %v is neither a syntax error nor the recursion limit", s, err)
 		}
 		return
@@ -66,7 +66,7 @@ func checkTape(t *testing.T, s string) {
 		if !json.Valid([]byte(raw)) {
 			t.Fatalf("%q: token %d raw %q is not JSON", s, i, raw)
 		}
-		if tp.Kind(i) == protocol.TapeString {
+		if tp.Kind(i) == jsontape.String {
 			var want string
 			if err := json.Unmarshal([]byte(raw), &want); err != nil {
 				t.Fatal(err)
@@ -79,23 +79,30 @@ func checkTape(t *testing.T, s string) {
 }
 
 func TestTapeDepth(t *testing.T) {
-	var tp protocol.Tape
+	var tp jsontape.Tape
 	ok := strings.Repeat("[", 50) + strings.Repeat("]", 50)
 	if err := tp.Parse(ok); err != nil {
 		t.Errorf("50 levels: %v", err)
 	}
-	deep := strings.Repeat("[", 51) + "1" + strings.Repeat("]", 51)
-	if err := tp.Parse(deep); !errors.Is(err, protocol.ErrRecursionLimit) {
-		t.Errorf("51 levels with an item: %v", err)
-	}
-	huge := strings.Repeat("[", 100000)
-	if err := tp.Parse(huge); !errors.Is(err, protocol.ErrRecursionLimit) {
-		t.Errorf("100000 levels: %v", err)
+	// The error is at the first value too deep, 51 containers deep.
+	for _, tc := range []struct {
+		name, doc string
+		offset    int
+	}{
+		{"51 levels with an item", strings.Repeat("[", 51) + "1" + strings.Repeat("]", 51), 51},
+		{"100000 levels", strings.Repeat("[", 100000), 51},
+		{"51 objects", strings.Repeat(`{"":`, 51) + "1" + strings.Repeat("}", 51), 51 * 4},
+	} {
+		var de *jsontape.DepthError
+		err := tp.Parse(tc.doc)
+		if !errors.As(err, &de) || !errors.Is(err, jsontape.ErrDepth) || de.Offset != tc.offset {
+			t.Errorf("%s: %v, want a *DepthError at offset %d", tc.name, err, tc.offset)
+		}
 	}
 }
 
 func TestTapeReaders(t *testing.T) {
-	var tp protocol.Tape
+	var tp jsontape.Tape
 	if err := tp.Parse(`{"a":[1,"x",{"b":null}],"k\u0065y":"v\n","a":true}`); err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +116,7 @@ func TestTapeReaders(t *testing.T) {
 	if got, want := strings.Join(keys, " "), `a=[1,"x",{"b":null}] key="v\n" a=true`; got != want {
 		t.Errorf("Members = %s, want %s", got, want)
 	}
-	if v := tp.Member(0, "a"); v < 0 || tp.Kind(v) != protocol.TapeTrue {
+	if v := tp.Member(0, "a"); v < 0 || tp.Kind(v) != jsontape.True {
 		t.Errorf("Member(a) = %d, want the last a (true)", v)
 	}
 	if v := tp.Member(0, "key"); !tp.IsString(v) || tp.Str(v) != "v\n" {
@@ -130,14 +137,14 @@ func TestTapeReaders(t *testing.T) {
 	if got, want := strings.Join(items, " "), `0:1 1:"x" 2:{"b":null}`; got != want {
 		t.Errorf("Items = %s, want %s", got, want)
 	}
-	var se *protocol.JSONSyntaxError
+	var se *jsontape.SyntaxError
 	if err := tp.Parse(`{"a":}`); !errors.As(err, &se) || se.Offset != 5 {
 		t.Errorf("Parse error = %v, want a syntax error at offset 5", err)
 	}
 }
 
-func ExampleTape() {
-	var tp protocol.Tape
+func Example() {
+	var tp jsontape.Tape
 	if err := tp.Parse(`{"updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text"}]}}`); err != nil {
 		panic(err)
 	}
@@ -146,32 +153,6 @@ func ExampleTape() {
 		fmt.Println(tp.Str(tp.Member(c, "id")), tp.Raw(c))
 	}
 	// Output: root {"id":"root","component":"Text"}
-}
-
-func TestValidTapeNeedsAParsedTape(t *testing.T) {
-	var c *protocol.Catalog // no schema: the limits only
-	var tp protocol.Tape
-	if c.ValidTape(&tp) {
-		t.Error("ValidTape on a tape never parsed = true")
-	}
-	if err := tp.Parse(`{"deleteSurface":{"surfaceId":"s"}}`); err != nil {
-		t.Fatal(err)
-	}
-	if !c.ValidTape(&tp) {
-		t.Error("ValidTape on a parsed valid message = false")
-	}
-	if err := tp.Parse(`{"deleteSurface":{"surfaceId":"s"}`); err == nil {
-		t.Fatal("Parse accepted an unclosed object")
-	}
-	if c.ValidTape(&tp) {
-		t.Error("ValidTape after a failed Parse = true")
-	}
-	if err := tp.Parse(`{"a":{"path":"not a path ["}}`); err != nil {
-		t.Fatal(err)
-	}
-	if c.ValidTape(&tp) != (protocol.CheckLimits(map[string]any{"a": map[string]any{"path": "not a path ["}}) == nil) {
-		t.Error("ValidTape disagrees with CheckLimits on a path")
-	}
 }
 
 // TestTapeUTF8 holds the UTF-8 check that Parse folds into its string scan
@@ -193,7 +174,7 @@ func TestTapeUTF8(t *testing.T) {
 			}
 		}
 	}
-	var tp protocol.Tape
+	var tp jsontape.Tape
 	for _, seq := range seqs {
 		for _, doc := range []string{`"` + seq + `"`, `["` + seq + `", "0123456789abcdef"]`, `[1,` + seq + `]`} {
 			err := tp.Parse(doc)
@@ -203,8 +184,8 @@ func TestTapeUTF8(t *testing.T) {
 				}
 				continue
 			}
-			var se *protocol.JSONSyntaxError
-			if !errors.As(err, &se) || *se != (protocol.JSONSyntaxError{Offset: strings.Index(doc, seq) + validPrefix(seq), Reason: "invalid UTF-8"}) {
+			var se *jsontape.SyntaxError
+			if !errors.As(err, &se) || *se != (jsontape.SyntaxError{Offset: strings.Index(doc, seq) + validPrefix(seq), Reason: "invalid UTF-8"}) {
 				t.Fatalf("%q (not UTF-8): %v", doc, err)
 			}
 		}
@@ -247,13 +228,13 @@ func TestTapeErrors(t *testing.T) {
 		{"unclosed object", `{"a":{}`, 7, "expected ',' or '}'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var tp protocol.Tape
+			var tp jsontape.Tape
 			err := tp.Parse(tc.doc)
-			var se *protocol.JSONSyntaxError
+			var se *jsontape.SyntaxError
 			if !errors.As(err, &se) || se.Offset != tc.offset || se.Reason != tc.reason {
 				t.Fatalf("Parse(%q) = %v, want offset %d: %s", tc.doc, err, tc.offset, tc.reason)
 			}
-			if !errors.Is(err, protocol.ErrJSONSyntax) {
+			if !errors.Is(err, jsontape.ErrSyntax) {
 				t.Fatalf("Parse(%q) = %v, not ErrJSONSyntax", tc.doc, err)
 			}
 		})
@@ -277,7 +258,7 @@ func TestTapeGrows(t *testing.T) {
 	} {
 		checkTape(t, doc)
 	}
-	var tp protocol.Tape
+	var tp jsontape.Tape
 	for _, tc := range []struct {
 		doc   string
 		count int
@@ -302,7 +283,7 @@ func TestTapeParseAllocs(t *testing.T) {
 		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"h\u00e9llo \"x\""},{"id":"b","component":"Slider","value":0.5,"max":10,"enabled":true,"label":null}]}}`,
 		"[\n  {\"id\": \"é\", \"n\": [1, 2, 3]},\n  {}\n]",
 	}
-	var tp protocol.Tape
+	var tp jsontape.Tape
 	if allocs := testing.AllocsPerRun(100, func() {
 		for _, m := range msgs {
 			if err := tp.Parse(m); err != nil {

@@ -1,0 +1,54 @@
+// Package protocoltape is how the module's packages reach package
+// protocol's entry points on a token tape (internal/jsontape) without
+// those being protocol's public API: a tape is an implementation detail
+// that the processor and protocol share, so that a message is parsed once.
+//
+// Package protocol registers its entry points here from its init
+// function (protocol imports this package, never the reverse, so there is
+// no import cycle); a caller imports protocol too (the processor does, for
+// its catalogs), which makes sure the registration has run before any
+// call. The catalog is passed as an any because this package cannot name
+// *protocol.Catalog; ValidTape panics on anything else.
+//
+// Everything here is safe for concurrent use once protocol's init has
+// run: the hooks are set once and only read afterwards.
+package protocoltape
+
+import "github.com/a2ui-stream/a2ui-stream/internal/jsontape"
+
+// Hooks are package protocol's entry points on a tape.
+type Hooks struct {
+	// ValidTape is the fast validity check of a *protocol.Catalog (nil:
+	// the protocol's limits only) on a message already parsed onto tp:
+	// true means certainly valid (the catalog's schema and the protocol's
+	// limits), false invalid or not decided (then the caller takes the
+	// full path, ValidateSchema and CheckLimits).
+	ValidTape func(c any, tp *jsontape.Tape) bool
+	// Error maps an error of jsontape's Parse to the protocol's public
+	// errors.
+	Error func(err error) error
+}
+
+var hooks Hooks
+
+// Register sets the hooks; package protocol calls it once, from its init
+// function.
+func Register(h Hooks) { hooks = h }
+
+// ValidTape reports whether the message on tp is certainly valid for the
+// catalog c, a *protocol.Catalog (a nil one checks the protocol's limits
+// only), without parsing it again. It is false when tp's last Parse failed
+// or there was none. It reads tp without changing it.
+func ValidTape(c any, tp *jsontape.Tape) bool { return hooks.ValidTape(c, tp) }
+
+// Parse parses msg onto tp (see jsontape.Tape.Parse) and reports its
+// errors as package protocol does: a *protocol.JSONSyntaxError
+// (protocol.ErrJSONSyntax), or a *protocol.ValidationError of kind
+// protocol.ErrRecursionLimit (MessageIndex -1) for nesting deeper than
+// protocol.MaxComponentDepth.
+func Parse(tp *jsontape.Tape, msg string) error {
+	if err := tp.Parse(msg); err != nil {
+		return hooks.Error(err)
+	}
+	return nil
+}
