@@ -43,7 +43,9 @@ type pframe struct {
 
 // progScan is the byte-level state of the progressive scanner: a loose
 // structural tokenizer that, like the reference, tracks only strings and
-// brackets and tolerates anything else.
+// brackets and tolerates anything else. It reads only bytes complete
+// mode's grammar accepted, unless the block lost count of its brackets
+// (progressive_grammar.go).
 type progScan struct {
 	buf []byte
 	// msgGen counts resetMsg calls. Every cut of buf comes with one, so
