@@ -196,14 +196,12 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			continue
 		}
 		if s.inStr {
-			// Fast path through plain string content.
+			// Fast path through plain string content (a control byte,
+			// which only a block that lost count lets through, takes the
+			// byte path below, to the same effect).
 			j := i
-			for j < len(seg) {
-				b := seg[j]
-				if b == '"' || b == '\\' || b >= 0x80 || s.esc {
-					break
-				}
-				j++
+			if !s.esc {
+				j = jsonwire.PlainRun(seg, i)
 			}
 			if j > i {
 				s.buf = append(s.buf, seg[i:j]...)
