@@ -167,12 +167,9 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 	}
 	for i := 0; i < len(seg); i++ {
 		c := seg[i]
-		if c >= 0x80 || s.utf8need != 0 {
-			if !s.utf8step(c) {
-				return &SyntaxError{Offset: off + int64(i), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
-			}
-		}
 		if len(s.stack) == 0 {
+			// (What lies between messages is the grammar's to judge, UTF-8
+			// included: a fence marker may hold any byte.)
 			// Outside any message: only an opening bracket matters.
 			switch c {
 			case ' ', '\t', '\n', '\r':
@@ -194,6 +191,11 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 				s.sig = true
 			}
 			continue
+		}
+		if c >= 0x80 || s.utf8need != 0 {
+			if !s.utf8step(c) {
+				return &SyntaxError{Offset: off + int64(i), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
+			}
 		}
 		if s.inStr {
 			// Fast path through plain string content (a control byte,
