@@ -31,12 +31,7 @@ func (e *completeEngine) blockData(seg []byte, off int64, out *emitter) error {
 	return nil
 }
 
-func (e *completeEngine) blockEnd(*emitter) error {
-	if e.sc.pending() {
-		return &SyntaxError{Offset: e.sc.msgOff, Msg: "block ended inside an unfinished message", Err: ErrUnterminated}
-	}
-	return e.sc.fenceOnly()
-}
+func (e *completeEngine) blockEnd(*emitter) error { return e.sc.endErr() }
 
 func (e *completeEngine) feedEnd(*emitter) error { return nil }
 

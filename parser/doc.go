@@ -28,20 +28,29 @@
 // cause (a *SyntaxError with the stream byte offset, a *LimitError, a
 // sentinel such as ErrTooLarge, or, for a snapshot that fails the catalog,
 // a *protocol.ValidationError), dropped, and parsing continues after its
-// end; messages it yielded before the failure stand. What fails a block
-// depends on the mode:
+// end; messages it yielded before the failure stand. Every mode reads a
+// block with one grammar, complete mode's: a byte it rejects (malformed
+// JSON, invalid UTF-8, anything but whitespace, commas and fence markers
+// between messages) fails the block in every mode with the same error at
+// the same offset, when complete mode's fails (at once between messages,
+// at the message's end inside one); the progressive modes yield only what
+// the bytes before it yield. So do a block too large or too deep. Beyond
+// that, what fails a block depends on the mode:
 //
-//   - complete mode: malformed JSON, a block too large or too deep, invalid
-//     UTF-8, and a block or stream that ends inside an unfinished message
-//     (ErrUnterminated);
-//   - progressive and delta modes read as the reference parser does: a
-//     message that does not parse is skipped (what was healed of it before
-//     may have been yielded) and the messages after it are read, so the
-//     block fails only when none of it parsed ("No valid JSON object found
-//     in A2UI block."), when a complete message fails validation, on the
-//     size, depth and UTF-8 limits, and on the state limits
-//     (WithMaxSurfaces, WithMaxComponents). A stream that ends inside a
-//     message yields what was healed of it, with no error.
+//   - complete mode: a block or stream that ends inside an unfinished
+//     message (ErrUnterminated);
+//   - progressive and delta modes: a block none of which parsed ("No
+//     valid JSON object found in A2UI block."), a complete message that
+//     fails validation, and the state limits (WithMaxSurfaces,
+//     WithMaxComponents). A stream or block that ends inside a message
+//     yields what was healed of it, with no error (unless the message
+//     broke the grammar, or ends inside a character: ErrUnterminated, as
+//     in complete mode). One exception, which the A2UI streaming
+//     conformance suite requires: a block whose first fault is a lost
+//     count of brackets (a closing bracket of the wrong kind after a
+//     value, an object where a comma, a closing bracket or a key was due,
+//     an extra '}' after the messages) is read to its end as the reference
+//     parser reads it, tracking strings and brackets only.
 //
 // ParseResponse and FixPayload handle whole, non-streamed responses;
 // WithPayloadRepair gives a stream the same repairs as it arrives (it holds

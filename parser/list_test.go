@@ -71,31 +71,23 @@ func TestListBoundaries(t *testing.T) {
 		input   string
 		framing Framing
 		lists   int // lists that end
-		// progLists, when set, is the count in the progressive modes,
-		// which read a broken element at a block's end as a partial one
-		// (issue 15 lists that disagreement).
-		progLists int
 	}{
-		{"one block", "hi <a2ui-json>[" + a + "," + b + "]</a2ui-json> bye", FramingTags, 1, 0},
-		{"adjacent blocks", "<a2ui-json>[" + a + "]</a2ui-json><a2ui-json>[" + c2 + "]</a2ui-json>", FramingTags, 2, 0},
-		{"empty block yields no end", "<a2ui-json>[]</a2ui-json>x<a2ui-json>[" + a + "]</a2ui-json>", FramingTags, 1, 0},
-		{"failed block", "<a2ui-json>[" + a + ", {x</a2ui-json><a2ui-json>[" + c2 + "]</a2ui-json>", FramingTags, 1, 2},
-		{"block failing in every mode", "<a2ui-json>[" + a + ", {\"x\":\"\xff\"}]</a2ui-json><a2ui-json>[" + c2 + "]</a2ui-json>", FramingTags, 1, 0},
-		{"unclosed last block ends at Close", "<a2ui-json>[" + a + "]", FramingTags, 1, 0},
-		{"jsonl lines", a + "\n" + c2 + "\n", FramingJSONL, 2, 0},
-		{"fences", "text\n```a2ui\n[" + a + "]\n```\nmore\n```a2ui\n[" + c2 + "]\n```\n", FramingFences, 2, 0},
+		{"one block", "hi <a2ui-json>[" + a + "," + b + "]</a2ui-json> bye", FramingTags, 1},
+		{"adjacent blocks", "<a2ui-json>[" + a + "]</a2ui-json><a2ui-json>[" + c2 + "]</a2ui-json>", FramingTags, 2},
+		{"empty block yields no end", "<a2ui-json>[]</a2ui-json>x<a2ui-json>[" + a + "]</a2ui-json>", FramingTags, 1},
+		{"failed block", "<a2ui-json>[" + a + ", {x</a2ui-json><a2ui-json>[" + c2 + "]</a2ui-json>", FramingTags, 1},
+		{"block failing in every mode", "<a2ui-json>[" + a + ", {\"x\":\"\xff\"}]</a2ui-json><a2ui-json>[" + c2 + "]</a2ui-json>", FramingTags, 1},
+		{"unclosed last block ends at Close", "<a2ui-json>[" + a + "]", FramingTags, 1},
+		{"jsonl lines", a + "\n" + c2 + "\n", FramingJSONL, 2},
+		{"fences", "text\n```a2ui\n[" + a + "]\n```\nmore\n```a2ui\n[" + c2 + "]\n```\n", FramingFences, 2},
 	}
 	for _, tc := range tests {
 		for _, mode := range []Mode{ModeComplete, ModeProgressive, ModeDelta} {
 			t.Run(tc.name+"/"+mode.String(), func(t *testing.T) {
 				opts := []Option{WithMode(mode), WithFraming(tc.framing)}
 				wantMsgs, wantEnds, _ := listTrace(t, []string{tc.input}, opts...)
-				lists := tc.lists
-				if mode != ModeComplete && tc.progLists != 0 {
-					lists = tc.progLists
-				}
-				if len(wantEnds) != lists {
-					t.Fatalf("whole input: %d lists ended, want %d (%v)", len(wantEnds), lists, wantEnds)
+				if len(wantEnds) != tc.lists {
+					t.Fatalf("whole input: %d lists ended, want %d (%v)", len(wantEnds), tc.lists, wantEnds)
 				}
 				check := func(name string, chunks []string) {
 					msgs, ends, failed := listTrace(t, chunks, opts...)

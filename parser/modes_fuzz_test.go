@@ -18,6 +18,8 @@ import (
 //
 //   - no mode panics;
 //   - complete-mode messages are byte-identical to those of a single feed;
+//   - every mode gives a block with bytes the grammar rejects the same
+//     error (see checkVerdictsAgree);
 //   - for v0.9-family streams that every mode parses without error, the
 //     final progressive snapshot and the applied delta yields hold the same
 //     reachable components, and the same data, as the complete messages.
@@ -31,8 +33,12 @@ func FuzzModesAgree(f *testing.F) {
 	for i, in := range wellFormedV09(f) {
 		f.Add(byte(i*7+1), in)
 	}
+	for i, tc := range badByteInputs {
+		f.Add(byte(i%5), badByteStream(tc.block))
+	}
 	f.Fuzz(func(t *testing.T, size byte, in []byte) {
 		checkModesAgree(t, int(size%32)+1, in)
+		checkVerdictsAgree(t, int(size%32)+1, in)
 	})
 }
 

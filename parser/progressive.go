@@ -54,6 +54,10 @@ type progressiveEngine struct {
 	defaultVersion string
 
 	sc    progScan
+	val   scanner // complete mode's grammar, read first (progressive_grammar.go)
+	bad   bool    // the message in progress broke the grammar: sc reads no more of the block
+	loose bool    // the block lost count of its brackets: sc alone reads the rest of it
+	lost  int     // blocks read through a lost count (for tests)
 	heal  healer
 	cs    compScanner // byte-level component reader
 	names idNames     // interned ids of byte-level components
@@ -165,6 +169,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 		e.dstate = newDeltaState()
 	}
 	e.sc.init()
+	e.val = newScanner(e.maxDepth)
 	return e, nil
 }
 
@@ -240,24 +245,35 @@ func (e *progressiveEngine) resniff() {
 func (e *progressiveEngine) blockStart(out *emitter) error {
 	e.out = out
 	e.sc.resetBlock()
+	e.resetGrammar()
 	return nil
 }
 
 func (e *progressiveEngine) blockData(seg []byte, off int64, out *emitter) error {
 	e.out = out
-	if err := e.scan(seg, off); err != nil {
-		return err
+	good, gerr := e.grammar(seg, off)
+	if good > 0 {
+		if err := e.scan(seg[:good], off); err != nil {
+			return err
+		}
+		if err := e.endOfChunk(); err != nil {
+			return err
+		}
 	}
-	return e.endOfChunk()
+	return gerr
 }
 
 func (e *progressiveEngine) blockEnd(out *emitter) error {
 	e.out = out
+	if err := e.grammarEnd(); err != nil {
+		return err
+	}
 	if err := e.flushDeferred(); err != nil {
 		e.sc.resetBlock()
 		return err
 	}
 	if e.sc.utf8need != 0 {
+		// (Only after lostCount: the grammar rejects a truncated character.)
 		return &SyntaxError{Offset: e.sc.off, Msg: "invalid UTF-8 (truncated sequence)", Err: ErrInvalidUTF8}
 	}
 	found, content := e.sc.foundValid, e.sc.content
@@ -277,6 +293,7 @@ func (e *progressiveEngine) feedEnd(out *emitter) error {
 
 func (e *progressiveEngine) reset() {
 	e.sc.resetBlock()
+	e.resetGrammar()
 	e.limitErr = nil
 	e.dirty = false
 }

@@ -14,7 +14,7 @@ var healInputs = []struct {
 	in   string
 }{
 	{"escapes", `<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a \"quoted\\\" \u00e9 word"},{"id":"x","component":"Column","children":["a","b\\"]}]}}]</a2ui-json>`},
-	{"whitespace and commas", "<a2ui-json>[ {\"version\" : \"v0.9\" , \"updateComponents\" : { \"surfaceId\" : \"s\" , \"components\" : [ { \"id\" : \"root\" , \"component\" : \"Row\" , \"children\" : [ \"a\" , \"b\" ] } , ] } } ]</a2ui-json>"},
+	{"whitespace and commas", "<a2ui-json>[ {\"version\" : \"v0.9\" , \"updateComponents\" : { \"surfaceId\" : \"s\" , \"components\" : [ { \"id\" : \"root\" , \"component\" : \"Row\" , \"children\" : [ \"a\" , \"b\" ] } , { \"id\" : \"a\" , \"component\" : \"Text\" , \"text\" : \"x\" } ] } } ]</a2ui-json>"},
 	{"multi-byte", `<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"18°C 日本 🌧"}]}}]</a2ui-json>`},
 	{"v0.8 nested", `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["t"]}}}},{"id":"t","component":{"Text":{"text":{"literalString":"hi, there"}}}}]}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueMap":[{"key":"a","valueString":"b"}]}]}}]</a2ui-json>`},
 	{"data model", `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/p","value":{"list":[1,2,{"q":"w\"x"}],"n":null,"t":true}}}]</a2ui-json>`},

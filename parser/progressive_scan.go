@@ -43,7 +43,9 @@ type pframe struct {
 
 // progScan is the byte-level state of the progressive scanner: a loose
 // structural tokenizer that, like the reference, tracks only strings and
-// brackets and tolerates anything else.
+// brackets and tolerates anything else. It reads only bytes complete
+// mode's grammar accepted, unless the block lost count of its brackets
+// (progressive_grammar.go).
 type progScan struct {
 	buf []byte
 	// msgGen counts resetMsg calls. Every cut of buf comes with one, so
@@ -165,12 +167,9 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 	}
 	for i := 0; i < len(seg); i++ {
 		c := seg[i]
-		if c >= 0x80 || s.utf8need != 0 {
-			if !s.utf8step(c) {
-				return &SyntaxError{Offset: off + int64(i), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
-			}
-		}
 		if len(s.stack) == 0 {
+			// (What lies between messages is the grammar's to judge, UTF-8
+			// included: a fence marker may hold any byte.)
 			// Outside any message: only an opening bracket matters.
 			switch c {
 			case ' ', '\t', '\n', '\r':
@@ -193,15 +192,18 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			}
 			continue
 		}
+		if c >= 0x80 || s.utf8need != 0 {
+			if !s.utf8step(c) {
+				return &SyntaxError{Offset: off + int64(i), Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
+			}
+		}
 		if s.inStr {
-			// Fast path through plain string content.
+			// Fast path through plain string content (a control byte,
+			// which only a block that lost count lets through, takes the
+			// byte path below, to the same effect).
 			j := i
-			for j < len(seg) {
-				b := seg[j]
-				if b == '"' || b == '\\' || b >= 0x80 || s.esc {
-					break
-				}
-				j++
+			if !s.esc {
+				j = jsonwire.PlainRun(seg, i)
 			}
 			if j > i {
 				s.buf = append(s.buf, seg[i:j]...)

@@ -110,7 +110,7 @@ func TestProgressiveCases(t *testing.T) {
 		{
 			name:    "nesting_too_deep",
 			opts:    []Option{WithMaxDepth(8)},
-			steps:   []string{"<a2ui-json>[" + strings.Repeat("[", 20) + "</a2ui-json>"},
+			steps:   []string{"<a2ui-json>[{\"a\":" + strings.Repeat("[", 20) + "</a2ui-json>"},
 			wantErr: ErrTooDeep,
 		},
 		{

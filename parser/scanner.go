@@ -41,13 +41,15 @@ type scanner struct {
 	done   bool   // the last call returned a message held in buf
 
 	// Grammar state of the message in progress (scanner_validate.go).
-	loose  bool              // the message broke the grammar: structure only
-	vs     uint8             // grammar state
-	strEnd uint8             // grammar state after the current string's closing quote
-	aux    uint8             // literal position, hex digits or UTF-8 bytes still expected
-	auxEnd uint8             // end position of the current literal
-	lo, hi byte              // range of the next UTF-8 continuation byte
-	num    jsonwire.NumState // number grammar state (vsNumber)
+	loose   bool              // the message broke the grammar: structure only
+	looseAt int64             // stream offset of the byte the grammar rejected (when loose)
+	looseVs uint8             // the grammar state that rejected it
+	vs      uint8             // grammar state
+	strEnd  uint8             // grammar state after the current string's closing quote
+	aux     uint8             // literal position, hex digits or UTF-8 bytes still expected
+	auxEnd  uint8             // end position of the current literal
+	lo, hi  byte              // range of the next UTF-8 continuation byte
+	num     jsonwire.NumState // number grammar state (vsNumber)
 
 	// Structure state once loose.
 	inString bool // inside a JSON string
@@ -198,6 +200,16 @@ func fenceMarkerEnd(b []byte) int {
 		}
 	}
 	return -1
+}
+
+// endErr returns the error of a block that ends in the scanner's state: it
+// ended inside an unfinished message (ErrUnterminated), or holding fence
+// markers and nothing else (see fenceOnly); nil if neither.
+func (s *scanner) endErr() error {
+	if s.inMsg {
+		return &SyntaxError{Offset: s.msgOff, Msg: "block ended inside an unfinished message", Err: ErrUnterminated}
+	}
+	return s.fenceOnly()
 }
 
 // fenceOnly returns the error of a block that ended holding fence markers and

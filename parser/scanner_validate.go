@@ -117,6 +117,7 @@ value:
 		goto value
 	}
 	i--
+	vs = vsValue
 	goto failOut
 
 valueOrEnd:
@@ -157,6 +158,7 @@ keyOrEnd:
 		i++
 		goto keyOrEnd
 	}
+	vs = vsKeyOrEnd
 	goto failOut
 
 key:
@@ -173,6 +175,7 @@ key:
 		i++
 		goto key
 	}
+	vs = vsKey
 	goto failOut
 
 colon:
@@ -188,6 +191,7 @@ colon:
 		i++
 		goto colon
 	}
+	vs = vsColon
 	goto failOut
 
 after:
@@ -204,6 +208,7 @@ after:
 		goto value
 	case '}', ']':
 		if (c == '}') != (stack[len(stack)-1] == '{') {
+			vs = vsAfter
 			goto failOut
 		}
 		i++
@@ -217,6 +222,7 @@ after:
 		i++
 		goto after
 	}
+	vs = vsAfter
 	goto failOut
 
 str:
@@ -320,6 +326,7 @@ lit:
 		goto outAux
 	}
 	if seg[i] != literals[aux] {
+		vs = vsLit
 		goto failOut
 	}
 	i++
@@ -338,6 +345,7 @@ number:
 		goto out
 	}
 	if !ns.Complete() {
+		vs = vsNumber
 		goto failOut
 	}
 	goto after // the byte after the number (a digit after a leading '0' fails there)
@@ -353,14 +361,16 @@ out:
 	// structure scan is in there.
 failIn:
 	s.inString, s.escape = true, false
+	vs = vsStr
 	goto fail
 failEsc:
 	s.inString, s.escape = true, true
+	vs = vsStr
 	goto fail
 failOut:
 	s.inString, s.escape = false, false
 fail:
 	s.stack = s.stack[:len(stack)]
-	s.loose = true
+	s.loose, s.looseAt, s.looseVs = true, off+int64(i), vs
 	return s.scanLoose(seg, i, off)
 }
