@@ -34,6 +34,7 @@ import (
 
 	"github.com/a2ui-stream/a2ui-stream/bench"
 	"github.com/a2ui-stream/a2ui-stream/parser"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 func main() {
@@ -44,10 +45,11 @@ func main() {
 	borrow := flag.Bool("borrow", false, "parse with parser.WithBorrowedOutput")
 	withBytes := flag.Bool("bytes", false, "parse once more, untimed, and print the bytes of the messages yielded")
 	split := flag.Bool("split", false, "parse five more times and print the mean time of a Feed call that yields and of one that does not")
+	catalogFile := flag.String("catalog", "", "parse with the catalog this file describes (the fields of a conformance suite's catalog block, as a2ui-stream parse --catalog reads it)")
 	flag.Parse()
 	mode, err := parser.ParseMode(*modeName)
 	if err != nil || *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: parserate [-floor] [-borrow] [-bytes] [-split] -chunk N -mode MODE -rounds R FILE")
+		fmt.Fprintln(os.Stderr, "usage: parserate [-floor] [-borrow] [-bytes] [-split] [-catalog FILE] -chunk N -mode MODE -rounds R FILE")
 		os.Exit(2)
 	}
 	data, err := os.ReadFile(flag.Arg(0))
@@ -58,6 +60,14 @@ func main() {
 	opts := []parser.Option{parser.WithMode(mode)}
 	if *borrow {
 		opts = append(opts, parser.WithBorrowedOutput())
+	}
+	if *catalogFile != "" {
+		cat, err := protocol.LoadCatalogFile(*catalogFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		opts = append(opts, parser.WithCatalog(cat))
 	}
 	run := func(data []byte, chunk int) int { return parseRound(data, chunk, opts) }
 	if *floor {
@@ -76,6 +86,9 @@ func main() {
 	what := ""
 	if *borrow {
 		what = ", borrowed output"
+	}
+	if *catalogFile != "" {
+		what += ", catalog " + *catalogFile
 	}
 	if *floor {
 		what += ", floor: output allocation and copy only"
