@@ -31,13 +31,24 @@ type Catalog struct {
 	catalog     map[string]any
 	commonTypes map[string]any
 
-	schema *jsonschema.Schema // validates a JSON array of messages
+	// schema validates a JSON array of messages, with the catalog's
+	// errors; compiled over reportOneOfs's rewrite of the catalog, it
+	// checks a discriminated oneOf's alternatives only where the
+	// dispatch fails.
+	schema *jsonschema.Schema
 	// quick decides validity only, much faster: it is compiled over a
 	// catalog whose discriminated oneOfs dispatch on "component"
 	// (dispatchOneOfs) and is wrapped in not/not so that no error trees are
 	// built. Valid payloads, the common case, take only this pass; invalid
-	// ones are re-validated with schema for the report.
+	// ones are re-validated with schema for the report (unless
+	// schemaDispatches: then schema alone decides).
 	quick *jsonschema.Schema
+	// schemaDispatches reports that schema was compiled over
+	// reportOneOfs's rewrite: on a valid payload it then costs about what
+	// quick does (the components are checked by their dispatch, without
+	// error trees), so ValidateSchema runs it alone, and an invalid
+	// payload is validated once instead of twice.
+	schemaDispatches bool
 	// fast is the quick catalog compiled for validity checks on a
 	// message's bytes (see ValidMessageJSON); nil when the schemas use a
 	// keyword it does not implement.
@@ -164,8 +175,9 @@ func (c *Catalog) RequiredFields(componentType string) []string {
 	return c.required[componentType]
 }
 
-// compile builds c.schema (the payload schema, used for error reports)
-// and c.quick (a validity-only twin; see quickCatalog).
+// compile builds c.schema (the payload schema, used for error reports;
+// its discriminated oneOfs try their dispatch first, see reportOneOfs)
+// and c.quick (a validity-only twin; see dispatchOneOfs).
 func (c *Catalog) compile() error {
 	cat := c.catalog
 	if c.family == FamilyV09 {
@@ -180,9 +192,21 @@ func (c *Catalog) compile() error {
 			}
 		}
 	}
-	sch, err := c.compileWith(cat, false)
-	if err != nil {
-		return err
+	// The report schema fails exactly where the catalog does, with the
+	// same errors, at a fraction of the cost (see reportOneOfs). Should it
+	// not compile, the catalog as given decides (and names the error).
+	var sch *jsonschema.Schema
+	var err error
+	if c.family == FamilyV09 {
+		if reportCat, changed := reportOneOfs(cat); changed {
+			sch, _ = c.compileWith(reportCat, false)
+			c.schemaDispatches = sch != nil
+		}
+	}
+	if sch == nil {
+		if sch, err = c.compileWith(cat, false); err != nil {
+			return err
+		}
 	}
 	c.schema = sch
 	quickCat := cat

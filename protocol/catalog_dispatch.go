@@ -22,28 +22,61 @@ func dispatchOneOfs(catalog map[string]any) map[string]any {
 	if catalog == nil {
 		return nil
 	}
-	out, _ := rewriteOneOfs(catalog, catalog, 0).(map[string]any)
+	r := oneOfRewriter{root: catalog}
+	out, _ := r.rewrite(catalog, 0).(map[string]any)
 	return out
 }
 
-func rewriteOneOfs(node any, root map[string]any, depth int) any {
+// reportOneOfs returns a copy of a v0.9-family catalog for error reports,
+// and whether it differs from the catalog: every oneOf node that
+// dispatchOneOfs replaces becomes {"if": <its dispatch>, "else": <the
+// node>}. The schema library checks "if" without building errors, so a
+// component that holds (the common case, even in an invalid message)
+// costs one dispatch instead of every alternative with its error tree;
+// one that fails runs the unmodified oneOf, whose errors are exactly the
+// original's (the library reports a failing "else" as the failure of its
+// subschema, which is the oneOf's alone), and so is the report. Validity
+// is unchanged, the dispatch being equivalent to the oneOf.
+func reportOneOfs(catalog map[string]any) (map[string]any, bool) {
+	if catalog == nil {
+		return nil, false
+	}
+	r := oneOfRewriter{root: catalog, report: true}
+	out, _ := r.rewrite(catalog, 0).(map[string]any)
+	return out, r.changed
+}
+
+// oneOfRewriter copies a catalog, replacing its dispatchable oneOf nodes
+// by their dispatch (report false) or by a dispatch that falls back to
+// the node (report true).
+type oneOfRewriter struct {
+	root    map[string]any
+	report  bool
+	changed bool
+}
+
+func (r *oneOfRewriter) rewrite(node any, depth int) any {
 	if depth > 64 {
 		return node
 	}
 	switch x := node.(type) {
 	case map[string]any:
-		if d, ok := dispatchFor(x, root); ok {
+		if d, ok := dispatchFor(x, r.root); ok {
+			r.changed = true
+			if r.report {
+				return map[string]any{"if": d, "else": x}
+			}
 			return d
 		}
 		out := make(map[string]any, len(x))
 		for k, v := range x {
-			out[k] = rewriteOneOfs(v, root, depth+1)
+			out[k] = r.rewrite(v, depth+1)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, v := range x {
-			out[i] = rewriteOneOfs(v, root, depth+1)
+			out[i] = r.rewrite(v, depth+1)
 		}
 		return out
 	}

@@ -128,7 +128,7 @@ func (c *Catalog) ValidateSchema(messages []any) error {
 	if err != nil {
 		return invalidNumberFailure(err, messages)
 	}
-	if c.quick != nil && c.quick.Validate(msgs) == nil {
+	if !c.schemaDispatches && c.quick != nil && c.quick.Validate(msgs) == nil {
 		return nil
 	}
 	verr := c.schema.Validate(msgs)
