@@ -84,6 +84,14 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 	return true
 }
 
+// release drops the record of a message that ended: a data message of a
+// later block has a later generation, so begin would start afresh.
+func (d *deltaState) release() {
+	d.cur.set, d.cur.whole = false, ""
+	d.cur.keys = map[string]string{}
+	d.enc, d.out, d.keys = nil, nil, nil
+}
+
 // forget drops the record when it is of surface.
 func (d *deltaState) forget(surface string) {
 	if d.cur.set && d.cur.slot.surface == surface {

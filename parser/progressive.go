@@ -81,7 +81,8 @@ type progressiveEngine struct {
 	dataLastSurface string
 	dataLastGen     int
 	dataGen         int
-	data            dataReader // data helper: the open data model message, read incrementally
+	data            *dataReader // data helper: the open data model message, read incrementally (see reader)
+	dataIDs         uint64      // the last data id given by a released reader
 
 	// Per Feed: the v0.8 surfaceUpdate snapshots placed, de-duplicated in
 	// feedEnd.
@@ -123,6 +124,13 @@ type progressiveEngine struct {
 	deletions    uint64              // deletions numbered so far
 	lastHeld     string              // a member of held ("": none known)
 	limitErr     *LimitError         // a refusal not yet returned
+
+	// Releasing a block's state (progressive_release.go).
+	inBlock bool // a block is open
+	release bool // a block ended since the last release
+	// pnsHeld lists the components that hold placeholders looked up in
+	// names (fastComp.pns) since the last release.
+	pnsHeld []*fastComp
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {
@@ -239,6 +247,7 @@ func (e *progressiveEngine) resniff() {
 func (e *progressiveEngine) blockStart(out *emitter) error {
 	e.out = out
 	e.sc.resetBlock()
+	e.inBlock = true
 	return nil
 }
 
@@ -252,6 +261,7 @@ func (e *progressiveEngine) blockData(seg []byte, off int64, out *emitter) error
 
 func (e *progressiveEngine) blockEnd(out *emitter) error {
 	e.out = out
+	e.blockDone()
 	if err := e.flushDeferred(); err != nil {
 		e.sc.resetBlock()
 		return err
@@ -271,6 +281,7 @@ func (e *progressiveEngine) blockEnd(out *emitter) error {
 func (e *progressiveEngine) feedEnd(out *emitter) error {
 	e.out = out
 	e.finishFeed(out)
+	e.releaseIdle(out)
 	return nil
 }
 
@@ -278,4 +289,5 @@ func (e *progressiveEngine) reset() {
 	e.sc.resetBlock()
 	e.limitErr = nil
 	e.dirty = false
+	e.blockDone()
 }
