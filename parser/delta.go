@@ -88,8 +88,12 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 // later block has a later generation, so begin would start afresh.
 func (d *deltaState) release() {
 	d.cur.set, d.cur.whole = false, ""
-	d.cur.keys = map[string]string{}
-	d.enc, d.out, d.keys = nil, nil, nil
+	if len(d.cur.keys) > keepScratch {
+		d.cur.keys = map[string]string{}
+	} else {
+		clear(d.cur.keys)
+	}
+	d.enc, d.out, d.keys = shrink(d.enc, 4*keepScratch), shrink(d.out, keepScratch), shrink(d.keys, keepScratch)
 }
 
 // forget drops the record when it is of surface.

@@ -128,9 +128,9 @@ type progressiveEngine struct {
 	// Releasing a block's state (progressive_release.go).
 	inBlock bool // a block is open
 	release bool // a block ended since the last release
-	// pnsHeld lists the components that hold placeholders looked up in
-	// names (fastComp.pns) since the last release.
-	pnsHeld []*fastComp
+	// recUsed lists the records of yielded data used since the last
+	// release (see boundRecords).
+	recUsed []*dataRecord
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {

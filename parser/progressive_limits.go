@@ -114,16 +114,22 @@ func (e *progressiveEngine) boundDataSlots(sid string) {
 // records past the bound (dataState clears them at their next use, and
 // counts the change then). Their storage is released at once instead of
 // being kept while the stream idles.
+// Only the records used since the last block end (recUsed) are looked
+// at, so that the work stays proportional to the block's.
 func (e *progressiveEngine) boundRecords() {
-	for _, paths := range e.dataYielded {
-		for _, r := range paths {
-			switch {
-			case e.dstate != nil && len(r.keys) > 0:
-				r.keys = map[string]string{}
-			case e.dstate == nil && len(r.keys) > e.maxComps:
-				r.keys, r.dropped = map[string]string{}, true
-			}
+	for i, r := range e.recUsed {
+		r.used = false
+		e.recUsed[i] = nil
+		switch {
+		case e.dstate != nil && len(r.keys) > 0:
+			r.keys = map[string]string{}
+		case e.dstate == nil && len(r.keys) > e.maxComps:
+			r.keys, r.dropped = map[string]string{}, true
 		}
+	}
+	e.recUsed = e.recUsed[:0]
+	if cap(e.recUsed) > keepScratch {
+		e.recUsed = nil
 	}
 }
 

@@ -398,6 +398,7 @@ type dataRecord struct {
 	// dropped: past the bound at a block end, its keys were dropped then
 	// rather than at its next use (see boundRecords).
 	dropped bool
+	used    bool // in recUsed
 }
 
 // dataState is the record of the data yielded for a surface and path: data
@@ -426,6 +427,10 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 		}
 		r.dropped = false
 		e.dataGen++
+	}
+	if !r.used {
+		r.used = true
+		e.recUsed = append(e.recUsed, r)
 	}
 	if e.dstate != nil && r.msg != e.sc.msgGen {
 		// Delta mode reduces a message against itself only (delta.go):

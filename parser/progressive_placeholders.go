@@ -154,7 +154,6 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	// child go together), counting the placements of each child.
 	if fc.pns == nil {
 		fc.pns = make([]*phName, len(fc.slots))
-		p.e.pnsHeld = append(p.e.pnsHeld, fc)
 	}
 	p.e.epoch++
 	epoch := p.e.epoch

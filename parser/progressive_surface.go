@@ -378,9 +378,8 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 		// The common case of a component still arriving: it grew, and its
 		// references did not change. The placeholders looked up for its
 		// slots stay the same.
-		if fc.pns == nil && ent.fast.pns != nil {
+		if fc.pns == nil {
 			fc.pns = ent.fast.pns
-			e.pnsHeld = append(e.pnsHeld, fc)
 		}
 		if fc.arrivedIn == nil {
 			fc.arrivedIn, fc.arrived = ent.fast.arrivedIn, ent.fast.arrived
