@@ -86,6 +86,18 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 	return true
 }
 
+// release drops the record of a message that ended: a data message of a
+// later block has a later generation, so begin would start afresh.
+func (d *deltaState) release() {
+	d.cur.set, d.cur.whole = false, ""
+	if len(d.cur.keys) > keepScratch {
+		d.cur.keys = map[string]string{}
+	} else {
+		clear(d.cur.keys)
+	}
+	d.enc, d.out, d.keys = shrink(d.enc, 4*keepScratch), shrink(d.out, keepScratch), shrink(d.keys, keepScratch)
+}
+
 // forget drops the record when it is of surface.
 func (d *deltaState) forget(surface string) {
 	if d.cur.set && d.cur.slot.surface == surface {

@@ -35,6 +35,11 @@ func (s *outputStore) reset() {
 	s.buf = s.buf[:0]
 }
 
+// release drops the block at the end of a call after which the stream
+// idles between blocks: the parts handed out keep it alive only as long as
+// the caller holds them.
+func (s *outputStore) release() { s.buf = nil }
+
 // alloc returns an empty slice with room for n bytes. Append to it at most
 // n bytes (more reallocates), then hand the result to keep.
 func (s *outputStore) alloc(n int) []byte {

@@ -85,7 +85,8 @@ type progressiveEngine struct {
 	dataLastSurface string
 	dataLastGen     int
 	dataGen         int
-	data            dataReader // data helper: the open data model message, read incrementally
+	data            *dataReader // data helper: the open data model message, read incrementally (see reader)
+	dataIDs         uint64      // the last data id given by a released reader
 
 	// Per Feed: the v0.8 surfaceUpdate snapshots placed, de-duplicated in
 	// feedEnd.
@@ -128,6 +129,13 @@ type progressiveEngine struct {
 	deletions    uint64              // deletions numbered so far
 	lastHeld     string              // a member of held ("": none known)
 	limitErr     *LimitError         // a refusal not yet returned
+
+	// Releasing a block's state (progressive_release.go).
+	inBlock bool // a block is open
+	release bool // a block ended since the last release
+	// recUsed lists the records of yielded data used since the last
+	// release (see boundRecords).
+	recUsed []*dataRecord
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {
@@ -246,6 +254,7 @@ func (e *progressiveEngine) blockStart(out *emitter) error {
 	e.out = out
 	e.sc.resetBlock()
 	e.resetGrammar()
+	e.inBlock = true
 	return nil
 }
 
@@ -265,6 +274,7 @@ func (e *progressiveEngine) blockData(seg []byte, off int64, out *emitter) error
 
 func (e *progressiveEngine) blockEnd(out *emitter) error {
 	e.out = out
+	e.blockDone()
 	if err := e.grammarEnd(); err != nil {
 		return err
 	}
@@ -288,6 +298,7 @@ func (e *progressiveEngine) blockEnd(out *emitter) error {
 func (e *progressiveEngine) feedEnd(out *emitter) error {
 	e.out = out
 	e.finishFeed(out)
+	e.releaseIdle(out)
 	return nil
 }
 
@@ -296,4 +307,5 @@ func (e *progressiveEngine) reset() {
 	e.resetGrammar()
 	e.limitErr = nil
 	e.dirty = false
+	e.blockDone()
 }

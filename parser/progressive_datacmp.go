@@ -48,29 +48,31 @@ func differsBytes(d map[string]string, key string, cmp []byte) bool {
 
 // dataDiffers reports whether v differs from the value last recorded under
 // key in d (an absent key counts as null, as a missing map entry compares
-// as nil), leaving v's comparison encoding in e.data.enc.
+// as nil), leaving v's comparison encoding in the reader's enc.
 func (e *progressiveEngine) dataDiffers(d map[string]string, key string, v any) bool {
-	e.data.enc = appendCmp(e.data.enc[:0], v)
+	r := e.reader()
+	r.enc = appendCmp(r.enc[:0], v)
 	prev, ok := d[key]
 	if !ok {
 		prev = "null"
 	}
-	return prev != string(e.data.enc)
+	return prev != string(r.enc)
 }
 
 // recordData records v as the value last yielded under key in d.
 func (e *progressiveEngine) recordData(d map[string]string, key string, v any) {
-	e.data.enc = appendCmp(e.data.enc[:0], v)
-	if prev, ok := d[key]; !ok || prev != string(e.data.enc) {
-		d[key] = string(e.data.enc)
+	r := e.reader()
+	r.enc = appendCmp(r.enc[:0], v)
+	if prev, ok := d[key]; !ok || prev != string(r.enc) {
+		d[key] = string(r.enc)
 	}
 }
 
 // encodeData encodes the entries of m (but surfaceId and root, when body)
-// into e.data.encs, to be recorded by recordEncoded, and reports whether
+// into the reader's encs, to be recorded by recordEncoded, and reports whether
 // one differs from what d records.
 func (e *progressiveEngine) encodeData(d map[string]string, m map[string]any, body bool) bool {
-	r := &e.data
+	r := e.reader()
 	r.enc, r.encs = r.enc[:0], r.encs[:0]
 	isNew := false
 	for k, v := range m {
@@ -87,7 +89,7 @@ func (e *progressiveEngine) encodeData(d map[string]string, m map[string]any, bo
 
 // recordEncoded records the entries encodeData encoded.
 func (e *progressiveEngine) recordEncoded(d map[string]string) {
-	r := &e.data
+	r := e.reader()
 	for _, ke := range r.encs {
 		if enc := r.enc[ke.a:ke.b]; !mapHas(d, ke.key, enc) {
 			d[ke.key] = string(enc)

@@ -35,7 +35,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) (bool, error) {
 	if e.cat != nil || e.generic || !(i == 0 && !s.inList || i == 1 && s.inList && s.stack[0].open == '[') {
 		return false, nil
 	}
-	r := &e.data
+	r := e.reader()
 	if !r.sync(s.buf, s.msgGen, s.stack[i].start, v08) {
 		return false, nil
 	}

@@ -46,7 +46,7 @@ func (e *progressiveEngine) sniffedReadV09(v *dataView) error {
 		return nil
 	}
 	err := e.yieldReadV09(d, sid, path, hasPath, changed)
-	e.data.checked.gen = e.dataGen
+	e.reader().checked.gen = e.dataGen
 	clear(changed)
 	return err
 }
@@ -57,7 +57,7 @@ func (e *progressiveEngine) sniffedReadV09(v *dataView) error {
 // compared (see dataChecked). It reports false when the entry arriving
 // does not decode.
 func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[string]string, []dataEntry, bool) {
-	r := &e.data
+	r := e.reader()
 	c := v.cont
 	from, d := r.checked.from(c, e.dataGen, slot)
 	if d == nil {
@@ -111,7 +111,7 @@ func (r *dataReader) openEntry(v *dataView, d map[string]string) (*encodedValue,
 // reduction), without building the message as maps.
 func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, hasPath bool, changed []dataEntry) error {
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
-	r := &e.data
+	r := e.reader()
 	// dedupeData: it records the message's value and path.
 	e.dataGen++
 	r.enc = append(r.enc[:0], '{')
@@ -209,7 +209,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	if !v.body || v.cont == nil {
 		return nil
 	}
-	r := &e.data
+	r := e.reader()
 	sid, _ := v.sid.v.(string)
 	sid = e.surfaceOr(sid)
 	path, _ := v.path.v.(string)
@@ -315,8 +315,9 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 			if !anyChanged {
 				return nil
 			}
-			e.data.acc = d.entries(e.data.acc[:0])
-			changed = e.data.acc
+			r := e.reader()
+			r.acc = d.entries(r.acc[:0])
+			changed = r.acc
 		}
 	}
 	msg := e.out.store.alloc(64 + len(sid))
@@ -397,7 +398,7 @@ func (e *progressiveEngine) sniffedReadV08Object(v *dataView, sid, path string) 
 	for _, en := range changed {
 		d[en.key] = en.ev.cmp
 	}
-	e.data.checked.gen = e.dataGen
+	e.reader().checked.gen = e.dataGen
 	clear(changed)
 	return err
 }

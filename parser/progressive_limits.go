@@ -108,6 +108,31 @@ func (e *progressiveEngine) boundDataSlots(sid string) {
 	}
 }
 
+// boundRecords drops, at a block end, the records that their next use
+// would start afresh: in delta mode every record (a record is of one
+// message, and a later block's messages are new), in progressive mode the
+// records past the bound (dataState clears them at their next use, and
+// counts the change then). Their storage is released at once instead of
+// being kept while the stream idles.
+// Only the records used since the last block end (recUsed) are looked
+// at, so that the work stays proportional to the block's.
+func (e *progressiveEngine) boundRecords() {
+	for i, r := range e.recUsed {
+		r.used = false
+		e.recUsed[i] = nil
+		switch {
+		case e.dstate != nil && len(r.keys) > 0:
+			r.keys = map[string]string{}
+		case e.dstate == nil && len(r.keys) > e.maxComps:
+			r.keys, r.dropped = map[string]string{}, true
+		}
+	}
+	e.recUsed = e.recUsed[:0]
+	if cap(e.recUsed) > keepScratch {
+		e.recUsed = nil
+	}
+}
+
 // forgetData drops the data records of surface sid.
 func (e *progressiveEngine) forgetData(sid string) {
 	if len(e.dataYielded[sid]) == 0 {

@@ -396,6 +396,10 @@ func dataSlotOf(body map[string]any) dataSlot {
 type dataRecord struct {
 	keys map[string]string // data key -> comparison encoding of the last value (see appendCmp)
 	msg  uint64            // delta mode: the message (scanner generation) it is of
+	// dropped: past the bound at a block end, its keys were dropped then
+	// rather than at its next use (see boundRecords).
+	dropped bool
+	used    bool // in recUsed
 }
 
 // dataState is the record of the data yielded for a surface and path: data
@@ -414,17 +418,28 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 		}
 		r = &dataRecord{keys: map[string]string{}}
 		paths[k.path] = r
-	} else if len(r.keys) > e.maxComps {
+	} else if len(r.keys) > e.maxComps || r.dropped {
 		// The record spares yielding an entry twice: past the bound it
-		// starts afresh (see boundDataSlots).
-		clear(r.keys)
+		// starts afresh (see boundDataSlots), in a new map (clearing
+		// would keep the large one's storage). A record dropped at a
+		// block end (boundRecords) is empty already.
+		if !r.dropped {
+			r.keys = map[string]string{}
+		}
+		r.dropped = false
 		e.dataGen++
+	}
+	if !r.used {
+		r.used = true
+		e.recUsed = append(e.recUsed, r)
 	}
 	if e.dstate != nil && r.msg != e.sc.msgGen {
 		// Delta mode reduces a message against itself only (delta.go):
 		// the record starts afresh with each message, so that its first
 		// yield carries every entry read so far.
-		clear(r.keys)
+		if len(r.keys) > 0 {
+			r.keys = map[string]string{}
+		}
 		r.msg = e.sc.msgGen
 	}
 	return r.keys
@@ -472,7 +487,7 @@ func (e *progressiveEngine) dedupeData(m map[string]any, strict bool) bool {
 		if len(contents) > 0 {
 			d := e.dataState(dataSlotOf(body))
 			if !e.encodeData(d, contents, false) && strict {
-				clear(e.data.encs)
+				clear(e.reader().encs)
 				return false
 			}
 			e.recordEncoded(d)
@@ -482,7 +497,7 @@ func (e *progressiveEngine) dedupeData(m map[string]any, strict bool) bool {
 	if body, ok := m[kUpdateDataModel].(map[string]any); ok && e.fam == protocol.FamilyV09 {
 		d := e.dataState(dataSlotOf(body))
 		if !e.encodeData(d, body, true) && strict {
-			clear(e.data.encs)
+			clear(e.reader().encs)
 			return false
 		}
 		e.recordEncoded(d)

@@ -1,0 +1,295 @@
+package parser
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+)
+
+// Memory held by the progressive modes: what a parser keeps once a turn's
+// block ended (per stream), and the live heap while a large data model
+// block arrives. Figures are bytes, measured as the live heap after a
+// forced collection, never times.
+
+// memTurns returns the turns of a corpus stream (see its .turns.json).
+func memTurns(tb testing.TB, name string) [][]byte {
+	tb.Helper()
+	data, err := os.ReadFile(shareddata.Path(tb, "corpus", name+".txt"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	idx, err := os.ReadFile(shareddata.Path(tb, "corpus", name+".turns.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var meta struct {
+		Offsets [][2]int `json:"offsets"`
+	}
+	if err := json.Unmarshal(idx, &meta); err != nil {
+		tb.Fatal(err)
+	}
+	out := make([][]byte, 0, len(meta.Offsets))
+	for _, o := range meta.Offsets {
+		out = append(out, data[o[0]:o[1]])
+	}
+	return out
+}
+
+// liveHeap is the live heap after a forced collection.
+func liveHeap() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// feedTurn feeds turn to p in chunks of n bytes, keeping no part.
+func feedTurn(tb testing.TB, p *Parser, turn []byte, n int) {
+	tb.Helper()
+	for i := 0; i < len(turn); i += n {
+		if _, err := p.Feed(turn[i:min(i+n, len(turn))]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// streamHeld returns the bytes a parser of mode holds, on average, after
+// being fed one turn (the stream still open: no Close), and the turns'
+// average size.
+func streamHeld(tb testing.TB, turns [][]byte, mode Mode) (perStream, perInput float64) {
+	tb.Helper()
+	ps := make([]*Parser, len(turns))
+	in := 0
+	before := liveHeap()
+	for i, turn := range turns {
+		p, err := New(WithMode(mode), WithBorrowedOutput())
+		if err != nil {
+			tb.Fatal(err)
+		}
+		feedTurn(tb, p, turn, 16)
+		ps[i] = p
+		in += len(turn)
+	}
+	after := liveHeap()
+	runtime.KeepAlive(ps)
+	n := float64(len(turns))
+	return float64(int64(after)-int64(before)) / n, float64(in) / n
+}
+
+// BenchmarkStreamHeld reports the bytes a progressive or delta parser
+// holds per stream after one corpus turn (B/stream), and that as a
+// multiple of the turn's input (x-input).
+func BenchmarkStreamHeld(b *testing.B) {
+	for _, corpus := range []string{"stream_v09", "stream_v08"} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			b.Run(fmt.Sprintf("%s/%v", corpus, mode), func(b *testing.B) {
+				turns := memTurns(b, corpus)
+				var per, in float64
+				for b.Loop() {
+					per, in = streamHeld(b, turns, mode)
+				}
+				b.ReportMetric(per, "B/stream")
+				b.ReportMetric(per/in, "x-input")
+			})
+		}
+	}
+}
+
+// surfaceHeld returns the bytes one parser of mode holds per turn (each
+// turn's surface stays live) after being fed every turn.
+func surfaceHeld(tb testing.TB, turns [][]byte, mode Mode) float64 {
+	tb.Helper()
+	before := liveHeap()
+	p, err := New(WithMode(mode), WithBorrowedOutput())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, turn := range turns {
+		feedTurn(tb, p, turn, 16)
+	}
+	after := liveHeap()
+	runtime.KeepAlive(p)
+	return float64(int64(after)-int64(before)) / float64(len(turns))
+}
+
+// BenchmarkSurfaceHeld reports the bytes one parser holds per live surface
+// after a whole corpus stream (one surface per turn).
+func BenchmarkSurfaceHeld(b *testing.B) {
+	for _, corpus := range []string{"stream_v09", "stream_v08"} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			b.Run(fmt.Sprintf("%s/%v", corpus, mode), func(b *testing.B) {
+				turns := memTurns(b, corpus)
+				var per float64
+				for b.Loop() {
+					per = surfaceHeld(b, turns, mode)
+				}
+				b.ReportMetric(per, "B/surface")
+			})
+		}
+	}
+}
+
+// largeDataBlock is one block of a createSurface (beginRendering) and a
+// data model message of about size bytes: v0.9, an updateDataModel whose
+// value has one small entry per key; v0.8, a dataModelUpdate with one
+// contents entry per key.
+func largeDataBlock(v08 bool, size int) []byte {
+	var b []byte
+	if v08 {
+		b = append(b, `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"r"}},{"dataModelUpdate":{"surfaceId":"s","contents":[`...)
+	} else {
+		b = append(b, `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{`...)
+	}
+	for i := 0; len(b) < size; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if v08 {
+			b = fmt.Appendf(b, `{"key":"k%d","valueString":"v%d"}`, i, i)
+		} else {
+			b = fmt.Appendf(b, `"k%d":%d`, i, i*7)
+		}
+	}
+	if v08 {
+		return append(b, `]}}]</a2ui-json>`...)
+	}
+	return append(b, `}}}]</a2ui-json>`...)
+}
+
+// blockHeap feeds data to a new parser of mode in chunks of n bytes and
+// returns the largest live heap seen at samples points (samples of them,
+// evenly spread, the last with the whole block fed) and the live heap the
+// parser holds once the block ended and the next call returned (no Close:
+// the stream stays open),
+// both net of the heap before.
+func blockHeap(tb testing.TB, data []byte, mode Mode, n, samples int) (peak, held int64) {
+	tb.Helper()
+	before := int64(liveHeap())
+	p, err := New(WithMode(mode), WithBorrowedOutput())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	step := max(len(data)/samples, n)
+	next := step
+	for i := 0; i < len(data); i += n {
+		j := min(i+n, len(data))
+		if _, err := p.Feed(data[i:j]); err != nil {
+			tb.Fatal(err)
+		}
+		if j >= next && j < len(data) {
+			next += step
+			peak = max(peak, int64(liveHeap())-before)
+		}
+	}
+	// One more call, so that the last call's output (WithBorrowedOutput:
+	// valid until the next call) is no longer the caller's.
+	if _, err := p.Feed([]byte("\n")); err != nil {
+		tb.Fatal(err)
+	}
+	held = int64(liveHeap()) - before
+	runtime.KeepAlive(p)
+	return max(peak, held), held
+}
+
+// BenchmarkLargeDataBlock reports the live heap while a data model block
+// of 8 MB arrives (peak-B, peak-x: as a multiple of the block) and what the
+// parser holds once it ended (held-B, held-x).
+func BenchmarkLargeDataBlock(b *testing.B) {
+	for _, v08 := range []bool{false, true} {
+		data := largeDataBlock(v08, DefaultMaxBlockSize-4096)
+		for _, mode := range []Mode{ModeComplete, ModeProgressive, ModeDelta} {
+			for _, n := range []int{16, 64 << 10} {
+				name := fmt.Sprintf("v09/%v/chunk%d", mode, n)
+				if v08 {
+					name = fmt.Sprintf("v08/%v/chunk%d", mode, n)
+				}
+				b.Run(name, func(b *testing.B) {
+					var peak, held int64
+					for b.Loop() {
+						peak, held = blockHeap(b, data, mode, n, 64)
+					}
+					b.ReportMetric(float64(peak), "peak-B")
+					b.ReportMetric(float64(peak)/float64(len(data)), "peak-x")
+					b.ReportMetric(float64(held), "held-B")
+					b.ReportMetric(float64(held)/float64(len(data)), "held-x")
+				})
+			}
+		}
+	}
+}
+
+// Bounds of TestLargeDataBlockHeap, as multiples of the block. The peak is
+// the live heap while the block arrives: the buffered message, the data
+// model reader's encoded entries, the record of the yielded data and, in
+// delta mode, the reduction's record of the message (one map entry each
+// per data key, see progressive_release.go); measured at 12x to 30x on
+// 1 MB blocks and 11x to 22x on 8 MB ones (maps grow by doubling), bounded
+// with room for that. What the parser holds once the block ended is the
+// data records it keeps (within their bounds), measured near 0 (it was 17x
+// to 24x of an 8 MB block before the block's state was released).
+const (
+	maxPeakBlocks = 36
+	maxHeldBlocks = 0.125
+)
+
+// TestLargeDataBlockHeap feeds a large data model block and checks the
+// live heap while it arrives and what the parser holds once it ended.
+func TestLargeDataBlockHeap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("feeds megabytes and forces collections")
+	}
+	for _, tc := range []struct {
+		name  string
+		v08   bool
+		mode  Mode
+		chunk int
+	}{
+		{"v09_progressive_chunk16", false, ModeProgressive, 16},
+		{"v09_progressive_chunk64k", false, ModeProgressive, 64 << 10},
+		{"v09_delta_chunk16", false, ModeDelta, 16},
+		{"v09_delta_chunk64k", false, ModeDelta, 64 << 10},
+		{"v08_progressive_chunk64k", true, ModeProgressive, 64 << 10},
+		{"v08_delta_chunk64k", true, ModeDelta, 64 << 10},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := largeDataBlock(tc.v08, 1<<20)
+			peak, held := blockHeap(t, data, tc.mode, tc.chunk, 16)
+			size := float64(len(data))
+			t.Logf("block %d B: peak %d B (%.1fx), held %d B (%.2fx)", len(data), peak, float64(peak)/size, held, float64(held)/size)
+			if float64(peak) > maxPeakBlocks*size {
+				t.Errorf("peak live heap %d B, over %vx the block (%d B)", peak, maxPeakBlocks, len(data))
+			}
+			if float64(held) > maxHeldBlocks*size {
+				t.Errorf("held %d B once the block ended, over %vx the block (%d B)", held, maxHeldBlocks, len(data))
+			}
+		})
+	}
+}
+
+// maxStreamInput bounds what a parser holds after one corpus turn, as a
+// multiple of the turn's bytes. The state it keeps is the turn's surface:
+// its components (their compact bytes are about 0.8x the turn) and their
+// bookkeeping (about 0.5 KB a component), the caches of names and
+// placeholder encodings, and small scratch; measured at 11.8x to 14.6x
+// (16.7x to 19.9x before the block's state was released).
+const maxStreamInput = 16
+
+// TestStreamHeld checks what progressive and delta parsers hold, on
+// average, after one corpus turn.
+func TestStreamHeld(t *testing.T) {
+	for _, corpus := range []string{"stream_v09", "stream_v08"} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(fmt.Sprintf("%s_%v", corpus, mode), func(t *testing.T) {
+				per, in := streamHeld(t, memTurns(t, corpus), mode)
+				t.Logf("%.0f B per stream, %.1fx the turn (%.0f B)", per, per/in, in)
+				if per > maxStreamInput*in {
+					t.Errorf("%.0f B per stream, over %vx the turn (%.0f B)", per, maxStreamInput, in)
+				}
+			})
+		}
+	}
+}
