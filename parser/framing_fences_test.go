@@ -3,6 +3,8 @@ package parser
 import (
 	"strings"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/parser/internal/frame"
 )
 
 // fenceMsg is an A2UI message for the framing tests.
@@ -125,12 +127,12 @@ func TestFencesFraming(t *testing.T) {
 		},
 		{
 			name:  "fence line longer than the limit is not a fence",
-			input: "```a2ui" + strings.Repeat(" ", maxFenceLine) + "\n[" + m + "]\n",
-			text:  "```a2ui" + strings.Repeat(" ", maxFenceLine) + "\n[" + m + "]\n",
+			input: "```a2ui" + strings.Repeat(" ", frame.MaxFenceLine) + "\n[" + m + "]\n",
+			text:  "```a2ui" + strings.Repeat(" ", frame.MaxFenceLine) + "\n[" + m + "]\n",
 		},
 		{
 			name:  "fence line at the limit is a fence",
-			input: "```a2ui" + strings.Repeat(" ", maxFenceLine-7) + "\n[" + m + "]\n",
+			input: "```a2ui" + strings.Repeat(" ", frame.MaxFenceLine-7) + "\n[" + m + "]\n",
 			msgs:  []string{m},
 		},
 		{
