@@ -269,18 +269,29 @@ func (e *progressiveEngine) blockData(seg []byte, off int64, out *emitter) error
 			return err
 		}
 	}
+	if gerr != nil {
+		// The block fails: what the bytes before the bad one yield
+		// includes the snapshots held back (see yieldReachable), which
+		// would otherwise come out at the end of a later block.
+		e.flushDeferred()
+	}
 	return gerr
 }
 
 func (e *progressiveEngine) blockEnd(out *emitter) error {
 	e.out = out
 	e.blockDone()
-	if err := e.grammarEnd(); err != nil {
-		return err
-	}
+	// The records of yielded data are bounded at every block end, also
+	// where no call ends between blocks (JSONL, whose next block opens
+	// with the next line's first byte).
+	defer e.boundRecords()
+	gerr := e.grammarEnd()
 	if err := e.flushDeferred(); err != nil {
 		e.sc.resetBlock()
 		return err
+	}
+	if gerr != nil {
+		return gerr
 	}
 	if e.sc.utf8need != 0 {
 		// (Only after lostCount: the grammar rejects a truncated character.)
@@ -308,4 +319,5 @@ func (e *progressiveEngine) reset() {
 	e.limitErr = nil
 	e.dirty = false
 	e.blockDone()
+	e.boundRecords()
 }

@@ -55,7 +55,7 @@ func (e *progressiveEngine) valid(msg map[string]any, strict bool) bool {
 // is one, never missing) plus its placeholders.
 func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry, pval map[string]any) bool {
 	if ent.fast != nil {
-		b := e.openComponentMessage(e.catBuf[:0])
+		b := append(e.catBuf[:0], e.openComponentMessage(nil)...)
 		b = append(b, ent.pjson...)
 		e.catBuf = append(b, e.closeComponentMessage(s.id)...)
 		valid, decided := e.cat.MessageVerdict(string(e.catBuf))
@@ -115,14 +115,14 @@ func (e *progressiveEngine) fastCatalog() (fast, renderable bool) {
 			return false, false
 		}
 		name, err := jsonparser.ParseString(v)
-		return err == nil && e.cat.WellKnownRefs(name), true
+		return err == nil && !e.cat.HasOwnRefFields(name), true
 	}
 	fast = true
 	var first string
 	var props []byte
 	err := jsonparser.ObjectEach(src, func(k, v []byte, typ jsonparser.ValueType, _ int) error {
 		name := string(k)
-		if !e.cat.WellKnownRefs(name) {
+		if e.cat.HasOwnRefFields(name) {
 			fast = false
 		}
 		if first == "" || name < first {

@@ -74,7 +74,6 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	if e.dataLastGen != e.dataGen {
 		e.dataLast = shrink(e.dataLast, 4*keepScratch)
 	}
-	e.boundRecords()
 	if e.dstate != nil {
 		e.dstate.release()
 	}

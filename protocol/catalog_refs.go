@@ -1,24 +1,26 @@
 package protocol
 
-// WellKnownRefs reports whether the reference fields the catalog gives a
-// component type (RefFields) are all well-known reference names, each of
-// the same kind (a single-reference name among the single fields, a list
-// name among the list fields): then ComponentRefs finds the same
-// references in a component of that type with the catalog as without one.
-// A type the catalog does not define has no fields of its own (true); so
-// does a nil *Catalog. A stream reader uses it to read such components
-// without decoding them.
-func (c *Catalog) WellKnownRefs(componentType string) bool {
+// HasOwnRefFields reports whether the catalog gives a component type
+// reference fields of its own (RefFields): a name that is not a well-known
+// reference name, or a well-known name of the other kind (a list name
+// among the single fields, or the reverse). When it reports false,
+// ComponentRefs finds the same references with the catalog as without one
+// in a component of that type whose reference fields hold ids or lists of
+// ids; an array of objects under a list field is read differently (with
+// the catalog, not for their "child"). A type the catalog does not define
+// has none (false); neither has any type of a nil *Catalog. A stream
+// reader uses it to read such components without decoding them.
+func (c *Catalog) HasOwnRefFields(componentType string) bool {
 	single, list := c.RefFields(componentType)
 	for _, k := range single {
 		if !heuristicSingleRefs[k] {
-			return false
+			return true
 		}
 	}
 	for _, k := range list {
 		if !heuristicListRefs[k] {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }

@@ -2,7 +2,7 @@ package protocol
 
 import "testing"
 
-func TestWellKnownRefs(t *testing.T) {
+func TestHasOwnRefFields(t *testing.T) {
 	single := func(s ...string) []string { return s }
 	cat := &Catalog{refs: map[string]refFields{
 		"Card":   {single: single("child")},
@@ -11,6 +11,7 @@ func TestWellKnownRefs(t *testing.T) {
 		"Odd":    {single: single("children")},
 		"Odd2":   {list: single("child")},
 	}}
+	// want: the type's references are the well-known ones.
 	tests := []struct {
 		name, typ string
 		want      bool
@@ -24,12 +25,12 @@ func TestWellKnownRefs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := cat.WellKnownRefs(tc.typ); got != tc.want {
-				t.Errorf("WellKnownRefs(%q) = %v, want %v", tc.typ, got, tc.want)
+			if got := cat.HasOwnRefFields(tc.typ); got != !tc.want {
+				t.Errorf("HasOwnRefFields(%q) = %v, want %v", tc.typ, got, !tc.want)
 			}
 		})
 	}
-	if !(*Catalog)(nil).WellKnownRefs("Card") {
-		t.Error("nil catalog: want true")
+	if (*Catalog)(nil).HasOwnRefFields("Card") {
+		t.Error("nil catalog: want false")
 	}
 }

@@ -23,15 +23,8 @@ var fastTapes = sync.Pool{New: func() any { return new(jsontape.Tape) }}
 // the message on a token tape, runs the same check on that tape without
 // parsing it again.)
 func (c *Catalog) ValidMessageJSON(msg string) bool {
-	if c != nil && c.schema != nil && c.fast == nil {
-		return false
-	}
-	tp := fastTapes.Get().(*jsontape.Tape)
-	defer fastTapes.Put(tp)
-	if tp.Parse(msg) != nil {
-		return false
-	}
-	return c.validTape(tp)
+	valid, decided := c.fastVerdict(msg)
+	return valid && decided
 }
 
 // validTape is ValidMessageJSON on a message already parsed onto tp: true

@@ -31,6 +31,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/bench"
 	"github.com/a2ui-stream/a2ui-stream/parser"
@@ -57,21 +58,24 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	opts := []parser.Option{parser.WithMode(mode)}
-	if *borrow {
-		opts = append(opts, parser.WithBorrowedOutput())
-	}
+	// owned: the options of an owned-output parse (what -floor records
+	// and -bytes counts).
+	owned := []parser.Option{parser.WithMode(mode)}
 	if *catalogFile != "" {
 		cat, err := protocol.LoadCatalogFile(*catalogFile)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(2)
 		}
-		opts = append(opts, parser.WithCatalog(cat))
+		owned = append(owned, parser.WithCatalog(cat))
+	}
+	opts := owned
+	if *borrow {
+		opts = append(slices.Clip(owned), parser.WithBorrowedOutput())
 	}
 	run := func(data []byte, chunk int) int { return parseRound(data, chunk, opts) }
 	if *floor {
-		outs, err := bench.RecordOutput(data, *chunk, parser.WithMode(mode))
+		outs, err := bench.RecordOutput(data, *chunk, owned...)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -95,7 +99,7 @@ func main() {
 	}
 	count := fmt.Sprintf("%d messages", msgs)
 	if *withBytes {
-		count += fmt.Sprintf(" of %d bytes", yieldedBytes(data, *chunk, mode))
+		count += fmt.Sprintf(" of %d bytes", yieldedBytes(data, *chunk, owned))
 	}
 	fmt.Printf("%.1f MB/s (chunk %d, mode %s, %s, median of %d%s)\n", rate, *chunk, mode, count, *rounds, what)
 	if *split {
@@ -123,8 +127,8 @@ func parseRound(data []byte, chunk int, opts []parser.Option) int {
 
 // yieldedBytes parses data once more, untimed, and returns the bytes of the
 // messages it yields.
-func yieldedBytes(data []byte, chunk int, mode parser.Mode) int {
-	outs, err := bench.RecordOutput(data, chunk, parser.WithMode(mode))
+func yieldedBytes(data []byte, chunk int, opts []parser.Option) int {
+	outs, err := bench.RecordOutput(data, chunk, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
