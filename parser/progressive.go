@@ -178,6 +178,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 	}
 	e.sc.init()
 	e.val = newScanner(e.maxDepth)
+	e.val.tail = true // it reports errors, no message (scanner_tail.go)
 	return e, nil
 }
 

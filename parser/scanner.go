@@ -41,22 +41,28 @@ type scanner struct {
 	done   bool   // the last call returned a message held in buf
 
 	// Grammar state of the message in progress (scanner_validate.go).
-	loose   bool              // the message broke the grammar: structure only
-	looseAt int64             // stream offset of the byte the grammar rejected (when loose)
-	looseVs uint8             // the grammar state that rejected it
-	vs      uint8             // grammar state
-	strEnd  uint8             // grammar state after the current string's closing quote
-	aux     uint8             // literal position, hex digits or UTF-8 bytes still expected
-	auxEnd  uint8             // end position of the current literal
-	lo, hi  byte              // range of the next UTF-8 continuation byte
-	num     jsonwire.NumState // number grammar state (vsNumber)
+	loose    bool              // the message broke the grammar: structure only
+	looseAt  int64             // stream offset of the byte the grammar rejected (when loose)
+	looseVs  uint8             // the grammar state that rejected it (scanner_tail.go)
+	looseTop byte              // the innermost open container then
+	vs       uint8             // grammar state
+	strEnd   uint8             // grammar state after the current string's closing quote
+	aux      uint8             // literal position, hex digits or UTF-8 bytes still expected
+	auxEnd   uint8             // end position of the current literal
+	lo, hi   byte              // range of the next UTF-8 continuation byte
+	num      jsonwire.NumState // number grammar state (vsNumber)
 
 	// Structure state once loose.
 	inString bool // inside a JSON string
 	escape   bool // the previous byte was an unpaired backslash in a string
 
-	buf    []byte // bytes of a message that spans segments
+	buf    []byte // bytes of a message that spans segments (in tail mode: of its loose tail)
 	msgOff int64  // stream offset of the current message's '{'
+
+	// tail: keep no message bytes but a loose message's, from the byte the
+	// grammar rejected (scanner_tail.go). Set once, for the progressive
+	// modes' grammar pass, which uses no message.
+	tail bool
 
 	// What the block held so far, for fenceOnly.
 	fenced   bool  // a fence marker
@@ -93,7 +99,8 @@ func (s *scanner) base() int {
 // next consumes seg, whose first byte is at stream offset off, up to and
 // including the end of the first message completed in it. It returns the
 // number of bytes consumed and that message, or nil when seg ended first.
-// The message is valid until the next call or reset.
+// The message is valid until the next call or reset. In tail mode it is
+// always nil (see tailNext).
 func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
 	if s.done {
 		s.buf = s.buf[:0]
@@ -112,6 +119,9 @@ func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
 			}
 			if err != nil {
 				return i, nil, err
+			}
+			if s.tail {
+				return s.tailNext(seg, off, start, i, end)
 			}
 			if !end {
 				break
@@ -184,7 +194,7 @@ func (s *scanner) next(seg []byte, off int64) (int, []byte, error) {
 		}
 		i++
 	}
-	if s.inMsg {
+	if s.inMsg && !s.tail {
 		s.keep(seg[start:])
 	}
 	return n, nil, nil
@@ -315,6 +325,12 @@ func messageError(msg []byte, msgOff int64) error {
 	if gjson.ValidBytes(msg) {
 		return nil
 	}
+	return jsonError(msg, msgOff)
+}
+
+// jsonError gives the error encoding/json reports for msg, a message in
+// valid UTF-8 whose '{' is at stream offset msgOff and that it rejects.
+func jsonError(msg []byte, msgOff int64) error {
 	var v any
 	err := json.Unmarshal(msg, &v)
 	var se *json.SyntaxError

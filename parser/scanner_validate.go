@@ -66,7 +66,7 @@ func (s *scanner) scanValid(seg []byte, i int, off int64) (int, bool, error) {
 		aux = s.aux
 		goto hex
 	case vsUTF8:
-		aux, lo, hi = s.aux, s.lo, s.hi
+		aux, auxEnd, lo, hi = s.aux, s.auxEnd, s.lo, s.hi
 		goto utf8Cont
 	case vsNumber:
 		ns = s.num
@@ -263,14 +263,18 @@ strStop:
 		i++
 		goto esc
 	case c < 0x20:
+		vs = vsStr
 		goto failIn
 	}
 	{
 		size, l, h := jsonwire.UTF8Lead(c)
 		if size == 0 {
+			vs = vsStr
 			goto failIn
 		}
-		aux, lo, hi = uint8(size-1), l, h
+		// auxEnd: the continuation bytes of the character, for the
+		// offset of its lead if one of them is rejected (looseLead).
+		aux, auxEnd, lo, hi = uint8(size-1), uint8(size-1), l, h
 	}
 	i++
 	goto utf8Cont
@@ -297,6 +301,7 @@ hex:
 		goto outAux
 	}
 	if !jsonwire.IsHex(seg[i]) {
+		vs = vsHex
 		goto failIn
 	}
 	i++
@@ -311,6 +316,7 @@ utf8Cont:
 		goto outAux
 	}
 	if c = seg[i]; c < lo || c > hi {
+		vs = vsUTF8
 		goto failIn
 	}
 	i++
@@ -358,19 +364,21 @@ out:
 	return n, false, nil
 
 	// Hand the message to scanLoose at seg[i], in the string state the
-	// structure scan is in there.
+	// structure scan is in there. The state that rejected the byte is kept
+	// for tail mode's report (looseVs, with aux, auxEnd and num: see
+	// tailError): vsStr, vsEsc, vsHex or vsUTF8 in a string.
 failIn:
 	s.inString, s.escape = true, false
-	vs = vsStr
 	goto fail
 failEsc:
 	s.inString, s.escape = true, true
-	vs = vsStr
+	vs = vsEsc
 	goto fail
 failOut:
 	s.inString, s.escape = false, false
 fail:
 	s.stack = s.stack[:len(stack)]
+	s.aux, s.auxEnd, s.num, s.looseTop = aux, auxEnd, ns, stack[len(stack)-1]
 	s.loose, s.looseAt, s.looseVs = true, off+int64(i), vs
 	return s.scanLoose(seg, i, off)
 }
