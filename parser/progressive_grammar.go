@@ -53,6 +53,13 @@ func (e *progressiveEngine) grammar(seg []byte, off int64) (int, error) {
 			}
 			e.bad, good = true, at
 		}
+		if err == nil && v.looseMsgs != loose {
+			// A message the grammar rejected ended without an error: the
+			// grammar and encoding/json (see messageError) disagree, which
+			// the scanner's tests rule out. Fail the block rather than
+			// drop its rest without a word.
+			return min(good, i+n), &SyntaxError{Offset: v.looseAt, Msg: "byte rejected by the grammar but not by the JSON decoder"}
+		}
 		if err != nil {
 			if at := i + n; !e.bad && !v.inMsg && lostCount(seg[at], 0, false, v.opened) {
 				e.loose = true
