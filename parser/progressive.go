@@ -53,15 +53,15 @@ type progressiveEngine struct {
 	// Default version string of constructed v0.9-family messages.
 	defaultVersion string
 
-	sc    progScan
-	val   scanner // complete mode's grammar, read first (progressive_grammar.go)
-	bad   bool    // the message in progress broke the grammar: sc reads no more of the block
-	loose bool    // the block lost count of its brackets: sc alone reads the rest of it
-	lost  int     // blocks read through a lost count (for tests)
-	heal  healer
-	cs    compScanner // byte-level component reader
-	names idNames     // interned ids of byte-level components
-	epoch uint64      // processing epoch (see processFast)
+	sc            progScan
+	val           scanner // complete mode's grammar, read first (progressive_grammar.go)
+	grammarBroken bool    // the message in progress broke the grammar: sc reads no more of the block
+	countLost     bool    // the block lost count of its brackets: sc alone reads the rest of it
+	lost          int     // blocks read through a lost count (for tests)
+	heal          healer
+	cs            compScanner // byte-level component reader
+	names         idNames     // interned ids of byte-level components
+	epoch         uint64      // processing epoch (see processFast)
 
 	// Stream state (survives blocks).
 	surface      string // current surface ("" = none)

@@ -32,26 +32,26 @@ package parser
 // reads, and the error that fails the block, if the grammar found one in
 // seg.
 func (e *progressiveEngine) grammar(seg []byte, off int64) (int, error) {
-	if e.loose {
+	if e.countLost {
 		return len(seg), nil
 	}
 	v := &e.val
 	good := len(seg)
-	if e.bad {
+	if e.grammarBroken {
 		good = 0
 	}
 	for i := 0; i < len(seg); {
 		loose := v.looseMsgs
 		n, _, err := v.next(seg[i:], off+int64(i))
-		if !e.bad && (v.loose || v.looseMsgs != loose) {
+		if !e.grammarBroken && (v.loose || v.looseMsgs != loose) {
 			// A message broke the grammar at v.looseAt, in this call.
 			at := int(v.looseAt - off)
 			if lostCount(seg[at], v.looseVs, true, true) {
-				e.loose = true
+				e.countLost = true
 				e.lost++
 				return len(seg), nil
 			}
-			e.bad, good = true, at
+			e.grammarBroken, good = true, at
 		}
 		if err == nil && v.looseMsgs != loose {
 			// A message the grammar rejected ended without an error: the
@@ -61,8 +61,8 @@ func (e *progressiveEngine) grammar(seg []byte, off int64) (int, error) {
 			return min(good, i+n), &SyntaxError{Offset: v.looseAt, Msg: "byte rejected by the grammar but not by the JSON decoder"}
 		}
 		if err != nil {
-			if at := i + n; !e.bad && !v.inMsg && lostCount(seg[at], 0, false, v.opened) {
-				e.loose = true
+			if at := i + n; !e.grammarBroken && !v.inMsg && lostCount(seg[at], 0, false, v.opened) {
+				e.countLost = true
 				e.lost++
 				return len(seg), nil
 			}
@@ -99,7 +99,7 @@ func lostCount(c byte, vs uint8, inMsg, opened bool) bool {
 // one that broke the grammar or ends inside a character.
 func (e *progressiveEngine) grammarEnd() error {
 	v := &e.val
-	if e.loose || (v.pending() && !e.bad && v.vs != vsUTF8) {
+	if e.countLost || (v.pending() && !e.grammarBroken && v.vs != vsUTF8) {
 		return nil
 	}
 	return v.endErr()
@@ -108,5 +108,5 @@ func (e *progressiveEngine) grammarEnd() error {
 // resetGrammar starts the grammar afresh, for a new block.
 func (e *progressiveEngine) resetGrammar() {
 	e.val.reset()
-	e.bad, e.loose = false, false
+	e.grammarBroken, e.countLost = false, false
 }
