@@ -30,7 +30,10 @@ import (
 // (-update alone, for the package's other golden files, does not), and `-golden.dump DIR` writes the renderings behind the per-turn and
 // per-case hashes to DIR, to diff two trees' output where a hash differs.
 //
-// The keys of a corpus file (testdata/golden_hashes/CORPUS.MODE.txt):
+// The keys of a corpus file (testdata/golden_hashes/CORPUS.MODE.txt, and
+// CORPUS_fences.MODE.txt, CORPUS_jsonl.MODE.txt for the corpus rewritten
+// to those framings as golden_hash_framing_test.go says, and parsed with
+// them):
 //
 //	turns=A-B chunk=N listends=off|on   turns A to B (groups of 25), each
 //	                                    fed to a fresh parser in N-byte
@@ -40,8 +43,7 @@ import (
 //	turn=I chunk=16                     turn I alone, listends off
 //
 // The files hold the whole matrix (every turn at 1, 7, 16 and 256 bytes);
-// a run checks part of it at 1 and 7 bytes unless given -golden.full (see
-// goldenChecked). The keys of
+// a run checks part of it unless given -golden.full (see goldenChecked). The keys of
 // testdata/golden_hashes/streaming_conformance.txt are "CASE mode=MODE":
 // the case fed as its steps (one Feed per step), then
 // its concatenated input in chunks of 1, 7, 16 and 256 bytes, each with
@@ -141,8 +143,8 @@ func goldenErrTree(w io.Writer, err error) {
 
 // goldenRun feeds chunks to a fresh parser, then closes it, and renders
 // every call to w.
-func goldenRun(w io.Writer, mode Mode, listEnds bool, cat *protocol.Catalog, chunks [][]byte) error {
-	opts := []Option{WithMode(mode), WithCatalog(cat)}
+func goldenRun(w io.Writer, mode Mode, listEnds bool, cat *protocol.Catalog, chunks [][]byte, extra ...Option) error {
+	opts := append([]Option{WithMode(mode), WithCatalog(cat)}, extra...)
 	if listEnds {
 		opts = append(opts, WithListEnds())
 	}
@@ -326,11 +328,13 @@ const goldenMaxTurns = 10000
 
 func TestGoldenHashes(t *testing.T) {
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		for _, mode := range goldenModes {
-			t.Run(corpus+"/"+mode.String(), func(t *testing.T) {
-				t.Parallel()
-				goldenCorpusHashes(t, corpus, mode)
-			})
+		for _, fr := range goldenFramings {
+			for _, mode := range goldenModes {
+				t.Run(corpus+fr.suffix+"/"+mode.String(), func(t *testing.T) {
+					t.Parallel()
+					goldenCorpusHashes(t, corpus, fr.framing, fr.suffix, mode)
+				})
+			}
 		}
 	}
 	t.Run("streaming_conformance", func(t *testing.T) {
@@ -343,16 +347,21 @@ func TestGoldenHashes(t *testing.T) {
 const goldenGroup = 25
 
 // goldenChecked reports whether a run without -golden.full (or -update)
-// renders turn group g at chunk size n with listends le. The whole matrix
-// takes about 20 s of CPU (2 min under -race, as CI runs the tests), too
-// long for every test run, so by default every turn is checked at 256
-// bytes (listends off and on) and at 16 bytes (listends off: the per-turn
-// hashes), and one group of 25 turns at 16 bytes with listends on, at 7
-// bytes with listends on and at 1 byte with listends off, a different
-// group for each.
-func goldenChecked(n int, le bool, g int) bool {
+// renders turn group g at chunk size n with listends le in framing f. The
+// whole matrix takes about 20 s of CPU per framing (2 min under -race, as
+// CI runs the tests), too long for every test run, so by default, in the
+// tags framing, every turn is checked at 256 bytes (listends off and on)
+// and at 16 bytes (listends off: the per-turn hashes), and one group of 25
+// turns at 16 bytes with listends on, at 7 bytes with listends on and at 1
+// byte with listends off, a different group for each. The derived
+// framings, whose markup differs but whose blocks are the same, get less:
+// see goldenCheckedDerived.
+func goldenChecked(f Framing, n int, le bool, g int) bool {
 	if *goldenFull || goldenUpdate() {
 		return true
+	}
+	if f != FramingTags {
+		return goldenCheckedDerived(f, n, le, g)
 	}
 	switch {
 	case n == 256, n == goldenTurnChunk && !le:
@@ -367,9 +376,38 @@ func goldenChecked(n int, le bool, g int) bool {
 	return false
 }
 
-// goldenCorpusHashes records and checks the hashes of one corpus in one mode.
-func goldenCorpusHashes(t *testing.T, corpus string, mode Mode) {
+// goldenCheckedDerived is goldenChecked for the fences and JSONL
+// framings: every turn at 256 bytes with listends on, and one group each
+// at 16 bytes with listends off (the group's per-turn hashes), at 7 bytes
+// with listends on and at 1 byte with listends off; the groups differ
+// from the tags framing's and between the two framings.
+func goldenCheckedDerived(f Framing, n int, le bool, g int) bool {
+	first := 2 // the group at 16 bytes; 7 and 1 bytes take the next two
+	if f == FramingJSONL {
+		first = 5
+	}
+	switch {
+	case n == 256:
+		return le
+	case n == goldenTurnChunk:
+		return !le && g == first
+	case n == 7:
+		return le && g == first+1
+	case n == 1:
+		return !le && g == first+2
+	}
+	return false
+}
+
+// goldenCorpusHashes records and checks the hashes of one corpus, rewritten
+// to framing f (named corpus+suffix), in one mode.
+func goldenCorpusHashes(t *testing.T, corpus string, f Framing, suffix string, mode Mode) {
 	turns := goldenCorpus(t, corpus)
+	for i, turn := range turns {
+		turns[i] = goldenFramed(t, f, turn)
+	}
+	corpus += suffix
+	frOpt := WithFraming(f)
 	var g goldenTable
 	perTurn := make([]hash.Hash, len(turns))
 	for _, size := range goldenChunks {
@@ -377,7 +415,7 @@ func goldenCorpusHashes(t *testing.T, corpus string, mode Mode) {
 			for lo := 0; lo < len(turns); lo += goldenGroup {
 				hi := min(lo+goldenGroup, len(turns))
 				key := fmt.Sprintf("turns=%d-%d chunk=%d listends=%s", lo, hi-1, size, onOff(le))
-				if !goldenChecked(size, le, lo/goldenGroup) {
+				if !goldenChecked(f, size, le, lo/goldenGroup) {
 					g.skip(key)
 					continue
 				}
@@ -389,7 +427,7 @@ func goldenCorpusHashes(t *testing.T, corpus string, mode Mode) {
 						perTurn[i] = sha256.New()
 						w = io.MultiWriter(group, perTurn[i])
 					}
-					if err := goldenRun(w, mode, le, nil, chunked(turns[i], size)); err != nil {
+					if err := goldenRun(w, mode, le, nil, chunked(turns[i], size), frOpt); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -398,15 +436,20 @@ func goldenCorpusHashes(t *testing.T, corpus string, mode Mode) {
 		}
 	}
 	for i, h := range perTurn {
-		if h == nil {
+		key := fmt.Sprintf("turn=%d chunk=%d", i, goldenTurnChunk)
+		switch {
+		case h != nil:
+			g.add(key, h)
+		case goldenChecked(f, goldenTurnChunk, false, i/goldenGroup):
 			t.Fatalf("turn %d: no hash at chunk %d", i, goldenTurnChunk)
+		default:
+			g.skip(key)
 		}
-		g.add(fmt.Sprintf("turn=%d chunk=%d", i, goldenTurnChunk), h)
 	}
 	if *goldenDump != "" {
 		for i, turn := range turns {
 			w, done := dumpTo(t, io.Discard, fmt.Sprintf("%s.%s.turn%03d.txt", corpus, mode, i))
-			if err := goldenRun(w, mode, false, nil, chunked(turn, goldenTurnChunk)); err != nil {
+			if err := goldenRun(w, mode, false, nil, chunked(turn, goldenTurnChunk), frOpt); err != nil {
 				t.Fatal(err)
 			}
 			done()

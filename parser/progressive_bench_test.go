@@ -9,10 +9,20 @@ import (
 )
 
 func benchCorpus(b *testing.B, name string, mode Mode, chunk int, opts ...Option) {
+	benchData(b, readBenchCorpus(b, name), mode, chunk, opts...)
+}
+
+func readBenchCorpus(b *testing.B, name string) []byte {
 	data, err := os.ReadFile(shareddata.Path(b, "corpus", name))
 	if err != nil {
 		b.Fatal(err)
 	}
+	return data
+}
+
+// benchData feeds data to a fresh parser in chunks, then closes it, once
+// per iteration.
+func benchData(b *testing.B, data []byte, mode Mode, chunk int, opts ...Option) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
