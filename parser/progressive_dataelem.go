@@ -162,7 +162,10 @@ func flatString(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	for j := i + 1; j < len(b); j++ {
+	for j := i + 1; ; j++ {
+		if j = jsonwire.PlainRun(b, j); j >= len(b) {
+			return -1
+		}
 		switch c := b[j]; {
 		case c == '"':
 			return j + 1
@@ -170,7 +173,6 @@ func flatString(b []byte, i int) int {
 			return -1
 		}
 	}
-	return -1
 }
 
 // flatScalar returns the index just past the string, number or literal at
@@ -183,10 +185,8 @@ func flatScalar(b []byte, i int) int {
 	case c == '"':
 		return flatString(b, i)
 	case c == 't', c == 'f', c == 'n':
-		for _, lit := range [...]string{"true", "false", "null"} {
-			if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
-				return i + len(lit)
-			}
+		if n := jsonwire.LiteralLen(b, i); n > 0 {
+			return i + n
 		}
 		return -1
 	case c == '-' || c >= '0' && c <= '9':

@@ -333,8 +333,7 @@ func (r *dataReader) read(buf []byte) {
 
 // structural handles a byte outside any token.
 func (r *dataReader) structural(buf []byte, i int, c byte) {
-	switch c {
-	case ' ', '\t', '\n', '\r':
+	if jsonwire.IsSpace(c) {
 		return
 	}
 	if len(r.stack) == 0 {
@@ -409,20 +408,14 @@ func (r *dataReader) valueStart(top *drFrame, i int, c byte) bool {
 		r.stack = append(r.stack, drFrame{open: c, st: st, role: role})
 	case c == '"':
 		r.lex, r.esc, r.tok = lexStr, 0, i
-	case c == 't':
-		r.lex, r.lit, r.litI = lexLit, "true", 1
-	case c == 'f':
-		r.lex, r.lit, r.litI = lexLit, "false", 1
-	case c == 'n':
-		r.lex, r.lit, r.litI = lexLit, "null", 1
-	case c == '-':
-		r.lex, r.num = lexNum, jsonwire.NumMinus
-	case c == '0':
-		r.lex, r.num = lexNum, jsonwire.NumZero
-	case c >= '1' && c <= '9':
-		r.lex, r.num = lexNum, jsonwire.NumInt
+	case c == 't' || c == 'f' || c == 'n':
+		r.lex, r.lit, r.litI = lexLit, jsonwire.Literal(c), 1
 	default:
-		return false
+		num, ok := jsonwire.NumStart.Next(c)
+		if !ok {
+			return false
+		}
+		r.lex, r.num = lexNum, num
 	}
 	return true
 }

@@ -153,12 +153,8 @@ func (d *jsonDecoder) value(depth int) any {
 			return nil
 		}
 		return s
-	case c == 't':
-		return d.lit("true", true)
-	case c == 'f':
-		return d.lit("false", false)
-	case c == 'n':
-		return d.lit("null", nil)
+	case c == 't' || c == 'f' || c == 'n':
+		return d.lit(c)
 	case c == '-' || (c >= '0' && c <= '9'):
 		return d.num()
 	}
@@ -166,13 +162,21 @@ func (d *jsonDecoder) value(depth int) any {
 	return nil
 }
 
-func (d *jsonDecoder) lit(word string, v any) any {
-	if len(d.b)-d.i < len(word) || string(d.b[d.i:d.i+len(word)]) != word {
+// lit decodes the literal that starts with c at d.b[d.i].
+func (d *jsonDecoder) lit(c byte) any {
+	n := jsonwire.LiteralLen(d.b, d.i)
+	if n == 0 {
 		d.err = true
 		return nil
 	}
-	d.i += len(word)
-	return v
+	d.i += n
+	switch c {
+	case 't':
+		return true
+	case 'f':
+		return false
+	}
+	return nil
 }
 
 // num scans a JSON number (strict grammar).
@@ -191,7 +195,10 @@ func (d *jsonDecoder) str() (string, bool) {
 	b := d.b
 	d.i++
 	start := d.i
-	for d.i < len(b) {
+	for {
+		if d.i = jsonwire.PlainRun(b, d.i); d.i >= len(b) {
+			return "", false
+		}
 		c := b[d.i]
 		switch {
 		case c == '"':
@@ -211,5 +218,4 @@ func (d *jsonDecoder) str() (string, bool) {
 		}
 		d.i++
 	}
-	return "", false
 }

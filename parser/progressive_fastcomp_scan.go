@@ -494,24 +494,22 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				return i, ok
 			}
 		}
-	case ch == 't':
-		return c.lit(b, i, "true")
-	case ch == 'f':
-		return c.lit(b, i, "false")
-	case ch == 'n':
-		return c.lit(b, i, "null")
+	case ch == 't' || ch == 'f' || ch == 'n':
+		return c.lit(b, i)
 	case ch == '-' || (ch >= '0' && ch <= '9'):
 		return c.num(b, i)
 	}
 	return i, false
 }
 
-func (c *compScanner) lit(b []byte, i int, word string) (int, bool) {
-	if len(b)-i < len(word) || string(b[i:i+len(word)]) != word {
+// lit copies the literal at b[i].
+func (c *compScanner) lit(b []byte, i int) (int, bool) {
+	n := jsonwire.LiteralLen(b, i)
+	if n == 0 {
 		return i, false
 	}
-	c.out = append(c.out, word...)
-	return i + len(word), true
+	c.out = append(c.out, b[i:i+n]...)
+	return i + n, true
 }
 
 // num reads a number (strict grammar).

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 const (
@@ -355,7 +357,7 @@ func (k *engine) healEnd() (end int, str, cut bool) {
 		return n, true, false
 	case k.pending != 0:
 	case k.inScalar:
-		if t := k.buf[k.strStart:]; t[len(t)-1] >= '0' && t[len(t)-1] <= '9' || string(t) == "true" || string(t) == "false" || string(t) == "null" {
+		if t := k.buf[k.strStart:]; t[len(t)-1] >= '0' && t[len(t)-1] <= '9' || jsonwire.LiteralLen(t, 0) == len(t) {
 			return n, false, false
 		}
 	case k.buf[n-1] == ',':
