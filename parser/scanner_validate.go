@@ -301,7 +301,7 @@ hex:
 		goto outAux
 	}
 	if !jsonwire.IsHex(seg[i]) {
-		vs = vsHex
+		vs, s.aux = vsHex, aux
 		goto failIn
 	}
 	i++
@@ -316,7 +316,7 @@ utf8Cont:
 		goto outAux
 	}
 	if c = seg[i]; c < lo || c > hi {
-		vs = vsUTF8
+		vs, s.aux, s.auxEnd = vsUTF8, aux, auxEnd
 		goto failIn
 	}
 	i++
@@ -332,7 +332,7 @@ lit:
 		goto outAux
 	}
 	if seg[i] != literals[aux] {
-		vs = vsLit
+		vs, s.aux, s.auxEnd = vsLit, aux, auxEnd
 		goto failOut
 	}
 	i++
@@ -351,7 +351,7 @@ number:
 		goto out
 	}
 	if !ns.Complete() {
-		vs = vsNumber
+		vs, s.num = vsNumber, ns
 		goto failOut
 	}
 	goto after // the byte after the number (a digit after a leading '0' fails there)
@@ -377,8 +377,10 @@ failEsc:
 failOut:
 	s.inString, s.escape = false, false
 fail:
+	// (aux, auxEnd and num are saved where they are the state that
+	// rejected the byte, so that they are not kept live to here.)
 	s.stack = s.stack[:len(stack)]
-	s.aux, s.auxEnd, s.num, s.looseTop = aux, auxEnd, ns, stack[len(stack)-1]
+	s.looseTop = stack[len(stack)-1]
 	s.loose, s.looseAt, s.looseVs = true, off+int64(i), vs
 	return s.scanLoose(seg, i, off)
 }
