@@ -148,7 +148,9 @@ func WithFraming(f Framing) Option {
 
 // WithCatalog sets the catalog used by the progressive and delta modes for
 // component references, required fields and validation. Complete mode does
-// not validate against it.
+// not validate against it. Every change to a component is validated as it
+// arrives, so a catalog costs the progressive modes about half their speed
+// (bench/README.md).
 func WithCatalog(cat *protocol.Catalog) Option {
 	return func(c *config) error {
 		c.catalog = cat
