@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
-	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // beforeRootCases are streams whose components arrive before their
@@ -117,19 +114,9 @@ func lastComponentMessage(t *testing.T, msgs []json.RawMessage) string {
 }
 
 // TestComponentsBeforeRootWithCatalog is the first case with the
-// specification's basic catalog, which sends the progressive modes through
-// the generic path and validates every snapshot.
+// specification's basic catalog, which validates every snapshot.
 func TestComponentsBeforeRootWithCatalog(t *testing.T) {
-	dir := shareddata.Path(t, "a2ui", "specification", "v0_9")
-	cat, err := protocol.LoadCatalog(protocol.CatalogSpec{
-		Version:           "0.9",
-		S2CSchema:         dir + "/json/server_to_client.json",
-		CatalogSchema:     dir + "/catalogs/basic/catalog.json",
-		CommonTypesSchema: dir + "/json/common_types.json",
-	}, "")
-	if err != nil {
-		t.Fatalf("load the basic catalog: %v", err)
-	}
+	cat := basicCatalogV09(t)
 	in := []byte(beforeRootCases[0].in)
 	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 		for _, size := range []int{1, 7, len(in)} {
