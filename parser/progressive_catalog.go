@@ -145,3 +145,17 @@ func (e *progressiveEngine) fastCatalog() (fast, renderable bool) {
 	}
 	return true, true
 }
+
+// validEncoded is valid for a data model message the data model reader
+// encoded (the values' output encodings): the fast verdict on the bytes
+// (a data model message has no components, so the integrity checks are
+// CheckLimits, which the verdict includes), else the schema library on
+// the decoded message.
+func (e *progressiveEngine) validEncoded(msg []byte) bool {
+	valid, decided := e.cat.MessageVerdict(string(msg))
+	if decided {
+		return valid
+	}
+	m, ok := decodeObject(msg)
+	return ok && e.valid(m, false)
+}

@@ -12,7 +12,7 @@ import (
 //
 // The outcome is that of decoding the healed message (healData): when the
 // healed message is not valid JSON, it is cut back at its last comma, again
-// and again, until a prefix heals into an object. Without a catalog, the
+// and again, until a prefix heals into an object. The
 // data model reader (dataReader) gives that outcome without decoding the
 // message: it follows the message byte by byte as it arrives and keeps its
 // complete data entries encoded, so that a sniff only decodes the entry

@@ -32,7 +32,7 @@ type dataView struct {
 // decoding path must do it.
 func (e *progressiveEngine) sniffDataRead(i int, v08 bool) (bool, error) {
 	s := &e.sc
-	if e.cat != nil || e.generic || !(i == 0 && !s.inList || i == 1 && s.inList && s.stack[0].open == '[') {
+	if e.generic || !(i == 0 && !s.inList || i == 1 && s.inList && s.stack[0].open == '[') {
 		return false, nil
 	}
 	r := e.reader()

@@ -106,9 +106,9 @@ func (r *dataReader) openEntry(v *dataView, d map[string]string) (*encodedValue,
 }
 
 // yieldReadV09 yields the changed entries of a sniffed updateDataModel
-// read by the data model reader: what yieldDataV09 does (yieldMessage,
-// without a catalog: dedupeData, then emit; in delta mode, emit's
-// reduction), without building the message as maps.
+// read by the data model reader: what yieldDataV09 does (yieldMessage:
+// dedupeData, the catalog's loose verdict, then emit; in delta mode,
+// emit's reduction), without building the message as maps.
 func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, hasPath bool, changed []dataEntry) error {
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	r := e.reader()
@@ -128,6 +128,16 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 	}
 	if hasPath {
 		e.recordData(d, "path", path)
+	}
+	if e.cat != nil {
+		// yieldMessage's loose validation, before the reduction.
+		e.catBuf = appendUpdateDataModel(e.catBuf[:0], sid, path, hasPath, changed, "", e.versionFor(sid))
+		if !e.validEncoded(e.catBuf) {
+			for _, en := range changed {
+				d[en.key] = en.ev.cmp
+			}
+			return nil
+		}
 	}
 	kept, perEntry := changed, false
 	if e.dstate != nil {
@@ -180,7 +190,12 @@ func (e *progressiveEngine) updateDataModelMsg(sid, path string, hasPath bool, e
 	for _, en := range entries {
 		size += len(en.key) + len(en.ev.out) + 4
 	}
-	msg := e.out.store.alloc(size)
+	return appendUpdateDataModel(e.out.store.alloc(size), sid, path, hasPath, entries, value, ver)
+}
+
+// appendUpdateDataModel appends the encoding updateDataModelMsg describes,
+// of version ver, to msg.
+func appendUpdateDataModel(msg []byte, sid, path string, hasPath bool, entries []dataEntry, value, ver string) []byte {
 	msg = append(msg, `{"updateDataModel":{`...)
 	if hasPath {
 		msg = append(appendJSONString(append(msg, `"path":`...), path), ',')
@@ -294,11 +309,21 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 // yieldReadV08 yields a sniffed dataModelUpdate read by the data model
 // reader, its contents the entries of list or (contents given as an
 // object, isList false) the changed entries: what sniffedDataV08 does with
-// yieldMessage, without a catalog (dedupeData, whose records sniffing
-// replaces, then emit; in delta mode, emit's reduction), without
+// yieldMessage (dedupeData, whose records sniffing replaces, the catalog's
+// loose verdict, then emit; in delta mode, emit's reduction), without
 // building the message as maps.
 func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, isList bool, list []any, changed []dataEntry) error {
 	e.dataGen++
+	if !isList {
+		slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
+	}
+	if e.cat != nil {
+		// yieldMessage's loose validation, before the reduction.
+		e.catBuf = appendDataModelUpdate(e.catBuf[:0], sid, pathVal, isList, list, changed)
+		if !e.validEncoded(e.catBuf) {
+			return nil
+		}
+	}
 	kept := list
 	if d := e.dstate; d != nil && !isList {
 		// deltaState.reduce: the message's first yield whole, then (its
@@ -318,37 +343,13 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 			r := e.reader()
 			r.acc = d.entries(r.acc[:0])
 			changed = r.acc
+			slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 		}
 	}
-	msg := e.out.store.alloc(64 + len(sid))
-	msg = append(msg, `{"dataModelUpdate":{"contents":`...)
+	msg := appendDataModelUpdate(e.out.store.alloc(64+len(sid)), sid, pathVal, isList, kept, changed)
 	if isList {
-		msg = append(msg, '[')
-		for i, it := range kept {
-			if i > 0 {
-				msg = append(msg, ',')
-			}
-			msg = append(msg, it.(*encodedValue).out...)
-		}
-		msg = append(msg, ']')
 		clear(kept)
-	} else {
-		slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
-		msg = append(msg, '{')
-		for i, en := range changed {
-			if i > 0 {
-				msg = append(msg, ',')
-			}
-			msg = append(appendJSONString(msg, en.key), ':')
-			msg = append(msg, en.ev.out...)
-		}
-		msg = append(msg, '}')
 	}
-	if pathVal.set {
-		msg = appendJSON(append(msg, `,"path":`...), pathVal.v)
-	}
-	msg = appendJSONString(append(msg, `,"surfaceId":`...), sid)
-	msg = append(msg, "}}"...)
 	if d := e.dstate; d != nil && isList {
 		// deltaState.reduce: whole, unless the message's last yield was
 		// the same.
@@ -401,4 +402,36 @@ func (e *progressiveEngine) sniffedReadV08Object(v *dataView, sid, path string) 
 	e.reader().checked.gen = e.dataGen
 	clear(changed)
 	return err
+}
+
+// appendDataModelUpdate appends a v0.8 dataModelUpdate of surface sid to
+// msg: its contents the entries of list (isList) or the entries changed,
+// sorted by key.
+func appendDataModelUpdate(msg []byte, sid string, pathVal memberValue, isList bool, list []any, changed []dataEntry) []byte {
+	msg = append(msg, `{"dataModelUpdate":{"contents":`...)
+	if isList {
+		msg = append(msg, '[')
+		for i, it := range list {
+			if i > 0 {
+				msg = append(msg, ',')
+			}
+			msg = append(msg, it.(*encodedValue).out...)
+		}
+		msg = append(msg, ']')
+	} else {
+		msg = append(msg, '{')
+		for i, en := range changed {
+			if i > 0 {
+				msg = append(msg, ',')
+			}
+			msg = append(appendJSONString(msg, en.key), ':')
+			msg = append(msg, en.ev.out...)
+		}
+		msg = append(msg, '}')
+	}
+	if pathVal.set {
+		msg = appendJSON(append(msg, `,"path":`...), pathVal.v)
+	}
+	msg = appendJSONString(append(msg, `,"surfaceId":`...), sid)
+	return append(msg, "}}"...)
 }
