@@ -365,13 +365,25 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 	if ent == nil && !e.admitComponent(s) {
 		return false
 	}
+	var refs []string
+	var self, haveRefs bool
 	if ent != nil {
 		if ent.fast != nil {
 			if ent.fast == fc || string(ent.fast.src) == string(fc.src) {
 				return false
 			}
-		} else if m, ok := decodeObject(fc.src); ok && decodedValuesEqual(ent.raw, m) {
-			return false
+		} else {
+			// A component read by the generic path before (a healed one
+			// with an empty children list, say) equals fc only if it has
+			// the same references: compare those first, and decode fc
+			// only when they agree.
+			refs, self = fc.refs(&e.names)
+			haveRefs = true
+			if slices.Equal(refs, ent.refs) && self == ent.selfRef {
+				if m, ok := decodeObject(fc.src); ok && decodedValuesEqual(ent.raw, m) {
+					return false
+				}
+			}
 		}
 	}
 	if ent != nil && ent.fast != nil && sameSlots(ent.fast, fc) {
@@ -388,7 +400,9 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 		ent.raw, ent.fast = nil, fc
 		return true
 	}
-	refs, self := fc.refs(&e.names)
+	if !haveRefs {
+		refs, self = fc.refs(&e.names)
+	}
 	ent = e.record(s, fc.id, ent, refs, self)
 	ent.raw, ent.fast = nil, fc
 	return true
