@@ -100,6 +100,8 @@ type progressiveEngine struct {
 	phJSON  map[string][]byte
 	catBuf  []byte // scratch for validate
 
+	openLists [2]openList // listStillOpen's records: "children", "explicitList"
+
 	forceYield bool // yield held-back snapshots (block end)
 	deferredN  int  // surfaces whose snapshot is held back (at least; see flushDeferred)
 

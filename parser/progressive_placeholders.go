@@ -316,21 +316,62 @@ func (p *placeholderSet) walk(v any, compID string) any {
 
 // listStillOpen is the reference's check that an empty child list is a
 // list still arriving: the last `"field"` in the buffered message is
-// followed by a '[' with no ']' before it.
+// followed by a '[' with no ']' before it. The answer is kept per field
+// (openList) and brought up to date from the bytes buffered since the last
+// call, so that a component with an empty list, processed again at every
+// chunk while its message arrives, costs linear work in the message, not
+// a search of the whole buffer each time (quadratic).
 func (e *progressiveEngine) listStillOpen(field string) bool {
+	c, term := &e.openLists[0], keyChildren
+	if field == "explicitList" {
+		c, term = &e.openLists[1], keyExplicitList
+	}
 	buf := e.sc.buf
-	term := []byte(`"` + field + `"`)
-	i := bytes.LastIndex(buf, term)
-	if i < 0 {
+	if !c.set || c.gen != e.sc.msgGen || len(buf) < c.scanned {
+		// (While msgGen stays, buf only grows.)
+		*c = openList{set: true, gen: e.sc.msgGen, after: -1, open: -1}
+	}
+	// A key that ends in the new bytes is the last one.
+	from := max(0, c.scanned-len(term)+1)
+	c.examined += len(buf) - from
+	if k := bytes.LastIndex(buf[from:], term); k >= 0 {
+		c.after = from + k + len(term)
+		c.open, c.closed, c.read = -1, false, c.after
+	}
+	c.scanned = len(buf)
+	if c.after < 0 {
 		return false
 	}
-	after := buf[i+len(term):]
-	j := bytes.IndexByte(after, '[')
-	if j < 0 {
-		return false
+	if c.open < 0 {
+		// The first '[' after the key, and whether a ']' came before it.
+		rest := buf[c.read:]
+		c.examined += len(rest)
+		if k := bytes.IndexByte(rest, '['); k >= 0 {
+			c.open, rest = c.read+k, rest[:k]
+		}
+		c.closed = c.closed || bytes.IndexByte(rest, ']') >= 0
+		c.read = len(buf)
 	}
-	return bytes.IndexByte(after[:j], ']') < 0
+	return c.open >= 0 && !c.closed
 }
+
+// openList is listStillOpen's record for one field in the message of
+// generation gen: buf[:scanned] was searched for the field's key, the last
+// one ends at after (-1: none), and buf[after:read] was read for the first
+// '[' (open, -1 until found) and a ']' before it (closed). examined
+// counts the bytes searched, for tests.
+type openList struct {
+	set                        bool
+	gen                        uint64
+	scanned, after, open, read int
+	closed                     bool
+	examined                   int
+}
+
+var (
+	keyChildren     = []byte(`"children"`)
+	keyExplicitList = []byte(`"explicitList"`)
+)
 
 // pyStr renders a non-string path value as Python's str() would, close
 // enough for the JSON values a path can hold.
