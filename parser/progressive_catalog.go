@@ -100,9 +100,9 @@ func (e *progressiveEngine) withoutStubs(msg map[string]any) map[string]any {
 
 // fastCatalog is the catalog's say on the component e.cs just read at
 // byte level (nothing without a catalog): fast reports whether its
-// references are the ones the byte-level reader found (every type in it
-// has well-known reference fields only; otherwise it takes the generic
-// path), and renderable whether a v0.8 definition has the required
+// references are the ones the byte-level reader found (its type has no
+// reference fields of its own; otherwise it takes the generic path), and
+// renderable whether a v0.8 definition has the required
 // properties of its type, as handlePartialComponent checks them.
 func (e *progressiveEngine) fastCatalog() (fast, renderable bool) {
 	if e.cat == nil {
@@ -117,30 +117,21 @@ func (e *progressiveEngine) fastCatalog() (fast, renderable bool) {
 		name, err := jsonparser.ParseString(v)
 		return err == nil && !e.cat.HasOwnRefFields(name), true
 	}
-	fast = true
-	var first string
+	// A v0.8 definition read at byte level has exactly one type, an
+	// object of properties (onlyMemberEnd sends a second one to the
+	// generic path).
+	var name string
 	var props []byte
-	err := jsonparser.ObjectEach(src, func(k, v []byte, typ jsonparser.ValueType, _ int) error {
-		name := string(k)
-		if e.cat.HasOwnRefFields(name) {
-			fast = false
-		}
-		if first == "" || name < first {
-			first, props = name, nil
-			if typ == jsonparser.Object {
-				props = v
-			}
-		}
+	err := jsonparser.ObjectEach(src, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
+		name, props = string(k), v
 		return nil
 	}, "component")
-	if err != nil || !fast {
+	if err != nil || e.cat.HasOwnRefFields(name) {
 		return false, false
 	}
-	if props != nil {
-		for _, req := range e.cat.RequiredFields(first) {
-			if _, _, _, err := jsonparser.Get(props, req); err != nil {
-				return true, false
-			}
+	for _, req := range e.cat.RequiredFields(name) {
+		if _, _, _, err := jsonparser.Get(props, req); err != nil {
+			return true, false
 		}
 	}
 	return true, true

@@ -205,15 +205,7 @@ func appendUpdateDataModel(msg []byte, sid, path string, hasPath bool, entries [
 	if len(entries) == 0 {
 		msg = append(msg, value...)
 	} else {
-		msg = append(msg, '{')
-		for i, en := range entries {
-			if i > 0 {
-				msg = append(msg, ',')
-			}
-			msg = append(appendJSONString(msg, en.key), ':')
-			msg = append(msg, en.ev.out...)
-		}
-		msg = append(msg, '}')
+		msg = appendEntries(msg, entries)
 	}
 	msg = appendJSONString(append(msg, `},"version":`...), ver)
 	return append(msg, '}')
@@ -419,19 +411,24 @@ func appendDataModelUpdate(msg []byte, sid string, pathVal memberValue, isList b
 		}
 		msg = append(msg, ']')
 	} else {
-		msg = append(msg, '{')
-		for i, en := range changed {
-			if i > 0 {
-				msg = append(msg, ',')
-			}
-			msg = append(appendJSONString(msg, en.key), ':')
-			msg = append(msg, en.ev.out...)
-		}
-		msg = append(msg, '}')
+		msg = appendEntries(msg, changed)
 	}
 	if pathVal.set {
 		msg = appendJSON(append(msg, `,"path":`...), pathVal.v)
 	}
 	msg = appendJSONString(append(msg, `,"surfaceId":`...), sid)
 	return append(msg, "}}"...)
+}
+
+// appendEntries appends entries as a JSON object of their output encodings.
+func appendEntries(msg []byte, entries []dataEntry) []byte {
+	msg = append(msg, '{')
+	for i, en := range entries {
+		if i > 0 {
+			msg = append(msg, ',')
+		}
+		msg = append(appendJSONString(msg, en.key), ':')
+		msg = append(msg, en.ev.out...)
+	}
+	return append(msg, '}')
 }

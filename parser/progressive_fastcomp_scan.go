@@ -161,13 +161,7 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 		c.slow = true
 		return i, false
 	}
-	i = jsonwire.SkipSpace(b, i)
-	if i >= len(b) || b[i] != ':' {
-		return i, false
-	}
-	c.out = append(c.out, ':')
-	i = jsonwire.SkipSpace(b, i+1)
-	if i >= len(b) {
+	if i, ok = c.colon(b, i); !ok {
 		return i, false
 	}
 	if b[i] != '{' {
@@ -177,18 +171,20 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 	if i, ok = c.props(b, i); !ok {
 		return i, false
 	}
-	return c.defEnd(b, i)
+	return c.onlyMemberEnd(b, i)
 }
 
-// defEnd reads the end of a v0.8 component definition, after its
-// properties.
-func (c *compScanner) defEnd(b []byte, i int) (int, bool) {
+// onlyMemberEnd reads the '}' that closes an object of one member after
+// that member: a v0.8 component definition after its properties (a second
+// member is a second type), or {"explicitList": [ids]} after the list.
+// Another member needs the generic path.
+func (c *compScanner) onlyMemberEnd(b []byte, i int) (int, bool) {
 	i = jsonwire.SkipSpace(b, i)
 	if i >= len(b) {
 		return i, false
 	}
 	if b[i] != '}' {
-		c.slow = b[i] == ',' // several types
+		c.slow = b[i] == ','
 		return i, false
 	}
 	c.out = append(c.out, '}')
@@ -281,30 +277,13 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 		c.slow = true
 		return i, false
 	}
-	i = jsonwire.SkipSpace(b, i)
-	if i >= len(b) || b[i] != ':' {
+	if i, ok = c.colon(b, i); !ok {
 		return i, false
 	}
-	c.out = append(c.out, ':')
-	if i, ok = c.list(b, jsonwire.SkipSpace(b, i+1), cfNestedList, atNestedList); !ok {
+	if i, ok = c.list(b, i, cfNestedList, atNestedList); !ok {
 		return i, false
 	}
-	return c.nestedEnd(b, i)
-}
-
-// nestedEnd reads the end of a v0.8 {"explicitList": [ids]}, after the
-// list.
-func (c *compScanner) nestedEnd(b []byte, i int) (int, bool) {
-	i = jsonwire.SkipSpace(b, i)
-	if i >= len(b) {
-		return i, false
-	}
-	if b[i] != '}' {
-		c.slow = b[i] == ','
-		return i, false
-	}
-	c.out = append(c.out, '}')
-	return i + 1, true
+	return c.onlyMemberEnd(b, i)
 }
 
 // list reads a non-empty list of child ids at b[i]; at is where the list

@@ -110,7 +110,7 @@ func (c *compScanner) readFrom(b []byte, m *scanMark) (int, bool) {
 		return c.topRest(b, i)
 	case atNestedList:
 		if i, ok = c.elements(b, i, cfNestedList, atNestedList); ok {
-			i, ok = c.nestedEnd(b, i)
+			i, ok = c.onlyMemberEnd(b, i)
 		}
 	case atPropList:
 		i, ok = c.elements(b, i, int(m.field), atPropList)
@@ -125,7 +125,7 @@ func (c *compScanner) readFrom(b []byte, m *scanMark) (int, bool) {
 	if i, ok = c.propRest(b, i); !ok {
 		return i, false
 	}
-	if i, ok = c.defEnd(b, i); !ok {
+	if i, ok = c.onlyMemberEnd(b, i); !ok {
 		return i, false
 	}
 	c.compOK = true

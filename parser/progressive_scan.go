@@ -482,7 +482,6 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 			s.buf = s.buf[:1]
 		}
 		s.resetMsg()
-		clear(s.known)
 	}
 	return err
 }
