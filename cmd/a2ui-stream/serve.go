@@ -220,7 +220,7 @@ func runServe(ctx context.Context, args []string, _ io.Reader, stdout, stderr io
 	}
 	idleSet := false
 	fs.Visit(func(fl *flag.Flag) { idleSet = idleSet || fl.Name == "idle-timeout" })
-	if f.js && !idleSet && os.Getenv(envName("idle-timeout")) == "" {
+	if f.js && !idleSet { // (applyEnv sets flags with fs.Set: Visit sees them)
 		f.idleTimeout = 0 // see jsIdleError
 	}
 	if err := f.check(); err != nil {

@@ -203,13 +203,15 @@ func round(url string, turns [][]byte, chunk, r int) (result, error) {
 			if off >= len(t) {
 				continue
 			}
-			if err := pub.Publish("a2ui.in."+ids[i], t[off:min(off+chunk, len(t))]); err != nil {
-				return res, err
-			}
 			if k == listEnds[i] {
+				// Before publishing: the batch may come back before Publish
+				// returns, and must find the time its list closed.
 				mu.Lock()
 				closed[i] = time.Now()
 				mu.Unlock()
+			}
+			if err := pub.Publish("a2ui.in."+ids[i], t[off:min(off+chunk, len(t))]); err != nil {
+				return res, err
 			}
 			chunks++
 			total += min(chunk, len(t)-off)

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Compares two builds of bench/cmd/parserate (e.g. one built from an older
+# tree, which needs this tree's bench/cmd/parserate/main.go for -catalog)
+# against scanlimit, alternating round by round: complete mode at 16 and
+# 256 bytes, progressive and delta with borrowed output at 16 bytes, and
+# both with the specification's catalog (v0.9 basic on the v0.9 corpus,
+# v0.8 standard on the v0.8 corpus). Prints, per corpus and cell, the
+# median ratio to the scanlimit run of the same round and its range.
+#
+# usage: bash bench/before_after.sh OLD_PARSERATE NEW_PARSERATE [rounds]  (default 5)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then
+  echo "usage: bash bench/before_after.sh OLD_PARSERATE NEW_PARSERATE [rounds]" >&2
+  exit 2
+fi
+old="$1" new="$2" rounds="${3:-5}"
+shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
+shared="$(cd "$shared" && pwd)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+(cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
+v09="$shared/a2ui/specification/v0_9"
+v08="$shared/a2ui/specification/v0_8/json"
+printf '%s\n' 'version: "0.9"' "s2c_schema: $v09/json/server_to_client.json" \
+  "catalog_schema: $v09/catalogs/basic/catalog.json" \
+  "common_types_schema: $v09/json/common_types.json" > "$tmp/v09.yaml"
+printf '%s\n' 'version: "0.8"' "s2c_schema: $v08/server_to_client.json" \
+  "catalog_schema: $v08/standard_catalog_definition.json" > "$tmp/v08.yaml"
+rate() { "$@" | awk '{print $1}'; }
+for r in $(seq "$rounds"); do
+  for c in v09 v08; do
+    f="$shared/corpus/stream_$c.txt"
+    l16=$(rate "$tmp/scanlimit" -chunk 16 "$f")
+    l256=$(rate "$tmp/scanlimit" -chunk 256 "$f")
+    for b in old new; do
+      p="$old"
+      if [ "$b" = new ]; then p="$new"; fi
+      {
+        echo "$c complete-16 $b $(rate "$p" -rounds 3 -chunk 16 -mode complete "$f") $l16"
+        echo "$c complete-256 $b $(rate "$p" -rounds 3 -chunk 256 -mode complete "$f") $l256"
+        echo "$c progressive $b $(rate "$p" -borrow -rounds 3 -chunk 16 -mode progressive "$f") $l16"
+        echo "$c delta $b $(rate "$p" -borrow -rounds 3 -chunk 16 -mode delta "$f") $l16"
+        echo "$c progressive+catalog $b $(rate "$p" -borrow -rounds 1 -chunk 16 -mode progressive -catalog "$tmp/$c.yaml" "$f") $l16"
+        echo "$c delta+catalog $b $(rate "$p" -borrow -rounds 1 -chunk 16 -mode delta -catalog "$tmp/$c.yaml" "$f") $l16"
+      } >>"$tmp/rows"
+    done
+  done
+done
+# corpus cell build ratio%, then the median and range of each group.
+awk '{printf "%s %s %s %.2f\n", $1, $2, $3, 100*$4/$5}' "$tmp/rows" | sort -k1,1 -k2,2 -k3,3 -k4,4g |
+  awk '
+    function flush() { if (n) printf "%-4s %-22s %-4s %6.2f%% [%.2f-%.2f]\n", k1, k2, k3, (n%2 ? v[(n+1)/2] : (v[n/2]+v[n/2+1])/2), v[1], v[n] }
+    { key = $1 " " $2 " " $3; if (key != last) { flush(); n = 0; last = key; k1 = $1; k2 = $2; k3 = $3 } v[++n] = $4 }
+    END { flush() }'
