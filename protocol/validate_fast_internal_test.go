@@ -23,17 +23,7 @@ func slowVerdict(c *Catalog, msg string) bool {
 
 func basicCatalog09(tb testing.TB) *Catalog {
 	tb.Helper()
-	dir := shareddata.Path(tb, "a2ui", "specification", "v0_9_1")
-	c, err := LoadCatalog(CatalogSpec{
-		Version:           "0.9",
-		S2CSchema:         "json/server_to_client.json",
-		CatalogSchema:     "catalogs/basic/catalog.json",
-		CommonTypesSchema: "json/common_types.json",
-	}, dir)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return c
+	return specCatalog(tb, "0.9", "v0_9_1")
 }
 
 // corpusMessages returns the messages of the v0.9 corpus and of the basic

@@ -104,25 +104,6 @@ func invalidV09Cases() []struct {
 	}
 }
 
-// cloneJSON deep-copies a decoded JSON value.
-func cloneJSON(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		for k, e := range x {
-			out[k] = cloneJSON(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(x))
-		for i, e := range x {
-			out[i] = cloneJSON(e)
-		}
-		return out
-	}
-	return v
-}
-
 // BenchmarkValidateInvalid: Validate of one corpus updateComponents
 // message (3-4 KB, ~32 components) under the specification's v0.9 basic
 // catalog, valid and with one realistic fault, or one fault in every
@@ -143,7 +124,7 @@ func BenchmarkValidateInvalid(b *testing.B) {
 		}
 	})
 	for _, tc := range invalidV09Cases() {
-		m := cloneJSON(valid).(map[string]any)
+		m := protocol.CloneValue(valid).(map[string]any)
 		tc.edit(m["updateComponents"].(map[string]any)["components"].([]any))
 		msgs := []any{m}
 		b.Run(tc.name, func(b *testing.B) {

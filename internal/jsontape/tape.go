@@ -53,9 +53,6 @@ type tapeToken struct {
 	n     int32 // members of an object, items of an array
 }
 
-// Source returns the text the tape was parsed from.
-func (tp *Tape) Source() string { return tp.src }
-
 // Len returns the number of tokens.
 func (tp *Tape) Len() int { return len(tp.toks) }
 
