@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/natssubj"
 	"github.com/nats-io/nats.go"
 )
 
@@ -76,13 +76,8 @@ func NewNATS(pub Publisher, prefix string, opts ...NATSOption) (*NATS, error) {
 
 // checkPrefix checks that prefix is one or more valid tokens joined by '.'.
 func checkPrefix(prefix string) error {
-	if prefix == "" {
-		return &SubjectError{Part: "prefix", Value: prefix, Reason: "is empty"}
-	}
-	for i, tok := range strings.Split(prefix, ".") {
-		if p := tokenProblem(tok); p != "" {
-			return &SubjectError{Part: "prefix", Value: prefix, Reason: "token " + strconv.Itoa(i+1) + " " + p}
-		}
+	if p := natssubj.PrefixProblem(prefix); p != "" {
+		return &SubjectError{Part: "prefix", Value: prefix, Reason: p}
 	}
 	return nil
 }
@@ -95,7 +90,7 @@ func (s *NATS) Emit(ctx context.Context, e Event) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if p := tokenProblem(e.Session); p != "" {
+	if p := natssubj.TokenProblem(e.Session); p != "" {
 		return &SubjectError{Part: "session", Value: e.Session, Reason: p}
 	}
 	if err := checkEvent("nats", e); err != nil {

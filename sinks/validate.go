@@ -38,24 +38,3 @@ func checkEvent(sink string, e Event) error {
 	}
 	return nil
 }
-
-// tokenProblem says why s is not a valid single NATS subject token, or
-// returns "" when it is one.
-func tokenProblem(s string) string {
-	if s == "" {
-		return "is empty"
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '.':
-			return "holds '.'"
-		case c == '*' || c == '>':
-			return "holds a wildcard ('*' or '>')"
-		case c == ' ':
-			return "holds a space"
-		case c < 0x20 || c == 0x7f:
-			return "holds a control byte"
-		}
-	}
-	return ""
-}

@@ -133,7 +133,7 @@ func (c *Core) Run(ctx context.Context) error {
 		dropped = n
 		c.cfg.observer.SlowConsumer(delta)
 		c.cfg.logger.Error("consumer: slow consumer, NATS client dropped messages", "subject", sub.Subject, "dropped", delta)
-		c.report(&ChunkError{Subject: sub.Subject, Err: fmt.Errorf("%w: %d messages", ErrSlowConsumer, delta)})
+		c.cfg.report(&ChunkError{Subject: sub.Subject, Err: fmt.Errorf("%w: %d messages", ErrSlowConsumer, delta)})
 	}
 
 loop:
@@ -171,23 +171,18 @@ loop:
 	return nil
 }
 
-func (c *Core) report(err *ChunkError) {
-	c.cfg.observer.Error(err)
-	c.cfg.onError(err.Session, err)
-}
-
 // dispatch runs on the subscription's goroutine: it validates the message
 // and queues it on its session's worker, blocking while that queue is full.
 func (c *Core) dispatch(p *pool[coreJob], m *nats.Msg) {
 	session, err := sessionOf(c.cfg.prefix, m.Subject)
 	if err != nil {
-		c.report(&ChunkError{Subject: m.Subject, Err: err})
+		c.cfg.report(&ChunkError{Subject: m.Subject, Err: err})
 		return
 	}
 	j := coreJob{session: session, data: m.Data, end: m.Header != nil && isEnd(m.Header.Get)}
 	j.feed = !j.end || len(m.Data) > 0
 	if len(m.Data) > c.cfg.maxChunk {
-		c.report(&ChunkError{Subject: m.Subject, Session: session,
+		c.cfg.report(&ChunkError{Subject: m.Subject, Session: session,
 			Err: fmt.Errorf("%w: %d bytes (max %d)", ErrTooLarge, len(m.Data), c.cfg.maxChunk)})
 		if !j.end {
 			return
@@ -205,18 +200,18 @@ func (c *Core) handle(ctx context.Context, known *lru[struct{}], j coreJob) {
 	if j.feed {
 		known.put(j.session, struct{}{})
 		if err := c.h.Feed(ctx, j.session, j.data); err != nil {
-			c.report(&ChunkError{Subject: subject, Session: j.session, Err: &handlerError{op: "feed", err: err}})
+			c.cfg.report(&ChunkError{Subject: subject, Session: j.session, Err: &handlerError{op: "feed", err: err}})
 		}
 	}
 	if !j.end {
 		return
 	}
 	if _, ok := known.get(j.session); !ok {
-		c.report(&ChunkError{Subject: subject, Session: j.session, Err: ErrUnknownSession})
+		c.cfg.report(&ChunkError{Subject: subject, Session: j.session, Err: ErrUnknownSession})
 		return
 	}
 	known.remove(j.session)
 	if err := c.h.End(ctx, j.session); err != nil {
-		c.report(&ChunkError{Subject: subject, Session: j.session, Err: &handlerError{op: "end", err: err}})
+		c.cfg.report(&ChunkError{Subject: subject, Session: j.session, Err: &handlerError{op: "end", err: err}})
 	}
 }

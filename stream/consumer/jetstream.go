@@ -188,13 +188,13 @@ func (j *JetStream) dispatch(msg jetstream.Msg) {
 	subject := msg.Subject() // the partition token already stripped
 	session, err := sessionOf(j.cfg.prefix, subject)
 	if err != nil {
-		j.report(&ChunkError{Subject: subject, Err: err})
+		j.cfg.report(&ChunkError{Subject: subject, Err: err})
 		_ = msg.TermWithReason("a2ui: bad session subject")
 		return
 	}
 	seq, err := sourceSeq(msg.Headers(), j.cfg.stream)
 	if err != nil {
-		j.report(&ChunkError{Subject: subject, Session: session, Err: err})
+		j.cfg.report(&ChunkError{Subject: subject, Session: session, Err: err})
 		_ = msg.TermWithReason("a2ui: not sourced from the input stream")
 		return
 	}
@@ -219,9 +219,4 @@ func sourceSeq(h nats.Header, stream string) (uint64, error) {
 		return 0, fmt.Errorf("%w: %s header %q", ErrSource, sourceHeader, h.Get(sourceHeader))
 	}
 	return seq, nil
-}
-
-func (j *JetStream) report(err *ChunkError) {
-	j.cfg.observer.Error(err)
-	j.cfg.onError(err.Session, err)
 }

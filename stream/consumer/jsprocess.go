@@ -24,7 +24,7 @@ func (j *JetStream) process(ctx context.Context, shard int, job jsJob) {
 	if ok && job.seq <= st.lastSeq {
 		// Redelivered (lost ack, ack wait passed, or already replayed).
 		j.cfg.observer.Redelivery()
-		j.ack(ctx, job)
+		j.ack(job)
 		return
 	}
 	// Check the message against the stream: the previous owner of the
@@ -34,7 +34,7 @@ func (j *JetStream) process(ctx context.Context, shard int, job jsJob) {
 	switch v {
 	case stale:
 		j.cfg.observer.Redelivery()
-		j.ack(ctx, job)
+		j.ack(job)
 		return
 	case retry:
 		var he *handlerError
@@ -53,7 +53,7 @@ func (j *JetStream) process(ctx context.Context, shard int, job jsJob) {
 	size := len(job.msg.Data())
 	if !job.end || size > 0 {
 		if size > j.cfg.maxChunk {
-			j.report(&ChunkError{Subject: job.subject, Session: job.session, Seq: job.seq,
+			j.cfg.report(&ChunkError{Subject: job.subject, Session: job.session, Seq: job.seq,
 				Err: fmt.Errorf("%w: %d bytes (max %d)", ErrTooLarge, size, j.cfg.maxChunk)})
 		} else if err := j.h.Feed(ctx, job.session, job.msg.Data()); err != nil {
 			j.fail(shard, job, &handlerError{op: "feed", err: err})
@@ -62,13 +62,13 @@ func (j *JetStream) process(ctx context.Context, shard int, job jsJob) {
 	}
 	st.lastSeq = job.seq
 	if !job.end {
-		j.ack(ctx, job)
+		j.ack(job)
 		return
 	}
 
 	// The session ends.
 	if fresh && size == 0 {
-		j.report(&ChunkError{Subject: job.subject, Session: job.session, Seq: job.seq, Err: ErrUnknownSession})
+		j.cfg.report(&ChunkError{Subject: job.subject, Session: job.session, Seq: job.seq, Err: ErrUnknownSession})
 	} else if err := j.h.End(ctx, job.session); err != nil {
 		j.fail(shard, job, &handlerError{op: "end", err: err})
 		return
@@ -80,7 +80,7 @@ func (j *JetStream) process(ctx context.Context, shard int, job jsJob) {
 	if err := j.input.Purge(ctx, jetstream.WithPurgeSubject(job.subject), jetstream.WithPurgeSequence(job.seq+1)); err != nil {
 		j.cfg.logger.Warn("consumer: purging an ended session", "session", job.session, "err", err)
 	}
-	j.ack(ctx, job)
+	j.ack(job)
 }
 
 // prepare checks that the message follows the last one this instance
@@ -165,7 +165,7 @@ func (j *JetStream) nextMsg(ctx context.Context, seq uint64, subject string) (*j
 // state is unknown now) and has the message redelivered later; the next
 // message of the session rebuilds the state by replay.
 func (j *JetStream) fail(shard int, job jsJob, err error) {
-	j.report(&ChunkError{Subject: job.subject, Session: job.session, Seq: job.seq, Err: err})
+	j.cfg.report(&ChunkError{Subject: job.subject, Session: job.session, Seq: job.seq, Err: err})
 	j.states[shard].remove(job.session)
 	j.h.Reset(job.session)
 	if err := job.msg.NakWithDelay(j.cfg.retryDelay); err != nil {
@@ -175,7 +175,7 @@ func (j *JetStream) fail(shard int, job jsJob, err error) {
 
 // ack acknowledges a message (without waiting for the server: a lost ack
 // means a redelivery, which is detected and skipped).
-func (j *JetStream) ack(ctx context.Context, job jsJob) {
+func (j *JetStream) ack(job jsJob) {
 	if err := job.msg.Ack(); err != nil {
 		j.cfg.logger.Debug("consumer: ack", "session", job.session, "seq", job.seq, "err", err)
 	}

@@ -3,6 +3,7 @@ package consumer
 import (
 	"errors"
 	"fmt"
+	"github.com/a2ui-stream/a2ui-stream/internal/natssubj"
 	"log/slog"
 	"os"
 	"strconv"
@@ -68,6 +69,12 @@ type config struct {
 	memberInterval  time.Duration
 	replicas        int
 	maxBufferedMsgs int64
+}
+
+// report hands a chunk's error to the observer and to the error callback.
+func (c *config) report(err *ChunkError) {
+	c.observer.Error(err)
+	c.onError(err.Session, err)
 }
 
 // Option configures NewCore or NewJetStream. Options named for one of them
@@ -171,25 +178,12 @@ func validName(s string) bool {
 	return true
 }
 
-// validPrefix: dot-separated non-empty tokens without wildcards or spaces.
-func validPrefix(p string) bool {
-	if p == "" {
-		return false
-	}
-	for _, tok := range strings.Split(p, ".") {
-		if tok == "" || tok == "*" || tok == ">" || strings.ContainsAny(tok, " \t\r\n*>") {
-			return false
-		}
-	}
-	return true
-}
-
 // WithPrefix sets the subject prefix: chunks arrive on <prefix>.<session>
 // (default "a2ui.in").
 func WithPrefix(prefix string) Option {
 	return opt("WithPrefix", both, func(c *config) error {
-		if !validPrefix(prefix) {
-			return optErr("prefix %q is not a literal NATS subject", prefix)
+		if problem := natssubj.PrefixProblem(prefix); problem != "" {
+			return optErr("prefix %q is not a literal NATS subject: %s", prefix, problem)
 		}
 		c.prefix = prefix
 		return nil

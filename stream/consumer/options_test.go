@@ -21,6 +21,8 @@ func TestInvalidOptions(t *testing.T) {
 	}{
 		{"wildcard prefix", consumer.WithPrefix("a2ui.*"), true},
 		{"empty prefix token", consumer.WithPrefix("a2ui..in"), true},
+		{"control byte in prefix", consumer.WithPrefix("a2ui.\x01"), true}, // the NATS sink refuses it too
+		{"DEL in prefix", consumer.WithPrefix("a2ui\x7f.in"), true},
 		{"zero workers", consumer.WithWorkers(0), true},
 		{"zero queue", consumer.WithQueueSize(0), true},
 		{"zero max chunk", consumer.WithMaxChunk(0), true},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/natssubj"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -109,8 +110,8 @@ func checkStream(name, prefix string, maxAge time.Duration, replicas int) error 
 	switch {
 	case !validName(name):
 		return &ConfigError{What: "stream", Err: optErr("stream name %q (want 1-64 of [A-Za-z0-9_-])", name)}
-	case !validPrefix(prefix):
-		return &ConfigError{What: "stream", Err: optErr("prefix %q is not a literal NATS subject", prefix)}
+	case natssubj.PrefixProblem(prefix) != "":
+		return &ConfigError{What: "stream", Err: optErr("prefix %q is not a literal NATS subject: %s", prefix, natssubj.PrefixProblem(prefix))}
 	case maxAge < 0:
 		return &ConfigError{What: "stream", Err: optErr("max age %v is negative", maxAge)}
 	case replicas < 1 || replicas > 5:
