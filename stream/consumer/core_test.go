@@ -143,34 +143,8 @@ func TestCoreMalformedInput(t *testing.T) {
 	}
 	// The errors were reported before the good session's end was handled
 	// (the bad subjects and the oversized chunk on dispatch, the unknown
-	// end on the same or an earlier worker turn): wait for all four.
-	for len(errs.all()) < 4 {
-		select {
-		case <-errs.ch:
-		case <-time.After(hangGuard):
-			t.Fatalf("hang guard: errors %v", errs.all())
-		}
-	}
-	all := errs.all()
-	for _, tc := range []struct {
-		name string
-		want error
-		n    int
-	}{
-		{"bad subjects", consumer.ErrBadSubject, 2},
-		{"end for unknown session", consumer.ErrUnknownSession, 1},
-		{"oversized chunk", consumer.ErrTooLarge, 1},
-	} {
-		if got := countIs(all, tc.want); got != tc.n {
-			t.Errorf("%s: %d errors matching %v, want %d (all: %v)", tc.name, got, tc.want, tc.n, all)
-		}
-	}
-	for _, err := range all {
-		var ce *consumer.ChunkError
-		if !errors.As(err, &ce) {
-			t.Errorf("error %v is not a *ChunkError", err)
-		}
-	}
+	// end on the same or an earlier worker turn).
+	checkBadInputErrors(t, errs, time.After(hangGuard))
 }
 
 // blockingHandler blocks every Feed until released.

@@ -335,3 +335,39 @@ func waitReady(t *testing.T, rs ...interface{ Ready() error }) {
 		}
 	}
 }
+
+// checkBadInputErrors waits (until stop) for the four errors of the bad
+// input the error tests feed, checks their classes (two bad subjects, an
+// end for an unknown session, an oversized chunk) and that each is a
+// *consumer.ChunkError, and returns them.
+func checkBadInputErrors[T any](t *testing.T, errs *errorSink, stop <-chan T) []error {
+	t.Helper()
+	for len(errs.all()) < 4 {
+		select {
+		case <-errs.ch:
+		case <-stop:
+			t.Fatalf("hang guard: errors %v", errs.all())
+		}
+	}
+	all := errs.all()
+	for _, tc := range []struct {
+		name string
+		want error
+		n    int
+	}{
+		{"bad subjects", consumer.ErrBadSubject, 2},
+		{"end for unknown session", consumer.ErrUnknownSession, 1},
+		{"oversized chunk", consumer.ErrTooLarge, 1},
+	} {
+		if got := countIs(all, tc.want); got != tc.n {
+			t.Errorf("%s: %d errors matching %v, want %d (all: %v)", tc.name, got, tc.want, tc.n, all)
+		}
+	}
+	for _, err := range all {
+		var ce *consumer.ChunkError
+		if !errors.As(err, &ce) {
+			t.Fatalf("error %v is not a *ChunkError", err)
+		}
+	}
+	return all
+}

@@ -47,33 +47,8 @@ func TestJetStreamMalformedInput(t *testing.T) {
 	if got := rec.endedCopy()["good"]; len(got) != 1 || string(got[0]) != "hello world" {
 		t.Fatalf("session good ended with %q, want one end with \"hello world\"", got)
 	}
-	for len(errs.all()) < 4 {
-		select {
-		case <-errs.ch:
-		case <-ctx.Done():
-			t.Fatalf("hang guard: errors %v", errs.all())
-		}
-	}
-	all := errs.all()
-	for _, tc := range []struct {
-		name string
-		want error
-		n    int
-	}{
-		{"bad subjects", consumer.ErrBadSubject, 2},
-		{"end for unknown session", consumer.ErrUnknownSession, 1},
-		{"oversized chunk", consumer.ErrTooLarge, 1},
-	} {
-		if got := countIs(all, tc.want); got != tc.n {
-			t.Errorf("%s: %d errors matching %v, want %d (all: %v)", tc.name, got, tc.want, tc.n, all)
-		}
-	}
-	for _, err := range all {
-		var ce *consumer.ChunkError
-		if !errors.As(err, &ce) {
-			t.Fatalf("error %v is not a *ChunkError", err)
-		}
-		if ce.Session != "" && ce.Seq == 0 {
+	for _, err := range checkBadInputErrors(t, errs, ctx.Done()) {
+		if ce := (*consumer.ChunkError)(nil); errors.As(err, &ce) && ce.Session != "" && ce.Seq == 0 {
 			t.Errorf("error %v has no input stream sequence", err)
 		}
 	}
