@@ -20,19 +20,18 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 
+	"github.com/a2ui-stream/a2ui-stream/bench/perf"
 	"github.com/a2ui-stream/a2ui-stream/internal/natsembed"
 	"github.com/a2ui-stream/a2ui-stream/sinks"
 	"github.com/a2ui-stream/a2ui-stream/stream"
@@ -69,22 +68,16 @@ func run(file, turnsFile string, sessions, chunk, rounds int) error {
 	if err != nil {
 		return err
 	}
-	raw, err := os.ReadFile(turnsFile)
+	offsets, err := perf.ReadTurns(turnsFile, len(data)) // checked against the input's size
 	if err != nil {
 		return err
 	}
-	var tf struct {
-		Offsets [][2]int `json:"offsets"`
-	}
-	if err := json.Unmarshal(raw, &tf); err != nil {
-		return err
-	}
-	if len(tf.Offsets) < sessions {
-		return fmt.Errorf("%d turns, fewer than %d sessions", len(tf.Offsets), sessions)
+	if len(offsets) < sessions {
+		return fmt.Errorf("%d turns, fewer than %d sessions", len(offsets), sessions)
 	}
 	turns := make([][]byte, sessions)
 	for i := range turns {
-		turns[i] = data[tf.Offsets[i][0]:tf.Offsets[i][1]]
+		turns[i] = data[offsets[i].Start:offsets[i].End]
 	}
 	srv, err := natsembed.Start(natsembed.WithoutJetStream())
 	if err != nil {
@@ -106,8 +99,7 @@ func run(file, turnsFile string, sessions, chunk, rounds int) error {
 		for i, x := range res {
 			v[i] = f(x)
 		}
-		slices.Sort(v)
-		return v[len(v)/2]
+		return perf.SpreadOf(v).Median
 	}
 	fmt.Printf("median: %d sessions, %d-byte chunks: %.0f chunks/s, %.2f MB/s, batch latency p50 %v p99 %v max %v\n",
 		sessions, chunk, med(func(x result) float64 { return x.chunksPerSec }), med(func(x result) float64 { return x.mbPerSec }),
@@ -245,13 +237,15 @@ func round(url string, turns [][]byte, chunk, r int) (result, error) {
 	wall := time.Since(start)
 	mu.Lock()
 	defer mu.Unlock()
-	slices.Sort(lats)
 	res.chunksPerSec = float64(chunks) / wall.Seconds()
 	res.mbPerSec = float64(total) / 1e6 / wall.Seconds()
-	if len(lats) > 0 {
-		res.p50 = lats[len(lats)/2].Round(time.Microsecond)
-		res.p99 = lats[min(len(lats)-1, len(lats)*99/100)].Round(time.Microsecond)
-		res.maxLat = lats[len(lats)-1].Round(time.Microsecond)
+	v := make([]float64, len(lats))
+	for i, l := range lats {
+		v[i] = float64(l)
 	}
+	p := perf.Summarize(v) // nearest rank, as a2ui-stream bench reports
+	res.p50 = time.Duration(p.P50).Round(time.Microsecond)
+	res.p99 = time.Duration(p.P99).Round(time.Microsecond)
+	res.maxLat = time.Duration(p.Max).Round(time.Microsecond)
 	return res, nil
 }
