@@ -1,21 +1,16 @@
-//go:build unix
-
 package bench
 
 import (
 	"sort"
-	"syscall"
 	"time"
+
+	"github.com/a2ui-stream/a2ui-stream/bench/perf"
 )
 
 // ProcessCPU returns the CPU time (user and system) the process has used,
 // the clock the rate commands measure by, as ../shared/tools/scanlimit
-// does.
-func ProcessCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+// does (perf.ProcessCPU, which a2ui-stream bench uses too).
+func ProcessCPU() time.Duration { return perf.ProcessCPU() }
 
 // MedianMBps calls round rounds times and returns the median rate, in MB/s
 // of process CPU time, at which a round handles n bytes.

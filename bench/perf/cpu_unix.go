@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// processCPU returns the CPU time (user and system, all threads) the
+// ProcessCPU returns the CPU time (user and system, all threads) the
 // process has used: the clock every rate is measured by, as
 // ../shared/tools/scanlimit measures the speed limit.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

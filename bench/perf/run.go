@@ -237,14 +237,14 @@ func (r *Runner) moreRounds(round int, cpu time.Duration) bool {
 // timedRound repeats passes until minRound of CPU time went into them; it
 // returns the passes and their CPU time.
 func (r *Runner) timedRound(ctx context.Context, run stageRun) (int, time.Duration, error) {
-	start := processCPU()
+	start := ProcessCPU()
 	passes := 0
 	for {
 		if _, err := run.pass(ctx, nil); err != nil {
 			return 0, 0, err
 		}
 		passes++
-		if d := processCPU() - start; d >= r.cfg.minRound {
+		if d := ProcessCPU() - start; d >= r.cfg.minRound {
 			return passes, max(d, time.Microsecond), nil
 		}
 	}
@@ -253,12 +253,12 @@ func (r *Runner) timedRound(ctx context.Context, run stageRun) (int, time.Durati
 // floorRound times the floor on in's turns at chunk bytes, as timedRound
 // times a stage, and returns its MB/s.
 func (r *Runner) floorRound(in *Input, chunk int) float64 {
-	start := processCPU()
+	start := ProcessCPU()
 	passes := 0
 	for {
 		floorPass(in, chunk)
 		passes++
-		if d := processCPU() - start; d >= r.cfg.minRound {
+		if d := ProcessCPU() - start; d >= r.cfg.minRound {
 			return float64(in.fedBytes()) * float64(passes) / 1e6 / max(d, time.Microsecond).Seconds()
 		}
 	}
