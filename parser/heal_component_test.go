@@ -2,9 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
-	"slices"
 	"testing"
 )
 
@@ -53,47 +50,24 @@ func TestHealComponent(t *testing.T) {
 // healer.healComponent of the same bytes (which the generic path uses): fed
 // one byte at a time, after every byte, for every open container.
 func TestHealOpenComponentMatchesHealComponent(t *testing.T) {
-	inputs := append(healInputs[:len(healInputs):len(healInputs)], struct{ name, in string }{
+	inputs := append(healInputsWithExample(t), struct{ name, in string }{
 		"cut ids", `<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children" : [ "a\"b" , "cd" ,"ef"]},{"id":"x","component":{"Row":{"children":{"explicitList":["g", "hi"]}}}},{"id":"y","component":"P","options":["Red","Green"],"children":[["n"]]}]}}]</a2ui-json>`,
 	})
-	b, err := os.ReadFile(filepath.Join("..", "examples", "weather.txt"))
-	if err != nil {
-		t.Fatalf("the shipped example is missing: %v", err)
-	}
-	inputs = append(inputs, struct{ name, in string }{"weather.txt", string(b)})
 	for _, tc := range inputs {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := New(WithMode(ModeProgressive))
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := p.eng.(*progressiveEngine)
 			var h healer
-			compared, dropped := 0, 0
-			for i := 0; i < len(tc.in); i++ {
-				if _, err := p.Feed([]byte{tc.in[i]}); err != nil {
-					t.Fatalf("byte %d: %v", i, err)
+			dropped := 0
+			eachOpenContainer(t, tc.in, func(e *progressiveEngine, i, j int, open []byte) {
+				got, gotOK := e.healOpenComponent(j)
+				got = bytes.Clone(got)
+				want, wantOK := h.healComponent(open)
+				if gotOK != wantOK || (gotOK && !bytes.Equal(got, want)) {
+					t.Fatalf("after byte %d, frame %d (%q):\nhealOpenComponent: %q %v\n     healComponent: %q %v", i, j, open, got, gotOK, want, wantOK)
 				}
-				for j, fr := range e.sc.stack {
-					if e.sc.utf8need != 0 {
-						break // healOpen is not asked while a character is cut
-					}
-					got, gotOK := e.healOpenComponent(j)
-					got = bytes.Clone(got)
-					want, wantOK := h.healComponent(e.sc.buf[fr.start:])
-					if gotOK != wantOK || (gotOK && !bytes.Equal(got, want)) {
-						t.Fatalf("after byte %d, frame %d (%q):\nhealOpenComponent: %q %v\n     healComponent: %q %v", i, j, e.sc.buf[fr.start:], got, gotOK, want, wantOK)
-					}
-					plain, plainOK := h.heal(e.sc.buf[fr.start:])
-					if gotOK && (!plainOK || !bytes.Equal(got, plain)) {
-						dropped++
-					}
-					compared++
+				if plain, plainOK := h.heal(open); gotOK && (!plainOK || !bytes.Equal(got, plain)) {
+					dropped++
 				}
-			}
-			if compared == 0 {
-				t.Fatal("no open container was compared")
-			}
+			})
 			if tc.name == "cut ids" && dropped == 0 {
 				t.Fatal("no cut child id was left out")
 			}
@@ -105,34 +79,7 @@ func TestHealOpenComponentMatchesHealComponent(t *testing.T) {
 // with the healing sniffComponents uses: leaving a cut child id out only
 // strips bytes, so the checkpoints stay valid.
 func TestScanResumeMatchesFullScanComponentHeal(t *testing.T) {
-	for _, tc := range resumeCases {
-		t.Run(tc.name, func(t *testing.T) {
-			var h healer
-			var resumed compScanner
-			used := map[resumePoint]bool{}
-			for n := 1; n <= len(tc.comp); n++ {
-				b, ok := h.healComponent([]byte(tc.comp[:n]))
-				if !ok {
-					continue
-				}
-				b = slices.Clone(b)
-				if m := resumed.mk; m.at != atNone && resumed.gen == 1 && resumed.start == 0 {
-					used[m.at] = true
-				}
-				got := scanState(&resumed, resumed.scanAt(b, tc.v08, 1, 0))
-				var fresh compScanner
-				want := scanState(&fresh, fresh.scan(b, tc.v08))
-				if got != want {
-					t.Fatalf("cut at %d, healed %s:\nresumed: %s\n   full: %s", n, b, got, want)
-				}
-			}
-			for _, at := range tc.resumes {
-				if !used[at] {
-					t.Errorf("never resumed from checkpoint kind %d (used %v)", at, used)
-				}
-			}
-		})
-	}
+	checkScanResume(t, (*healer).healComponent)
 }
 
 // TestSameCut holds sameCut to its rule: a component healed by leaving a

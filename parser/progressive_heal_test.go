@@ -25,41 +25,56 @@ var healInputs = []struct {
 // bytes (which the resumable component reader's tests use): fed one byte
 // at a time, after every byte, for every open container.
 func TestHealOpenMatchesHeal(t *testing.T) {
-	inputs := healInputs
-	if b, err := os.ReadFile(filepath.Join("..", "examples", "weather.txt")); err == nil {
-		inputs = append(inputs, struct{ name, in string }{"weather.txt", string(b)})
-	} else {
+	for _, tc := range healInputsWithExample(t) {
+		t.Run(tc.name, func(t *testing.T) {
+			var h healer
+			eachOpenContainer(t, tc.in, func(e *progressiveEngine, i, j int, open []byte) {
+				got, gotOK := e.healOpen(j)
+				got = bytes.Clone(got)
+				want, wantOK := h.heal(open)
+				if gotOK != wantOK || (gotOK && !bytes.Equal(got, want)) {
+					t.Fatalf("after byte %d, frame %d (%q):\nhealOpen: %q %v\n    heal: %q %v", i, j, open, got, gotOK, want, wantOK)
+				}
+			})
+		})
+	}
+}
+
+// healInputsWithExample is healInputs and the shipped example.
+func healInputsWithExample(t *testing.T) []struct{ name, in string } {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "examples", "weather.txt"))
+	if err != nil {
 		t.Fatalf("the shipped example is missing: %v", err)
 	}
-	for _, tc := range inputs {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := New(WithMode(ModeProgressive))
-			if err != nil {
-				t.Fatal(err)
+	return append(healInputs[:len(healInputs):len(healInputs)], struct{ name, in string }{"weather.txt", string(b)})
+}
+
+// eachOpenContainer feeds in to a progressive parser one byte at a time
+// and, after every byte, calls visit with each open container (its stack
+// index j and its buffered bytes) while no character is cut (the healing
+// is not asked then). It fails the test when nothing was visited.
+func eachOpenContainer(t *testing.T, in string, visit func(e *progressiveEngine, i, j int, open []byte)) {
+	t.Helper()
+	p, err := New(WithMode(ModeProgressive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.eng.(*progressiveEngine)
+	visited := 0
+	for i := 0; i < len(in); i++ {
+		if _, err := p.Feed([]byte{in[i]}); err != nil {
+			t.Fatalf("byte %d: %v", i, err)
+		}
+		for j, fr := range e.sc.stack {
+			if e.sc.utf8need != 0 {
+				break
 			}
-			e := p.eng.(*progressiveEngine)
-			var h healer
-			compared := 0
-			for i := 0; i < len(tc.in); i++ {
-				if _, err := p.Feed([]byte{tc.in[i]}); err != nil {
-					t.Fatalf("byte %d: %v", i, err)
-				}
-				for j, fr := range e.sc.stack {
-					if e.sc.utf8need != 0 {
-						break // healOpen is not asked while a character is cut
-					}
-					got, gotOK := e.healOpen(j)
-					got = bytes.Clone(got)
-					want, wantOK := h.heal(e.sc.buf[fr.start:])
-					if gotOK != wantOK || (gotOK && !bytes.Equal(got, want)) {
-						t.Fatalf("after byte %d, frame %d (%q):\nhealOpen: %q %v\n    heal: %q %v", i, j, e.sc.buf[fr.start:], got, gotOK, want, wantOK)
-					}
-					compared++
-				}
-			}
-			if compared == 0 {
-				t.Fatal("no open container was compared")
-			}
-		})
+			visit(e, i, j, e.sc.buf[fr.start:])
+			visited++
+		}
+	}
+	if visited == 0 {
+		t.Fatal("no open container was compared")
 	}
 }
