@@ -15,9 +15,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-
 	"github.com/a2ui-stream/a2ui-stream/internal/httpserve"
 	"github.com/a2ui-stream/a2ui-stream/stream/a2a"
 	"github.com/a2ui-stream/a2ui-stream/stream/metrics"
@@ -233,9 +230,7 @@ func runA2A(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		a2a.WithSessionIdleTimeout(f.sessionIdle),
 	}
 	if f.metricsAddr != "" {
-		reg := prometheus.NewRegistry()
-		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-		m, err := metrics.New(reg)
+		reg, m, err := newMetrics()
 		if err != nil {
 			fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
 			return 2

@@ -14,7 +14,6 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/httpserve"
 	"github.com/a2ui-stream/a2ui-stream/internal/natsembed"
@@ -341,9 +340,9 @@ type service struct {
 // newService builds the service on nc (which the caller owns) as the
 // flags say.
 func newService(ctx context.Context, f *serveFlags, nc *nats.Conn, popts []stream.Option, log *slog.Logger) (*service, error) {
-	svc := &service{f: f, log: log, reg: prometheus.NewRegistry()}
-	svc.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m, err := metrics.New(svc.reg)
+	svc := &service{f: f, log: log}
+	reg, m, err := newMetrics()
+	svc.reg = reg
 	if err != nil {
 		return nil, err
 	}
