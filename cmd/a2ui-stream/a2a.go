@@ -230,7 +230,9 @@ func runA2A(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.W
 		a2a.WithSessionIdleTimeout(f.sessionIdle),
 	}
 	if f.metricsAddr != "" {
-		reg, m, err := newMetrics()
+		// Every reason the endpoint reports is a known label value (the
+		// JSON-RPC ones would count as "other").
+		reg, m, err := newMetrics(metrics.WithRejectReasons(a2a.RejectReasons...))
 		if err != nil {
 			fmt.Fprintf(stderr, "a2ui-stream a2a: %v\n", err)
 			return 2

@@ -50,9 +50,24 @@ func TestA2AMetrics(t *testing.T) {
 			t.Fatalf("without the token: %d, want 401", resp.StatusCode)
 		}
 	}
+	// A JSON-RPC rejection has a label value of its own, not "other".
+	req, err := http.NewRequest(http.MethodPost, endpoint+"/", strings.NewReader(`{`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer tok")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
 	fams := scrape(t, metricsURL)
 	if got := sum(fams, "a2ui_stream_http_rejected_total", map[string]string{"listener": "a2a", "reason": "unauthorized"}); got != 3 {
 		t.Errorf("http_rejected_total{listener=a2a,reason=unauthorized} = %v, want 3", got)
+	}
+	if got := sum(fams, "a2ui_stream_http_rejected_total", map[string]string{"listener": "a2a", "reason": "parse_error"}); got != 1 {
+		t.Errorf("http_rejected_total{listener=a2a,reason=parse_error} = %v, want 1", got)
 	}
 	cancel()
 	select {

@@ -11,9 +11,9 @@ import (
 // Go runtime's and the process's collectors, and the pipeline's and
 // service's metrics registered on it: what serve and a2a expose on
 // --metrics.
-func newMetrics() (*prometheus.Registry, *metrics.Metrics, error) {
+func newMetrics(opts ...metrics.Option) (*prometheus.Registry, *metrics.Metrics, error) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	m, err := metrics.New(reg)
+	m, err := metrics.New(reg, opts...)
 	return reg, m, err
 }

@@ -40,20 +40,20 @@ var EventKinds = []string{
 var EndReasons = []string{stream.EndClosed, stream.EndIdle, stream.EndEvicted, stream.EndShutdown, stream.EndReset}
 
 // DefaultListeners are the known values of http_rejected_total's listener
-// label; WithListeners adds more.
-var DefaultListeners = []string{"a2a", "metrics", "sse"}
+// label (the A2A endpoint, the one listener that reports rejections);
+// WithListeners adds more.
+var DefaultListeners = []string{"a2a"}
 
 // DefaultRejectReasons are the known values of http_rejected_total's
-// reason label; WithRejectReasons adds more.
+// reason label: the HTTP-level reasons the A2A endpoint reports (its
+// JSON-RPC ones are added with WithRejectReasons(a2a.RejectReasons...),
+// as a2ui-stream a2a does); WithRejectReasons adds more.
 var DefaultRejectReasons = []string{
 	"bad_request",
 	"unauthorized",
 	"method_not_allowed",
 	"body_too_large",
-	"unsupported_media_type",
 	"read_timeout",
-	"too_many_requests",
-	"shutting_down",
 }
 
 // labelSet maps each known value of a label to itself and clamps every

@@ -52,7 +52,7 @@ func driveAll(o stream.Observer, m *Metrics) {
 	}
 	m.Rejected("a2a", "unauthorized")
 	m.Rejected("a2a", "unauthorized")
-	m.Rejected("sse", "no-such-reason")
+	m.Rejected("a2a", "no-such-reason")
 	m.Rejected("no-such-listener", "body_too_large")
 }
 
@@ -95,7 +95,7 @@ func TestObserverCountsEverythingSent(t *testing.T) {
 		`a2ui_stream_sessions_ended_total{reason="other"}`:                          n(1),
 		"a2ui_stream_redeliveries_total":                                            n(4),
 		`a2ui_stream_http_rejected_total{listener="a2a",reason="unauthorized"}`:     n(2),
-		`a2ui_stream_http_rejected_total{listener="sse",reason="other"}`:            n(1),
+		`a2ui_stream_http_rejected_total{listener="a2a",reason="other"}`:            n(1),
 		`a2ui_stream_http_rejected_total{listener="other",reason="body_too_large"}`: n(1),
 	}
 	got := scrape(t, reg)
@@ -105,7 +105,7 @@ func TestObserverCountsEverythingSent(t *testing.T) {
 		`a2ui_stream_messages_total{kind="actionResponse"}`,
 		`a2ui_stream_sessions_ended_total{reason="shutdown"}`,
 		`a2ui_stream_events_published_total{kind="error"}`,
-		`a2ui_stream_http_rejected_total{listener="metrics",reason="read_timeout"}`,
+		`a2ui_stream_http_rejected_total{listener="a2a",reason="read_timeout"}`,
 	} {
 		if _, ok := got[key]; !ok {
 			t.Errorf("%s: missing from the scrape, want it at zero", key)
