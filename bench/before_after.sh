@@ -20,13 +20,7 @@ shared="$(cd "$shared" && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 (cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
-v09="$shared/a2ui/specification/v0_9"
-v08="$shared/a2ui/specification/v0_8/json"
-printf '%s\n' 'version: "0.9"' "s2c_schema: $v09/json/server_to_client.json" \
-  "catalog_schema: $v09/catalogs/basic/catalog.json" \
-  "common_types_schema: $v09/json/common_types.json" > "$tmp/v09.yaml"
-printf '%s\n' 'version: "0.8"' "s2c_schema: $v08/server_to_client.json" \
-  "catalog_schema: $v08/standard_catalog_definition.json" > "$tmp/v08.yaml"
+. bench/spec_catalogs.sh
 rate() { "$@" | awk '{print $1}'; }
 for r in $(seq "$rounds"); do
   for c in v09 v08; do

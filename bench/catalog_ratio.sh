@@ -21,13 +21,7 @@ if [ -z "$parserate" ]; then
   go build -o "$tmp/parserate" ./bench/cmd/parserate
   parserate="$tmp/parserate"
 fi
-v09="$shared/a2ui/specification/v0_9"
-v08="$shared/a2ui/specification/v0_8/json"
-printf '%s\n' 'version: "0.9"' "s2c_schema: $v09/json/server_to_client.json" \
-  "catalog_schema: $v09/catalogs/basic/catalog.json" \
-  "common_types_schema: $v09/json/common_types.json" > "$tmp/v09.yaml"
-printf '%s\n' 'version: "0.8"' "s2c_schema: $v08/server_to_client.json" \
-  "catalog_schema: $v08/standard_catalog_definition.json" > "$tmp/v08.yaml"
+. bench/spec_catalogs.sh
 printf '%-6s %-10s %-12s %-8s %10s %8s %7s\n' round corpus mode catalog scanlimit parser ratio
 for r in $(seq "$rounds"); do
   for corpus in v09 v08; do
