@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"os"
 	"reflect"
 	"strings"
@@ -61,8 +60,26 @@ func deepClone(v any) any {
 	return v
 }
 
+// mergeInto merges the entries of m into dst, recursively where both hold
+// an object under a key. Recursively, so that the merged model does not
+// depend on the path at which a mode yields an entry: progressive mode
+// yields a sniffed data model message whole, delta mode each changed entry
+// at its own path. The two differ only where a healed value loses a member
+// it had (values only grow, but in a block read the reference's way after
+// a lost count of brackets, FuzzProgressiveDelta's lost-count case).
+func mergeInto(dst, m map[string]any) {
+	for k, v := range m {
+		sub, isObj := v.(map[string]any)
+		if old, ok := dst[k].(map[string]any); ok && isObj {
+			mergeInto(old, sub)
+			continue
+		}
+		dst[k] = v
+	}
+}
+
 // writeData is setData on models; with merge, an object value's entries
-// are merged into the object at path.
+// are merged (mergeInto) into the object at path.
 func writeData(models map[string]map[string]any, sid, path string, v any, remove, merge bool) {
 	segs := strings.Split(strings.TrimPrefix(path, "/"), "/")
 	if path == "" || path == "/" {
@@ -74,7 +91,7 @@ func writeData(models map[string]map[string]any, sid, path string, v any, remove
 	if len(segs) == 0 {
 		m, _ := v.(map[string]any)
 		if old := models[sid]; merge && m != nil && old != nil {
-			maps.Copy(old, m)
+			mergeInto(old, m)
 			return
 		}
 		if remove || m == nil {
@@ -100,7 +117,7 @@ func writeData(models map[string]map[string]any, sid, path string, v any, remove
 			case remove:
 				delete(cur, seg)
 			case merge && isObj && m != nil:
-				maps.Copy(old, m)
+				mergeInto(old, m)
 			default:
 				cur[seg] = v
 			}

@@ -50,6 +50,16 @@ var progressiveDeltaCases = []struct {
 		chunk: 1,
 		in:    `<a2ui-json>{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "m", "valueMap": {"a": 1}}, {"key": "a", "valueString": "x"}]}}</a2ui-json>`,
 	},
+	{
+		// An object closed with ']' (a lost count of brackets, read the
+		// reference's way): the last healed cut loses the member "":"" it
+		// had; progressive mode yields the whole value, delta mode the
+		// entry /0. Both modes yield the same values; the merged model
+		// merged them at different depths (see mergeInto).
+		name:  "a healed value losing a member after a lost count",
+		chunk: 9,
+		in:    `<a2ui-json>{"updateDataModel": {"value": {"0": {"0":10,"":""]<`,
+	},
 }
 
 // TestProgressiveDeltaCases runs the property of FuzzProgressiveDelta on
