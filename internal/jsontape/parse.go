@@ -267,11 +267,8 @@ str: // a string opens at s[i] (a key if p.key): its token is written as
 			i += k
 		case c >= utf8.RuneSelf:
 			// One UTF-8 sequence, checked as utf8.ValidString does.
-			size, lo, hi := jsonwire.UTF8Lead(c)
-			if size == 0 || i+size > len(s) || s[i+1] < lo || s[i+1] > hi {
-				return 0, errNotUTF8
-			}
-			if size > 2 && s[i+2]&0xC0 != 0x80 || size > 3 && s[i+3]&0xC0 != 0x80 {
+			size := jsonwire.UTF8SeqLen(s, i)
+			if size == 0 {
 				return 0, errNotUTF8
 			}
 			i += size

@@ -51,12 +51,25 @@ func InvalidUTF8At[T Text](s T) int {
 			i++
 			continue
 		}
-		size, lo, hi := UTF8Lead(s[i])
-		if size == 0 || i+size > len(s) || s[i+1] < lo || s[i+1] > hi ||
-			size > 2 && s[i+2]&0xC0 != 0x80 || size > 3 && s[i+3]&0xC0 != 0x80 {
+		size := UTF8SeqLen(s, i)
+		if size == 0 {
 			return i
 		}
 		i += size
 	}
 	return -1
+}
+
+// UTF8SeqLen returns the length of the valid multi-byte UTF-8 sequence
+// that starts at s[i] (a byte >= utf8.RuneSelf), or 0 when none does
+// there: a byte that cannot lead one, a sequence cut by the end of s, a
+// wrong continuation byte, an overlong form, a surrogate or a code point
+// above U+10FFFF, as utf8.Valid decides.
+func UTF8SeqLen[T Text](s T, i int) int {
+	size, lo, hi := UTF8Lead(s[i])
+	if size == 0 || i+size > len(s) || s[i+1] < lo || s[i+1] > hi ||
+		size > 2 && s[i+2]&0xC0 != 0x80 || size > 3 && s[i+3]&0xC0 != 0x80 {
+		return 0
+	}
+	return size
 }

@@ -70,3 +70,28 @@ func FuzzInvalidUTF8At(f *testing.F) {
 		}
 	})
 }
+
+// TestUTF8SeqLen checks every first and second byte, each with the third
+// and fourth bytes that matter (a continuation byte or not, present or
+// cut), against utf8.DecodeRune.
+func TestUTF8SeqLen(t *testing.T) {
+	tails := [][]byte{nil, {0x80}, {0x80, 0xBF}, {0xBF, 'x'}, {'x', 0x80}, {0xC0, 0x80}}
+	for c := 0x80; c < 256; c++ {
+		for d := 0; d < 256; d++ {
+			for _, tail := range tails {
+				s := append([]byte{'a', byte(c), byte(d)}, tail...)
+				r, n := utf8.DecodeRune(s[1:])
+				want := n
+				if r == utf8.RuneError && n == 1 {
+					want = 0
+				}
+				if got := UTF8SeqLen(s, 1); got != want {
+					t.Fatalf("UTF8SeqLen(% x, 1) = %d, want %d", s, got, want)
+				}
+			}
+			if got := UTF8SeqLen(string([]byte{byte(c)}), 0); got != 0 {
+				t.Fatalf("UTF8SeqLen(%#x cut) = %d, want 0", c, got)
+			}
+		}
+	}
+}
