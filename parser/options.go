@@ -29,6 +29,11 @@ const (
 	// messages that name their "surfaceId" and "path" before their "value"
 	// (as in progressive mode and the reference, one sniffed before those
 	// arrive is yielded for the current surface, or "default", at the root).
+	// A component with more than 16 children still missing is sent again
+	// for its children that arrived once an eighth of them did, and at the
+	// block's end, so that the output stays linear in the input (a child
+	// that arrived is yielded at once; until then its parent names its
+	// placeholder).
 	ModeDelta
 )
 

@@ -76,9 +76,10 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 		if !ent.stale && ent.woken > 0 {
 			// Children that arrived turn placeholders into references. A
 			// large component is redone only once an eighth of its
-			// placeholders resolved (or its update completed), so that
-			// the work stays linear however many children it has.
-			if len(ent.phs) <= 16 || updateDone || ent.woken*8 >= len(ent.phs) {
+			// placeholders resolved (or, in progressive mode, an update
+			// completed; in delta mode, the block ended), so that the work
+			// and the output stay linear however many children it has.
+			if len(ent.phs) <= 16 || ent.woken*8 >= len(ent.phs) || e.redoWoken(updateDone) {
 				ent.stale = true
 			} else {
 				s.woken[id] = struct{}{}
@@ -102,6 +103,11 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 	}
 	clear(s.dirtyList[len(kept):])
 	s.dirtyList = kept
+	if e.delta && len(s.woken) > 0 && !s.deferred {
+		// Redone at the block's end at the latest (flushDeferred).
+		s.deferred = true
+		e.deferredN++
+	}
 	if !should {
 		s.clearDirty()
 		return nil
@@ -117,7 +123,7 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 		}
 		return nil
 	}
-	if s.deferred {
+	if s.deferred && (!e.delta || len(s.woken) == 0) {
 		s.deferred = false
 		e.deferredN--
 	}
@@ -140,6 +146,21 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 	}
 	s.clearDirty()
 	return nil
+}
+
+// redoWoken reports whether a large component whose children arrived is
+// redone now whatever their number. Progressive mode redoes it when an
+// update completed, as the reference yields a whole snapshot for each
+// complete message. Delta mode waits for an eighth of its placeholders to
+// resolve until the block ends: a root listing n children that arrive in n
+// messages of their own would otherwise be sent again n times (output
+// quadratic in the input); meanwhile the children that arrived are yielded,
+// and the root still names their placeholders.
+func (e *progressiveEngine) redoWoken(updateDone bool) bool {
+	if e.delta {
+		return e.forceYield
+	}
+	return updateDone
 }
 
 // snapFull is the snapshot size (bytes of reachable components) up to

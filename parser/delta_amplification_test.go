@@ -1,0 +1,86 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+// childrenOneByOne is a block of a createSurface, an updateComponents with
+// a root listing n children, then updateComponents of one child each for
+// the first arrive of them: every child's arrival changes the root's
+// processed form (one placeholder fewer).
+func childrenOneByOne(n, arrive int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "s", "catalogId": "c"}}, {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "root", "component": "Column", "children": [`)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"m%d"`, i)
+	}
+	b.WriteString(`]}]}}`)
+	for i := range arrive {
+		fmt.Fprintf(&b, `, {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "m%d", "component": "Text", "text": "item %d"}]}}`, i, i)
+	}
+	b.WriteString(`]</a2ui-json>`)
+	return b.Bytes()
+}
+
+// TestDeltaOutputLinearWhenChildrenArriveOneByOne: delta mode sends a
+// large component again only once an eighth of its placeholders resolved
+// (or at the block's end), also across messages, so its output stays
+// within a small multiple of the input where it used to grow with the
+// square of the children (n = 400: 34x the input; 164x at 2000).
+// The yields applied in order still end with the complete messages'
+// components, and with progressive mode's where children are missing
+// (placeholders only for those: the held-back root is sent at the block's
+// end).
+func TestDeltaOutputLinearWhenChildrenArriveOneByOne(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		n      int
+		arrive int // children that arrive
+		chunk  int
+		cut    string // cut from the end of the block (the stream then ends)
+	}{
+		{"400 children, 16-byte chunks", 400, 400, 16, ""},
+		{"400 children, one chunk", 400, 400, 1 << 20, ""},
+		{"20 children (small: sent at once), 7-byte chunks", 20, 20, 7, ""},
+		{"400 children, the stream ends inside the block", 400, 400, 16, "]</a2ui-json>"},
+		{"400 children, 300 arrive", 400, 300, 16, ""},
+		{"400 children, 300 arrive, the stream ends inside the block", 400, 300, 16, "]</a2ui-json>"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := childrenOneByOne(tc.n, tc.arrive)
+			full, ferr := runMode(t, ModeComplete, nil, [][]byte{in})
+			in = in[:len(in)-len(tc.cut)]
+			chunks := chunked(in, tc.chunk)
+			prog, perr := runMode(t, ModeProgressive, nil, chunks)
+			delta, derr := runMode(t, ModeDelta, nil, chunks)
+			if ferr != 0 || perr != 0 || derr != 0 {
+				t.Fatalf("errors: complete %d, progressive %d, delta %d", ferr, perr, derr)
+			}
+			c, p, d := applyAll(t, full), applyAll(t, prog), applyAll(t, delta)
+			if err := diffStates("progressive vs delta components", p.comps, d.comps); err != nil {
+				t.Fatal(err)
+			}
+			if tc.arrive == tc.n {
+				if err := checkFullComponents(c, d, true); err != nil {
+					t.Fatal(err)
+				}
+				if err := diffStates("reachable components (complete vs delta)", c.reachable(), d.reachable()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := 0
+			for _, m := range delta {
+				out += len(m)
+			}
+			t.Logf("delta output %d bytes, %.1fx the input", out, float64(out)/float64(len(in)))
+			if out > 12*len(in) {
+				t.Errorf("delta output %d bytes, %.1fx the input (%d bytes); want at most 12x", out, float64(out)/float64(len(in)), len(in))
+			}
+		})
+	}
+}
