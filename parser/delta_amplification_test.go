@@ -84,3 +84,50 @@ func TestDeltaOutputLinearWhenChildrenArriveOneByOne(t *testing.T) {
 		})
 	}
 }
+
+// TestHeldBackYieldsInSurfaceOrder: components held back on two surfaces
+// come out at the block's end in the order of the surfaces' ids, the same
+// in every run (they came in the map's order).
+func TestHeldBackYieldsInSurfaceOrder(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`<a2ui-json>[`)
+	for _, sid := range []string{"b", "a"} {
+		fmt.Fprintf(&b, `{"version": "v0.9", "createSurface": {"surfaceId": %q, "catalogId": "c"}}, {"version": "v0.9", "updateComponents": {"surfaceId": %q, "components": [{"id": "root", "component": "Column", "children": [`, sid, sid)
+		for i := range 100 {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `"m%d"`, i)
+		}
+		b.WriteString(`]}]}}, `)
+	}
+	for i := range 20 {
+		for _, sid := range []string{"b", "a"} {
+			fmt.Fprintf(&b, `{"version": "v0.9", "updateComponents": {"surfaceId": %q, "components": [{"id": "m%d", "component": "Text", "text": "x"}]}}, `, sid, i)
+		}
+	}
+	in := bytes.TrimSuffix(b.Bytes(), []byte(", "))
+	in = append(in, "]</a2ui-json>"...)
+	var first []byte
+	for run := range 20 {
+		msgs, errs := runMode(t, ModeDelta, nil, chunked(in, 64))
+		if errs != 0 {
+			t.Fatalf("%d errors", errs)
+		}
+		var out []byte
+		for _, m := range msgs {
+			out = append(append(out, m...), '\n')
+		}
+		if run == 0 {
+			first = out
+			last := msgs[len(msgs)-1]
+			if !bytes.Contains(last, []byte(`"surfaceId":"b"`)) || !bytes.Contains(msgs[len(msgs)-2], []byte(`"surfaceId":"a"`)) {
+				t.Fatalf("the held-back roots should come last, surface a then b:\n%s\n%s", msgs[len(msgs)-2], last)
+			}
+			continue
+		}
+		if !bytes.Equal(out, first) {
+			t.Fatalf("run %d yielded other bytes than run 0", run)
+		}
+	}
+}

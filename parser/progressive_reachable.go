@@ -191,10 +191,17 @@ func (e *progressiveEngine) flushDeferred() error {
 	saved := e.surface
 	e.forceYield = true
 	held := 0
+	// In the order of their ids, so that the output does not depend on
+	// the map's order.
+	sids := make([]string, 0, e.deferredN)
 	for sid, s := range e.seen {
-		if !s.deferred {
-			continue
+		if s.deferred {
+			sids = append(sids, sid)
 		}
+	}
+	slices.Sort(sids)
+	for _, sid := range sids {
+		s := e.seen[sid]
 		if sid != "" {
 			e.surface = sid
 			if ferr := e.yieldReachable(false); ferr != nil && err == nil {
