@@ -2,6 +2,7 @@ package parser
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 	"github.com/buger/jsonparser"
@@ -58,7 +59,7 @@ func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry, pval
 		b := append(e.catBuf[:0], e.openComponentMessage(nil)...)
 		b = append(b, ent.pjson...)
 		e.catBuf = append(b, e.closeComponentMessage(s.id)...)
-		valid, decided := e.cat.MessageVerdict(string(e.catBuf))
+		valid, decided := e.verdict(e.catBuf)
 		if cap(e.catBuf) > maxCatBuf {
 			e.catBuf = nil
 		}
@@ -75,11 +76,18 @@ func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry, pval
 // fastVerdict is the catalog's fast verdict on msg's encoding.
 func (e *progressiveEngine) fastVerdict(msg map[string]any) (valid, decided bool) {
 	e.catBuf = appendCmp(e.catBuf[:0], msg)
-	valid, decided = e.cat.MessageVerdict(string(e.catBuf))
+	valid, decided = e.verdict(e.catBuf)
 	if cap(e.catBuf) > maxCatBuf {
 		e.catBuf = nil
 	}
 	return valid, decided
+}
+
+// verdict is the catalog's MessageVerdict on msg's bytes, read in place
+// (MessageVerdict keeps no reference to its text once it returns, and msg
+// does not change during the call).
+func (e *progressiveEngine) verdict(msg []byte) (valid, decided bool) {
+	return e.cat.MessageVerdict(unsafe.String(unsafe.SliceData(msg), len(msg)))
 }
 
 // maxCatBuf bounds the encoding buffer kept between calls.
@@ -143,7 +151,7 @@ func (e *progressiveEngine) fastCatalog() (fast, renderable bool) {
 // CheckLimits, which the verdict includes), else the schema library on
 // the decoded message.
 func (e *progressiveEngine) validEncoded(msg []byte) bool {
-	valid, decided := e.cat.MessageVerdict(string(msg))
+	valid, decided := e.verdict(msg)
 	if decided {
 		return valid
 	}

@@ -45,7 +45,10 @@ func (c *Catalog) fastVerdict(msg string) (valid, decided bool) {
 		return false, false
 	}
 	tp := fastTapes.Get().(*jsontape.Tape)
-	defer fastTapes.Put(tp)
+	defer func() {
+		tp.Forget() // the pool keeps no reference to msg
+		fastTapes.Put(tp)
+	}()
 	if tp.Parse(msg) != nil {
 		return false, false
 	}

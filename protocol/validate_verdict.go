@@ -7,8 +7,10 @@ package protocol
 // message the fast path does not handle, or text that is not JSON) the
 // caller runs those two on the decoded message. It builds no error report:
 // a caller that only needs the verdict, e.g. on every partial message of a
-// stream, saves the schema library's report for an invalid one. Safe for
-// concurrent use.
+// stream, saves the schema library's report for an invalid one. It keeps
+// no reference to msg once it returns, so a caller may pass a string that
+// aliases a scratch buffer it reuses (unsafe.String). Safe for concurrent
+// use.
 func (c *Catalog) MessageVerdict(msg string) (valid, decided bool) {
 	return c.fastVerdict(msg)
 }

@@ -30,6 +30,14 @@ type Tape struct {
 	parsed     bool // the last Parse succeeded
 }
 
+// Forget drops the tape's reference to the text it parsed (its tokens
+// then mean nothing), keeping its token storage for the next Parse: a
+// tape kept for reuse then holds no caller's text alive, nor an alias of
+// a buffer the caller rewrites.
+func (tp *Tape) Forget() {
+	tp.src, tp.parsed, tp.toks = "", false, tp.toks[:0]
+}
+
 // Kind is the kind of a tape token's value.
 type Kind uint8
 

@@ -307,3 +307,22 @@ func validPrefix(s string) int {
 	}
 	return len(s)
 }
+
+// TestTapeForget: a forgotten tape holds no text and no tokens, and parses
+// again as a fresh one.
+func TestTapeForget(t *testing.T) {
+	var tp jsontape.Tape
+	if err := tp.Parse(`{"a": [1, "x"]}`); err != nil {
+		t.Fatal(err)
+	}
+	tp.Forget()
+	if tp.Len() != 0 || tp.PlainKeys() {
+		t.Fatalf("after Forget: %d tokens, PlainKeys %v", tp.Len(), tp.PlainKeys())
+	}
+	if err := tp.Parse(`{"b": true}`); err != nil {
+		t.Fatal(err)
+	}
+	if got := tp.Kind(tp.Member(0, "b")); got != jsontape.True {
+		t.Fatalf("after Forget and Parse: member b is %v, want True", got)
+	}
+}
