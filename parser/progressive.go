@@ -97,7 +97,6 @@ type progressiveEngine struct {
 	refBuf  []protocol.ComponentRef
 	phSeen  map[string]struct{}
 	phValid map[string]bool
-	phJSON  map[string][]byte
 	catBuf  []byte // scratch for validate
 
 	openLists [2]openList // listStillOpen's records: "children", "explicitList"
@@ -138,6 +137,11 @@ type progressiveEngine struct {
 	// recUsed lists the records of yielded data used since the last
 	// release (see boundRecords).
 	recUsed []*dataRecord
+	// processed lists the components processed since the last release,
+	// processedIn their surfaces (see releaseNames).
+	processed   []*compEntry
+	processedIn []*surfaceState
+	keepIdle    bool // tests: never release a block's state
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {

@@ -302,10 +302,21 @@ func (n *idNames) placeholder(b []byte, enc func(string) []byte) *phName {
 	if p, ok := n.phs[string(b)]; ok {
 		return p
 	}
+	return n.newPlaceholder(n.id(b), enc)
+}
+
+// placeholderOf is placeholder for a child id held as a string.
+func (n *idNames) placeholderOf(id string, enc func(string) []byte) *phName {
+	if p, ok := n.phs[id]; ok {
+		return p
+	}
+	return n.newPlaceholder(id, enc)
+}
+
+func (n *idNames) newPlaceholder(id string, enc func(string) []byte) *phName {
 	if n.phs == nil || len(n.phs) >= maxNames {
 		n.phs = make(map[string]*phName, 64)
 	}
-	id := n.id(b)
 	p := &phName{id: id, ph: "loading_" + id}
 	p.js = enc(p.ph)
 	n.phs[id] = p

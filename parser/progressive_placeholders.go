@@ -170,7 +170,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 			}
 			pn := fc.pns[i]
 			if pn == nil {
-				pn = p.e.names.placeholder(fc.slotID(i), p.e.placeholderJSON)
+				pn = p.e.names.placeholder(fc.slotID(i), p.e.encodePlaceholder)
 				fc.pns[i] = pn
 			}
 			if pn.mark == epoch {

@@ -72,6 +72,7 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 		id := ent.id
 		if !ent.stale && ent.woken > 0 && e.cat == nil && ent.fast == nil && e.patchArrived(s, ent) {
 			ent.woken = 0
+			s.wokenN--
 		}
 		if !ent.stale && ent.woken > 0 {
 			// Children that arrived turn placeholders into references. A
@@ -79,7 +80,7 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 			// placeholders resolved (or, in progressive mode, an update
 			// completed; in delta mode, the block ended), so that the work
 			// and the output stay linear however many children it has.
-			if len(ent.phs) <= 16 || ent.woken*8 >= len(ent.phs) || e.redoWoken(updateDone) {
+			if len(ent.phs) <= 16 || int(ent.woken)*8 >= len(ent.phs) || e.redoWoken(updateDone) {
 				ent.stale = true
 			} else {
 				s.woken[id] = struct{}{}
@@ -92,7 +93,7 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 			should = true
 			s.markUnsent(ent)
 		}
-		if ent.phsYieldedN < len(ent.phs) {
+		if int(ent.phsYieldedN) < len(ent.phs) {
 			for _, ph := range ent.phs[ent.phsYieldedN:] {
 				if !s.phWasYielded(ph) {
 					should = true
@@ -137,11 +138,14 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 	}
 	for _, ent := range s.dirtyList {
 		ent.yHash, ent.yOK, ent.reprocessed = ent.hash, true, false
-		if ent.phsYieldedN < len(ent.phs) {
+		if int(ent.phsYieldedN) < len(ent.phs) {
+			if s.phYielded == nil {
+				s.phYielded = map[string]struct{}{}
+			}
 			for _, ph := range ent.phs[ent.phsYieldedN:] {
 				s.phYielded[ph] = struct{}{}
 			}
-			ent.phsYieldedN = len(ent.phs)
+			ent.phsYieldedN = int32(len(ent.phs))
 		}
 	}
 	s.clearDirty()
@@ -238,7 +242,16 @@ func (e *progressiveEngine) state(sid string) *surfaceState {
 
 // process recomputes a component's processed form and its encoding.
 func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) {
-	oldWaits := ent.waits
+	if !ent.listed {
+		ent.listed = true
+		e.processed = append(e.processed, ent)
+	}
+	if !s.listed {
+		s.listed = true
+		e.processedIn = append(e.processedIn, s)
+	}
+	l := ent.lists
+	oldWaits := ent.waits()
 	e.phsOld = append(e.phsOld[:0], ent.phs...)
 	p := placeholderSet{e: e, s: s}
 	var pval map[string]any
@@ -249,9 +262,16 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		if !ent.shared {
 			reuse = ent.pjson[:0]
 		}
-		p.extra, p.extraJS, p.waits, p.waitN = ent.phs[:0], ent.phJS[:0], ent.waitsSpare[:0], ent.waitN[:0]
-		ent.startLists(&p, oldWaits)
-		ent.waitsSpare = oldWaits
+		if l == nil && len(ent.fast.slots) > 0 {
+			// Only a component with children can have placeholders.
+			l = &compLists{}
+			ent.lists = l
+		}
+		if l != nil {
+			p.extra, p.extraJS, p.waits, p.waitN = ent.phs[:0], l.phJS[:0], l.waitsSpare[:0], l.waitN[:0]
+			l.startLists(&p, oldWaits)
+			l.waitsSpare = oldWaits
+		}
 		ent.pjson, ent.shared = p.processFast(ent.fast, reuse)
 	} else {
 		pval = p.process(ent.raw)
@@ -264,15 +284,22 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	if ent.reach {
 		s.reachBytes += len(ent.pjson) - oldLen
 	}
-	ent.phs, ent.waits, ent.waitN, ent.usesBuf = p.extra, p.waits, p.waitN, p.usesBuf
+	ent.phs, ent.usesBuf = p.extra, p.usesBuf
+	if l == nil && (len(p.extra) > 0 || len(p.waits) > 0) {
+		l = &compLists{}
+		ent.lists = l
+	}
+	if l != nil {
+		l.waits, l.waitN = p.waits, p.waitN
+	}
 	// Placeholders dropped since (children that arrived) leave what was
 	// yielded of the others yielded; so does a list that kept the yielded
 	// ones in front (a children list growing).
 	keptYielded := 0
-	if ent.phsYieldedN == len(e.phsOld) && isSubsequence(ent.phs, e.phsOld) {
+	if int(ent.phsYieldedN) == len(e.phsOld) && isSubsequence(ent.phs, e.phsOld) {
 		keptYielded = len(ent.phs)
 	} else {
-		for n := min(ent.phsYieldedN, len(ent.phs)); keptYielded < n && ent.phs[keptYielded] == e.phsOld[keptYielded]; {
+		for n := min(int(ent.phsYieldedN), len(ent.phs)); keptYielded < n && ent.phs[keptYielded] == e.phsOld[keptYielded]; {
 			keptYielded++
 		}
 	}
@@ -280,12 +307,14 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.phsVer++
 	}
 	clear(e.phsOld)
-	if ent.fast != nil {
-		ent.phJS = p.extraJS
-	} else {
-		ent.phJS = nil
+	switch {
+	case l == nil:
+	case ent.fast != nil:
+		l.phJS = p.extraJS
+	default:
+		l.phJS = nil
 		for _, ph := range ent.phs {
-			ent.phJS = append(ent.phJS, e.placeholderJSON(ph))
+			l.phJS = append(l.phJS, e.placeholderJSON(ph))
 		}
 	}
 	// Register the waits. When they extend the previous ones, only the new
@@ -298,7 +327,10 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	} else {
 		delete(s.bufDeps, id)
 	}
-	ent.stale, ent.woken, ent.phsYieldedN, ent.reprocessed = false, 0, keptYielded, true
+	if ent.woken > 0 {
+		s.wokenN--
+	}
+	ent.stale, ent.woken, ent.phsYieldedN, ent.reprocessed = false, 0, int32(keptYielded), true
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {
@@ -317,21 +349,21 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	}
 }
 
-// startLists points the empty lists of p at ent's one-element storage
-// (see compEntry.phsOne). The new waits must not share storage with the
+// startLists points the empty lists of p at l's one-element storage
+// (see compLists.phsOne). The new waits must not share storage with the
 // old ones, which registerWaits compares them with.
-func (ent *compEntry) startLists(p *placeholderSet, oldWaits []string) {
+func (l *compLists) startLists(p *placeholderSet, oldWaits []string) {
 	if cap(p.extra) == 0 {
-		p.extra = ent.phsOne[:0]
+		p.extra = l.phsOne[:0]
 	}
 	if cap(p.extraJS) == 0 {
-		p.extraJS = ent.phJSOne[:0]
+		p.extraJS = l.phJSOne[:0]
 	}
 	if cap(p.waitN) == 0 {
-		p.waitN = ent.waitNOne[:0]
+		p.waitN = l.waitNOne[:0]
 	}
-	if cap(p.waits) == 0 && (cap(oldWaits) == 0 || &oldWaits[:1][0] != &ent.waitsOne[0]) {
-		p.waits = ent.waitsOne[:0]
+	if cap(p.waits) == 0 && (cap(oldWaits) == 0 || &oldWaits[:1][0] != &l.waitsOne[0]) {
+		p.waits = l.waitsOne[:0]
 	}
 }
 
@@ -361,7 +393,7 @@ func isSubsequence(sub, list []string) bool {
 // the waits are registered again in a new generation instead (the
 // registrations of older generations no longer count).
 func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compEntry, oldWaits []string) {
-	waits := ent.waits
+	waits := ent.waits()
 	k := 0
 	for k < len(oldWaits) && k < len(waits) && oldWaits[k] == waits[k] {
 		k++
@@ -422,11 +454,15 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 // would do. It reports false (and changes nothing) when the encoding does
 // not hold exactly the expected placeholder references.
 func (e *progressiveEngine) patchArrived(s *surfaceState, ent *compEntry) bool {
-	if len(ent.waits) > 16 {
+	l := ent.lists
+	if l == nil {
+		return false // no waits
+	}
+	if len(l.waits) > 16 {
 		return false // the large-component rule applies instead
 	}
 	var arrived []int
-	for i, w := range ent.waits {
+	for i, w := range l.waits {
 		if _, ok := s.comps[w]; ok {
 			arrived = append(arrived, i)
 		}
@@ -437,31 +473,31 @@ func (e *progressiveEngine) patchArrived(s *surfaceState, ent *compEntry) bool {
 	oldLen := len(ent.pjson)
 	var pat [64]byte
 	for _, i := range arrived {
-		w := ent.waits[i]
+		w := l.waits[i]
 		p := appendJSONString(append(pat[:0], `"loading_`...), w)
 		p = append(p[:9], p[10:]...) // drop the quote appendJSONString opened
-		if bytes.Count(ent.pjson, p) != ent.waitN[i] {
+		if bytes.Count(ent.pjson, p) != l.waitN[i] {
 			return false
 		}
 	}
 	for _, i := range arrived {
-		w := ent.waits[i]
+		w := l.waits[i]
 		p := appendJSONString(append(pat[:0], `"loading_`...), w)
 		p = append(p[:9], p[10:]...)
 		ent.pjson = bytes.ReplaceAll(ent.pjson, p, append([]byte{'"'}, p[9:]...))
 		if j := slices.Index(ent.phs, "loading_"+w); j >= 0 {
 			ent.phs = slices.Delete(slices.Clone(ent.phs), j, j+1)
-			if j < ent.phsYieldedN {
+			if j < int(ent.phsYieldedN) {
 				ent.phsYieldedN--
 			}
-			ent.phJS = slices.Delete(ent.phJS, j, j+1)
+			l.phJS = slices.Delete(l.phJS, j, j+1)
 			s.phsVer++
 		}
 	}
 	for k := len(arrived) - 1; k >= 0; k-- {
 		i := arrived[k]
-		ent.waits = slices.Delete(slices.Clone(ent.waits), i, i+1)
-		ent.waitN = slices.Delete(slices.Clone(ent.waitN), i, i+1)
+		l.waits = slices.Delete(slices.Clone(l.waits), i, i+1)
+		l.waitN = slices.Delete(slices.Clone(l.waitN), i, i+1)
 	}
 	ent.hash = maphash.Bytes(hashSeed, ent.pjson)
 	s.reachBytes += len(ent.pjson) - oldLen

@@ -1,22 +1,29 @@
 package parser
 
+import "strings"
+
 // Releasing what a block held. A stream's parser lives as long as its
 // session, mostly idle between blocks. What a block needed only while it
 // arrived (the buffered message, scratch lists and maps, the data model
 // reader's entries, the delta reduction's record of the data message, the
 // borrowed output block) is dropped, or emptied when small, once the block
 // ended and the call that ended it finished (feedEnd), rather than kept at
-// its largest size for the next block. What the protocol needs across
-// blocks stays: the surfaces and their components, roots, versions,
-// deletions and the records of yielded data (bounded as before, see
-// progressive_limits.go), and the caches of names and placeholder
-// encodings (bounded by maxNames; ids recur from block to block).
+// its largest size for the next block. So are the caches of names and
+// placeholders (mostly placeholders of children that arrived since), and
+// what the components processed in the block kept only while they, or
+// their children, arrived (compEntry.compact, surfaceState.compact). What
+// the protocol needs across blocks stays: the surfaces and their
+// components, roots, versions, deletions and the records of yielded data
+// (bounded as before, see progressive_limits.go).
 //
 // Nothing dropped here changes an output: the scanner's message generation
 // (msgGen) grows at every block end, so every cache keyed by it (the
 // healer's last cut, the component scanner's checkpoint, the data model
 // reader, the delta record of the current data message) could not be hit
-// again anyway.
+// again anyway; the other caches fill again with the same values, and
+// what the components drop is rebuilt from what they keep when they are
+// processed again (TestReleaseKeepsOutput compares with a parser that
+// releases nothing).
 
 // keepScratch is the capacity (in elements) up to which a scratch list is
 // kept from one block to the next: small enough that an idle stream holds
@@ -45,7 +52,7 @@ func (e *progressiveEngine) blockDone() {
 // block is open. It runs at the end of the call (feedEnd), after the
 // call's parts were finished.
 func (e *progressiveEngine) releaseIdle(out *emitter) {
-	if !e.release || e.inBlock {
+	if !e.release || e.inBlock || e.keepIdle {
 		return
 	}
 	e.release = false
@@ -78,9 +85,11 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 		e.dstate.release()
 	}
 
-	// Scratch maps and lists. The caches of names and placeholder
-	// encodings (names, phJSON, phValid) are kept: they are bounded
-	// (maxNames), and ids recur from one block to the next.
+	// The caches of names and placeholder encodings, and what the
+	// components processed in the block keep only while they arrive.
+	e.releaseNames()
+
+	// Scratch maps and lists.
 	e.phSeen, e.suSeen = nil, nil
 	e.closing = closingEnc{}
 	e.refBuf = shrink(e.refBuf, keepScratch)
@@ -91,7 +100,140 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	e.deltaPhs = shrink(e.deltaPhs, keepScratch)
 	e.deltaPhJS = shrink(e.deltaPhJS, keepScratch)
 	e.suSnaps = shrink(e.suSnaps, keepScratch)
+	// The chunk of first registrations of missing children: the
+	// registrations still in it keep it, the next block takes a new one.
+	e.waitPool = nil
 	out.store.release()
+}
+
+// releaseNames drops the caches of interned ids, placeholders and their
+// encodings (names, phValid): most of what they hold is the
+// placeholders of children that arrived since, which no component uses
+// any more. The placeholders the components still use stay (they hold
+// their encodings), and the caches fill again as the next block needs
+// them, with the same values. The components' lookups of placeholders
+// (fastComp.pns) are dropped with them: the placeholders of one
+// component's slots must come from one cache (processFast tells repeated
+// children apart by their placeholder's identity). Every such lookup was
+// made while processing its entry, so since the last release: the entry
+// is in e.processed.
+func (e *progressiveEngine) releaseNames() {
+	e.names = idNames{}
+	e.phValid = nil
+	for i, ent := range e.processed {
+		ent.compact()
+		e.processed[i] = nil
+	}
+	e.processed = shrink(e.processed, keepScratch)
+	for i, s := range e.processedIn {
+		s.compact()
+		e.processedIn[i] = nil
+	}
+	e.processedIn = shrink(e.processedIn, keepScratch)
+}
+
+// compact drops what a surface keeps only while its components arrive:
+// its scratch lists (empty between yields), the spare capacity of its
+// lists (arrival order, targets) and the placeholders yielded of children
+// that arrived since. A component never leaves its surface's table, so
+// once every component that used such a placeholder was processed again
+// (none is woken: wokenN == 0), no component uses it, nor can again:
+// whether it was yielded is never asked again (phWasYielded). The one
+// exception is a placeholder that also reads as another:
+// "loading_children_<id>", which the generic path uses for component <id>
+// (an empty list still open), and which is kept while a component <id>
+// exists.
+func (s *surfaceState) compact() {
+	s.listed = false
+	if len(s.dirtyList) == 0 {
+		s.dirtyList = nil
+	}
+	if len(s.unsentList) == 0 {
+		s.unsentList = nil
+	}
+	// The snapshot's placeholders, built again when needed.
+	s.phPart, s.phPartV = nil, 0
+	s.order = clip(s.order)
+	s.tgts = clip(s.tgts)
+	if s.wokenN > 0 {
+		return
+	}
+	// (A map does not shrink: the placeholders kept move to a new one.)
+	var kept map[string]struct{}
+	for ph := range s.phYielded {
+		if !s.phUsable(ph) {
+			continue
+		}
+		if kept == nil {
+			kept = make(map[string]struct{})
+		}
+		kept[ph] = struct{}{}
+	}
+	s.phYielded = kept
+}
+
+// phUsable reports whether a component of s may still use placeholder ph.
+func (s *surfaceState) phUsable(ph string) bool {
+	id, ok := strings.CutPrefix(ph, "loading_")
+	if !ok {
+		return true
+	}
+	if _, arrived := s.comps[id]; !arrived {
+		return true
+	}
+	if of, ok := strings.CutPrefix(id, "children_"); ok {
+		if _, ok := s.comps[of]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// clip returns s, copied to a smaller array when it wastes more than a
+// quarter of its capacity.
+func clip[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	if cap(s)-len(s) <= cap(s)/4 {
+		return s
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
+// compact drops what a component keeps only while it, or its children,
+// arrive: its lists of placeholders and waits when empty (kept at their
+// largest capacity for the next processing, see process), the spare
+// buffer of its waits, its lookups of placeholders and the decoded form
+// of a component read at byte level (decoded again from its bytes when
+// needed).
+func (ent *compEntry) compact() {
+	ent.listed = false
+	if fc := ent.fast; fc != nil {
+		fc.pns = nil
+		ent.raw = nil
+		// The bytes of a component that grew as it arrived (growFast)
+		// have the spare capacity of their last growth.
+		if n := len(fc.src); cap(fc.src)-n > n/8+16 {
+			src := append(make([]byte, 0, n), fc.src...)
+			if ent.shared {
+				ent.pjson = src
+			}
+			fc.src = src
+		}
+	}
+	l := ent.lists
+	if l == nil {
+		return
+	}
+	if len(ent.phs) == 0 && len(l.waits) == 0 {
+		ent.phs, ent.lists = nil, nil
+		return
+	}
+	l.waitsSpare = nil
+	if len(l.waits) == 0 {
+		l.waits, l.waitN = nil, nil
+	}
 }
 
 // releaseReader drops the data model reader, or only empties it when it

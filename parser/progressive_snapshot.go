@@ -37,17 +37,19 @@ func (e *progressiveEngine) snapshotValid(s *surfaceState, sid string) bool {
 	return true
 }
 
-// placeholderJSON is the encoding of a placeholder component.
-func (e *progressiveEngine) placeholderJSON(id string) []byte {
-	if b, ok := e.phJSON[id]; ok {
-		return b
+// placeholderJSON is the encoding of placeholder ph ("loading_" and the
+// id of the child it stands for), from the cache of placeholders.
+func (e *progressiveEngine) placeholderJSON(ph string) []byte {
+	id, ok := strings.CutPrefix(ph, "loading_")
+	if !ok {
+		return e.encodePlaceholder(ph) // (placeholders have the prefix)
 	}
-	if e.phJSON == nil || len(e.phJSON) >= maxNames {
-		e.phJSON = map[string][]byte{} // a cache: bounded, as idNames
-	}
-	b := e.appendPlaceholderJSON(make([]byte, 0, len(id)+64), id)
-	e.phJSON[id] = b
-	return b
+	return e.names.placeholderOf(id, e.encodePlaceholder).js
+}
+
+// encodePlaceholder encodes placeholder ph.
+func (e *progressiveEngine) encodePlaceholder(ph string) []byte {
+	return e.appendPlaceholderJSON(make([]byte, 0, len(ph)+64), ph)
 }
 
 // emitSnapshot emits the full snapshot of the surface.
@@ -113,7 +115,7 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 				seen = append(seen, ph)
 			}
 			out = append(out, ',')
-			out = append(out, ent.phJS[k]...)
+			out = append(out, ent.lists.phJS[k]...) // (phs not empty: lists set)
 		}
 	}
 	clear(seen)

@@ -10,34 +10,52 @@ import (
 
 // compEntry is one component seen for a surface, with what the snapshot
 // needs of it cached: its references (topology), its processed form
-// (placeholders, paths) encoded as JSON, and whether it validates.
+// (placeholders, paths) encoded as JSON, and whether it validates. What
+// only a component with placeholders or missing children needs is in
+// lists, nil otherwise (so a surface whose children all arrived holds
+// small entries).
 type compEntry struct {
-	raw     map[string]any // decoded form (nil until needed when fast is set)
-	fast    *fastComp      // byte-level form, or nil
-	shared  bool           // pjson is fast.src (never written to)
-	refs    []string       // ids it references (topology), de-duplicated
-	selfRef bool
-	reach   bool // reachable from the surface's root
-	depth   int  // depth below the root when it became reachable
+	raw   map[string]any // decoded form (nil until needed when fast is set)
+	fast  *fastComp      // byte-level form, or nil
+	refs  []string       // ids it references (topology), de-duplicated
+	pjson []byte         // processed form, encoded
+	phs   []string       // placeholder ids the processed form uses, in order
+	lists *compLists     // their encodings and the waits (nil: none)
+	id    string
+	hash  uint64 // hash of pjson
+	yHash uint64 // hash of the form last yielded
+	depth int    // depth below the root when it became reachable
 
-	stale   bool     // processed form must be recomputed (the component changed)
-	woken   int      // missing children that arrived since it was processed
-	usesBuf bool     // processed form depends on the buffered text
-	pjson   []byte   // processed form, encoded
-	hash    uint64   // hash of pjson
-	phs     []string // placeholder ids the processed form uses, in order
-	phJS    [][]byte // their encodings
+	woken int32 // missing children that arrived since it was processed
 	// phsYieldedN: the placeholders phs[:phsYieldedN] have been yielded
 	// (or offered): they are in the surface's phYielded.
-	phsYieldedN int
+	phsYieldedN int32
+	gen         uint32 // generation of its waits registrations (see waitRef)
+	valid       int8   // 0 unknown, 1 valid, -1 invalid (for pjson)
+
+	shared  bool // pjson is fast.src (never written to)
+	selfRef bool
+	reach   bool // reachable from the surface's root
+	stale   bool // processed form must be recomputed (the component changed)
+	usesBuf bool // processed form depends on the buffered text
 	// reprocessed: processed since its last yield (its placeholders count
 	// as changed for the snapshot size rule, see smallChange).
 	reprocessed bool
-	waits       []string // ids of missing children the processed form depends on
-	waitsSpare  []string // buffer for the next waits
-	gen         uint32   // generation of its waits registrations (see waitRef)
-	waitN       []int    // how many placeholder references each of them has
-	valid       int8     // 0 unknown, 1 valid, -1 invalid (for pjson)
+	yOK         bool // a form was yielded
+	isDirty     bool // in surfaceState.dirtyList
+	isUnsent    bool // in surfaceState.unsentList
+	// listed: in progressiveEngine.processed (what it keeps only while it
+	// arrives is dropped when the block's state is released, see compact).
+	listed bool
+}
+
+// compLists is what a component with placeholders or missing children
+// keeps besides its entry.
+type compLists struct {
+	phJS       [][]byte // encodings of compEntry.phs
+	waits      []string // ids of missing children the processed form depends on
+	waitsSpare []string // buffer for the next waits
+	waitN      []int    // how many placeholder references each of them has
 
 	// Storage for the lists above when they hold one element (a
 	// component with one child that has not arrived, the common case):
@@ -46,12 +64,15 @@ type compEntry struct {
 	phJSOne  [1][]byte
 	waitsOne [1]string
 	waitNOne [1]int
+}
 
-	id       string
-	yHash    uint64 // hash of the form last yielded
-	yOK      bool   // a form was yielded
-	isDirty  bool   // in surfaceState.dirtyList
-	isUnsent bool   // in surfaceState.unsentList
+// waits returns the ids of the missing children ent's processed form
+// depends on.
+func (ent *compEntry) waits() []string {
+	if ent.lists == nil {
+		return nil
+	}
+	return ent.lists.waits
 }
 
 // waitRef records that a component's processed form (of generation gen)
@@ -92,7 +113,7 @@ type surfaceState struct {
 	dirtyList []*compEntry        // reachable components changed since the last check
 	woken     map[string]struct{} // large components whose reprocessing waits
 	bufDeps   map[string]struct{} // components whose processed form reads the buffer
-	phYielded map[string]struct{} // placeholders yielded
+	phYielded map[string]struct{} // placeholders yielded (nil: none)
 
 	// Components and placeholders whose current form has not been sent.
 	unsentList []*compEntry
@@ -107,6 +128,13 @@ type surfaceState struct {
 
 	sortedStale bool // sorted needs sorting
 	sortedN     int  // length of its sorted prefix
+
+	// wokenN counts the components with children that arrived since they
+	// were processed (woken > 0): their placeholders may name components
+	// that arrived.
+	wokenN int
+	// listed: in progressiveEngine.processedIn (see compact).
+	listed bool
 }
 
 // target is what a surface knows of an id that its components reference
@@ -251,14 +279,13 @@ func (s *surfaceState) sortedEnts() []*compEntry {
 
 func newSurfaceState(id string) *surfaceState {
 	return &surfaceState{
-		id:        id,
-		comps:     map[string]*compEntry{},
-		tidx:      map[string]int32{},
-		woken:     map[string]struct{}{},
-		bufDeps:   map[string]struct{}{},
-		phYielded: map[string]struct{}{},
-		phUnsent:  map[string]struct{}{},
-		phsVer:    1,
+		id:       id,
+		comps:    map[string]*compEntry{},
+		tidx:     map[string]int32{},
+		woken:    map[string]struct{}{},
+		bufDeps:  map[string]struct{}{},
+		phUnsent: map[string]struct{}{},
+		phsVer:   1,
 	}
 }
 
@@ -480,6 +507,9 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 		if tg := s.findTarget(id); tg != nil {
 			for _, w := range tg.waiters {
 				if pe := s.comps[w.id]; pe != nil && pe == w.ent && pe.gen == w.gen {
+					if pe.woken == 0 {
+						s.wokenN++
+					}
 					pe.woken++
 					if pe.reach {
 						s.markDirty(pe)

@@ -1,0 +1,136 @@
+package parser
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+)
+
+// Releasing a block's state (progressive_release.go) must not change an
+// output: a stream whose surfaces are updated over several blocks yields
+// the same parts whether the state is released at each block end or kept.
+
+// releaseV09 updates one surface over four blocks: children that arrive
+// blocks later, a repeated child, a component updated in a later block, a
+// large component (more than 16 placeholders), and a component the generic
+// path reads (a template).
+var releaseV09 = func() string {
+	var many []string
+	for i := range 20 {
+		many = append(many, strconv.Quote(fmt.Sprintf("m%d", i)))
+	}
+	var b strings.Builder
+	b.WriteString(`intro <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+		`{"id":"root","component":"Column","children":["a","b","a","c","big"]},` +
+		`{"id":"a","component":"Text","text":"A"},` +
+		`{"id":"big","component":"Row","children":[` + strings.Join(many, ",") + `]}]}}]</a2ui-json> between` + "\n")
+	b.WriteString(`<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+		`{"id":"b","component":"Row","children":["d","e","d"]},` +
+		`{"id":"m0","component":"Text","text":"0"},{"id":"m1","component":"Text","text":"1"},` +
+		`{"id":"root","component":"Column","children":["a","b","c","f","big","g"]},` +
+		`{"id":"g","component":"List","children":{"componentId":"d","path":"/items"}}]}}]</a2ui-json>` + "\n")
+	b.WriteString(`text <a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+		`{"id":"d","component":"Text","text":"D"},{"id":"c","component":"Card","child":"d"},` +
+		`{"id":"m2","component":"Text","text":"2"},{"id":"b","component":"Row","children":["d","e","h"]}]}}]</a2ui-json>` + "\n")
+	b.WriteString(`<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+		`{"id":"e","component":"Text","text":"E"},{"id":"root","component":"Column","children":["a","b","c","e"]}]}}]</a2ui-json> end`)
+	return b.String()
+}()
+
+// releaseV08 is the same for v0.8.
+const releaseV08 = `intro <a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},` +
+	`{"surfaceUpdate":{"surfaceId":"s","components":[` +
+	`{"id":"root","component":{"Column":{"children":{"explicitList":["a","b","a","c"]}}}},` +
+	`{"id":"a","component":{"Text":{"text":{"literalString":"A"}}}}]}}]</a2ui-json> between
+<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[` +
+	`{"id":"b","component":{"Row":{"children":{"explicitList":["d","e"]}}}},` +
+	`{"id":"root","component":{"Column":{"children":{"explicitList":["a","b","c","f"]}}}}]}}]</a2ui-json>
+<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[` +
+	`{"id":"d","component":{"Text":{"text":{"path":"/x"}}}},{"id":"c","component":{"Card":{"child":"d"}}}]}}]</a2ui-json> end`
+
+// releaseRun feeds chunks to a parser of mode, releasing (or keeping,
+// keep) each block's state, and renders every call.
+func releaseRun(t *testing.T, mode Mode, keep bool, chunks [][]byte) string {
+	t.Helper()
+	p, err := New(WithMode(mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.eng.(*progressiveEngine).keepIdle = keep
+	var w bytes.Buffer
+	for _, c := range chunks {
+		parts, ferr := p.Feed(c)
+		goldenRender(&w, "feed", parts, ferr)
+	}
+	parts, cerr := p.Close()
+	goldenRender(&w, "close", parts, cerr)
+	return w.String()
+}
+
+// chunksOf splits b into chunks of n bytes.
+func chunksOf(b []byte, n int) [][]byte {
+	var out [][]byte
+	for i := 0; i < len(b); i += n {
+		out = append(out, b[i:min(i+n, len(b))])
+	}
+	return out
+}
+
+// checkReleaseSame fails when releasing changes the output of chunks.
+func checkReleaseSame(t *testing.T, mode Mode, chunks [][]byte, what string) bool {
+	t.Helper()
+	kept, released := releaseRun(t, mode, true, chunks), releaseRun(t, mode, false, chunks)
+	if kept != released {
+		t.Errorf("%s: output differs when the blocks' state is released\nkept:\n%s\nreleased:\n%s", what, kept, released)
+		return false
+	}
+	return true
+}
+
+// TestReleaseKeepsOutput checks releaseV09 and releaseV08 split at every
+// byte and fed one byte at a time.
+func TestReleaseKeepsOutput(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		stream string
+	}{
+		{"v09", releaseV09},
+		{"v08", releaseV08},
+	} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(fmt.Sprintf("%s_%v", tc.name, mode), func(t *testing.T) {
+				b := []byte(tc.stream)
+				if !checkReleaseSame(t, mode, chunksOf(b, 1), "one byte at a time") {
+					return
+				}
+				for i := 1; i < len(b); i++ {
+					if !checkReleaseSame(t, mode, [][]byte{b[:i], b[i:]}, fmt.Sprintf("split at %d", i)) {
+						return
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestReleaseKeepsOutputCorpus checks whole corpus streams (200 turns, so
+// 200 blocks, in one parser) at 16-byte chunks.
+func TestReleaseKeepsOutputCorpus(t *testing.T) {
+	for _, corpus := range []string{"stream_v09", "stream_v08"} {
+		data, err := os.ReadFile(shareddata.Path(t, "corpus", corpus+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(fmt.Sprintf("%s_%v", corpus, mode), func(t *testing.T) {
+				checkReleaseSame(t, mode, chunksOf(data, 16), "chunks of 16 bytes")
+			})
+		}
+	}
+}
