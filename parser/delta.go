@@ -89,7 +89,7 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 // release drops the record of a message that ended: a data message of a
 // later block has a later generation, so begin would start afresh.
 func (d *deltaState) release() {
-	d.cur.set, d.cur.whole = false, shrink(d.cur.whole, 4*keepScratch)
+	d.cur.set, d.cur.whole = false, nil
 	if len(d.cur.keys) > keepScratch {
 		d.cur.keys = map[string]string{}
 	} else {

@@ -93,7 +93,6 @@ type progScan struct {
 }
 
 func (s *progScan) init() {
-	s.buf = make([]byte, 0, 1024)
 	s.stack = make([]pframe, 0, 16)
 }
 

@@ -14,9 +14,10 @@ import "sync"
 // scanBufs holds released scanner buffers of at most maxPooledScan bytes.
 var scanBufs sync.Pool // of *[]byte
 
-// maxPooledScan bounds the buffers the pool keeps: a message larger than
-// that (up to the message limit) is not kept for another block.
-const maxPooledScan = maxBorrowBlock
+// maxPooledScan bounds the buffers the pool keeps: a buffer grown by a
+// larger message (up to the message limit) is not handed to another
+// stream's block.
+const maxPooledScan = 256 << 10
 
 // releaseBuf empties the scanner's buffer, or gives it to the pool when it
 // is larger than a stream keeps idle.
@@ -33,12 +34,13 @@ func (s *progScan) releaseBuf() {
 }
 
 // startBuf returns the scanner's buffer emptied, from the pool when the
-// scanner has none.
+// scanner has none (a new parser, or one that released a large buffer).
 func (s *progScan) startBuf() []byte {
 	if cap(s.buf) == 0 {
 		if b, _ := scanBufs.Get().(*[]byte); b != nil {
 			return *b
 		}
+		return make([]byte, 0, 1024)
 	}
 	return s.buf[:0]
 }
