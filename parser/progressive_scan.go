@@ -367,7 +367,10 @@ func (e *progressiveEngine) stringClosed() error {
 	}
 	switch s.strKey {
 	case keySurfaceID:
-		s.bufSurface = string(content)
+		s.bufSurface = e.surface // most messages name the current surface
+		if string(content) != s.bufSurface {
+			s.bufSurface = string(content)
+		}
 	case keyRoot:
 		s.bufRoot, s.hasBufRoot = string(content), true
 	case keyVersion:
