@@ -62,7 +62,7 @@ type deltaState struct {
 		slot  dataSlot
 		gen   uint64
 		keys  map[string]string // entry key -> encoding last yielded
-		whole string            // the last yield, encoded (when not reduced by entry)
+		whole []byte            // the last yield, encoded (when not reduced by entry)
 	}
 	enc  []byte           // scratch for encodings
 	out  []map[string]any // scratch for reduce
@@ -81,7 +81,7 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 	if d.cur.set && d.cur.slot == slot && d.cur.gen == gen {
 		return false
 	}
-	d.cur.set, d.cur.slot, d.cur.gen, d.cur.whole = true, slot, gen, ""
+	d.cur.set, d.cur.slot, d.cur.gen, d.cur.whole = true, slot, gen, d.cur.whole[:0]
 	clear(d.cur.keys)
 	return true
 }
@@ -89,7 +89,7 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 // release drops the record of a message that ended: a data message of a
 // later block has a later generation, so begin would start afresh.
 func (d *deltaState) release() {
-	d.cur.set, d.cur.whole = false, ""
+	d.cur.set, d.cur.whole = false, nil
 	if len(d.cur.keys) > keepScratch {
 		d.cur.keys = map[string]string{}
 	} else {
@@ -140,10 +140,10 @@ func (d *deltaState) entries(dst []dataEntry) []dataEntry {
 // its encoding if not.
 func (d *deltaState) sameWhole(msg map[string]any) bool {
 	d.enc = appendJSON(d.enc[:0], msg)
-	if d.cur.whole == string(d.enc) {
+	if string(d.cur.whole) == string(d.enc) {
 		return true
 	}
-	d.cur.whole = string(d.enc)
+	d.cur.whole = append(d.cur.whole[:0], d.enc...)
 	return false
 }
 

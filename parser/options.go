@@ -217,9 +217,11 @@ func limitOption(what string, n int, field func(*config) *int) Option {
 // WithBorrowedOutput makes the parser reuse the storage of what it
 // returns, as bufio.Scanner.Bytes does. The parts a Feed or Close call
 // returns, their Messages slices and the messages' bytes are valid only
-// until the next call of Feed or Close, which may overwrite them: keep a
-// part by appending its Clone to a slice of your own. Part.Text and errors stay the caller's. Without it
-// (the default) everything returned belongs to the caller.
+// until the next call of Feed or Close, which may overwrite them or give
+// their storage to another Parser of the program: keep a part by
+// appending its Clone to a slice of your own. Part.Text and errors stay
+// the caller's. Without it (the default) everything returned belongs to
+// the caller.
 //
 // It spares an allocation per message and the collector's work on it. That
 // matters most in ModeProgressive, whose every yield is a full snapshot of

@@ -1,5 +1,10 @@
 package parser
 
+import (
+	"sync"
+	"weak"
+)
+
 // outputStore provides the storage of the message bytes a call yields. By
 // default each message gets an allocation of its own, which the caller
 // owns. With WithBorrowedOutput, messages are carved out of a block reused
@@ -11,7 +16,18 @@ type outputStore struct {
 	// need is the size of the largest message of unknown size that outgrew
 	// the block (at most maxBorrowBlock): tail ensures that much room.
 	need int
+	// lent is the block a progressive parser released at the end of the
+	// previous call (release), held weakly: the caller may read it until
+	// this call starts, and the parser keeps nothing alive while it idles.
+	lent weak.Pointer[[minBorrowBlock]byte]
 }
+
+// blocks holds released output blocks of minBorrowBlock bytes for any
+// parser to reuse: a block goes there when the call after the one that
+// lent it starts (reset), so that streams that release their block at
+// every block end (progressive_release.go) do not allocate a new one for
+// the next block, and an idle stream holds none.
+var blocks sync.Pool // of *[minBorrowBlock]byte
 
 // Sizes of the blocks of borrowed output. A block is never smaller than
 // minBorrowBlock; one larger than maxBorrowBlock (a call that yielded that
@@ -28,6 +44,11 @@ const (
 // reset starts a call: the bytes handed out by the previous call may be
 // overwritten from now on.
 func (s *outputStore) reset() {
+	if b := s.lent.Value(); b != nil {
+		// The caller's loan of the released block ended with this call.
+		blocks.Put(b)
+	}
+	s.lent = weak.Pointer[[minBorrowBlock]byte]{}
 	if cap(s.buf) > maxBorrowBlock {
 		s.buf = nil
 		return
@@ -37,8 +58,14 @@ func (s *outputStore) reset() {
 
 // release drops the block at the end of a call after which the stream
 // idles between blocks: the parts handed out keep it alive only as long as
-// the caller holds them.
-func (s *outputStore) release() { s.buf = nil }
+// the caller holds them. A block of minBorrowBlock bytes still alive when
+// the next call starts goes to the pool of blocks then (reset).
+func (s *outputStore) release() {
+	if s.borrow && cap(s.buf) == minBorrowBlock {
+		s.lent = weak.Make((*[minBorrowBlock]byte)(s.buf[:minBorrowBlock]))
+	}
+	s.buf = nil
+}
 
 // alloc returns an empty slice with room for n bytes. Append to it at most
 // n bytes (more reallocates), then hand the result to keep.
@@ -47,6 +74,12 @@ func (s *outputStore) alloc(n int) []byte {
 		return make([]byte, 0, n)
 	}
 	if cap(s.buf)-len(s.buf) < n {
+		if cap(s.buf) == 0 && n <= minBorrowBlock {
+			if b, _ := blocks.Get().(*[minBorrowBlock]byte); b != nil {
+				s.buf = b[:0]
+				return s.buf
+			}
+		}
 		size := min(max(2*cap(s.buf), minBorrowBlock), maxBorrowBlock)
 		s.buf = make([]byte, 0, max(size, n))
 	}

@@ -338,7 +338,7 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 			slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 		}
 	}
-	msg := appendDataModelUpdate(e.out.store.alloc(64+len(sid)), sid, pathVal, isList, kept, changed)
+	msg := appendDataModelUpdate(e.out.store.alloc(dataModelUpdateSize(sid, pathVal, isList, kept, changed)), sid, pathVal, isList, kept, changed)
 	if isList {
 		clear(kept)
 	}
@@ -346,10 +346,10 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		// deltaState.reduce: whole, unless the message's last yield was
 		// the same.
 		first := d.begin(dataSlot{sid, path}, e.sc.msgGen)
-		if d.cur.whole == string(msg) && !first {
+		if string(d.cur.whole) == string(msg) && !first {
 			return nil
 		}
-		d.cur.whole = string(msg)
+		d.cur.whole = append(d.cur.whole[:0], msg...)
 	}
 	e.emitRaw(msg, false, "")
 	return nil
@@ -418,6 +418,31 @@ func appendDataModelUpdate(msg []byte, sid string, pathVal memberValue, isList b
 	}
 	msg = appendJSONString(append(msg, `,"surfaceId":`...), sid)
 	return append(msg, "}}"...)
+}
+
+// dataModelUpdateSize is the size of the encoding appendDataModelUpdate
+// appends, or about (a key or path to escape takes more), so that the
+// message is built in one allocation.
+func dataModelUpdateSize(sid string, pathVal memberValue, isList bool, list []any, changed []dataEntry) int {
+	size := 56 + len(sid) // {"dataModelUpdate":{"contents":[],"surfaceId":""}}
+	if isList {
+		for _, it := range list {
+			size += len(it.(*encodedValue).out) + 1
+		}
+	} else {
+		for _, en := range changed {
+			size += len(en.key) + len(en.ev.out) + 4
+		}
+	}
+	if pathVal.set {
+		size += 10 // ,"path":""
+		if p, ok := pathVal.v.(string); ok {
+			size += len(p)
+		} else {
+			size += 32
+		}
+	}
+	return size
 }
 
 // appendEntries appends entries as a JSON object of their output encodings.

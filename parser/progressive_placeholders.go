@@ -107,7 +107,10 @@ func (p *placeholderSet) process(comp map[string]any) map[string]any {
 	if !p.needsWalk(comp, 0) {
 		return comp
 	}
-	compID := fmt.Sprint(comp["id"])
+	compID, ok := comp["id"].(string)
+	if !ok {
+		compID = fmt.Sprint(comp["id"])
+	}
 	if def, ok := comp["component"].(map[string]any); ok {
 		out := make(map[string]any, len(comp))
 		for k, v := range comp {

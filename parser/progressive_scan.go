@@ -79,6 +79,7 @@ type progScan struct {
 	dataTokV09  bool                // an "updateDataModel" token
 	known       map[int]knownObject // components decoded in the buffered message
 	stubs       int                 // fast components among known
+	knownMax    int                 // the most entries known had in the block
 	foundValid  bool
 	content     bool // the block has a byte other than whitespace
 	sig         bool // a significant byte arrived since the last sniff
@@ -92,7 +93,6 @@ type progScan struct {
 }
 
 func (s *progScan) init() {
-	s.buf = make([]byte, 0, 1024)
 	s.stack = make([]pframe, 0, 16)
 }
 
@@ -178,13 +178,13 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			}
 			switch c {
 			case '[':
-				s.buf = append(s.buf[:0], '[')
+				s.buf = append(s.startBuf(), '[')
 				s.stack = append(s.stack, pframe{open: '[', start: 0})
 				s.inList = true
 				s.resetMsg()
 				s.sig = true
 			case '{':
-				s.buf = append(s.buf[:0], '{')
+				s.buf = append(s.startBuf(), '{')
 				s.stack = append(s.stack, pframe{open: '{', start: 0})
 				s.inList = false
 				s.resetMsg()
@@ -367,7 +367,10 @@ func (e *progressiveEngine) stringClosed() error {
 	}
 	switch s.strKey {
 	case keySurfaceID:
-		s.bufSurface = string(content)
+		s.bufSurface = e.surface // most messages name the current surface
+		if string(content) != s.bufSurface {
+			s.bufSurface = string(content)
+		}
 	case keyRoot:
 		s.bufRoot, s.hasBufRoot = string(content), true
 	case keyVersion:
@@ -431,10 +434,7 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 				fc = e.fastResult(sc)
 			}
 			fc.owned = false // shared with the enclosing message from now on
-			if s.known == nil {
-				s.known = map[int]knownObject{}
-			}
-			s.known[f.start] = knownObject{end: len(s.buf), v: fc}
+			s.remember(f.start, fc)
 			s.stubs++
 			if !fc.emptyObj && renderable {
 				e.putFast(sc, fc)
@@ -460,10 +460,7 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 			s.foundValid = true
 			if isComp && truthy(obj["id"]) && truthy(obj["component"]) {
 				// The enclosing message reuses this decoding.
-				if s.known == nil {
-					s.known = map[int]knownObject{}
-				}
-				s.known[f.start] = knownObject{end: len(s.buf), v: obj}
+				s.remember(f.start, obj)
 				e.handlePartialComponent(obj)
 			} else if topLevel || isProto {
 				err = e.handleMessage(obj)
