@@ -286,8 +286,9 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	return c.onlyMemberEnd(b, i)
 }
 
-// list reads a non-empty list of child ids at b[i]; at is where the list
-// is, for the checkpoints between its elements.
+// list reads a list of child ids at b[i]; at is where the list is, for
+// the checkpoints between its elements. An empty one is recorded (see
+// emptyList).
 func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, bool) {
 	if i >= len(b) {
 		return i, false
@@ -299,8 +300,14 @@ func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, boo
 	c.out = append(c.out, '[')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
-		c.slow = true // an empty list reads the buffer
-		return i, false
+		if int(c.nEmpty) == len(c.empty) {
+			c.slow = true
+			return i, false
+		}
+		c.empty[c.nEmpty] = emptyList{field: uint8(field), at: int32(len(c.out))}
+		c.nEmpty++
+		c.out = append(c.out, ']')
+		return i + 1, true
 	}
 	return c.elements(b, i, field, at)
 }

@@ -101,8 +101,8 @@ func (e *progressiveEngine) sniffComponents() {
 							fc.owned = true
 						}
 					}
+					e.dirty = true
 				}
-				e.dirty = true
 				continue
 			}
 			obj, ok := decodeObject(healed)
@@ -163,6 +163,7 @@ func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 	// (record) and recomputed before it is read again.
 	fc.src = append(fc.src[:0], c.out...)
 	fc.slots = append(fc.slots[:0], c.slots...)
+	fc.empty, fc.nEmpty = c.empty, c.nEmpty
 	refs, self := ent.refs, ent.selfRef
 	if !same {
 		refs, self = fc.refs(&e.names)
