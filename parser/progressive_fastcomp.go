@@ -149,6 +149,11 @@ type compScanner struct {
 	emptyObj bool
 	seen     uint8 // top-level special keys seen
 	slow     bool
+	// inert: the component needs the generic path, which would do nothing
+	// with it while it arrives: a v0.8 definition whose last value, with
+	// only closers after it, is an empty object (the definition itself, or
+	// "children": {}), which handlePartialComponent ignores.
+	inert bool
 	// The empty child lists read so far (a component has at most two: one
 	// "children" and one "explicitList").
 	empty  [2]emptyList
@@ -218,7 +223,7 @@ const (
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
-	c.nEmpty = 0
+	c.inert, c.nEmpty = false, 0
 	c.v08 = v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)

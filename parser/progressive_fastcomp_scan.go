@@ -149,7 +149,7 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		c.slow = true
+		c.slow, c.inert = true, closersOnly(b, i+1)
 		return i + 1, false
 	}
 	ka := len(c.out) + 1
@@ -270,7 +270,9 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	ka := len(c.out) + 1
 	i, esc, ok := c.str(b, i)
 	if !ok {
-		c.slow = c.slow || (i < len(b) && b[i] == '}')
+		if !c.slow && i < len(b) && b[i] == '}' {
+			c.slow, c.inert = true, closersOnly(b, i+1)
+		}
 		return i, false
 	}
 	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
@@ -541,4 +543,12 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 		}
 		i++
 	}
+}
+
+// closersOnly reports whether b[i:] holds only whitespace and '}'.
+func closersOnly(b []byte, i int) bool {
+	for i = jsonwire.SkipSpace(b, i); i < len(b) && b[i] == '}'; {
+		i = jsonwire.SkipSpace(b, i+1)
+	}
+	return i == len(b)
 }
