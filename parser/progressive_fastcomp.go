@@ -11,7 +11,10 @@ import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 // ({"path": "/x"} alone). Such a component is kept as its compact
 // JSON bytes, never decoded into maps: its references and the positions of
 // its child ids are read in one pass, and its processed form (placeholders
-// for missing children) is the bytes with those ids rewritten. Anything
+// for missing children) is the bytes with those ids rewritten. An empty
+// child list is recorded where it closes: while the stream may still be
+// filling it, the processed form puts the reference's loading_children_<id>
+// placeholder there (see processFast). Anything
 // else takes the generic path (decoded maps), which gives the same
 // observable result. With a catalog, so does a component of a type whose
 // reference fields are not all well-known names (a Modal's "trigger"), and
@@ -41,6 +44,20 @@ type childSlot struct {
 	a, b  int32 // bounds of the id (inside the quotes) in src
 }
 
+// emptyList is an empty list of child ids in a fast component's bytes.
+type emptyList struct {
+	field uint8 // index in childFields (cfNestedList: an "explicitList")
+	at    int32 // offset of its ']' in src
+}
+
+// listField is the key listStillOpen looks for of an empty list.
+func (l emptyList) listField() string {
+	if l.field == cfChildren {
+		return "children"
+	}
+	return "explicitList"
+}
+
 // fastComp is a component read at byte level. Its bytes are immutable once
 // built, except while owned; pns is a cache filled when it is processed.
 type fastComp struct {
@@ -49,6 +66,8 @@ type fastComp struct {
 	slots    []childSlot // child ids, in byte order
 	emptyObj bool        // an empty object in it (v0.8: in its definition)
 	inline   [2]childSlot
+	empty    [2]emptyList // its empty child lists, nEmpty of them
+	nEmpty   uint8
 	pns      []*phName // placeholders of the slots, once looked up
 	// arrived caches, for the surface arrivedIn, which of the first 64
 	// slots name a component that arrived (a component never leaves its
@@ -130,7 +149,19 @@ type compScanner struct {
 	emptyObj bool
 	seen     uint8 // top-level special keys seen
 	slow     bool
-	v08      bool // reading a v0.8 component
+	// inert: the component needs the generic path, which would do nothing
+	// with it while it arrives: a v0.8 definition whose last value, with
+	// only closers after it, is an empty object (the definition itself, or
+	// "children": {}), which handlePartialComponent ignores.
+	inert bool
+	// The empty child lists read so far (a component has at most two: one
+	// "children" and one "explicitList").
+	empty  [2]emptyList
+	nEmpty uint8
+	// Buffers of canonical (progressive_fastcanon.go).
+	canon   []byte
+	members []canonMember
+	v08     bool // reading a v0.8 component
 	// keys holds the bounds (in out) of the keys read so far in the
 	// objects being read, innermost last: a duplicate key needs the
 	// generic path (decoding keeps the last value).
@@ -192,6 +223,7 @@ const (
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
+	c.inert, c.nEmpty = false, 0
 	c.v08 = v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)
@@ -211,17 +243,33 @@ func (c *compScanner) outcome(b []byte, i int, ok bool) int {
 	if !ok || jsonwire.SkipSpace(b, i) != len(b) {
 		return compInvalid
 	}
-	if c.idA < 0 || !c.compOK {
+	if c.idA < 0 || !c.compOK || c.emptyClash() {
 		return compSlow
 	}
 	return compFast
+}
+
+// emptyClash reports whether a component with an empty child list also
+// names the child children_<id>: the placeholder of the list (when still
+// open) and that child's would be one, which the generic path handles.
+func (c *compScanner) emptyClash() bool {
+	if c.nEmpty == 0 {
+		return false
+	}
+	id := c.out[c.idA:c.idB]
+	for _, sl := range c.slots {
+		if k := c.out[sl.a:sl.b]; len(k) == len("children_")+len(id) && string(k[:len("children_")]) == "children_" && string(k[len("children_"):]) == string(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // result copies the scanned component into a new fastComp.
 func (c *compScanner) result(names *idNames) *fastComp {
 	src := make([]byte, len(c.out))
 	copy(src, c.out)
-	fc := &fastComp{id: names.id(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj}
+	fc := &fastComp{id: names.id(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj, empty: c.empty, nEmpty: c.nEmpty}
 	if n := len(c.slots); n <= len(fc.inline) {
 		fc.slots = fc.inline[:n:n]
 		copy(fc.slots, c.slots)

@@ -149,7 +149,7 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		c.slow = true
+		c.slow, c.inert = true, closersOnly(b, i+1)
 		return i + 1, false
 	}
 	ka := len(c.out) + 1
@@ -270,7 +270,9 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	ka := len(c.out) + 1
 	i, esc, ok := c.str(b, i)
 	if !ok {
-		c.slow = c.slow || (i < len(b) && b[i] == '}')
+		if !c.slow && i < len(b) && b[i] == '}' {
+			c.slow, c.inert = true, closersOnly(b, i+1)
+		}
 		return i, false
 	}
 	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
@@ -286,8 +288,9 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	return c.onlyMemberEnd(b, i)
 }
 
-// list reads a non-empty list of child ids at b[i]; at is where the list
-// is, for the checkpoints between its elements.
+// list reads a list of child ids at b[i]; at is where the list is, for
+// the checkpoints between its elements. An empty one is recorded (see
+// emptyList).
 func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, bool) {
 	if i >= len(b) {
 		return i, false
@@ -299,8 +302,14 @@ func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, boo
 	c.out = append(c.out, '[')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
-		c.slow = true // an empty list reads the buffer
-		return i, false
+		if int(c.nEmpty) == len(c.empty) {
+			c.slow = true
+			return i, false
+		}
+		c.empty[c.nEmpty] = emptyList{field: uint8(field), at: int32(len(c.out))}
+		c.nEmpty++
+		c.out = append(c.out, ']')
+		return i + 1, true
 	}
 	return c.elements(b, i, field, at)
 }
@@ -534,4 +543,12 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 		}
 		i++
 	}
+}
+
+// closersOnly reports whether b[i:] holds only whitespace and '}'.
+func closersOnly(b []byte, i int) bool {
+	for i = jsonwire.SkipSpace(b, i); i < len(b) && b[i] == '}'; {
+		i = jsonwire.SkipSpace(b, i+1)
+	}
+	return i == len(b)
 }

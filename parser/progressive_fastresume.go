@@ -22,13 +22,15 @@ package parser
 // version reaches at the same point: reading on from it gives the same
 // result, byte for byte.
 //
-// The state is restored by truncating out, slots and keys to their lengths
-// at the checkpoint. Between reads nothing else writes to them (the
-// results are copied out), and within a read out and slots only grow. keys
-// shrinks when an object closes (its keys stop counting for duplicates);
-// the only object that can close after a checkpoint taken inside it is a
-// v0.8 definition's properties, and the component object reads a ','
-// (taking a new checkpoint) before it records another key.
+// The state is restored by truncating out, slots, keys and the empty lists
+// to their lengths at the checkpoint. Between reads nothing else writes to
+// them (the results are copied out), and within a read out and slots only
+// grow (a read that ends in a rewrite, see canonical, drops the checkpoint
+// of the bytes it rewrote). keys shrinks when an object closes (its keys
+// stop counting for duplicates); the only object that can close after a
+// checkpoint taken inside it is a v0.8 definition's properties, and the
+// component object reads a ',' (taking a new checkpoint) before it records
+// another key.
 
 // resumePoint is where a checkpoint was taken.
 type resumePoint uint8
@@ -51,10 +53,11 @@ type scanMark struct {
 	propSeen uint8
 	compOK   bool
 	emptyObj bool
-	off      int // offset in the object of the next byte to read
-	out      int // len(out)
-	slots    int // len(slots)
-	keys     int // len(keys)
+	nEmpty   uint8 // compScanner.nEmpty (the lists before it stay as read)
+	off      int   // offset in the object of the next byte to read
+	out      int   // len(out)
+	slots    int   // len(slots)
+	keys     int   // len(keys)
 	idA, idB int
 	propBase int
 }
@@ -64,7 +67,7 @@ type scanMark struct {
 func (c *compScanner) mark(at resumePoint, i int, field uint8) {
 	c.mk = scanMark{
 		at: at, field: field, seen: c.seen, propSeen: c.propSeen,
-		compOK: c.compOK, emptyObj: c.emptyObj,
+		compOK: c.compOK, emptyObj: c.emptyObj, nEmpty: c.nEmpty,
 		off: i, out: len(c.out), slots: len(c.slots), keys: len(c.keys),
 		idA: c.idA, idB: c.idB, propBase: c.propBase,
 	}
@@ -76,11 +79,17 @@ func (c *compScanner) mark(at resumePoint, i int, field uint8) {
 // that read was of the same object: every read goes through scanAt, and
 // one of another object replaces the checkpoint.
 func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
+	var r int
 	if c.mk.at != atNone && c.gen == gen && c.start == start && c.v08 == v08 && c.mk.off <= len(b) {
-		return c.resume(b)
+		r = c.resume(b)
+	} else {
+		c.gen, c.start = gen, start
+		r = c.scan(b, v08)
 	}
-	c.gen, c.start = gen, start
-	return c.scan(b, v08)
+	if r == compFast && c.nEmpty > 0 {
+		r = c.canonical()
+	}
+	return r
 }
 
 // resume restores the checkpoint's state and reads b from there.
@@ -89,6 +98,7 @@ func (c *compScanner) resume(b []byte) int {
 	c.out, c.slots, c.keys = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, m.compOK, m.emptyObj, m.seen, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
+	c.inert, c.nEmpty = false, m.nEmpty
 	i, ok := c.readFrom(b, &m)
 	return c.outcome(b, i, ok)
 }

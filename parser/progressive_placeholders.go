@@ -149,6 +149,25 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	}
 	p.e.missScratch = miss
 	fc.arrivedIn, fc.arrived = p.s, known
+	// An empty list makes the processed form depend on the buffer: the
+	// lists the stream is still filling get the loading_children_<id>
+	// placeholder (no missing child waits for it).
+	var open [len(fc.empty)]bool
+	var openPH *phName
+	if fc.nEmpty > 0 {
+		p.usesBuf = true
+		for j, l := range fc.empty[:fc.nEmpty] {
+			if open[j] = p.e.listStillOpen(l.listField()); open[j] {
+				missing++
+				fields |= 1 << l.field
+			}
+		}
+		if open[0] || open[1] {
+			b := append(append(p.e.phScratch[:0], "children_"...), fc.id...)
+			p.e.phScratch = b
+			openPH = p.e.names.placeholder(b, p.e.placeholderJSON)
+		}
+	}
 	if missing == 0 {
 		return fc.src, true
 	}
@@ -163,9 +182,19 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	// At most one placeholder per missing slot: grow the lists once.
 	p.extra, p.extraJS = slices.Grow(p.extra, missing), slices.Grow(p.extraJS, missing)
 	p.waits, p.waitN = slices.Grow(p.waits, missing), slices.Grow(p.waitN, missing)
+	openAdded := false
 	for f := range uint8(cfNestedList + 1) {
 		if fields&(1<<f) == 0 {
 			continue
+		}
+		for j, l := range fc.empty[:fc.nEmpty] {
+			// (A list with no slots: it is the field's only placement. Both
+			// lists open take one placeholder, added once.)
+			if l.field == f && open[j] && !openAdded {
+				p.extra = append(p.extra, openPH.ph)
+				p.extraJS = append(p.extraJS, openPH.js)
+				openAdded = true
+			}
 		}
 		for i, sl := range fc.slots {
 			if sl.field != f || !miss[i] {
@@ -188,18 +217,41 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		}
 	}
 	if out == nil {
-		out = make([]byte, 0, len(fc.src)+missing*len("loading_"))
+		n := len(fc.src) + missing*len("loading_")
+		if openPH != nil {
+			n += 2 * (len(openPH.ph) + 2)
+		}
+		out = make([]byte, 0, n)
 	}
-	last := 0
+	last, j := 0, 0
 	for i, sl := range fc.slots {
 		if !miss[i] {
 			continue
+		}
+		// The open lists before this slot (slots and lists are in byte
+		// order).
+		for ; j < int(fc.nEmpty) && fc.empty[j].at < sl.a; j++ {
+			out, last = fc.putOpenList(out, last, j, open[j], openPH)
 		}
 		out = append(out, fc.src[last:sl.a]...)
 		out = append(out, "loading_"...)
 		last = int(sl.a)
 	}
+	for ; j < int(fc.nEmpty); j++ {
+		out, last = fc.putOpenList(out, last, j, open[j], openPH)
+	}
 	return append(out, fc.src[last:]...), false
+}
+
+// putOpenList writes, after out (which holds fc.src up to last), the bytes
+// up to empty list j and, when it is open, the placeholder ph in it.
+func (fc *fastComp) putOpenList(out []byte, last, j int, open bool, ph *phName) ([]byte, int) {
+	if !open {
+		return out, last
+	}
+	at := int(fc.empty[j].at)
+	out = append(out, fc.src[last:at]...)
+	return appendJSONString(out, ph.ph), at
 }
 
 // needsWalk reports whether v holds anything the processing rewrites: a

@@ -101,9 +101,13 @@ func (e *progressiveEngine) sniffComponents() {
 							fc.owned = true
 						}
 					}
+					e.dirty = true
 				}
-				e.dirty = true
 				continue
+			case compSlow:
+				if e.cs.inert {
+					continue // (decoded, it would be ignored)
+				}
 			}
 			obj, ok := decodeObject(healed)
 			if ok && truthy(obj["id"]) && truthy(obj["component"]) {
@@ -163,6 +167,7 @@ func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 	// (record) and recomputed before it is read again.
 	fc.src = append(fc.src[:0], c.out...)
 	fc.slots = append(fc.slots[:0], c.slots...)
+	fc.empty, fc.nEmpty = c.empty, c.nEmpty
 	refs, self := ent.refs, ent.selfRef
 	if !same {
 		refs, self = fc.refs(&e.names)

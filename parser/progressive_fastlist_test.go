@@ -1,0 +1,160 @@
+package parser
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// emptyListComponents returns, for the components in message m that have
+// an empty child list or the loading_children_ placeholder of one, their
+// bytes as the parser wrote them. The byte-level path writes such a
+// component as the generic path does (keys sorted, see
+// progressive_fastcanon.go), so these must be equal byte for byte, where
+// other components are compared up to key order.
+func emptyListComponents(m []byte) string {
+	var out strings.Builder
+	var walk func(raw json.RawMessage)
+	walk = func(raw json.RawMessage) {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(raw, &obj) != nil {
+			return
+		}
+		for k, v := range obj {
+			var list []json.RawMessage
+			if k != "components" || json.Unmarshal(v, &list) != nil {
+				walk(v)
+				continue
+			}
+			for _, c := range list {
+				var comp map[string]any
+				if json.Unmarshal(c, &comp) == nil && hasEmptyOrOpenList(comp, comp["id"]) {
+					fmt.Fprintf(&out, "exact=%s;", c)
+				}
+			}
+		}
+	}
+	walk(m)
+	return out.String()
+}
+
+// hasEmptyOrOpenList reports whether v holds a "children" or
+// "explicitList" list that is empty or holds only loading_children_<id>.
+func hasEmptyOrOpenList(v any, id any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			if l, ok := val.([]any); ok && (k == "children" || k == "explicitList") {
+				if len(l) == 0 || (len(l) == 1 && l[0] == fmt.Sprint("loading_children_", id)) {
+					return true
+				}
+			}
+			if hasEmptyOrOpenList(val, id) {
+				return true
+			}
+		}
+	case []any:
+		for _, item := range x {
+			if hasEmptyOrOpenList(item, id) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const fastCSv08 = `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},`
+
+// emptyListCases are components whose child lists are empty while they
+// arrive (open), stay empty (closed), or are filled later.
+var emptyListCases = []struct {
+	name string
+	in   string
+}{
+	{"v09_open_then_filled", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["alpha","beta"],"gap":2},{"id":"alpha","component":"Text","text":"a"},{"id":"beta","component":"Row","children":[  ]}]}}]</a2ui-json>`},
+	{"v09_closed_then_filled", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":[],"style":{"b":1,"a":{"d":[2,{"f":1,"e":0}],"c":"x"}},"align":"start"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a"],"align":"start"},{"id":"a","component":"Text","text":"t"}]}}]</a2ui-json>`},
+	{"v09_both_lists_and_children", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"c1","explicitList":[],"children":[],"contentChild":"c2"},{"id":"c2","component":"Text","text":"two"}]}}]</a2ui-json>`},
+	{"v09_list_then_empty_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","explicitList":["m1","m2"],"children":[],"t":1}]}}]</a2ui-json>`},
+	{"v09_child_named_like_the_placeholder", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"children_root","children":[]},{"id":"children_root","component":"Text","text":"x"}]}}]</a2ui-json>`},
+	{"v09_escapes_with_empty_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"q\"uote \u00e9 <&>","children":[],"z":"\u2028"}]}}]</a2ui-json>`},
+	{"v09_line_separator_in_key_with_empty_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","a` + "\u2028" + `b":1,"children":[]}]}}]</a2ui-json>`},
+	{"v09_invalid_utf8_with_empty_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"bad ` + "\xff\xfe" + ` bytes","children":[]}]}}]</a2ui-json>`},
+	{"v09_non_ascii_with_empty_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"héllo wörld","é":1,"e":2,"children":[]}]}}]</a2ui-json>`},
+	{"v08_explicitList_open_then_filled", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a","b"]},"alignment":"center"}}},{"id":"a","component":{"Text":{"text":{"literalString":"hello"}}}},{"id":"b","component":{"List":{"direction":"vertical","children":{"explicitList":[]}}}}]}}]</a2ui-json>`},
+	{"v08_explicitList_closed_then_filled", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Row":{"distribution":"start","children":{"explicitList":[]},"alignment":"center"}},"weight":1}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Row":{"children":{"explicitList":["a"]}}}},{"id":"a","component":{"Text":{"text":{"path":"/t"}}}}]}}]</a2ui-json>`},
+	{"v08_list_property_and_child", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Card":{"explicitList":[],"child":"c","children":["d"]}}},{"id":"c","component":{"Text":{"text":{"literalString":"c"}}}}]}}]</a2ui-json>`},
+	{"v08_empty_definition_then_duplicate", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["d","n"]}}}},{"id":"d","component":{},"component":{"Text":{"text":{"literalString":"dup"}}}},{"id":"n","component":{"Row":{"children":{},"children":{"explicitList":["x"]}}}}]}}]</a2ui-json>`},
+	{"v08_empty_definition_then_more", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{},"weight":1},{"id":"x","component":{"Row":{"children":{},"alignment":"center"}}},{"id":"y","component":{"Row":{"children":{}}}}]}}]</a2ui-json>`},
+}
+
+// checkSameEntries feeds chunks to two engines, one reading components at
+// byte level and one generic, and checks after every call that each
+// component processed in both has the same placeholders (each once, in
+// the same order), waits and dependence on the buffer.
+func checkSameEntries(t *testing.T, chunks [][]byte) {
+	t.Helper()
+	var ps [2]*Parser
+	for i := range ps {
+		p, err := New(WithMode(ModeProgressive))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.eng.(*progressiveEngine).generic = i == 1
+		ps[i] = p
+	}
+	for n, c := range chunks {
+		for _, p := range ps {
+			p.Feed(c)
+		}
+		fast, slow := ps[0].eng.(*progressiveEngine), ps[1].eng.(*progressiveEngine)
+		for sid, fs := range fast.seen {
+			ss := slow.seen[sid]
+			if ss == nil {
+				continue
+			}
+			for id, fe := range fs.comps {
+				se := ss.comps[id]
+				if se == nil || fe.stale || se.stale || !fe.reach || !se.reach {
+					continue
+				}
+				got := fmt.Sprint(fe.phs, fe.waits, fe.waitN, fe.usesBuf)
+				want := fmt.Sprint(se.phs, se.waits, se.waitN, se.usesBuf)
+				if got != want {
+					t.Fatalf("call %d, component %s: byte-level %s, generic %s", n, id, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestFastPathEmptyLists: components with empty child lists, read at byte
+// level, give call by call the messages of the generic path (those
+// components byte for byte), with and without a catalog, fed one byte at a
+// time, in two pieces split at every byte, and at a few chunk sizes.
+func TestFastPathEmptyLists(t *testing.T) {
+	v09, v08 := WithCatalog(basicCatalogV09(t)), WithCatalog(standardCatalogV08(t))
+	for _, tc := range emptyListCases {
+		cat := v09
+		if strings.HasPrefix(tc.name, "v08") {
+			cat = v08
+		}
+		in := []byte(tc.in)
+		for _, opts := range []struct {
+			name string
+			opts []Option
+		}{{"no catalog", nil}, {"catalog", []Option{cat}}} {
+			t.Run(tc.name+"/"+opts.name, func(t *testing.T) {
+				for _, n := range []int{1, 3, 16, len(in)} {
+					checkSamePaths(t, chunked(in, n), opts.opts...)
+				}
+				for k := 1; k < len(in); k++ {
+					checkSamePaths(t, [][]byte{in[:k], in[k:]}, opts.opts...)
+				}
+				if opts.opts == nil {
+					checkSameEntries(t, chunked(in, 1))
+				}
+			})
+		}
+	}
+}
