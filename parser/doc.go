@@ -62,7 +62,9 @@
 // WithBorrowedOutput they are instead the parser's, valid until the next
 // Feed or Close call (as bufio.Scanner.Bytes), which spares an allocation per
 // yield: a consumer that writes or applies each call's parts before the
-// next call should use it.
+// next call should use it. After that call their storage may be reused by
+// any Parser of the program (released blocks are pooled).
 //
-// A Parser is not safe for concurrent use; distinct Parsers are independent.
+// A Parser is not safe for concurrent use; distinct Parsers may be used
+// concurrently (they share only pools of released buffers).
 package parser

@@ -137,12 +137,12 @@ func (e *progressiveEngine) releaseNames() {
 // lists (arrival order, targets) and the placeholders yielded of children
 // that arrived since. A component never leaves its surface's table, so
 // once every component that used such a placeholder was processed again
-// (none is woken: wokenN == 0), no component uses it, nor can again:
+// (none that names it is woken), no component uses it, nor can again:
 // whether it was yielded is never asked again (phWasYielded). The one
 // exception is a placeholder that also reads as another:
-// "loading_children_<id>", which the generic path uses for component <id>
-// (an empty list still open), and which is kept while a component <id>
-// exists.
+// "loading_children_<id>", which is also component <id>'s placeholder for
+// an empty list still open, and is always kept (<id> may arrive in any
+// later block).
 func (s *surfaceState) compact() {
 	s.listed = false
 	if len(s.dirtyList) == 0 {
@@ -155,13 +155,24 @@ func (s *surfaceState) compact() {
 	s.phPart, s.phPartV = nil, 0
 	s.order = clip(s.order)
 	s.tgts = clip(s.tgts)
+	// A woken component (one whose children arrived since it was
+	// processed: a large one waiting for more, or one no longer reachable)
+	// may still name the placeholders of arrived children: those stay.
+	var wokenPhs map[string]struct{}
 	if s.wokenN > 0 {
-		return
+		wokenPhs = make(map[string]struct{})
+		for _, ent := range s.comps {
+			if ent.woken > 0 {
+				for _, ph := range ent.phs {
+					wokenPhs[ph] = struct{}{}
+				}
+			}
+		}
 	}
 	// (A map does not shrink: the placeholders kept move to a new one.)
 	var kept map[string]struct{}
 	for ph := range s.phYielded {
-		if !s.phUsable(ph) {
+		if _, named := wokenPhs[ph]; !named && !s.phUsable(ph) {
 			continue
 		}
 		if kept == nil {
@@ -181,12 +192,9 @@ func (s *surfaceState) phUsable(ph string) bool {
 	if _, arrived := s.comps[id]; !arrived {
 		return true
 	}
-	if of, ok := strings.CutPrefix(id, "children_"); ok {
-		if _, ok := s.comps[of]; ok {
-			return true
-		}
-	}
-	return false
+	// loading_children_<of> is also the placeholder of component <of>'s
+	// empty list while it is open, and <of> may come in any later block.
+	return strings.HasPrefix(id, "children_")
 }
 
 // clip returns s, copied to a smaller array when it wastes more than a

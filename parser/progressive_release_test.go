@@ -134,3 +134,36 @@ func TestReleaseKeepsOutputCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasePrunesAroundWokenComponents: a component that became
+// unreachable and was then woken by its child's arrival (so never
+// processed again) keeps only its own placeholders in the record of
+// yielded ones; those of other arrived children are dropped at the
+// release (all were kept for good while any component was woken).
+func TestReleasePrunesAroundWokenComponents(t *testing.T) {
+	p, err := New(WithMode(ModeDelta))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, block := range []string{
+		`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","q1","q2"]},{"id":"a","component":"Column","children":["x"]}]}}]</a2ui-json>` + "\n",
+		`<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["b","q1","q2"]},{"id":"b","component":"Text","text":"B"}]}}]</a2ui-json>` + "\n",
+		`<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"x","component":"Text","text":"X"},{"id":"q1","component":"Text","text":"1"},{"id":"q2","component":"Text","text":"2"}]}}]</a2ui-json>` + "\n",
+		"more text\n",
+	} {
+		if _, err := p.Feed([]byte(block)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := p.eng.(*progressiveEngine).seen["s"]
+	if s.wokenN == 0 {
+		t.Fatal("the case no longer has a woken component (a, unreachable)")
+	}
+	var got []string
+	for ph := range s.phYielded {
+		got = append(got, ph)
+	}
+	if len(got) != 1 || got[0] != "loading_x" {
+		t.Fatalf("placeholders recorded as yielded: %v, want [loading_x] (a still names it)", got)
+	}
+}
