@@ -249,13 +249,12 @@ func (c *compScanner) outcome(b []byte, i int, ok bool) int {
 	return compFast
 }
 
-// emptyClash reports whether a component with an empty child list also
-// names the child children_<id>: the placeholder of the list (when still
-// open) and that child's would be one, which the generic path handles.
+// emptyClash reports whether a component names the child children_<id>:
+// that child's placeholder is also the one of an empty list of the
+// component while it is open, now or in an earlier version of it (the
+// generic path handles such a component, and writes it with sorted keys
+// whatever its lists hold).
 func (c *compScanner) emptyClash() bool {
-	if c.nEmpty == 0 {
-		return false
-	}
 	id := c.out[c.idA:c.idB]
 	for _, sl := range c.slots {
 		if k := c.out[sl.a:sl.b]; len(k) == len("children_")+len(id) && string(k[:len("children_")]) == "children_" && string(k[len("children_"):]) == string(id) {

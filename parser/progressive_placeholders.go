@@ -165,7 +165,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		if open[0] || open[1] {
 			b := append(append(p.e.phScratch[:0], "children_"...), fc.id...)
 			p.e.phScratch = b
-			openPH = p.e.names.placeholder(b, p.e.placeholderJSON)
+			openPH = p.e.names.placeholder(b, p.e.encodePlaceholder)
 		}
 	}
 	if missing == 0 {
