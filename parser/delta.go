@@ -109,15 +109,10 @@ func (d *deltaState) forget(surface string) {
 // changed reports whether v differs from the value last yielded under key
 // (compared by their canonical encodings), recording it if so.
 func (d *deltaState) changed(key string, v any) bool {
-	prev, had := d.cur.keys[key]
 	if ev, ok := v.(*encodedValue); ok {
-		// Already encoded: compare and keep its encoding as it is.
-		if had && prev == ev.out {
-			return false
-		}
-		d.cur.keys[key] = ev.out
-		return true
+		return d.changedEnc(key, ev.out)
 	}
+	prev, had := d.cur.keys[key]
 	d.enc = appendJSON(d.enc[:0], v)
 	if had && prev == string(d.enc) {
 		return false
@@ -126,11 +121,21 @@ func (d *deltaState) changed(key string, v any) bool {
 	return true
 }
 
+// changedEnc is changed for a value already encoded as out: it compares
+// and keeps out as it is.
+func (d *deltaState) changedEnc(key, out string) bool {
+	if prev, had := d.cur.keys[key]; had && prev == out {
+		return false
+	}
+	d.cur.keys[key] = out
+	return true
+}
+
 // entries appends the entries the current message yielded so far, in key
 // order, as encoded values.
 func (d *deltaState) entries(dst []dataEntry) []dataEntry {
 	for k, enc := range d.cur.keys {
-		dst = append(dst, dataEntry{key: k, ev: &encodedValue{out: enc, cmp: enc}})
+		dst = append(dst, dataEntry{key: k, out: enc, cmp: enc})
 	}
 	slices.SortFunc(dst, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	return dst

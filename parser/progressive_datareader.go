@@ -143,11 +143,30 @@ type dataContents struct {
 	repl  int    // entries replaced by a later one with the same key
 	list  bool
 	ents  []dataEntry
-	idx   map[string]int // key -> index in ents
+	idx   keyIndex // key -> index in ents
 	elems []dataElem
 	// For the list: key -> index in elems of its last element with a
 	// value (what contentsToDict keeps), and of its last element.
-	valIdx, lastIdx map[string]int
+	valIdx, lastIdx keyIndex
+}
+
+// entKey and elemKey are the keys of ents and elems, for their indexes.
+func (c *dataContents) entKey(i int) string  { return c.ents[i].key }
+func (c *dataContents) elemKey(i int) string { return c.elems[i].key }
+
+// valAt returns the index in elems of key's last element with a value.
+func (c *dataContents) valAt(key string) (int, bool) { return c.valIdx.get(key, c.elemKey) }
+
+// valIs and lastIs report whether elems[i] is key's last element with a
+// value, and key's last element.
+func (c *dataContents) valIs(key string, i int) bool {
+	j, ok := c.valAt(key)
+	return ok && j == i
+}
+
+func (c *dataContents) lastIs(key string, i int) bool {
+	j, ok := c.lastIdx.get(key, c.elemKey)
+	return ok && j == i
 }
 
 // dataChecked is what a sniff left equal to the record of yielded data:
@@ -182,10 +201,12 @@ type keyedEnc struct {
 	a, b int
 }
 
-// dataEntry is an entry of a data object.
+// dataEntry is an entry of a data object: its key and its value's
+// encodings (see encodedValue), held in the entry itself rather than in a
+// separate encodedValue, since a large data model message has one entry
+// per key (see TestLargeDataBlockHeap).
 type dataEntry struct {
-	key string
-	ev  *encodedValue
+	key, out, cmp string
 }
 
 // dataElem is an element of a v0.8 contents list, as contentsToDict,
@@ -201,37 +222,32 @@ func (c *dataContents) reset(list bool, id uint64) {
 	c.list, c.id, c.repl = list, id, 0
 	clear(c.ents)
 	c.ents = c.ents[:0]
-	clear(c.idx)
+	c.idx.reset()
 	clear(c.elems)
 	c.elems = c.elems[:0]
-	clear(c.valIdx)
-	clear(c.lastIdx)
+	c.valIdx.reset()
+	c.lastIdx.reset()
 }
 
 func (c *dataContents) addElem(el dataElem) {
+	c.elems = append(c.elems, el)
 	if el.key != "" {
-		if c.lastIdx == nil {
-			c.valIdx, c.lastIdx = map[string]int{}, map[string]int{}
-		}
-		c.lastIdx[el.key] = len(c.elems)
+		i := len(c.elems) - 1
+		c.lastIdx.set(el.key, i, c.elemKey)
 		if el.hasVal {
-			c.valIdx[el.key] = len(c.elems)
+			c.valIdx.set(el.key, i, c.elemKey)
 		}
 	}
-	c.elems = append(c.elems, el)
 }
 
-func (c *dataContents) addEntry(key string, ev *encodedValue) {
-	if i, ok := c.idx[key]; ok {
-		c.ents[i].ev = ev
+func (c *dataContents) addEntry(key, out, cmp string) {
+	if i, ok := c.idx.get(key, c.entKey); ok {
+		c.ents[i].out, c.ents[i].cmp = out, cmp
 		c.repl++
 		return
 	}
-	if c.idx == nil {
-		c.idx = map[string]int{}
-	}
-	c.idx[key] = len(c.ents)
-	c.ents = append(c.ents, dataEntry{key, ev})
+	c.ents = append(c.ents, dataEntry{key, out, cmp})
+	c.idx.set(key, len(c.ents)-1, c.entKey)
 }
 
 func (b *dataBody) reset() {
@@ -540,7 +556,7 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 	}
 	if canonicalScalar(b) {
 		out := string(b)
-		c.addEntry(key, &encodedValue{out: out, cmp: out})
+		c.addEntry(key, out, out)
 		return true
 	}
 	v, ok := decodeValue(b)
@@ -550,6 +566,6 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 	// The bytes of a complete member are valid UTF-8 (the scanner checked
 	// them), so its two encodings are the same.
 	out := string(appendJSON(r.enc[:0], v))
-	c.addEntry(key, &encodedValue{out: out, cmp: out})
+	c.addEntry(key, out, out)
 	return true
 }

@@ -65,12 +65,12 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[stri
 	}
 	changed := r.changed[:0]
 	if v.open {
-		ev, ok := r.openEntry(v, d)
+		en, differs, ok := r.openEntry(v, d)
 		if !ok {
 			return nil, nil, false
 		}
-		if ev != nil {
-			changed = append(changed, dataEntry{v.openKey, ev})
+		if differs {
+			changed = append(changed, en)
 		}
 	}
 	k := &r.checked
@@ -79,7 +79,7 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[stri
 		// under those keys (dedupeData): entries of these names are
 		// always compared.
 		skip := i < from && (!k.open || en.key != k.openKey) && en.key != "value" && en.key != "path"
-		if skip || v.open && en.key == v.openKey || !differs(d, en.key, en.ev.cmp) {
+		if skip || v.open && en.key == v.openKey || !differs(d, en.key, en.cmp) {
 			continue
 		}
 		changed = append(changed, en)
@@ -90,19 +90,19 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[stri
 	return d, changed, true
 }
 
-// openEntry is the entry arriving, encoded, or nil when d records the
-// same value under its key. It reports false when the entry does not
+// openEntry is the entry arriving, encoded, and whether it differs from
+// what d records under its key. It reports false when the entry does not
 // decode.
-func (r *dataReader) openEntry(v *dataView, d map[string]string) (*encodedValue, bool) {
+func (r *dataReader) openEntry(v *dataView, d map[string]string) (en dataEntry, differs, ok bool) {
 	out, ok := r.openEncoded(v)
 	if !ok || !differsBytes(d, v.openKey, r.enc) {
-		return nil, ok
+		return dataEntry{}, false, ok
 	}
-	ev := &encodedValue{cmp: string(r.enc), out: out}
+	en = dataEntry{key: v.openKey, cmp: string(r.enc), out: out}
 	if out == "" {
-		ev.out = ev.cmp
+		en.out = en.cmp
 	}
-	return ev, true
+	return en, true, true
 }
 
 // yieldReadV09 yields the changed entries of a sniffed updateDataModel
@@ -120,7 +120,7 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 			r.enc = append(r.enc, ',')
 		}
 		r.enc = append(appendCmpString(r.enc, en.key), ':')
-		r.enc = append(r.enc, en.ev.cmp...)
+		r.enc = append(r.enc, en.cmp...)
 	}
 	r.enc = append(r.enc, '}')
 	if prev, ok := d["value"]; !ok || prev != string(r.enc) {
@@ -134,7 +134,7 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 		e.catBuf = appendUpdateDataModel(e.catBuf[:0], sid, path, hasPath, changed, "", e.versionFor(sid))
 		if !e.validEncoded(e.catBuf) {
 			for _, en := range changed {
-				d[en.key] = en.ev.cmp
+				d[en.key] = en.cmp
 			}
 			return nil
 		}
@@ -147,13 +147,13 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 		switch d := e.dstate; {
 		case d.begin(dataSlot{sid, path}, e.sc.msgGen):
 			for _, en := range changed {
-				d.changed(en.key, en.ev)
+				d.changedEnc(en.key, en.out)
 			}
 			kept = append(kept, changed...)
 		default:
 			emptyKey := false
 			for _, en := range changed {
-				if d.changed(en.key, en.ev) {
+				if d.changedEnc(en.key, en.out) {
 					kept = append(kept, en)
 					emptyKey = emptyKey || en.key == ""
 				}
@@ -170,14 +170,14 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 	switch {
 	case perEntry:
 		for _, en := range kept {
-			e.emitRaw(e.updateDataModelMsg(sid, entryPath(path, en.key), true, kept[:0], en.ev.out), false, "")
+			e.emitRaw(e.updateDataModelMsg(sid, entryPath(path, en.key), true, kept[:0], en.out), false, "")
 		}
 	case len(kept) > 0:
 		e.emitRaw(e.updateDataModelMsg(sid, path, hasPath, kept, ""), false, "")
 	}
 	clear(r.kept)
 	for _, en := range changed {
-		d[en.key] = en.ev.cmp
+		d[en.key] = en.cmp
 	}
 	return nil
 }
@@ -188,7 +188,7 @@ func (e *progressiveEngine) updateDataModelMsg(sid, path string, hasPath bool, e
 	ver := e.versionFor(sid)
 	size := 72 + len(sid) + len(path) + len(ver) + len(value)
 	for _, en := range entries {
-		size += len(en.key) + len(en.ev.out) + 4
+		size += len(en.key) + len(en.out) + 4
 	}
 	return appendUpdateDataModel(e.out.store.alloc(size), sid, path, hasPath, entries, value, ver)
 }
@@ -232,7 +232,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 		}
 	}
 	openVal := v.open && open.key != "" && open.hasVal
-	if len(c.valIdx) == 0 && !openVal {
+	if c.valIdx.len() == 0 && !openVal {
 		return nil
 	}
 	slot := dataSlot{sid, path}
@@ -250,12 +250,12 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	}
 	n := len(c.elems)
 	for i := from; i < n; i++ {
-		if el := &c.elems[i]; el.key != "" && el.hasVal && c.valIdx[el.key] == i && !(openVal && el.key == open.key) {
+		if el := &c.elems[i]; el.key != "" && el.hasVal && c.valIs(el.key, i) && !(openVal && el.key == open.key) {
 			check = append(check, el)
 		}
 	}
 	if k := &r.checked; from > 0 && k.open && !(openVal && k.openKey == open.key) {
-		if i, ok := c.valIdx[k.openKey]; ok && i < from {
+		if i, ok := c.valAt(k.openKey); ok && i < from {
 			check = append(check, &c.elems[i])
 		}
 	}
@@ -282,7 +282,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 		}
 	}
 	if v.open && open.key != "" && open.pruned != nil {
-		if _, val := c.valIdx[open.key]; val || openVal {
+		if _, val := c.valAt(open.key); val || openVal {
 			out = append(out, open.pruned)
 		}
 	}
@@ -324,7 +324,7 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		first := d.begin(dataSlot{sid, path}, e.sc.msgGen)
 		anyChanged := false
 		for _, en := range changed {
-			if d.changed(en.key, en.ev) {
+			if d.changedEnc(en.key, en.out) {
 				anyChanged = true
 			}
 		}
@@ -365,10 +365,10 @@ func (r *dataReader) latest(c *dataContents) []int {
 	idx := r.latestIdx[:0]
 	for i := range c.elems {
 		el := &c.elems[i]
-		if el.key == "" || el.pruned == nil || c.lastIdx[el.key] != i {
+		if el.key == "" || el.pruned == nil || !c.lastIs(el.key, i) {
 			continue
 		}
-		if _, val := c.valIdx[el.key]; val {
+		if _, val := c.valAt(el.key); val {
 			idx = append(idx, i)
 		}
 	}
@@ -389,7 +389,7 @@ func (e *progressiveEngine) sniffedReadV08Object(v *dataView, sid, path string) 
 	err := e.yieldReadV08(sid, path, v.path, false, nil, changed)
 	// Recording the changed values leaves d holding every value.
 	for _, en := range changed {
-		d[en.key] = en.ev.cmp
+		d[en.key] = en.cmp
 	}
 	e.reader().checked.gen = e.dataGen
 	clear(changed)
@@ -431,7 +431,7 @@ func dataModelUpdateSize(sid string, pathVal memberValue, isList bool, list []an
 		}
 	} else {
 		for _, en := range changed {
-			size += len(en.key) + len(en.ev.out) + 4
+			size += len(en.key) + len(en.out) + 4
 		}
 	}
 	if pathVal.set {
@@ -453,7 +453,7 @@ func appendEntries(msg []byte, entries []dataEntry) []byte {
 			msg = append(msg, ',')
 		}
 		msg = append(appendJSONString(msg, en.key), ':')
-		msg = append(msg, en.ev.out...)
+		msg = append(msg, en.out...)
 	}
 	return append(msg, '}')
 }

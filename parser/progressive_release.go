@@ -260,7 +260,9 @@ func (e *progressiveEngine) releaseReader() {
 	r.active = false
 	for _, c := range []*dataContents{&r.cont, &r.body.cont, &r.cbody.cont} {
 		c.ents, c.elems = shrink(c.ents, keepScratch), shrink(c.elems, keepScratch)
-		c.idx, c.valIdx, c.lastIdx = nil, nil, nil
+		c.idx.release()
+		c.valIdx.release()
+		c.lastIdx.release()
 	}
 	r.stack = shrink(r.stack, 64)
 	r.enc, r.hb, r.src = shrink(r.enc, 4*keepScratch), shrink(r.hb, 4*keepScratch), shrink(r.src, 4*keepScratch)
