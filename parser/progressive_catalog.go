@@ -73,6 +73,22 @@ func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry, pval
 	return e.valid(e.componentMessage(s.id, []any{pval}), false)
 }
 
+// placeholderValid is the catalog's verdict on the component message of
+// placeholder ph alone: the fast verdict on its bytes (a placeholder
+// references nothing, so no integrity check can fail), else the schema
+// library on the decoded message. (Its verdicts are cached per parser in
+// phValid, dropped at each block's release.)
+func (e *progressiveEngine) placeholderValid(sid, ph string) bool {
+	b := append(e.catBuf[:0], e.openComponentMessage(nil)...)
+	b = append(b, e.placeholderJSON(ph)...)
+	e.catBuf = append(b, e.closeComponentMessage(sid)...)
+	valid, decided := e.verdict(e.catBuf)
+	if decided {
+		return valid
+	}
+	return e.valid(e.componentMessage(sid, []any{e.placeholder(ph)}), false)
+}
+
 // fastVerdict is the catalog's fast verdict on msg's encoding.
 func (e *progressiveEngine) fastVerdict(msg map[string]any) (valid, decided bool) {
 	e.catBuf = appendCmp(e.catBuf[:0], msg)

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -167,6 +168,69 @@ func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
 		t.Run("case/"+tc.name, func(t *testing.T) {
 			for _, n := range []int{1, 7, len(tc.in)} {
 				checkSamePaths(t, chunked([]byte(tc.in), n), cat)
+			}
+		})
+	}
+}
+
+// TestPlaceholderVerdictMatchesGeneric: a placeholder's verdict taken on
+// its bytes (placeholderValid) is the schema library's on the decoded
+// message, under the specification's v0.9 and v0.8 catalogs and under a
+// v0.9 catalog whose Row requires a property placeholders lack (where every
+// placeholder is invalid),
+// for ids of several shapes.
+func TestPlaceholderVerdictMatchesGeneric(t *testing.T) {
+	dir := shareddata.Path(t, "a2ui", "specification", "v0_9")
+	raw, err := os.ReadFile(dir + "/catalogs/basic/catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var noRow map[string]any
+	if err := json.Unmarshal(raw, &noRow); err != nil {
+		t.Fatal(err)
+	}
+	// Row requires a property no placeholder has.
+	comps := noRow["components"].(map[string]any)
+	comps["Row"] = map[string]any{"allOf": []any{comps["Row"], map[string]any{"required": []any{"zzRequired"}}}}
+	noRowCat, err := protocol.LoadCatalog(protocol.CatalogSpec{
+		Version:           "0.9",
+		S2CSchema:         dir + "/json/server_to_client.json",
+		CatalogSchema:     noRow,
+		CommonTypesSchema: dir + "/json/common_types.json",
+	}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"loading_a", "loading_children_root", "loading_é \"q\" \u2028", "loading_" + strings.Repeat("x", 300), "loading_"}
+	for _, tc := range []struct {
+		name      string
+		cat       *protocol.Catalog
+		fam       protocol.Family
+		wantValid bool
+	}{
+		{"v0.9 basic", basicCatalogV09(t), protocol.FamilyV09, true},
+		{"v0.8 standard", standardCatalogV08(t), protocol.FamilyV08, true},
+		{"v0.9, Row requiring more", noRowCat, protocol.FamilyV09, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(WithMode(ModeProgressive), WithCatalog(tc.cat))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := p.eng.(*progressiveEngine)
+			e.setFamily(tc.fam)
+			for _, ph := range ids {
+				got := e.placeholderValid("s", ph)
+				if _, decided := e.verdict(e.catBuf); !decided {
+					t.Errorf("placeholder %q: the fast validator did not decide (the test then checks only the fallback)", ph)
+				}
+				want := e.valid(e.componentMessage("s", []any{e.placeholder(ph)}), false)
+				if got != want {
+					t.Errorf("placeholder %q: verdict on its bytes %v, schema library %v", ph, got, want)
+				}
+				if got != tc.wantValid {
+					t.Errorf("placeholder %q: valid %v, want %v", ph, got, tc.wantValid)
+				}
 			}
 		})
 	}

@@ -25,8 +25,7 @@ func (e *progressiveEngine) snapshotValid(s *surfaceState, sid string) bool {
 		for _, ph := range ent.phs {
 			ok, known := e.phValid[ph]
 			if !known {
-				msg := e.componentMessage(sid, []any{e.placeholder(ph)})
-				ok = e.valid(msg, false)
+				ok = e.placeholderValid(sid, ph)
 				e.phValid[ph] = ok
 			}
 			if !ok {
