@@ -84,6 +84,7 @@ func (r *sharedRun) check(tb testing.TB, what string) {
 // another parser that nothing a parser returned changed, and that each
 // parser's outputs are those of the same stream parsed alone.
 func TestInterleavedParsersShareNoLiveBuffer(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, m := range []Mode{ModeProgressive, ModeDelta} {
 		t.Run(m.String(), func(t *testing.T) {
 			inputs := []struct {

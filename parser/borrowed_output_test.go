@@ -277,6 +277,7 @@ func corpusPrefix(tb testing.TB, name string, n int) []byte {
 }
 
 func TestBorrowedOutputMatchesOwned(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, tc := range allBorrowedInputs() {
 		in := []byte(tc.in)
 		for _, m := range allModes {

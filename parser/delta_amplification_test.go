@@ -37,6 +37,7 @@ func childrenOneByOne(n, arrive int) []byte {
 // (placeholders only for those: the held-back root is sent at the block's
 // end).
 func TestDeltaOutputLinearWhenChildrenArriveOneByOne(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, tc := range []struct {
 		name   string
 		n      int

@@ -127,6 +127,7 @@ func standardCatalogV08(tb testing.TB) *protocol.Catalog {
 // the streaming suite's cases that name a catalog, on corpus turns with
 // the specification's catalogs, and on the byte-level path's own cases.
 func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	v09, v08 := WithCatalog(basicCatalogV09(t)), WithCatalog(standardCatalogV08(t))
 	cases, confDir := loadStreamingSuite(t)
 	for _, c := range cases {

@@ -191,6 +191,7 @@ func (g *dataStreamGen) stream() []byte {
 // in chunks of several sizes, that sniffing with the data model reader
 // yields, Feed by Feed, the same messages as decoding the healed message.
 func TestDataReaderMatchesDecoding(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, v08 := range []bool{false, true} {
 		g := &dataStreamGen{r: rand.New(rand.NewSource(7)), v08: v08}
 		for i := range 150 {

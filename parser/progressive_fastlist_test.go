@@ -138,6 +138,7 @@ func checkSameEntries(t *testing.T, chunks [][]byte) {
 // components byte for byte), with and without a catalog, fed one byte at a
 // time, in two pieces split at every byte, and at a few chunk sizes.
 func TestFastPathEmptyLists(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	v09, v08 := WithCatalog(basicCatalogV09(t)), WithCatalog(standardCatalogV08(t))
 	for _, tc := range emptyListCases {
 		cat := v09

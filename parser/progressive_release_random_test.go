@@ -71,6 +71,7 @@ func randomReleaseStream(seed int64) ([]byte, int) {
 // found the placeholder of an empty list named like an arrived child
 // (TestReleaseKeepsLoadingChildren) with such streams.
 func TestReleaseKeepsOutputRandomStreams(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	n := 1500
 	if testing.Short() {
 		n = 200

@@ -96,6 +96,7 @@ func checkReleaseSame(t *testing.T, mode Mode, chunks [][]byte, what string) boo
 // TestReleaseKeepsOutput checks releaseV09 and releaseV08 split at every
 // byte and fed one byte at a time.
 func TestReleaseKeepsOutput(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, tc := range []struct {
 		name   string
 		stream string
@@ -122,6 +123,7 @@ func TestReleaseKeepsOutput(t *testing.T) {
 // TestReleaseKeepsOutputCorpus checks whole corpus streams (200 turns, so
 // 200 blocks, in one parser) at 16-byte chunks.
 func TestReleaseKeepsOutputCorpus(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
 		data, err := os.ReadFile(shareddata.Path(t, "corpus", corpus+".txt"))
 		if err != nil {

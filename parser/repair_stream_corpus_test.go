@@ -65,6 +65,7 @@ func damage(answer string) string {
 // error at several chunk sizes, and that in one chunk the progressive
 // modes yield what they yield for the undamaged answer.
 func TestWithPayloadRepairCorpus(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, name := range []string{"stream_v09", "stream_v08"} {
 		all := make([]int, 1000) // every turn (a corpus has 200)
 		for i := range all {
