@@ -53,16 +53,9 @@ func TestDeltaOutputLinearWhenChildrenArriveOneByOne(t *testing.T) {
 		{"400 children, 300 arrive, the stream ends inside the block", 400, 300, 16, "]</a2ui-json>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := childrenOneByOne(tc.n, tc.arrive)
-			full, ferr := runMode(t, ModeComplete, nil, [][]byte{in})
-			in = in[:len(in)-len(tc.cut)]
-			chunks := chunked(in, tc.chunk)
-			prog, perr := runMode(t, ModeProgressive, nil, chunks)
-			delta, derr := runMode(t, ModeDelta, nil, chunks)
-			if ferr != 0 || perr != 0 || derr != 0 {
-				t.Fatalf("errors: complete %d, progressive %d, delta %d", ferr, perr, derr)
-			}
-			c, p, d := applyAll(t, full), applyAll(t, prog), applyAll(t, delta)
+			whole := childrenOneByOne(tc.n, tc.arrive)
+			in := whole[:len(whole)-len(tc.cut)]
+			c, p, d, _, delta := runThreeModes(t, whole, chunked(in, tc.chunk))
 			if err := diffStates("progressive vs delta components", p.comps, d.comps); err != nil {
 				t.Fatal(err)
 			}

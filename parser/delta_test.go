@@ -349,6 +349,20 @@ func checkDeltaDataMerged(in []byte, deltaMsgs []json.RawMessage, prog, delta *u
 	return diffStates("data, merged (progressive vs delta)", prog.merged, delta.merged)
 }
 
+// runThreeModes runs whole in complete mode and chunks in the progressive
+// modes (no error allowed), and returns what each left applied, and the
+// progressive modes' messages.
+func runThreeModes(t *testing.T, whole []byte, chunks [][]byte) (c, p, d *uiState, prog, delta []json.RawMessage) {
+	t.Helper()
+	full, ferr := runMode(t, ModeComplete, nil, [][]byte{whole})
+	prog, perr := runMode(t, ModeProgressive, nil, chunks)
+	delta, derr := runMode(t, ModeDelta, nil, chunks)
+	if ferr != 0 || perr != 0 || derr != 0 {
+		t.Fatalf("errors: complete %d, progressive %d, delta %d", ferr, perr, derr)
+	}
+	return applyAll(t, full), applyAll(t, prog), applyAll(t, delta), prog, delta
+}
+
 // corpusTurns returns the first n turns of a corpus stream.
 func corpusTurns(t *testing.T, name string, pick []int) [][]byte {
 	t.Helper()
@@ -390,14 +404,7 @@ func TestDeltaMatchesCompleteOnCorpus(t *testing.T) {
 		for ti, turn := range turns {
 			for _, size := range []int{1, 7, 16, 256} {
 				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus, ti, size), func(t *testing.T) {
-					chunks := chunked(turn, size)
-					full, ferr := runMode(t, ModeComplete, nil, [][]byte{turn})
-					prog, perr := runMode(t, ModeProgressive, nil, chunks)
-					delta, derr := runMode(t, ModeDelta, nil, chunks)
-					if ferr != 0 || perr != 0 || derr != 0 {
-						t.Fatalf("errors: complete %d, progressive %d, delta %d", ferr, perr, derr)
-					}
-					c, p, d := applyAll(t, full), applyAll(t, prog), applyAll(t, delta)
+					c, p, d, prog, delta := runThreeModes(t, turn, chunked(turn, size))
 					if err := diffStates("progressive vs delta components", p.comps, d.comps); err != nil {
 						t.Error(err)
 					}
