@@ -363,29 +363,41 @@ func runThreeModes(t *testing.T, whole []byte, chunks [][]byte) (c, p, d *uiStat
 	return applyAll(t, full), applyAll(t, prog), applyAll(t, delta), prog, delta
 }
 
-// corpusTurns returns the first n turns of a corpus stream.
-func corpusTurns(t *testing.T, name string, pick []int) [][]byte {
-	t.Helper()
-	data, err := os.ReadFile(shareddata.Path(t, "corpus", name+".txt"))
+// corpusTurns returns the turns of a corpus stream (name.txt, cut by
+// name.turns.json) numbered pick, or all of them without pick. A turn the
+// corpus does not have, or none at all, fails the test.
+func corpusTurns(tb testing.TB, name string, pick ...int) [][]byte {
+	tb.Helper()
+	data, err := os.ReadFile(shareddata.Path(tb, "corpus", name+".txt"))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	idx, err := os.ReadFile(shareddata.Path(t, "corpus", name+".turns.json"))
+	idx, err := os.ReadFile(shareddata.Path(tb, "corpus", name+".turns.json"))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	var meta struct {
 		Offsets [][2]int `json:"offsets"`
 	}
 	if err := json.Unmarshal(idx, &meta); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	var out [][]byte
-	for _, i := range pick {
-		if i < len(meta.Offsets) {
-			o := meta.Offsets[i]
-			out = append(out, data[o[0]:o[1]])
+	if len(meta.Offsets) == 0 {
+		tb.Fatalf("%s: no turns", name)
+	}
+	if pick == nil {
+		pick = make([]int, len(meta.Offsets))
+		for i := range pick {
+			pick[i] = i
 		}
+	}
+	out := make([][]byte, 0, len(pick))
+	for _, i := range pick {
+		if i >= len(meta.Offsets) {
+			tb.Fatalf("%s: no turn %d (%d turns)", name, i, len(meta.Offsets))
+		}
+		o := meta.Offsets[i]
+		out = append(out, data[o[0]:o[1]])
 	}
 	return out
 }
@@ -400,7 +412,7 @@ func chunked(b []byte, n int) [][]byte {
 
 func TestDeltaMatchesCompleteOnCorpus(t *testing.T) {
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		turns := corpusTurns(t, corpus, []int{0, 1, 2, 7, 42, 99, 150, 199})
+		turns := corpusTurns(t, corpus, 0, 1, 2, 7, 42, 99, 150, 199)
 		for ti, turn := range turns {
 			for _, size := range []int{1, 7, 16, 256} {
 				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus, ti, size), func(t *testing.T) {

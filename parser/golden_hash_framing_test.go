@@ -159,7 +159,7 @@ func goldenMessages(t *testing.T, in []byte, opts ...Option) [][]byte {
 
 func TestGoldenFramingsDerived(t *testing.T) {
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		turns := goldenCorpus(t, corpus)
+		turns := corpusTurns(t, corpus)
 		for _, fr := range goldenFramings[1:] {
 			t.Run(corpus+fr.suffix, func(t *testing.T) {
 				for i, turn := range turns {

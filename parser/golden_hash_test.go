@@ -309,23 +309,6 @@ func dumpTo(t *testing.T, w io.Writer, name string) (io.Writer, func()) {
 	}
 }
 
-// goldenCorpus is a corpus stream cut into all its turns.
-func goldenCorpus(t *testing.T, name string) [][]byte {
-	t.Helper()
-	all := make([]int, goldenMaxTurns)
-	for i := range all {
-		all[i] = i
-	}
-	turns := corpusTurns(t, name, all)
-	if len(turns) == 0 || len(turns) == goldenMaxTurns {
-		t.Fatalf("%s: %d turns: not a corpus this test reads", name, len(turns))
-	}
-	return turns
-}
-
-// goldenMaxTurns bounds the turns of a corpus (200 each today).
-const goldenMaxTurns = 10000
-
 func TestGoldenHashes(t *testing.T) {
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
 		for _, fr := range goldenFramings {
@@ -402,7 +385,7 @@ func goldenCheckedDerived(f Framing, n int, le bool, g int) bool {
 // goldenCorpusHashes records and checks the hashes of one corpus, rewritten
 // to framing f (named corpus+suffix), in one mode.
 func goldenCorpusHashes(t *testing.T, corpus string, f Framing, suffix string, mode Mode) {
-	turns := goldenCorpus(t, corpus)
+	turns := corpusTurns(t, corpus)
 	for i, turn := range turns {
 		turns[i] = goldenFramed(t, f, turn)
 	}

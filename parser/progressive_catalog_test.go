@@ -152,7 +152,7 @@ func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
 		name string
 		cat  Option
 	}{{"stream_v09", v09}, {"stream_v08", v08}} {
-		turns := corpusTurns(t, corpus.name, []int{0, 1, 7, 42, 150})
+		turns := corpusTurns(t, corpus.name, 0, 1, 7, 42, 150)
 		for ti, turn := range turns {
 			for _, n := range []int{1, 16, 256} {
 				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus.name, ti, n), func(t *testing.T) {

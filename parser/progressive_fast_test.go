@@ -83,7 +83,7 @@ func TestFastPathMatchesGenericOnSuite(t *testing.T) {
 func TestFastPathMatchesGenericOnCorpus(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		turns := corpusTurns(t, corpus, []int{0, 1, 2, 7, 42, 99, 150, 199})
+		turns := corpusTurns(t, corpus, 0, 1, 2, 7, 42, 99, 150, 199)
 		for ti, turn := range turns {
 			for _, n := range []int{1, 5, 16, 256} {
 				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus, ti, n), func(t *testing.T) {

@@ -165,7 +165,7 @@ func TestDeltaResumedScansMatchFullScans(t *testing.T) {
 		streams = append(streams, stream{s.name, []byte(s.in)})
 	}
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		for i, turn := range corpusTurns(t, corpus, []int{0, 7, 99}) {
+		for i, turn := range corpusTurns(t, corpus, 0, 7, 99) {
 			streams = append(streams, stream{fmt.Sprintf("%s turn %d", corpus, i), turn})
 		}
 	}

@@ -1,43 +1,15 @@
 package parser
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"runtime"
 	"testing"
-
-	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 )
 
 // Memory held by the progressive modes: what a parser keeps once a turn's
 // block ended (per stream), and the live heap while a large data model
 // block arrives. Figures are bytes, measured as the live heap after a
 // forced collection, never times.
-
-// memTurns returns the turns of a corpus stream (see its .turns.json).
-func memTurns(tb testing.TB, name string) [][]byte {
-	tb.Helper()
-	data, err := os.ReadFile(shareddata.Path(tb, "corpus", name+".txt"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	idx, err := os.ReadFile(shareddata.Path(tb, "corpus", name+".turns.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var meta struct {
-		Offsets [][2]int `json:"offsets"`
-	}
-	if err := json.Unmarshal(idx, &meta); err != nil {
-		tb.Fatal(err)
-	}
-	out := make([][]byte, 0, len(meta.Offsets))
-	for _, o := range meta.Offsets {
-		out = append(out, data[o[0]:o[1]])
-	}
-	return out
-}
 
 // liveHeap is the live heap after forced collections: two, since what the
 // package's pools of released buffers hold (shared by all parsers, not
@@ -90,7 +62,7 @@ func BenchmarkStreamHeld(b *testing.B) {
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			b.Run(fmt.Sprintf("%s/%v", corpus, mode), func(b *testing.B) {
-				turns := memTurns(b, corpus)
+				turns := corpusTurns(b, corpus)
 				var per, in float64
 				for b.Loop() {
 					per, in = streamHeld(b, turns, mode)
@@ -125,7 +97,7 @@ func BenchmarkSurfaceHeld(b *testing.B) {
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			b.Run(fmt.Sprintf("%s/%v", corpus, mode), func(b *testing.B) {
-				turns := memTurns(b, corpus)
+				turns := corpusTurns(b, corpus)
 				var per float64
 				for b.Loop() {
 					per = surfaceHeld(b, turns, mode)
@@ -293,7 +265,7 @@ func TestStreamHeld(t *testing.T) {
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			t.Run(fmt.Sprintf("%s_%v", corpus, mode), func(t *testing.T) {
-				per, in := streamHeld(t, memTurns(t, corpus), mode)
+				per, in := streamHeld(t, corpusTurns(t, corpus), mode)
 				t.Logf("%.0f B per stream, %.1fx the turn (%.0f B)", per, per/in, in)
 				if per > maxStreamInput*in {
 					t.Errorf("%.0f B per stream, over %vx the turn (%.0f B)", per, maxStreamInput, in)
