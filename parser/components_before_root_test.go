@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
 // beforeRootCases are streams whose components arrive before their
@@ -116,7 +118,7 @@ func lastComponentMessage(t *testing.T, msgs []json.RawMessage) string {
 // TestComponentsBeforeRootWithCatalog is the first case with the
 // specification's basic catalog, which validates every snapshot.
 func TestComponentsBeforeRootWithCatalog(t *testing.T) {
-	cat := basicCatalogV09(t)
+	cat := speccatalog.BasicV09(t)
 	in := []byte(beforeRootCases[0].in)
 	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 		for _, size := range []int{1, 7, len(in)} {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
 func benchCorpus(b *testing.B, name string, mode Mode, chunk int, opts ...Option) {
@@ -108,8 +109,8 @@ func BenchmarkDeltaV09Chunk64K(b *testing.B) { benchCorpus(b, "stream_v09.txt", 
 
 // With the specification's basic catalog, which validates every snapshot.
 func BenchmarkProgressiveV09Chunk16Catalog(b *testing.B) {
-	benchCorpus(b, "stream_v09.txt", ModeProgressive, 16, WithCatalog(basicCatalogV09(b)), WithBorrowedOutput())
+	benchCorpus(b, "stream_v09.txt", ModeProgressive, 16, WithCatalog(speccatalog.BasicV09(b)), WithBorrowedOutput())
 }
 func BenchmarkDeltaV09Chunk16Catalog(b *testing.B) {
-	benchCorpus(b, "stream_v09.txt", ModeDelta, 16, WithCatalog(basicCatalogV09(b)), WithBorrowedOutput())
+	benchCorpus(b, "stream_v09.txt", ModeDelta, 16, WithCatalog(speccatalog.BasicV09(b)), WithBorrowedOutput())
 }

@@ -10,24 +10,9 @@ import (
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
-
-// basicCatalogV09 loads the specification's v0.9 basic catalog.
-func basicCatalogV09(tb testing.TB) *protocol.Catalog {
-	tb.Helper()
-	dir := shareddata.Path(tb, "a2ui", "specification", "v0_9")
-	cat, err := protocol.LoadCatalog(protocol.CatalogSpec{
-		Version:           "0.9",
-		S2CSchema:         dir + "/json/server_to_client.json",
-		CatalogSchema:     dir + "/catalogs/basic/catalog.json",
-		CommonTypesSchema: dir + "/json/common_types.json",
-	}, "")
-	if err != nil {
-		tb.Fatalf("load the basic catalog: %v", err)
-	}
-	return cat
-}
 
 // TestCatalogVerdictMatchesValidate: the engine's catalog verdict (the
 // fast validator on the encoding, then the integrity checks) is the
@@ -40,7 +25,7 @@ func TestCatalogVerdictMatchesValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cat := basicCatalogV09(t)
+	cat := speccatalog.BasicV09(t)
 	e := &progressiveEngine{cat: cat}
 	p, err := New()
 	if err != nil {
@@ -107,28 +92,13 @@ func componentVariants(raw []byte) []map[string]any {
 	}
 }
 
-// standardCatalogV08 loads the specification's v0.8 standard catalog.
-func standardCatalogV08(tb testing.TB) *protocol.Catalog {
-	tb.Helper()
-	dir := shareddata.Path(tb, "a2ui", "specification", "v0_8", "json")
-	cat, err := protocol.LoadCatalog(protocol.CatalogSpec{
-		Version:       "0.8",
-		S2CSchema:     dir + "/server_to_client.json",
-		CatalogSchema: dir + "/standard_catalog_definition.json",
-	}, "")
-	if err != nil {
-		tb.Fatalf("load the v0.8 standard catalog: %v", err)
-	}
-	return cat
-}
-
 // TestFastPathMatchesGenericWithCatalog: with a catalog, components read at
 // byte level give, call by call, the messages the generic path gives: on
 // the streaming suite's cases that name a catalog, on corpus turns with
 // the specification's catalogs, and on the byte-level path's own cases.
 func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
-	v09, v08 := WithCatalog(basicCatalogV09(t)), WithCatalog(standardCatalogV08(t))
+	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	cases, confDir := loadStreamingSuite(t)
 	for _, c := range cases {
 		if c.Catalog == nil {
@@ -181,8 +151,8 @@ func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
 // placeholder is invalid),
 // for ids of several shapes.
 func TestPlaceholderVerdictMatchesGeneric(t *testing.T) {
-	dir := shareddata.Path(t, "a2ui", "specification", "v0_9")
-	raw, err := os.ReadFile(dir + "/catalogs/basic/catalog.json")
+	spec := speccatalog.BasicV09Spec(t)
+	raw, err := os.ReadFile(spec.CatalogSchema.(string))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,12 +163,8 @@ func TestPlaceholderVerdictMatchesGeneric(t *testing.T) {
 	// Row requires a property no placeholder has.
 	comps := noRow["components"].(map[string]any)
 	comps["Row"] = map[string]any{"allOf": []any{comps["Row"], map[string]any{"required": []any{"zzRequired"}}}}
-	noRowCat, err := protocol.LoadCatalog(protocol.CatalogSpec{
-		Version:           "0.9",
-		S2CSchema:         dir + "/json/server_to_client.json",
-		CatalogSchema:     noRow,
-		CommonTypesSchema: dir + "/json/common_types.json",
-	}, "")
+	spec.CatalogSchema = noRow
+	noRowCat, err := protocol.LoadCatalog(spec, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,8 +175,8 @@ func TestPlaceholderVerdictMatchesGeneric(t *testing.T) {
 		fam       protocol.Family
 		wantValid bool
 	}{
-		{"v0.9 basic", basicCatalogV09(t), protocol.FamilyV09, true},
-		{"v0.8 standard", standardCatalogV08(t), protocol.FamilyV08, true},
+		{"v0.9 basic", speccatalog.BasicV09(t), protocol.FamilyV09, true},
+		{"v0.8 standard", speccatalog.StandardV08(t), protocol.FamilyV08, true},
 		{"v0.9, Row requiring more", noRowCat, protocol.FamilyV09, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
 // emptyListComponents returns, for the components in message m that have
@@ -139,7 +141,7 @@ func checkSameEntries(t *testing.T, chunks [][]byte) {
 // time, in two pieces split at every byte, and at a few chunk sizes.
 func TestFastPathEmptyLists(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
-	v09, v08 := WithCatalog(basicCatalogV09(t)), WithCatalog(standardCatalogV08(t))
+	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	for _, tc := range emptyListCases {
 		cat := v09
 		if strings.HasPrefix(tc.name, "v08") {

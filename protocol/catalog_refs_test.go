@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -20,17 +21,13 @@ import (
 // catalog, built with its reference fields set: HasOwnRefFields says
 // whether the references differ.
 func TestHasOwnRefFieldsOnCorpus(t *testing.T) {
-	v09 := shareddata.Path(t, "a2ui", "specification", "v0_9")
-	v08 := shareddata.Path(t, "a2ui", "specification", "v0_8", "json")
 	specs := []struct {
 		corpus  string
 		wantOwn int // types with reference fields of their own, at least
 		spec    protocol.CatalogSpec
 	}{
-		{"stream_v09.txt", 1, protocol.CatalogSpec{Version: "0.9", S2CSchema: v09 + "/json/server_to_client.json",
-			CatalogSchema: v09 + "/catalogs/basic/catalog.json", CommonTypesSchema: v09 + "/json/common_types.json"}},
-		{"stream_v08.txt", 0, protocol.CatalogSpec{Version: "0.8", S2CSchema: v08 + "/server_to_client.json",
-			CatalogSchema: v08 + "/standard_catalog_definition.json"}},
+		{"stream_v09.txt", 1, speccatalog.BasicV09Spec(t)},
+		{"stream_v08.txt", 0, speccatalog.StandardV08Spec(t)},
 	}
 	block := regexp.MustCompile(`(?s)<a2ui-json>(.*?)</a2ui-json>`)
 	for _, sp := range specs {

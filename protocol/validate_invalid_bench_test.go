@@ -7,26 +7,10 @@ import (
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/parser"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
-
-// basicCatalogV09 loads the specification's v0.9 basic catalog, whose
-// anyComponent is a oneOf over its eighteen component types.
-func basicCatalogV09(tb testing.TB) *protocol.Catalog {
-	tb.Helper()
-	dir := shareddata.Path(tb, "a2ui", "specification", "v0_9")
-	cat, err := protocol.LoadCatalog(protocol.CatalogSpec{
-		Version:           "0.9",
-		S2CSchema:         dir + "/json/server_to_client.json",
-		CatalogSchema:     dir + "/catalogs/basic/catalog.json",
-		CommonTypesSchema: dir + "/json/common_types.json",
-	}, "")
-	if err != nil {
-		tb.Fatalf("load the basic catalog: %v", err)
-	}
-	return cat
-}
 
 // corpusUpdateV09 returns the first updateComponents message of the v0.9
 // corpus of at least 3 KB (32 components), decoded with json.Number, as
@@ -112,7 +96,7 @@ func invalidV09Cases() []struct {
 // should cost a small multiple of a valid one, plus a share per faulty
 // component.
 func BenchmarkValidateInvalid(b *testing.B) {
-	cat := basicCatalogV09(b)
+	cat := speccatalog.BasicV09(b)
 	valid := corpusUpdateV09(b)
 	b.Run("valid", func(b *testing.B) {
 		msgs := []any{valid}
