@@ -35,4 +35,4 @@ func (e *completeEngine) blockEnd(*emitter) error { return e.sc.endErr() }
 
 func (e *completeEngine) feedEnd(*emitter) error { return nil }
 
-func (e *completeEngine) reset() { e.sc.reset() }
+func (e *completeEngine) blockFailed(*emitter) { e.sc.reset() }

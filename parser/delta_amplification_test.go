@@ -3,7 +3,10 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // childrenOneByOne is a block of a createSurface, an updateComponents with
@@ -123,5 +126,62 @@ func TestHeldBackYieldsInSurfaceOrder(t *testing.T) {
 		if !bytes.Equal(out, first) {
 			t.Fatalf("run %d yielded other bytes than run 0", run)
 		}
+	}
+}
+
+// TestHeldComponentsFlushedWhenBlockFails: a large component delta mode
+// holds back (children arrived, fewer than an eighth of its placeholders)
+// is sent when its block fails, whatever fails it: the grammar, invalid
+// UTF-8, a state limit of the engine's, or the parser's block size limit
+// (only the first two flushed; a later block's end sent it from the
+// dropped block's state, or, without one, nothing did). Applied, delta
+// mode's yields then name no placeholder of a child they hold, and hold
+// every component progressive mode's do.
+func TestHeldComponentsFlushedWhenBlockFails(t *testing.T) {
+	whole := childrenOneByOne(400, 60)
+	open := bytes.TrimSuffix(whole, []byte("]</a2ui-json>"))
+	join := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	next := []byte(`<a2ui-json>[{"version": "v0.9", "createSurface": {"surfaceId": "z", "catalogId": "c"}}]</a2ui-json>`)
+	type failing struct {
+		name string
+		in   []byte
+		opts []Option
+	}
+	cases := []failing{
+		{"grammar", join(open, []byte(`, x]</a2ui-json>`)), nil},
+		{"invalid UTF-8", join(open, []byte(`, {"version": "v0.9", "updateComponents": {"surfaceId": "s", "components": [{"id": "zz", "component": "Text", "text": "`+"\xff"+`"}]}}]</a2ui-json>`)), nil},
+		{"max components", whole, []Option{WithMaxComponents(50)}},
+		{"block too large", whole, []Option{WithMaxBlockSize(len(whole) - len("<a2ui-json></a2ui-json>") - 3)}},
+	}
+	for _, c := range cases[2:] {
+		cases = append(cases, failing{c.name + ", then a block", join(c.in, next), c.opts})
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			chunks := chunked(tc.in, 16)
+			prog, perr := runMode(t, ModeProgressive, nil, chunks, tc.opts...)
+			delta, derr := runMode(t, ModeDelta, nil, chunks, tc.opts...)
+			if perr == 0 || perr != derr {
+				t.Fatalf("errors: progressive %d, delta %d; want the same, at least one", perr, derr)
+			}
+			p, d := applyAll(t, prog), applyAll(t, delta)
+			for sid, comps := range d.comps {
+				for id, enc := range comps {
+					c, _ := decodeObject([]byte(enc))
+					for _, r := range protocol.ComponentRefs(nil, c, nil) {
+						if kid, ok := strings.CutPrefix(r.ID, "loading_"); ok && comps[kid] != "" {
+							t.Fatalf("surface %s: %s names %s, but %s arrived", sid, id, r.ID, kid)
+						}
+					}
+				}
+			}
+			for sid, comps := range p.comps {
+				for id := range comps {
+					if _, ok := d.comps[sid][id]; !ok {
+						t.Fatalf("surface %s: delta mode never yielded %s", sid, id)
+					}
+				}
+			}
+		})
 	}
 }

@@ -242,11 +242,11 @@ func (u *uiState) reachable() map[string]map[string]string {
 	return out
 }
 
-// runMode feeds chunks in a mode and returns every message and the number
-// of errors.
-func runMode(t *testing.T, mode Mode, cat *protocol.Catalog, chunks [][]byte) (msgs []json.RawMessage, errs int) {
+// runMode feeds chunks in a mode (with opts) and returns every message and
+// the number of errors.
+func runMode(t *testing.T, mode Mode, cat *protocol.Catalog, chunks [][]byte, opts ...Option) (msgs []json.RawMessage, errs int) {
 	t.Helper()
-	p, err := New(WithMode(mode), WithCatalog(cat))
+	p, err := New(append([]Option{WithMode(mode), WithCatalog(cat)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

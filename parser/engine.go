@@ -161,8 +161,12 @@ type engine interface {
 	blockEnd(out *emitter) error
 	// feedEnd is called once at the end of every Feed and Close call.
 	feedEnd(out *emitter) error
-	// reset drops all per-block state after an error.
-	reset()
+	// blockFailed is called when the block fails (an error of the engine's
+	// or one of the parser's limits), before the failure is recorded: it
+	// yields what the bytes before the failure still owe (the progressive
+	// modes' held-back snapshots and components), then drops all per-block
+	// state.
+	blockFailed(out *emitter)
 }
 
 // newEngine returns the engine of the configured mode.

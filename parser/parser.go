@@ -297,10 +297,11 @@ func (p *Parser) endBlock() {
 // fail records a block failure, drops the block's state and skips the rest
 // of the block.
 func (p *Parser) fail(err error) {
+	// What the block's bytes before the failure yield comes before it.
+	p.eng.blockFailed(&p.out)
 	be := &BlockError{Block: p.blocks - 1, Offset: p.blockOff, Before: len(p.out.parts), Err: err}
 	p.errs = append(p.errs, be)
 	p.cfg.logger.Warn("parser: block dropped", "block", be.Block, "offset", be.Offset, "err", err)
-	p.eng.reset()
 	if p.inBlock {
 		p.skipping = true
 	}

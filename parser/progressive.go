@@ -277,12 +277,6 @@ func (e *progressiveEngine) blockData(seg []byte, off int64, out *emitter) error
 			return err
 		}
 	}
-	if gerr != nil {
-		// The block fails: what the bytes before the bad one yield
-		// includes the snapshots held back (see yieldReachable), which
-		// would otherwise come out at the end of a later block.
-		e.flushDeferred()
-	}
 	return gerr
 }
 
@@ -321,6 +315,16 @@ func (e *progressiveEngine) feedEnd(out *emitter) error {
 	return nil
 }
 
+func (e *progressiveEngine) blockFailed(out *emitter) {
+	// The snapshots and components held back (see yieldReachable) would
+	// otherwise come out at the end of a later block, or never. (A pending
+	// limit error was taken by the call that failed.)
+	e.out = out
+	e.flushDeferred()
+	e.reset()
+}
+
+// reset drops all per-block state.
 func (e *progressiveEngine) reset() {
 	e.sc.resetBlock()
 	e.resetGrammar()
