@@ -14,7 +14,10 @@ import (
 // is also an empty list's), lists of 20 or more children (large
 // components, see redoWoken), the surface deleted and created again, and
 // blocks that fail on a junk byte. It returns the stream and a chunk size.
-func randomReleaseStream(seed int64) ([]byte, int) {
+// With wide, a third of the components are named w0 to w39 instead, and
+// half the Columns list 20 to 39 of those: large components with more
+// than 16 children missing, some of which arrive (redoWoken's hold-back).
+func randomReleaseStream(seed int64, wide bool) ([]byte, int) {
 	r := rand.New(rand.NewSource(seed))
 	ids := []string{"root", "a", "b", "c", "children_a", "children_b", "children_root", "d", "e"}
 	for i := range 12 {
@@ -42,6 +45,9 @@ func randomReleaseStream(seed int64) ([]byte, int) {
 				if c == 0 && r.Intn(3) == 0 {
 					id = "root"
 				}
+				if wide && r.Intn(3) == 0 {
+					id = fmt.Sprintf("w%d", r.Intn(40))
+				}
 				switch r.Intn(3) {
 				case 0:
 					fmt.Fprintf(&b, `{"id":%q,"component":"Text","text":"t%d"}`, id, r.Intn(3))
@@ -51,6 +57,11 @@ func randomReleaseStream(seed int64) ([]byte, int) {
 					var kids []string
 					for n := r.Intn(4) + 20*r.Intn(2); n > 0; n-- {
 						kids = append(kids, fmt.Sprintf("%q", pick()))
+					}
+					if wide && r.Intn(2) == 0 {
+						for n := 20 + r.Intn(20); n > 0; n-- {
+							kids = append(kids, fmt.Sprintf(`"w%d"`, r.Intn(40)))
+						}
 					}
 					fmt.Fprintf(&b, `{"id":%q,"component":"Column","children":[%s]}`, id, strings.Join(kids, ","))
 				}
@@ -67,7 +78,7 @@ func randomReleaseStream(seed int64) ([]byte, int) {
 
 // TestReleaseKeepsOutputRandomStreams: random multi-block streams (see
 // randomReleaseStream) yield the same parts whether a block's state is
-// released at its end or kept. Seeds 0 to 1499; the review of the release
+// released at its end or kept. Seeds 0 to 1499, narrow and wide; the review of the release
 // found the placeholder of an empty list named like an arrived child
 // (TestReleaseKeepsLoadingChildren) with such streams.
 func TestReleaseKeepsOutputRandomStreams(t *testing.T) {
@@ -76,11 +87,13 @@ func TestReleaseKeepsOutputRandomStreams(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
-	for seed := range int64(n) {
-		data, chunk := randomReleaseStream(seed)
-		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-			if !checkReleaseSame(t, mode, chunksOf(data, chunk), fmt.Sprintf("seed %d, %v, chunk %d, input:\n%s", seed, mode, chunk, data)) {
-				return
+	for _, wide := range []bool{false, true} {
+		for seed := range int64(n) {
+			data, chunk := randomReleaseStream(seed, wide)
+			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+				if !checkReleaseSame(t, mode, chunksOf(data, chunk), fmt.Sprintf("seed %d (wide %v), %v, chunk %d, input:\n%s", seed, wide, mode, chunk, data)) {
+					return
+				}
 			}
 		}
 	}
@@ -89,11 +102,12 @@ func TestReleaseKeepsOutputRandomStreams(t *testing.T) {
 // FuzzReleaseKeepsOutput is TestReleaseKeepsOutputRandomStreams on any
 // seed.
 func FuzzReleaseKeepsOutput(f *testing.F) {
-	for _, seed := range []int64{0, 772, 1 << 40} {
-		f.Add(seed)
+	for _, seed := range []int64{0, 772, 789, 1 << 40} {
+		f.Add(seed, false)
+		f.Add(seed, true)
 	}
-	f.Fuzz(func(t *testing.T, seed int64) {
-		data, chunk := randomReleaseStream(seed)
+	f.Fuzz(func(t *testing.T, seed int64, wide bool) {
+		data, chunk := randomReleaseStream(seed, wide)
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			checkReleaseSame(t, mode, chunksOf(data, chunk), fmt.Sprintf("%v, chunk %d, input:\n%s", mode, chunk, data))
 		}
