@@ -142,7 +142,11 @@ type progressiveEngine struct {
 	// processedIn their surfaces (see releaseNames).
 	processed   []*compEntry
 	processedIn []*surfaceState
-	keepIdle    bool // tests: never release a block's state
+	inUse       []*surfaceState // surfaces used since the last release (see freeze)
+	scratch     *blockScratch   // the pooled set the scratch lists came from (see takeScratch)
+	freezes     int             // tests: surfaces frozen (see freeze)
+	thaws       int             // tests: surfaces thawed
+	keepIdle    bool            // tests: never release a block's state
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {
@@ -263,6 +267,7 @@ func (e *progressiveEngine) blockStart(out *emitter) error {
 	e.sc.resetBlock()
 	e.resetGrammar()
 	e.inBlock = true
+	e.takeScratch()
 	return nil
 }
 

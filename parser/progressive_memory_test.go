@@ -250,14 +250,16 @@ func TestLargeDataBlockHeap(t *testing.T) {
 }
 
 // maxStreamInput bounds what a parser holds after one corpus turn, as a
-// multiple of the turn's bytes. The state it keeps is the turn's surface:
-// its components (their compact bytes are about 0.8x the turn) and their
-// bookkeeping (about 0.5 KB a component: the 160-byte entry, the 144-byte
-// byte-level component, map and order slots, targets), and small scratch;
-// measured at 6.0x to 7.4x (11.8x to 14.7x before the caches of names and
-// placeholders and what components keep while they arrive were released
-// too, 16.7x to 19.9x before any of a block's state was).
-const maxStreamInput = 9
+// multiple of the turn's bytes. The state it keeps is the turn's surface,
+// frozen (progressive_freeze.go): its components' bytes (about 0.7x the
+// turn) and a 56-byte record a component with its slots, references and
+// targets, the stream's maps (roots, versions, data records) and the
+// engine itself (about 2 KB); measured at 2.7x to 3.4x (6.0x to 7.4x
+// before the surfaces were frozen, the data model reader dropped and the
+// scratch lists pooled at a block's end; 11.8x to 14.7x before the caches
+// of names and placeholders and what components keep while they arrive
+// were released too, 16.7x to 19.9x before any of a block's state was).
+const maxStreamInput = 4.5
 
 // TestStreamHeld checks what progressive and delta parsers hold, on
 // average, after one corpus turn.

@@ -236,6 +236,7 @@ func (e *progressiveEngine) state(sid string) *surfaceState {
 		}
 		e.seen[sid] = s
 	}
+	e.use(s)
 	e.cur, e.curID = s, sid
 	return s
 }

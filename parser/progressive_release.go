@@ -88,6 +88,8 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	// The caches of names and placeholder encodings, and what the
 	// components processed in the block keep only while they arrive.
 	e.releaseNames()
+	// The surfaces used, in their compact form.
+	e.freezeUsed()
 
 	// Scratch maps and lists.
 	e.phSeen, e.suSeen = nil, nil
@@ -104,6 +106,34 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	// registrations still in it keep it, the next block takes a new one.
 	e.waitPool = nil
 	out.store.release()
+	// The emptied scratch lists, to the pool.
+	e.putScratch()
+}
+
+// use notes that a block uses s, which is thawed first if frozen.
+func (e *progressiveEngine) use(s *surfaceState) {
+	if s.frozen != nil {
+		s.thaw()
+		e.thaws++
+	}
+	if !s.inUse {
+		s.inUse = true
+		e.inUse = append(e.inUse, s)
+	}
+}
+
+// freezeUsed freezes the surfaces used since the last release, those at
+// rest (see freeze).
+func (e *progressiveEngine) freezeUsed() {
+	for i, s := range e.inUse {
+		s.inUse = false
+		if s.freeze() {
+			e.freezes++
+		}
+		e.inUse[i] = nil
+	}
+	e.inUse = shrink(e.inUse, keepScratch)
+	e.cur, e.curID = nil, ""
 }
 
 // releaseNames drops the caches of interned ids, placeholders and their
@@ -244,40 +274,14 @@ func (ent *compEntry) compact() {
 	}
 }
 
-// releaseReader drops the data model reader, or only empties it when it
-// is small (the next data model message reuses it).
+// releaseReader drops the data model reader: it is made again when a
+// block needs it, with the data ids it gave (a reader kept between blocks,
+// emptied, held its lists and about 1 KB per idle stream).
 func (e *progressiveEngine) releaseReader() {
-	r := e.data
-	if r == nil {
-		return
-	}
-	if !r.small() {
+	if r := e.data; r != nil {
 		e.dataIDs = r.ids
 		e.data = nil
-		return
 	}
-	r.start(0, 0, false)
-	r.active = false
-	for _, c := range []*dataContents{&r.cont, &r.body.cont, &r.cbody.cont} {
-		c.ents, c.elems = shrink(c.ents, keepScratch), shrink(c.elems, keepScratch)
-		c.idx.release()
-		c.valIdx.release()
-		c.lastIdx.release()
-	}
-	r.stack = shrink(r.stack, 64)
-	r.enc, r.hb, r.src = shrink(r.enc, 4*keepScratch), shrink(r.hb, 4*keepScratch), shrink(r.src, 4*keepScratch)
-	r.changed, r.kept, r.acc = shrink(r.changed, keepScratch), shrink(r.kept, keepScratch), shrink(r.acc, keepScratch)
-	r.list, r.check, r.flat = shrink(r.list, keepScratch), shrink(r.check, keepScratch), shrink(r.flat, keepScratch)
-	r.encs, r.latestIdx = shrink(r.encs, keepScratch), shrink(r.latestIdx, keepScratch)
-}
-
-// small reports whether the reader's lists are small enough to be kept.
-func (r *dataReader) small() bool {
-	n := 0
-	for _, c := range []*dataContents{&r.cont, &r.body.cont, &r.cbody.cont} {
-		n += cap(c.ents) + cap(c.elems)
-	}
-	return n <= keepScratch && cap(r.enc)+cap(r.src)+cap(r.hb) <= 12*keepScratch
 }
 
 // reader is the data model reader, made when a block first needs it.

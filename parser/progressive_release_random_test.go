@@ -3,6 +3,8 @@ package parser
 import (
 	"fmt"
 	"math/rand"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,13 +19,21 @@ import (
 // With wide, a third of the components are named w0 to w39 instead, and
 // half the Columns list 20 to 39 of those: large components with more
 // than 16 children missing, some of which arrive (redoWoken's hold-back).
-func randomReleaseStream(seed int64, wide bool) ([]byte, int) {
+// With rest, every block ends with a message defining (as Texts) the ids
+// named so far and not yet defined: the surface is at rest at the block's
+// end, so it is frozen (progressive_freeze.go), and thawed by the next.
+func randomReleaseStream(seed int64, wide, rest bool) ([]byte, int) {
 	r := rand.New(rand.NewSource(seed))
 	ids := []string{"root", "a", "b", "c", "children_a", "children_b", "children_root", "d", "e"}
 	for i := range 12 {
 		ids = append(ids, fmt.Sprintf("k%d", i))
 	}
-	pick := func() string { return ids[r.Intn(len(ids))] }
+	named, defined := map[string]bool{}, map[string]bool{}
+	pick := func() string {
+		id := ids[r.Intn(len(ids))]
+		named[id] = true
+		return id
+	}
 	var b strings.Builder
 	b.WriteString(`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}]</a2ui-json>` + "\n")
 	for range 2 + r.Intn(5) {
@@ -48,6 +58,7 @@ func randomReleaseStream(seed int64, wide bool) ([]byte, int) {
 				if wide && r.Intn(3) == 0 {
 					id = fmt.Sprintf("w%d", r.Intn(40))
 				}
+				defined[id] = true
 				switch r.Intn(3) {
 				case 0:
 					fmt.Fprintf(&b, `{"id":%q,"component":"Text","text":"t%d"}`, id, r.Intn(3))
@@ -60,13 +71,35 @@ func randomReleaseStream(seed int64, wide bool) ([]byte, int) {
 					}
 					if wide && r.Intn(2) == 0 {
 						for n := 20 + r.Intn(20); n > 0; n-- {
-							kids = append(kids, fmt.Sprintf(`"w%d"`, r.Intn(40)))
+							w := fmt.Sprintf("w%d", r.Intn(40))
+							named[w] = true
+							kids = append(kids, strconv.Quote(w))
 						}
 					}
 					fmt.Fprintf(&b, `{"id":%q,"component":"Column","children":[%s]}`, id, strings.Join(kids, ","))
 				}
 			}
 			b.WriteString(`]}}`)
+		}
+		if rest {
+			var missing []string
+			for id := range named {
+				if !defined[id] {
+					missing = append(missing, id)
+				}
+			}
+			slices.Sort(missing)
+			if len(missing) > 0 {
+				b.WriteString(`,{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[`)
+				for k, id := range missing {
+					if k > 0 {
+						b.WriteString(",")
+					}
+					fmt.Fprintf(&b, `{"id":%q,"component":"Text","text":"r"}`, id)
+					defined[id] = true
+				}
+				b.WriteString(`]}}`)
+			}
 		}
 		if r.Intn(6) == 0 {
 			b.WriteString(",x")
@@ -78,8 +111,10 @@ func randomReleaseStream(seed int64, wide bool) ([]byte, int) {
 
 // TestReleaseKeepsOutputRandomStreams: random multi-block streams (see
 // randomReleaseStream) yield the same parts whether a block's state is
-// released at its end or kept. Seeds 0 to 1499, narrow and wide; the review of the release
-// found the placeholder of an empty list named like an arrived child
+// released at its end or kept. Seeds 0 to 1499, narrow and wide, and
+// narrow at rest (every block ends with the surface at rest: frozen, then
+// thawed by the next block); the review of the release found the
+// placeholder of an empty list named like an arrived child
 // (TestReleaseKeepsLoadingChildren) with such streams.
 func TestReleaseKeepsOutputRandomStreams(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
@@ -87,14 +122,21 @@ func TestReleaseKeepsOutputRandomStreams(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
-	for _, wide := range []bool{false, true} {
+	for _, shape := range []struct{ wide, rest bool }{{false, false}, {true, false}, {false, true}} {
+		freezes, thaws := 0, 0
 		for seed := range int64(n) {
-			data, chunk := randomReleaseStream(seed, wide)
+			data, chunk := randomReleaseStream(seed, shape.wide, shape.rest)
 			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-				if !checkReleaseSame(t, mode, chunksOf(data, chunk), fmt.Sprintf("seed %d (wide %v), %v, chunk %d, input:\n%s", seed, wide, mode, chunk, data)) {
+				ok, f, th := checkReleaseCounts(t, mode, chunksOf(data, chunk), fmt.Sprintf("seed %d (wide %v, rest %v), %v, chunk %d, input:\n%s", seed, shape.wide, shape.rest, mode, chunk, data))
+				if !ok {
 					return
 				}
+				freezes, thaws = freezes+f, thaws+th
 			}
+		}
+		t.Logf("wide %v, rest %v: %d surfaces frozen, %d thawed", shape.wide, shape.rest, freezes, thaws)
+		if shape.rest && thaws < n {
+			t.Errorf("streams at rest: %d surfaces thawed in %d streams, want at least one a stream", thaws, 2*n)
 		}
 	}
 }
@@ -103,11 +145,12 @@ func TestReleaseKeepsOutputRandomStreams(t *testing.T) {
 // seed.
 func FuzzReleaseKeepsOutput(f *testing.F) {
 	for _, seed := range []int64{0, 772, 789, 1 << 40} {
-		f.Add(seed, false)
-		f.Add(seed, true)
+		f.Add(seed, false, false)
+		f.Add(seed, true, false)
+		f.Add(seed, false, true)
 	}
-	f.Fuzz(func(t *testing.T, seed int64, wide bool) {
-		data, chunk := randomReleaseStream(seed, wide)
+	f.Fuzz(func(t *testing.T, seed int64, wide, rest bool) {
+		data, chunk := randomReleaseStream(seed, wide, rest)
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			checkReleaseSame(t, mode, chunksOf(data, chunk), fmt.Sprintf("%v, chunk %d, input:\n%s", mode, chunk, data))
 		}

@@ -54,15 +54,60 @@ const releaseV08 = `intro <a2ui-json>[{"beginRendering":{"surfaceId":"s","root":
 <a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[` +
 	`{"id":"d","component":{"Text":{"text":{"path":"/x"}}}},{"id":"c","component":{"Card":{"child":"d"}}}]}}]</a2ui-json> end`
 
+// releaseRestV09 updates two surfaces over five blocks, each ending with
+// both at rest (every child arrived), so that each block end freezes them
+// and the next block thaws what it touches (progressive_freeze.go): a
+// component changed, a child added (missing, then arriving in the same
+// block), a root that arrives last, a data model update, an empty list, a
+// surface deleted and created again.
+const releaseRestV09 = `a <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+	`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+	`{"id":"root","component":"Column","children":["a","b","a"]},{"id":"a","component":"Text","text":"A"},` +
+	`{"id":"b","component":"Row","children":[]}]}},` +
+	`{"version":"v0.9","createSurface":{"surfaceId":"t","catalogId":"c"}},` +
+	`{"version":"v0.9","updateComponents":{"surfaceId":"t","components":[` +
+	`{"id":"x","component":"Card","child":"y"},{"id":"y","component":"Text","text":"Y"},{"id":"root","component":"Column","children":["x"]}]}}]</a2ui-json> b
+<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+	`{"id":"a","component":"Text","text":"A2"},{"id":"b","component":"Row","children":["c"]},{"id":"c","component":"Text","text":"C"}]}}]</a2ui-json>
+<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"t","path":"/v","value":1}},` +
+	`{"version":"v0.9","updateComponents":{"surfaceId":"t","components":[{"id":"y","component":"Text","text":{"path":"/v"}}]}}]</a2ui-json>
+<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+	`{"id":"root","component":"Column","children":["c","a"]}]}},` +
+	`{"version":"v0.9","deleteSurface":{"surfaceId":"t"}},{"version":"v0.9","createSurface":{"surfaceId":"t","catalogId":"c"}},` +
+	`{"version":"v0.9","updateComponents":{"surfaceId":"t","components":[{"id":"root","component":"Text","text":"T"}]}}]</a2ui-json>
+<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+	`{"id":"b","component":"Row","children":["a","c"]},{"id":"root","component":"Column","children":["a","b","c"]}]}},` +
+	`{"version":"v0.9","updateComponents":{"surfaceId":"t","components":[{"id":"root","component":"Text","text":"T2"}]}}]</a2ui-json> end`
+
+// releaseRestV08 is the same for v0.8.
+const releaseRestV08 = `a <a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},` +
+	`{"surfaceUpdate":{"surfaceId":"s","components":[` +
+	`{"id":"root","component":{"Column":{"children":{"explicitList":["a","b"]}}}},` +
+	`{"id":"a","component":{"Text":{"text":{"literalString":"A"}}}},{"id":"b","component":{"Text":{"text":{"path":"/x"}}}}]}}]</a2ui-json> b
+<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[` +
+	`{"id":"a","component":{"Text":{"text":{"literalString":"A2"}}}}]}}]</a2ui-json>
+<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"x","valueString":"X"}]}},` +
+	`{"surfaceUpdate":{"surfaceId":"s","components":[` +
+	`{"id":"root","component":{"Column":{"children":{"explicitList":["b","c","a"]}}}},{"id":"c","component":{"Card":{"child":"a"}}}]}}]</a2ui-json> end`
+
 // releaseRun feeds chunks to a parser of mode, releasing (or keeping,
 // keep) each block's state, and renders every call.
 func releaseRun(t *testing.T, mode Mode, keep bool, chunks [][]byte) string {
+	t.Helper()
+	out, _, _ := releaseRunCounts(t, mode, keep, chunks)
+	return out
+}
+
+// releaseRunCounts is releaseRun, which also returns how many times a
+// surface was frozen and thawed (progressive_freeze.go).
+func releaseRunCounts(t *testing.T, mode Mode, keep bool, chunks [][]byte) (out string, freezes, thaws int) {
 	t.Helper()
 	p, err := New(WithMode(mode))
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.eng.(*progressiveEngine).keepIdle = keep
+	e := p.eng.(*progressiveEngine)
+	e.keepIdle = keep
 	var w bytes.Buffer
 	for _, c := range chunks {
 		parts, ferr := p.Feed(c)
@@ -70,7 +115,7 @@ func releaseRun(t *testing.T, mode Mode, keep bool, chunks [][]byte) string {
 	}
 	parts, cerr := p.Close()
 	goldenRender(&w, "close", parts, cerr)
-	return w.String()
+	return w.String(), e.freezes, e.thaws
 }
 
 // chunksOf splits b into chunks of n bytes.
@@ -85,16 +130,25 @@ func chunksOf(b []byte, n int) [][]byte {
 // checkReleaseSame fails when releasing changes the output of chunks.
 func checkReleaseSame(t *testing.T, mode Mode, chunks [][]byte, what string) bool {
 	t.Helper()
-	kept, released := releaseRun(t, mode, true, chunks), releaseRun(t, mode, false, chunks)
-	if kept != released {
-		t.Errorf("%s: output differs when the blocks' state is released\nkept:\n%s\nreleased:\n%s", what, kept, released)
-		return false
-	}
-	return true
+	ok, _, _ := checkReleaseCounts(t, mode, chunks, what)
+	return ok
 }
 
-// TestReleaseKeepsOutput checks releaseV09 and releaseV08 split at every
-// byte and fed one byte at a time.
+// checkReleaseCounts is checkReleaseSame, which also returns how many
+// times the releasing parser froze and thawed a surface.
+func checkReleaseCounts(t *testing.T, mode Mode, chunks [][]byte, what string) (ok bool, freezes, thaws int) {
+	t.Helper()
+	kept := releaseRun(t, mode, true, chunks)
+	released, freezes, thaws := releaseRunCounts(t, mode, false, chunks)
+	if kept != released {
+		t.Errorf("%s: output differs when the blocks' state is released\nkept:\n%s\nreleased:\n%s", what, kept, released)
+		return false, freezes, thaws
+	}
+	return true, freezes, thaws
+}
+
+// TestReleaseKeepsOutput checks releaseV09, releaseV08 and the streams at
+// rest split at every byte and fed one byte at a time.
 func TestReleaseKeepsOutput(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, tc := range []struct {
@@ -103,12 +157,19 @@ func TestReleaseKeepsOutput(t *testing.T) {
 	}{
 		{"v09", releaseV09},
 		{"v08", releaseV08},
+		{"v09_rest", releaseRestV09},
+		{"v08_rest", releaseRestV08},
 	} {
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			t.Run(fmt.Sprintf("%s_%v", tc.name, mode), func(t *testing.T) {
 				b := []byte(tc.stream)
-				if !checkReleaseSame(t, mode, chunksOf(b, 1), "one byte at a time") {
+				ok, freezes, thaws := checkReleaseCounts(t, mode, chunksOf(b, 1), "one byte at a time")
+				if !ok {
 					return
+				}
+				t.Logf("%d surfaces frozen, %d thawed", freezes, thaws)
+				if strings.HasSuffix(tc.name, "_rest") && thaws < 2 {
+					t.Errorf("%d surfaces thawed, want at least 2", thaws)
 				}
 				for i := 1; i < len(b); i++ {
 					if !checkReleaseSame(t, mode, [][]byte{b[:i], b[i:]}, fmt.Sprintf("split at %d", i)) {

@@ -135,6 +135,12 @@ type surfaceState struct {
 	wokenN int
 	// listed: in progressiveEngine.processedIn (see compact).
 	listed bool
+	// inUse: in progressiveEngine.inUse (frozen when the block's state is
+	// released, see freeze).
+	inUse bool
+	// frozen: the compact form of the components, comps, order, sorted,
+	// tidx and tgts (nil: they are in their full form, see thaw).
+	frozen *frozenSurface
 }
 
 // target is what a surface knows of an id that its components reference

@@ -1,0 +1,292 @@
+package parser
+
+import (
+	"bytes"
+	"unsafe"
+)
+
+// The compact form of a surface between blocks. Once a block ended, a
+// surface the block used (see state) is frozen when it is at rest (see
+// canFreeze): its components, arrival order, reachable list and targets
+// are moved into one byte arena (each component's bytes, its processed
+// form when that differs, the ids of targets no component has) and small
+// fixed-size records holding offsets into it, and the entries, byte-level
+// components, maps and lists are dropped. A later block that touches the
+// surface (state, the one way to a surface's components) thaws it first:
+// the full form is built again from the records, with the same values (ids
+// and bytes are read in place from the arena, which is never written once
+// built), so nothing output depends on whether a surface was frozen
+// (TestReleaseKeepsOutput and its random and fuzz variants compare with a
+// parser that releases nothing). What a frozen surface holds is its bytes
+// and about 100 bytes per component, instead of about 500.
+
+// frozenSurface is the compact form of a surface's components.
+type frozenSurface struct {
+	arena []byte       // the components' bytes, then other ids
+	comps []frozenComp // in arrival order (surfaceState.order)
+	// The components' child slots, references, empty lists and processed
+	// forms (those not shared with their bytes, see fzPjson), in the
+	// order of comps, each taking as many as its record says.
+	slots   []childSlot
+	refs    []span
+	empties []emptyList
+	pjsons  []span
+	tgts    []frozenTarget
+	sorted  []int32 // surfaceState.sorted, as indexes into comps
+}
+
+// span is a range of the arena.
+type span struct{ a, b uint32 }
+
+// frozenComp is a component of a frozen surface: its entry's fields and
+// its byte-level component's, with ranges of the arena and counts of the
+// surface's lists.
+type frozenComp struct {
+	src, id       span
+	hash, yHash   uint64
+	slotsN, refsN uint32
+	depth         int32
+	gen           uint32
+	phsYieldedN   int32
+	valid         int8
+	nEmpty        uint8
+	flags         uint16
+}
+
+// frozenTarget is a target of a frozen surface (with no waiters).
+type frozenTarget struct {
+	id             span
+	inbound, depth int32
+}
+
+// Flags of frozenComp.
+const (
+	fzShared = 1 << iota
+	fzPjson  // a processed form in pjsons (neither shared nor nil)
+	fzSelfRef
+	fzReach
+	fzStale
+	fzUsesBuf
+	fzReprocessed
+	fzYOK
+	fzEmptyObj
+)
+
+// canFreeze reports whether s is at rest: nothing pending for the next
+// yield, no component waiting for a child (no placeholders, no waits, no
+// waiters), every component read at byte level. Other surfaces stay as
+// they are.
+func (s *surfaceState) canFreeze() bool {
+	if s.id == "" || s.deferred || len(s.dirtyList) > 0 || len(s.unsentList) > 0 ||
+		s.wokenN != 0 || len(s.woken) > 0 || len(s.bufDeps) > 0 || len(s.phUnsent) > 0 ||
+		len(s.order) != len(s.comps) || len(s.comps) == 0 || len(s.tidx) != len(s.tgts) {
+		return false
+	}
+	for _, ent := range s.comps {
+		fc := ent.fast
+		if fc == nil || ent.raw != nil || ent.phs != nil || ent.lists != nil || ent.woken != 0 ||
+			ent.isDirty || ent.isUnsent || ent.listed || fc.pns != nil ||
+			len(ent.refs) > len(fc.slots) || len(fc.src) > 1<<30 {
+			return false
+		}
+	}
+	for i := range s.tgts {
+		if s.tgts[i].waiters != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// freeze moves s's components into their compact form, when s is at
+// rest; it reports whether it did.
+func (s *surfaceState) freeze() bool {
+	if s.frozen != nil || !s.canFreeze() {
+		return false
+	}
+	n, size, nSlots, nRefs := len(s.order), 0, 0, 0
+	for _, ent := range s.comps {
+		size += len(ent.fast.src)
+		if !ent.shared {
+			size += len(ent.pjson)
+		}
+		nSlots += len(ent.fast.slots)
+		nRefs += len(ent.refs)
+	}
+	for id := range s.tidx {
+		if s.comps[id] == nil {
+			size += len(id)
+		}
+	}
+	if size > 1<<31 {
+		return false
+	}
+	f := &frozenSurface{
+		arena: make([]byte, 0, size),
+		comps: make([]frozenComp, n),
+		slots: make([]childSlot, 0, nSlots),
+		refs:  make([]span, 0, nRefs),
+	}
+	for i, id := range s.order {
+		ent := s.comps[id]
+		fc := ent.fast
+		c := &f.comps[i]
+		at := uint32(len(f.arena))
+		f.arena = append(f.arena, fc.src...)
+		c.src = span{at, uint32(len(f.arena))}
+		c.id = c.src
+		if k := bytes.Index(fc.src, []byte(ent.id)); k >= 0 {
+			c.id = span{at + uint32(k), at + uint32(k+len(ent.id))}
+		} else {
+			c.id = span{uint32(len(f.arena)), 0}
+			f.arena = append(f.arena, ent.id...)
+			c.id.b = uint32(len(f.arena))
+		}
+		switch {
+		case ent.shared:
+			c.flags |= fzShared
+		case ent.pjson != nil:
+			c.flags |= fzPjson
+			pj := span{a: uint32(len(f.arena))}
+			f.arena = append(f.arena, ent.pjson...)
+			pj.b = uint32(len(f.arena))
+			f.pjsons = append(f.pjsons, pj)
+		}
+		c.slotsN = uint32(len(fc.slots))
+		f.slots = append(f.slots, fc.slots...)
+		c.refsN = uint32(len(ent.refs))
+		for _, r := range ent.refs {
+			f.refs = append(f.refs, f.find(c, fc, r))
+		}
+		c.hash, c.yHash = ent.hash, ent.yHash
+		c.depth, c.gen, c.phsYieldedN = int32(ent.depth), ent.gen, ent.phsYieldedN
+		c.nEmpty, c.valid = fc.nEmpty, ent.valid
+		f.empties = append(f.empties, fc.empty[:fc.nEmpty]...)
+		for _, b := range [...]struct {
+			on   bool
+			flag uint16
+		}{
+			{ent.selfRef, fzSelfRef}, {ent.reach, fzReach}, {ent.stale, fzStale},
+			{ent.usesBuf, fzUsesBuf}, {ent.reprocessed, fzReprocessed}, {ent.yOK, fzYOK},
+			{fc.emptyObj, fzEmptyObj},
+		} {
+			if b.on {
+				c.flags |= b.flag
+			}
+		}
+		// The entry is dropped with the surface's table: its woken count
+		// (0, see canFreeze) holds its index while sorted is recorded.
+		ent.woken = int32(i)
+	}
+	if len(s.sorted) > 0 {
+		f.sorted = make([]int32, len(s.sorted))
+		for i, ent := range s.sorted {
+			f.sorted[i] = ent.woken
+		}
+	}
+	f.tgts = make([]frozenTarget, len(s.tgts))
+	for id, i := range s.tidx {
+		t := &f.tgts[i]
+		t.inbound, t.depth = s.tgts[i].inbound, s.tgts[i].depth
+		if ent := s.comps[id]; ent != nil {
+			t.id = f.comps[ent.woken].id
+		} else {
+			t.id.a = uint32(len(f.arena))
+			f.arena = append(f.arena, id...)
+			t.id.b = uint32(len(f.arena))
+		}
+	}
+	s.frozen = f
+	s.comps, s.order, s.sorted, s.tidx, s.tgts = nil, nil, nil, nil, nil
+	s.woken, s.bufDeps, s.phUnsent = nil, nil, nil
+	s.dirtyList, s.unsentList = nil, nil
+	return true
+}
+
+// find returns the range of the arena that holds reference r of the
+// component c (one of its child ids, or its own id).
+func (f *frozenSurface) find(c *frozenComp, fc *fastComp, r string) span {
+	for i, sl := range fc.slots {
+		if string(fc.slotID(i)) == r {
+			return span{c.src.a + uint32(sl.a), c.src.a + uint32(sl.b)}
+		}
+	}
+	at := uint32(len(f.arena))
+	f.arena = append(f.arena, r...)
+	return span{at, uint32(len(f.arena))}
+}
+
+// str returns the arena's range sp as a string, in place.
+func (f *frozenSurface) str(sp span) string {
+	if sp.b <= sp.a {
+		return ""
+	}
+	return unsafe.String(&f.arena[sp.a], int(sp.b-sp.a))
+}
+
+// bytes returns the arena's range sp, in place, with no spare capacity.
+func (f *frozenSurface) bytes(sp span) []byte {
+	return f.arena[sp.a:sp.b:sp.b]
+}
+
+// thaw builds s's full form again from its compact form.
+func (s *surfaceState) thaw() {
+	f := s.frozen
+	if f == nil {
+		return
+	}
+	s.frozen = nil
+	n := len(f.comps)
+	ents := make([]compEntry, n)
+	fcs := make([]fastComp, n)
+	refs := make([]string, len(f.refs))
+	for i, r := range f.refs {
+		refs[i] = f.str(r)
+	}
+	s.comps = make(map[string]*compEntry, n)
+	s.order = make([]string, n)
+	slots, empties, pjsons := f.slots, f.empties, f.pjsons
+	for i := range f.comps {
+		c := &f.comps[i]
+		ent, fc := &ents[i], &fcs[i]
+		id := f.str(c.id)
+		fc.id, fc.src = id, f.bytes(c.src)
+		if c.slotsN > 0 {
+			fc.slots, slots = slots[:c.slotsN:c.slotsN], slots[c.slotsN:]
+		}
+		copy(fc.empty[:], empties[:c.nEmpty])
+		empties = empties[c.nEmpty:]
+		fc.nEmpty, fc.emptyObj = c.nEmpty, c.flags&fzEmptyObj != 0
+		ent.id, ent.fast = id, fc
+		if c.refsN > 0 {
+			ent.refs, refs = refs[:c.refsN:c.refsN], refs[c.refsN:]
+		}
+		switch {
+		case c.flags&fzShared != 0:
+			ent.pjson, ent.shared = fc.src, true
+		case c.flags&fzPjson != 0:
+			ent.pjson, pjsons = f.bytes(pjsons[0]), pjsons[1:]
+		}
+		ent.hash, ent.yHash = c.hash, c.yHash
+		ent.depth, ent.gen, ent.phsYieldedN, ent.valid = int(c.depth), c.gen, c.phsYieldedN, c.valid
+		ent.selfRef = c.flags&fzSelfRef != 0
+		ent.reach = c.flags&fzReach != 0
+		ent.stale = c.flags&fzStale != 0
+		ent.usesBuf = c.flags&fzUsesBuf != 0
+		ent.reprocessed = c.flags&fzReprocessed != 0
+		ent.yOK = c.flags&fzYOK != 0
+		s.comps[id] = ent
+		s.order[i] = id
+	}
+	s.sorted = make([]*compEntry, len(f.sorted))
+	for i, k := range f.sorted {
+		s.sorted[i] = &ents[k]
+	}
+	s.tidx = make(map[string]int32, len(f.tgts))
+	s.tgts = make([]target, len(f.tgts))
+	for i, t := range f.tgts {
+		s.tgts[i] = target{inbound: t.inbound, depth: t.depth}
+		s.tidx[f.str(t.id)] = int32(i)
+	}
+	s.woken, s.bufDeps, s.phUnsent = map[string]struct{}{}, map[string]struct{}{}, map[string]struct{}{}
+}
