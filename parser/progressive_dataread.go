@@ -1,7 +1,9 @@
 package parser
 
+import "bytes"
+
 // Sniffing a data model message with the data model reader, part one:
-// where healData's decoding would succeed (the cut), and what the healed
+// where decoding the healed message would succeed (the cut), and what the healed
 // message holds there (resolve). Part two, what it yields, is in
 // progressive_datayield.go.
 
@@ -28,50 +30,65 @@ type dataView struct {
 }
 
 // sniffDataRead sniffs the data model message at stack index i with the
-// data model reader. It reports false, having changed nothing, when the
-// decoding path must do it.
-func (e *progressiveEngine) sniffDataRead(i int, v08 bool) (bool, error) {
+// data model reader: the block's message (or list element), or a data model
+// object nested in it, which the reference sniffs as a message of its own
+// (each has its reader, see nestedReader).
+func (e *progressiveEngine) sniffDataRead(i int, v08 bool) error {
 	s := &e.sc
-	if e.generic || !(i == 0 && !s.inList || i == 1 && s.inList && s.stack[0].open == '[') {
-		return false, nil
+	if !(i == 0 && !s.inList || i == 1 && s.inList && s.stack[0].open == '[') {
+		// The reader of a nested object is the data helper for its sniff.
+		top := e.data
+		e.data = e.nested[e.nestedReader(i)]
+		defer func() { e.data = top }()
 	}
 	r := e.reader()
-	if !r.sync(s.buf, s.msgGen, s.stack[i].start, v08) {
-		return false, nil
+	r.sync(s.buf, s.msgGen, s.stack[i].start, v08)
+	if r.none {
+		return nil
 	}
-	// Where healData's decoding succeeds: healed whole, or cut back at the
-	// last comma between members or elements (the commas after it are in
-	// keys or in strings that may not be cut, where it fails).
+	buf := s.buf[:r.end]
+	// Where healing the message gives valid JSON: healed whole, or cut back
+	// at the last comma between members or elements (the commas after it
+	// are in keys or in strings that may not be cut, where it fails).
 	var cut dataCut
 	var src []byte
-	f := rstripSpace(s.buf[r.fs:])
+	f := rstripSpace(buf[r.fs:])
 	closes := r.lex != lexStr || r.mayCut(f) // healOpen would close the string
 	switch {
 	case closes && r.lex == lexStr && r.esc != 0:
-		// Cut inside an escape: cut back at a comma in the string, it
-		// may heal.
-		return false, nil
+		// Cut inside an escape: cut back at the last comma of the string
+		// where it may be cut, else as below.
+		if c := r.stringCut(buf); c >= 0 {
+			cut = dataCut{pos: c, depth: len(r.stack), open: true, inStr: true}
+			src = r.healEnd(rstripSpace(buf[r.fs:c]), cut)
+			break
+		}
+		if r.comma < 0 {
+			return nil
+		}
+		cut = dataCut{pos: r.comma, depth: r.commaDepth}
+		src = r.healEnd(rstripSpace(buf[r.fs:r.comma]), cut)
 	case closes && r.endHeals():
-		cut = dataCut{pos: len(s.buf), depth: len(r.stack), open: r.lex == lexStr || r.lex == lexNum, inStr: r.lex == lexStr}
+		cut = dataCut{pos: len(buf), depth: len(r.stack), open: r.lex == lexStr || r.lex == lexNum, inStr: r.lex == lexStr}
 		src = r.healEnd(f, cut)
 	case r.comma < 0:
 		// No prefix heals: the decoding finds nothing.
-		return true, nil
+		return nil
 	default:
 		cut = dataCut{pos: r.comma, depth: r.commaDepth}
-		src = r.healEnd(rstripSpace(s.buf[r.fs:r.comma]), cut)
+		src = r.healEnd(rstripSpace(buf[r.fs:r.comma]), cut)
 	}
 	if e.dataLastGen == e.dataGen && e.dataLastSurface == e.surface && string(e.dataLast) == string(src) {
-		return true, nil
+		return nil
 	}
 	var v dataView
-	if !r.resolve(s.buf, cut, &v) {
-		return false, nil
+	if !r.resolve(buf, cut, &v) {
+		return nil
 	}
 	e.dataLast = append(e.dataLast[:0], src...)
 	e.dataLastSurface = e.surface
 	if v.empty {
-		return true, nil
+		return nil
 	}
 	var err error
 	if v08 {
@@ -80,10 +97,52 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) (bool, error) {
 		err = e.sniffedReadV09(&v)
 	}
 	if err != nil {
-		return true, err
+		return err
 	}
 	e.dataLastGen = e.dataGen
-	return true, nil
+	return nil
+}
+
+// nestedReader is the index in e.nested of the reader of the data model
+// object nested at stack index i: its own, a stale one, or a new one.
+func (e *progressiveEngine) nestedReader(i int) int {
+	s := &e.sc
+	fs := s.stack[i].start
+	k := -1
+	for j, r := range e.nested {
+		if r.gen == s.msgGen && r.fs == fs {
+			return j
+		}
+		if k < 0 && (r.gen != s.msgGen || !s.openAt(r.fs)) {
+			k = j
+		}
+	}
+	if k < 0 {
+		k = len(e.nested)
+		e.nested = append(e.nested, &dataReader{})
+	}
+	return k
+}
+
+// openAt reports whether an open object starts at fs.
+func (s *progScan) openAt(fs int) bool {
+	for _, f := range s.stack {
+		if f.start == fs {
+			return true
+		}
+	}
+	return false
+}
+
+// stringCut is the last comma of the string value being read (cut inside
+// an escape) where the string may be cut, or -1.
+func (r *dataReader) stringCut(buf []byte) int {
+	for c := r.strComma; c > r.tok; c = r.tok + 1 + bytes.LastIndexByte(buf[r.tok+1:c], ',') {
+		if mayCutString(rstripSpace(buf[r.fs:c]), r.tok-r.fs) {
+			return c
+		}
+	}
+	return -1
 }
 
 // endHeals reports whether the message read so far heals (closed at the

@@ -247,6 +247,7 @@ func (ent *compEntry) compact() {
 // releaseReader drops the data model reader, or only empties it when it
 // is small (the next data model message reuses it).
 func (e *progressiveEngine) releaseReader() {
+	e.nested = nil
 	r := e.data
 	if r == nil {
 		return
