@@ -146,39 +146,6 @@ type memberValue struct {
 	v   any
 }
 
-// dataContents is what is known of the data: for an object, its entries
-// (the last of each key); for a v0.8 list, its elements.
-type dataContents struct {
-	id    uint64 // which data (see dataChecked)
-	repl  int    // entries replaced by a later one with the same key
-	list  bool
-	ents  []dataEntry
-	idx   keyIndex // key -> index in ents
-	elems []dataElem
-	// For the list: key -> index in elems of its last element with a
-	// value (what contentsToDict keeps), and of its last element.
-	valIdx, lastIdx keyIndex
-}
-
-// entKey and elemKey are the keys of ents and elems, for their indexes.
-func (c *dataContents) entKey(i int) string  { return c.ents[i].key }
-func (c *dataContents) elemKey(i int) string { return c.elems[i].key }
-
-// valAt returns the index in elems of key's last element with a value.
-func (c *dataContents) valAt(key string) (int, bool) { return c.valIdx.get(key, c.elemKey) }
-
-// valIs and lastIs report whether elems[i] is key's last element with a
-// value, and key's last element.
-func (c *dataContents) valIs(key string, i int) bool {
-	j, ok := c.valAt(key)
-	return ok && j == i
-}
-
-func (c *dataContents) lastIs(key string, i int) bool {
-	j, ok := c.lastIdx.get(key, c.elemKey)
-	return ok && j == i
-}
-
 // dataChecked is what a sniff left equal to the record of yielded data:
 // at generation gen of the record (progressiveEngine.dataGen), the record
 // d of slot holds the value of each of the first n entries (elements) of
@@ -203,61 +170,6 @@ func (k *dataChecked) from(c *dataContents, gen int, slot dataSlot) (int, map[st
 		return 0, nil
 	}
 	return k.n, k.d
-}
-
-// keyedEnc is the encoding enc[a:b] of the value under key.
-type keyedEnc struct {
-	key  string
-	a, b int
-}
-
-// dataEntry is an entry of a data object: its key and its value's
-// encodings (see encodedValue), held in the entry itself rather than in a
-// separate encodedValue, since a large data model message has one entry
-// per key (see TestLargeDataBlockHeap).
-type dataEntry struct {
-	key, out, cmp string
-}
-
-// dataElem is an element of a v0.8 contents list, as contentsToDict,
-// latestEntries and pruneEntries read it.
-type dataElem struct {
-	key    string        // its string "key" ("" if none)
-	hasVal bool          // it has a value for contentsToDict
-	cmp    string        // the comparison encoding of that value
-	pruned *encodedValue // the element as pruneEntries leaves it, nil if dropped
-}
-
-func (c *dataContents) reset(list bool, id uint64) {
-	c.list, c.id, c.repl = list, id, 0
-	clear(c.ents)
-	c.ents = c.ents[:0]
-	c.idx.reset()
-	clear(c.elems)
-	c.elems = c.elems[:0]
-	c.valIdx.reset()
-	c.lastIdx.reset()
-}
-
-func (c *dataContents) addElem(el dataElem) {
-	c.elems = append(c.elems, el)
-	if el.key != "" {
-		i := len(c.elems) - 1
-		c.lastIdx.set(el.key, i, c.elemKey)
-		if el.hasVal {
-			c.valIdx.set(el.key, i, c.elemKey)
-		}
-	}
-}
-
-func (c *dataContents) addEntry(key, out, cmp string) {
-	if i, ok := c.idx.get(key, c.entKey); ok {
-		c.ents[i].out, c.ents[i].cmp = out, cmp
-		c.repl++
-		return
-	}
-	c.ents = append(c.ents, dataEntry{key, out, cmp})
-	c.idx.set(key, len(c.ents)-1, c.entKey)
 }
 
 func (b *dataBody) reset() {

@@ -90,3 +90,9 @@ func mapHas(d map[string]string, key string, enc []byte) bool {
 	prev, ok := d[key]
 	return ok && prev == string(enc)
 }
+
+// keyedEnc is the encoding enc[a:b] of the value under key.
+type keyedEnc struct {
+	key  string
+	a, b int
+}
