@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestDeltaDataYields pins down delta mode's data model yields (delta.go):
+// TestDeltaDataYields pins down delta mode's data model yields (data_delta.go):
 // a message's first yield whole, its later yields entry by entry at the
 // entries' own paths (v0.9), whole when an entry cannot be addressed
 // (v0.8, the empty key), and nothing the complete messages would not

@@ -148,7 +148,7 @@ func onlyV09(msgs []json.RawMessage) bool {
 			// The progressive modes, like the reference, yield a data
 			// model message sniffed before its path (surfaceId) arrived at
 			// the root (for the current surface), replacing a whole data
-			// model (see delta.go).
+			// model (see data_delta.go).
 			return false
 		}
 		if body, ok := env["updateDataModel"].(map[string]any); ok && !hasDataKeys(body) {

@@ -48,7 +48,7 @@ type progressiveEngine struct {
 	famFixed bool // family fixed by the catalog
 	maxDepth int
 	delta    bool
-	generic  bool // tests: never take the byte-level component path, nor the data model reader (data helper)
+	generic  bool // tests: never take the byte-level component path
 
 	// Default version string of constructed v0.9-family messages.
 	defaultVersion string
@@ -85,8 +85,9 @@ type progressiveEngine struct {
 	dataLastSurface string
 	dataLastGen     int
 	dataGen         int
-	data            *dataReader // data helper: the open data model message, read incrementally (see reader)
-	dataIDs         uint64      // the last data id given by a released reader
+	data            *dataReader   // data helper: the open data model message, read incrementally (see reader)
+	nested          []*dataReader // readers of data model objects nested in a message (see nestedReader)
+	dataIDs         uint64        // the last data id given by a released reader
 
 	// Per Feed: the v0.8 surfaceUpdate snapshots placed, de-duplicated in
 	// feedEnd.

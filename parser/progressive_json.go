@@ -14,7 +14,7 @@ import (
 func appendJSON(dst []byte, v any) []byte { return appendValue(dst, v, false) }
 
 // appendCmp appends the comparison encoding of a decoded value (see
-// progressive_datacmp.go).
+// data_record.go).
 func appendCmp(dst []byte, v any) []byte { return appendValue(dst, v, true) }
 
 // appendValue is appendJSON, or with cmp appendCmp: strings written by
@@ -88,7 +88,7 @@ func appendJSONString(dst []byte, s string) []byte {
 
 // appendQuoted appends s as a JSON string literal, with each byte of
 // invalid UTF-8 written as \ufffd, or with rawInvalid as \xHH (which is
-// not JSON: the comparison encodings of progressive_datacmp.go).
+// not JSON: the comparison encodings of data_record.go).
 func appendQuoted(dst []byte, s string, rawInvalid bool) []byte {
 	return jsonwire.AppendQuoted(dst, s, rawInvalid)
 }

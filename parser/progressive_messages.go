@@ -363,7 +363,7 @@ func hasEmptyObject(v any) bool {
 // which are dropped rather than failing the block) and emits it.
 func (e *progressiveEngine) yieldMessage(msg map[string]any, strict bool) error {
 	// The reference's de-duplication of data model messages is progressive
-	// mode's; delta mode reduces every message itself (see delta.go), a
+	// mode's; delta mode reduces every message itself (see data_delta.go), a
 	// v0.8 one progressive mode skips as its sniffs yielded it.
 	if !e.dedupeData(msg, strict) {
 		if e.dstate == nil {
@@ -434,7 +434,7 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 		e.recUsed = append(e.recUsed, r)
 	}
 	if e.dstate != nil && r.msg != e.sc.msgGen {
-		// Delta mode reduces a message against itself only (delta.go):
+		// Delta mode reduces a message against itself only (data_delta.go):
 		// the record starts afresh with each message, so that its first
 		// yield carries every entry read so far.
 		if len(r.keys) > 0 {

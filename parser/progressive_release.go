@@ -278,6 +278,7 @@ func (ent *compEntry) compact() {
 // block needs it, with the data ids it gave (a reader kept between blocks,
 // emptied, held its lists and about 1 KB per idle stream).
 func (e *progressiveEngine) releaseReader() {
+	e.nested = nil
 	if r := e.data; r != nil {
 		e.dataIDs = r.ids
 		e.data = nil

@@ -1,8 +1,8 @@
 package parser
 
 // Sniffing a data model message with the data model reader, part two:
-// what sniffedDataV09 and sniffedDataV08 would yield for what the reader
-// resolved, and yielding it as encoded messages.
+// what the reference yields for what the reader resolved, as encoded
+// messages.
 
 import (
 	"slices"
@@ -33,7 +33,8 @@ func (r *dataReader) openEncoded(v *dataView) (out string, ok bool) {
 	return out, true
 }
 
-// sniffedReadV09 is sniffedDataV09 on what the reader resolved.
+// sniffedReadV09 yields the changed entries of a sniffed updateDataModel
+// (its value an object), as the reader resolved it.
 func (e *progressiveEngine) sniffedReadV09(v *dataView) error {
 	if !v.body || v.cont == nil {
 		return nil
@@ -106,9 +107,9 @@ func (r *dataReader) openEntry(v *dataView, d map[string]string) (en dataEntry, 
 }
 
 // yieldReadV09 yields the changed entries of a sniffed updateDataModel
-// read by the data model reader: what yieldDataV09 does (yieldMessage:
-// dedupeData, the catalog's loose verdict, then emit; in delta mode,
-// emit's reduction), without building the message as maps.
+// read by the data model reader: what yieldMessage does (dedupeData, the
+// catalog's loose verdict, then emit; in delta mode, emit's reduction),
+// without building the message as maps.
 func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, hasPath bool, changed []dataEntry) error {
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	r := e.reader()
@@ -211,7 +212,9 @@ func appendUpdateDataModel(msg []byte, sid, path string, hasPath bool, entries [
 	return append(msg, '}')
 }
 
-// sniffedReadV08 is sniffedDataV08 on what the reader resolved.
+// sniffedReadV08 yields a sniffed dataModelUpdate, as the reader resolved
+// it: its contents flattened (contentsToDict), compared with the record,
+// and when one differs, the latest entry of each key (pruneEntries).
 func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	if !v.body || v.cont == nil {
 		return nil
@@ -300,7 +303,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 
 // yieldReadV08 yields a sniffed dataModelUpdate read by the data model
 // reader, its contents the entries of list or (contents given as an
-// object, isList false) the changed entries: what sniffedDataV08 does with
+// object, isList false) the changed entries: what the reference does with
 // yieldMessage (dedupeData, whose records sniffing replaces, the catalog's
 // loose verdict, then emit; in delta mode, emit's reduction), without
 // building the message as maps.

@@ -24,8 +24,16 @@ type dataReader struct {
 	pos    int    // offset of the next byte to read
 	gen    uint64 // the scanner's msgGen when the reader started
 	active bool
-	failed bool // not valid JSON: the decoding path takes over
+	failed bool // not valid JSON at the byte read last (see freeze)
 	v08    bool
+	// end is the end of the bytes read: the buffer's, or (frozen) the
+	// last comma before the byte that made the message invalid JSON.
+	end    int
+	frozen bool
+	none   bool // frozen with no comma before that byte: nothing heals
+	// retry: frozen on a comma that a heal at the end of the buffer
+	// drops (see freeze): the next sync reads again.
+	retry bool
 
 	stack []drFrame
 
@@ -38,8 +46,10 @@ type dataReader struct {
 	tok  int // offset of the string token's quote
 
 	// The last comma between members or elements, and the number of
-	// containers open there.
+	// containers open there; strComma: the last comma in the string
+	// being read (-1: none).
 	comma, commaDepth int
+	strComma          int
 
 	// body is the open body (stack[1] when its role is roleBody); cbody
 	// the last complete one, valid when cbodyOK (the message's last body
@@ -136,39 +146,6 @@ type memberValue struct {
 	v   any
 }
 
-// dataContents is what is known of the data: for an object, its entries
-// (the last of each key); for a v0.8 list, its elements.
-type dataContents struct {
-	id    uint64 // which data (see dataChecked)
-	repl  int    // entries replaced by a later one with the same key
-	list  bool
-	ents  []dataEntry
-	idx   keyIndex // key -> index in ents
-	elems []dataElem
-	// For the list: key -> index in elems of its last element with a
-	// value (what contentsToDict keeps), and of its last element.
-	valIdx, lastIdx keyIndex
-}
-
-// entKey and elemKey are the keys of ents and elems, for their indexes.
-func (c *dataContents) entKey(i int) string  { return c.ents[i].key }
-func (c *dataContents) elemKey(i int) string { return c.elems[i].key }
-
-// valAt returns the index in elems of key's last element with a value.
-func (c *dataContents) valAt(key string) (int, bool) { return c.valIdx.get(key, c.elemKey) }
-
-// valIs and lastIs report whether elems[i] is key's last element with a
-// value, and key's last element.
-func (c *dataContents) valIs(key string, i int) bool {
-	j, ok := c.valAt(key)
-	return ok && j == i
-}
-
-func (c *dataContents) lastIs(key string, i int) bool {
-	j, ok := c.lastIdx.get(key, c.elemKey)
-	return ok && j == i
-}
-
 // dataChecked is what a sniff left equal to the record of yielded data:
 // at generation gen of the record (progressiveEngine.dataGen), the record
 // d of slot holds the value of each of the first n entries (elements) of
@@ -195,61 +172,6 @@ func (k *dataChecked) from(c *dataContents, gen int, slot dataSlot) (int, map[st
 	return k.n, k.d
 }
 
-// keyedEnc is the encoding enc[a:b] of the value under key.
-type keyedEnc struct {
-	key  string
-	a, b int
-}
-
-// dataEntry is an entry of a data object: its key and its value's
-// encodings (see encodedValue), held in the entry itself rather than in a
-// separate encodedValue, since a large data model message has one entry
-// per key (see TestLargeDataBlockHeap).
-type dataEntry struct {
-	key, out, cmp string
-}
-
-// dataElem is an element of a v0.8 contents list, as contentsToDict,
-// latestEntries and pruneEntries read it.
-type dataElem struct {
-	key    string        // its string "key" ("" if none)
-	hasVal bool          // it has a value for contentsToDict
-	cmp    string        // the comparison encoding of that value
-	pruned *encodedValue // the element as pruneEntries leaves it, nil if dropped
-}
-
-func (c *dataContents) reset(list bool, id uint64) {
-	c.list, c.id, c.repl = list, id, 0
-	clear(c.ents)
-	c.ents = c.ents[:0]
-	c.idx.reset()
-	clear(c.elems)
-	c.elems = c.elems[:0]
-	c.valIdx.reset()
-	c.lastIdx.reset()
-}
-
-func (c *dataContents) addElem(el dataElem) {
-	c.elems = append(c.elems, el)
-	if el.key != "" {
-		i := len(c.elems) - 1
-		c.lastIdx.set(el.key, i, c.elemKey)
-		if el.hasVal {
-			c.valIdx.set(el.key, i, c.elemKey)
-		}
-	}
-}
-
-func (c *dataContents) addEntry(key, out, cmp string) {
-	if i, ok := c.idx.get(key, c.entKey); ok {
-		c.ents[i].out, c.ents[i].cmp = out, cmp
-		c.repl++
-		return
-	}
-	c.ents = append(c.ents, dataEntry{key, out, cmp})
-	c.idx.set(key, len(c.ents)-1, c.entKey)
-}
-
 func (b *dataBody) reset() {
 	b.sid, b.path = memberValue{}, memberValue{}
 	b.cont.reset(false, 0)
@@ -257,26 +179,65 @@ func (b *dataBody) reset() {
 }
 
 // sync makes the reader follow the message starting at fs in buf (cut
-// last at the scanner's msgGen gen) and reads the bytes that arrived. It
-// reports false when the message is not valid JSON so far.
-func (r *dataReader) sync(buf []byte, gen uint64, fs int, v08 bool) bool {
-	if !r.active || r.gen != gen || r.fs != fs || r.v08 != v08 || r.pos > len(buf) {
+// last at the scanner's msgGen gen) and reads the bytes that arrived.
+//
+// A message that is not valid JSON so far (the reference's reading of a
+// block whose bracket count is lost, see lostCount) is read up to the
+// comma where healing it succeeds: see freeze.
+func (r *dataReader) sync(buf []byte, gen uint64, fs int, v08 bool) {
+	if !r.active || r.gen != gen || r.fs != fs || r.v08 != v08 || r.end > len(buf) || r.retry {
 		r.start(gen, fs, v08)
 	}
-	if r.failed {
-		return false
+	if r.frozen {
+		return
 	}
-	r.read(buf)
-	return !r.failed
+	if x := r.read(buf); x >= 0 {
+		r.freeze(buf, x)
+	}
+}
+
+// freeze handles the byte at x that made the message invalid JSON. Its
+// healings from the end of the buffer back to x are not valid JSON (healing
+// appends closers to a text, or drops a trailing comma and space), so the
+// healed message is that of the text cut at the last comma before x, as
+// the reader gives it for a buffer ending there; it stays so while the
+// buffer grows. The one exception is the comma at x itself when it is the
+// last byte but space, after an opening bracket: healing drops it, so the
+// healed message is the text before it, until another byte arrives.
+func (r *dataReader) freeze(buf []byte, x int) {
+	st := drObjAfter
+	if len(r.stack) > 0 {
+		st = r.stack[len(r.stack)-1].st
+	}
+	cut, retry := -1, false
+	switch {
+	case buf[x] == ',' && (st == drObjStart || st == drArrStart) && len(rstripSpace(buf[x:])) == 1:
+		cut, retry = x, true
+	default:
+		if c := bytes.LastIndexByte(buf[r.fs:x], ','); c >= 0 {
+			cut = r.fs + c
+		}
+	}
+	r.start(r.gen, r.fs, r.v08)
+	r.frozen, r.retry = true, retry
+	if cut < 0 {
+		r.none = true
+		return
+	}
+	if r.read(buf[:cut]) >= 0 {
+		// (Unreachable: the text before x is valid.)
+		r.none = true
+	}
 }
 
 func (r *dataReader) start(gen uint64, fs int, v08 bool) {
 	r.active, r.failed, r.v08 = true, false, v08
-	r.gen, r.fs, r.pos = gen, fs, fs
+	r.frozen, r.none, r.retry = false, false, false
+	r.gen, r.fs, r.pos, r.end = gen, fs, fs, fs
 	clear(r.stack)
 	r.stack = r.stack[:0]
 	r.lex, r.esc = lexNone, 0
-	r.comma, r.commaDepth = -1, 0
+	r.comma, r.commaDepth, r.strComma = -1, 0, -1
 	r.body.reset()
 	r.cbody.reset()
 	r.cbodyOK = false
@@ -285,10 +246,14 @@ func (r *dataReader) start(gen uint64, fs int, v08 bool) {
 	r.cutSet = false
 }
 
-// read reads buf[r.pos:].
-func (r *dataReader) read(buf []byte) {
+// read reads buf[r.pos:]. It returns the offset of the byte that made
+// the message invalid JSON, or -1.
+func (r *dataReader) read(buf []byte) int {
 	i := r.pos
-	for ; i < len(buf) && !r.failed; i++ {
+	for ; i < len(buf); i++ {
+		if r.failed {
+			return i - 1
+		}
 		c := buf[i]
 		switch r.lex {
 		case lexKey, lexStr:
@@ -312,6 +277,8 @@ func (r *dataReader) read(buf []byte) {
 				r.esc = 1
 			case c == '"':
 				r.stringEnd(buf, i)
+			case c == ',' && r.lex == lexStr:
+				r.strComma = i
 			case c < 0x20:
 				r.failed = true
 			}
@@ -344,7 +311,11 @@ func (r *dataReader) read(buf []byte) {
 		}
 		r.structural(buf, i, c)
 	}
-	r.pos = len(buf)
+	if r.failed {
+		return i - 1
+	}
+	r.pos, r.end = len(buf), len(buf)
+	return -1
 }
 
 // structural handles a byte outside any token.
@@ -423,7 +394,7 @@ func (r *dataReader) valueStart(top *drFrame, i int, c byte) bool {
 		}
 		r.stack = append(r.stack, drFrame{open: c, st: st, role: role})
 	case c == '"':
-		r.lex, r.esc, r.tok = lexStr, 0, i
+		r.lex, r.esc, r.tok, r.strComma = lexStr, 0, i, -1
 	case c == 't' || c == 'f' || c == 'n':
 		r.lex, r.lit, r.litI = lexLit, jsonwire.Literal(c), 1
 	default:

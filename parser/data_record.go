@@ -46,19 +46,6 @@ func differsBytes(d map[string]string, key string, cmp []byte) bool {
 	return prev != string(cmp)
 }
 
-// dataDiffers reports whether v differs from the value last recorded under
-// key in d (an absent key counts as null, as a missing map entry compares
-// as nil), leaving v's comparison encoding in the reader's enc.
-func (e *progressiveEngine) dataDiffers(d map[string]string, key string, v any) bool {
-	r := e.reader()
-	r.enc = appendCmp(r.enc[:0], v)
-	prev, ok := d[key]
-	if !ok {
-		prev = "null"
-	}
-	return prev != string(r.enc)
-}
-
 // recordData records v as the value last yielded under key in d.
 func (e *progressiveEngine) recordData(d map[string]string, key string, v any) {
 	r := e.reader()
@@ -102,4 +89,10 @@ func (e *progressiveEngine) recordEncoded(d map[string]string) {
 func mapHas(d map[string]string, key string, enc []byte) bool {
 	prev, ok := d[key]
 	return ok && prev == string(enc)
+}
+
+// keyedEnc is the encoding enc[a:b] of the value under key.
+type keyedEnc struct {
+	key  string
+	a, b int
 }

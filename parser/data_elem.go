@@ -1,6 +1,6 @@
 package parser
 
-// Data model members read as the decoding path would read them: data
+// Data model members read as the reference reads them: data
 // entries that are their own canonical encoding, and v0.8 contents
 // elements, at byte level when they are flat.
 

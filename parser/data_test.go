@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -187,57 +189,80 @@ func (g *dataStreamGen) stream() []byte {
 	return []byte(out)
 }
 
-// TestDataReaderMatchesDecoding checks, on random data model streams cut
-// in chunks of several sizes, that sniffing with the data model reader
-// yields, Feed by Feed, the same messages as decoding the healed message.
-func TestDataReaderMatchesDecoding(t *testing.T) {
-	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
+// dataReaderCases are hand-picked data model streams for the data model
+// reader: cut back at commas, duplicate members, a string cut inside an
+// escape or a character, nested data model messages, invalid JSON read
+// the reference's way (a block whose bracket count is lost).
+var dataReaderCases = []struct{ name, in string }{
+	{"url value cut back at its commas", `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":1,"u":"https://x/a,b,c","t":"x"}}}]</a2ui-json>`},
+	{"cuttable string with an escape", `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":{"text":"a, b\n, \u00e9, c"},"b":["x, \"y\", z"]}}}]</a2ui-json>`},
+	{"duplicate value and body", `<a2ui-json>[{"updateDataModel":{"value":{"a":1}},"updateDataModel":{"surfaceId":"s","value":{"b":2},"value":{"c":[1,2]},"path":"/p","path":7}}]</a2ui-json>`},
+	{"keys named like body members", `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"value":5,"path":"x","surfaceId":"t","x":1}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"value":5,"x":2}}}]</a2ui-json>`},
+	{"escaped member names", `<a2ui-json>[{"version":"v0.9","update\u0044ataModel":{"surface\u0049d":"s","valu\u0065":{"\u006b":"v"}}}]</a2ui-json>`},
+	{"non-ASCII text cut anywhere", `<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"t","valueString":"日本語 😀 é"},{"key":"m","valueMap":[{"key":"n","valueString":"ü"}]}]}}]</a2ui-json>`},
+	{"v0.8 contents object", `<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","path":{"p":1},"contents":{"a":null,"b":{"c":[true,false]},"d":"x"}}}]</a2ui-json>`},
+	{"v0.8 entries with more members", `<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","a!":1,"a":2,"valueString":"x y","A":true, "z" : null},{"valueNumber":-1.5e3,"key":7},{"key":"b","valueBoolean":null,"value":"v"},{"key":"c","valueString":"d","valueString":"e"}]}}]</a2ui-json>`},
+	{"v0.8 entries without values", `<a2ui-json>[{"dataModelUpdate":{"contents":[{"key":"a"},{"key":"a","valueString":"x"},{"key":"a"},{"valueString":"y"},7,{"key":"b","valueMap":[{"key":"c"}]}]}}]</a2ui-json>`},
+	{"invalid JSON in the middle", `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":1,"b":tru e,"c":2}}}]</a2ui-json>`},
+	{"nested data model message", `<a2ui-json>[{"version":"v0.9","x":{"updateDataModel":{"surfaceId":"s","value":{"a":"b"}}},"updateDataModel":{"surfaceId":"s","value":{"updateDataModel":{"value":{"q":1}}}}}]</a2ui-json>`},
+	{"numbers and literals cut", `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"n":-12.5e+3,"z":0,"t":true,"f":false,"u":null,"m":[1e5,-0]}}}]</a2ui-json>`},
+	// Blocks whose bracket count is lost are read as the reference reads
+	// them: the data model message stays open over invalid JSON.
+	{"v0.8 message missing its brace", `<a2ui-json>[{"dataModelUpdate": {"surfaceId": "s1", "contents": [{"key": "name", "valueString": "Alice"}]}, {"beginRendering": {"root": "root", "surfaceId": "s1"}}, {"surfaceUpdate": {"surfaceId": "s1", "components": [{"id": "root", "component": {"Text": {"text": {"path": "/name"}}}}}}]</a2ui-json>`},
+	{"v0.8 message nested in a lost one", `<a2ui-json>[ {"dataModelUpdate": {"surfaceId": "default", "contents": [{"key": "name", "valueString": "John"}, {"valueString": "incomplete"{"dataModelUpdate": {"surfaceId": "default", "contents": [{"valueString": "no-key", "key": "k, j"}, {"key": "m", "valueString": "a, b\n c"}]}}]}}]</a2ui-json>`},
+	{"v0.9 message missing its brace", `<a2ui-json>[{"version": "v0.9", "updateDataModel": {"surfaceId": "s1", "value": {"name": "Al, ice", "n": 2}, {"version": "v0.9", "updateDataModel": {"surfaceId": "s1", "value": {"x": "y, z\" w", "q": [1, 2]}}}]</a2ui-json>`},
+}
+
+// TestGoldenHashesDataReader checks the data model reader's yields, call by
+// call and byte for byte, on random data model streams and on
+// dataReaderCases, cut in chunks of several sizes, against golden hashes
+// (testdata/golden_hashes/data_reader.txt). The hashes were recorded while
+// the engine still had a second, decoding path for data model messages,
+// which the reader was checked against on these same streams (the reader
+// and the decoding gave the same messages); -run TestGoldenHashes -update
+// rewrites them.
+func TestGoldenHashesDataReader(t *testing.T) {
+	var g goldenTable
 	for _, v08 := range []bool{false, true} {
-		g := &dataStreamGen{r: rand.New(rand.NewSource(7)), v08: v08}
-		for i := range 150 {
-			in := g.stream()
-			t.Run(fmt.Sprintf("v08=%v/%d", v08, i), func(t *testing.T) {
-				for _, n := range []int{1, 2, 5, 16} {
-					checkSamePaths(t, chunked(in, n))
+		gen := &dataStreamGen{r: rand.New(rand.NewSource(7)), v08: v08}
+		var streams [][]byte
+		for range 150 {
+			streams = append(streams, gen.stream())
+		}
+		for from := 0; from < len(streams); from += 25 {
+			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+				h := sha256.New()
+				for _, in := range streams[from : from+25] {
+					for _, n := range []int{1, 2, 5, 16} {
+						fmt.Fprintf(h, "chunk=%d\n", n)
+						if err := goldenRun(h, mode, false, nil, chunked(in, n)); err != nil {
+							t.Fatal(err)
+						}
+					}
 				}
-			})
+				g.add(fmt.Sprintf("random v08=%v streams=%d-%d mode=%s", v08, from, from+24, mode), h)
+			}
 		}
 	}
-}
-
-// TestDataReaderCases checks hand-picked streams where the reader must
-// give what decoding gives: cut back at commas, duplicate members, a
-// string cut inside an escape or a character, nested data model messages.
-func TestDataReaderCases(t *testing.T) {
-	cases := map[string]string{
-		"url value cut back at its commas": `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":1,"u":"https://x/a,b,c","t":"x"}}}]</a2ui-json>`,
-		"cuttable string with an escape":   `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":{"text":"a, b\n, \u00e9, c"},"b":["x, \"y\", z"]}}}]</a2ui-json>`,
-		"duplicate value and body":         `<a2ui-json>[{"updateDataModel":{"value":{"a":1}},"updateDataModel":{"surfaceId":"s","value":{"b":2},"value":{"c":[1,2]},"path":"/p","path":7}}]</a2ui-json>`,
-		"keys named like body members":     `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"value":5,"path":"x","surfaceId":"t","x":1}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"value":5,"x":2}}}]</a2ui-json>`,
-		"escaped member names":             `<a2ui-json>[{"version":"v0.9","update\u0044ataModel":{"surface\u0049d":"s","valu\u0065":{"\u006b":"v"}}}]</a2ui-json>`,
-		"non-ASCII text cut anywhere":      `<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"t","valueString":"日本語 😀 é"},{"key":"m","valueMap":[{"key":"n","valueString":"ü"}]}]}}]</a2ui-json>`,
-		"v0.8 contents object":             `<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","path":{"p":1},"contents":{"a":null,"b":{"c":[true,false]},"d":"x"}}}]</a2ui-json>`,
-		"v0.8 entries with more members":   `<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","a!":1,"a":2,"valueString":"x y","A":true, "z" : null},{"valueNumber":-1.5e3,"key":7},{"key":"b","valueBoolean":null,"value":"v"},{"key":"c","valueString":"d","valueString":"e"}]}}]</a2ui-json>`,
-		"v0.8 entries without values":      `<a2ui-json>[{"dataModelUpdate":{"contents":[{"key":"a"},{"key":"a","valueString":"x"},{"key":"a"},{"valueString":"y"},7,{"key":"b","valueMap":[{"key":"c"}]}]}}]</a2ui-json>`,
-		"invalid JSON in the middle":       `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":1,"b":tru e,"c":2}}}]</a2ui-json>`,
-		"nested data model message":        `<a2ui-json>[{"version":"v0.9","x":{"updateDataModel":{"surfaceId":"s","value":{"a":"b"}}},"updateDataModel":{"surfaceId":"s","value":{"updateDataModel":{"value":{"q":1}}}}}]</a2ui-json>`,
-		"numbers and literals cut":         `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"n":-12.5e+3,"z":0,"t":true,"f":false,"u":null,"m":[1e5,-0]}}}]</a2ui-json>`,
-	}
-	for name, in := range cases {
-		t.Run(name, func(t *testing.T) {
-			for _, n := range []int{1, 2, 3, 7} {
-				checkSamePaths(t, chunked([]byte(in), n))
+	for _, c := range dataReaderCases {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			h := sha256.New()
+			for _, n := range []int{1, 2, 3, 7, len(c.in)} {
+				fmt.Fprintf(h, "chunk=%d\n", n)
+				if err := goldenRun(h, mode, false, nil, chunked([]byte(c.in), n)); err != nil {
+					t.Fatal(err)
+				}
 			}
-		})
+			g.add(fmt.Sprintf("case %s mode=%s", c.name, mode), h)
+		}
 	}
+	g.check(t, "data_reader.txt")
 }
 
-// FuzzDataReader checks on arbitrary input, cut in chunks of a size taken
-// from the input, that sniffing with the data model reader yields the same
-// messages as decoding the healed message.
+// FuzzDataReader feeds arbitrary input, cut in chunks of a size taken from
+// the input, in progressive and delta modes: no panic, and every message
+// yielded is valid JSON.
 func FuzzDataReader(f *testing.F) {
-	// Small seeds: on invalid JSON, the decoding path's cost grows with
-	// the square of the message's size for each chunk.
 	for _, v08 := range []bool{false, true} {
 		g := &dataStreamGen{r: rand.New(rand.NewSource(3)), v08: v08}
 		for i := 0; i < 8; {
@@ -247,8 +272,29 @@ func FuzzDataReader(f *testing.F) {
 			}
 		}
 	}
+	for _, c := range dataReaderCases {
+		f.Add(byte(3), []byte(c.in))
+	}
 	f.Fuzz(func(t *testing.T, size byte, in []byte) {
-		checkSamePaths(t, chunked(in, int(size%32)+1))
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			p, err := New(WithMode(mode))
+			if err != nil {
+				t.Fatal(err)
+			}
+			check := func(parts []Part, _ error) {
+				for _, pt := range parts {
+					for _, m := range pt.Messages {
+						if !json.Valid(m) {
+							t.Fatalf("%s: invalid message %s", mode, m)
+						}
+					}
+				}
+			}
+			for _, c := range chunked(in, int(size%32)+1) {
+				check(p.Feed(c))
+			}
+			check(p.Close())
+		}
 	})
 }
 

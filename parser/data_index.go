@@ -1,0 +1,173 @@
+package parser
+
+import "hash/maphash"
+
+// keyIndex maps the keys of a list's items (a data object's entries, a
+// v0.8 contents list's elements) to an item's index: what a
+// map[string]int would, in 4 bytes a slot instead of a map's 24 and with
+// no copy of the keys, which the list already holds. A large data model
+// message has one item per key, so that this index is a part of the
+// memory its reading holds (see TestLargeDataBlockHeap).
+//
+// It is an open-addressed table, probed linearly from the key's hash
+// (hashSeed), at most half full; a slot holds an index plus one (0:
+// empty). A lookup compares the key itself with the item's at each index
+// it probes, so it is exact: a hash collision costs a probe, never a
+// wrong index. Indices fit in 32 bits: the list of 2^32 items an overflow
+// needs (of at least 24 bytes each) would not fit in memory first.
+type keyIndex struct {
+	slots []uint32
+	n     int // keys held
+}
+
+// get returns the index held for key, keyAt giving the key of an index.
+func (x *keyIndex) get(key string, keyAt func(int) string) (int, bool) {
+	if x.n == 0 {
+		return 0, false
+	}
+	mask := uint64(len(x.slots) - 1)
+	for h := maphash.String(hashSeed, key) & mask; ; h = (h + 1) & mask {
+		s := x.slots[h]
+		if s == 0 {
+			return 0, false
+		}
+		if i := int(s - 1); keyAt(i) == key {
+			return i, true
+		}
+	}
+}
+
+// set holds index i for key, replacing the index it held; keyAt gives the
+// key of an index held (keyAt(i) is key).
+func (x *keyIndex) set(key string, i int, keyAt func(int) string) {
+	if 2*(x.n+1) > len(x.slots) {
+		x.grow(keyAt)
+	}
+	mask := uint64(len(x.slots) - 1)
+	for h := maphash.String(hashSeed, key) & mask; ; h = (h + 1) & mask {
+		s := x.slots[h]
+		if s == 0 {
+			x.slots[h] = uint32(i + 1)
+			x.n++
+			return
+		}
+		if keyAt(int(s-1)) == key {
+			x.slots[h] = uint32(i + 1)
+			return
+		}
+	}
+}
+
+// grow doubles the table (16 slots at first), placing the held indices
+// again.
+func (x *keyIndex) grow(keyAt func(int) string) {
+	old := x.slots
+	x.slots = make([]uint32, max(16, 2*len(old)))
+	mask := uint64(len(x.slots) - 1)
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		h := maphash.String(hashSeed, keyAt(int(s-1))) & mask
+		for x.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		x.slots[h] = s
+	}
+}
+
+// len returns the number of keys held.
+func (x *keyIndex) len() int { return x.n }
+
+// reset empties the index, keeping its table.
+func (x *keyIndex) reset() {
+	clear(x.slots)
+	x.n = 0
+}
+
+// release empties the index and drops its table.
+func (x *keyIndex) release() {
+	x.slots, x.n = nil, 0
+}
+
+// dataContents is what is known of the data: for an object, its entries
+// (the last of each key); for a v0.8 list, its elements.
+type dataContents struct {
+	id    uint64 // which data (see dataChecked)
+	repl  int    // entries replaced by a later one with the same key
+	list  bool
+	ents  []dataEntry
+	idx   keyIndex // key -> index in ents
+	elems []dataElem
+	// For the list: key -> index in elems of its last element with a
+	// value (what contentsToDict keeps), and of its last element.
+	valIdx, lastIdx keyIndex
+}
+
+// entKey and elemKey are the keys of ents and elems, for their indexes.
+func (c *dataContents) entKey(i int) string  { return c.ents[i].key }
+func (c *dataContents) elemKey(i int) string { return c.elems[i].key }
+
+// valAt returns the index in elems of key's last element with a value.
+func (c *dataContents) valAt(key string) (int, bool) { return c.valIdx.get(key, c.elemKey) }
+
+// valIs and lastIs report whether elems[i] is key's last element with a
+// value, and key's last element.
+func (c *dataContents) valIs(key string, i int) bool {
+	j, ok := c.valAt(key)
+	return ok && j == i
+}
+
+func (c *dataContents) lastIs(key string, i int) bool {
+	j, ok := c.lastIdx.get(key, c.elemKey)
+	return ok && j == i
+}
+
+// dataEntry is an entry of a data object: its key and its value's
+// encodings (see encodedValue), held in the entry itself rather than in a
+// separate encodedValue, since a large data model message has one entry
+// per key (see TestLargeDataBlockHeap).
+type dataEntry struct {
+	key, out, cmp string
+}
+
+// dataElem is an element of a v0.8 contents list, as contentsToDict,
+// latestEntries and pruneEntries read it.
+type dataElem struct {
+	key    string        // its string "key" ("" if none)
+	hasVal bool          // it has a value for contentsToDict
+	cmp    string        // the comparison encoding of that value
+	pruned *encodedValue // the element as pruneEntries leaves it, nil if dropped
+}
+
+func (c *dataContents) reset(list bool, id uint64) {
+	c.list, c.id, c.repl = list, id, 0
+	clear(c.ents)
+	c.ents = c.ents[:0]
+	c.idx.reset()
+	clear(c.elems)
+	c.elems = c.elems[:0]
+	c.valIdx.reset()
+	c.lastIdx.reset()
+}
+
+func (c *dataContents) addElem(el dataElem) {
+	c.elems = append(c.elems, el)
+	if el.key != "" {
+		i := len(c.elems) - 1
+		c.lastIdx.set(el.key, i, c.elemKey)
+		if el.hasVal {
+			c.valIdx.set(el.key, i, c.elemKey)
+		}
+	}
+}
+
+func (c *dataContents) addEntry(key, out, cmp string) {
+	if i, ok := c.idx.get(key, c.entKey); ok {
+		c.ents[i].out, c.ents[i].cmp = out, cmp
+		c.repl++
+		return
+	}
+	c.ents = append(c.ents, dataEntry{key, out, cmp})
+	c.idx.set(key, len(c.ents)-1, c.entKey)
+}
