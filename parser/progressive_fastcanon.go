@@ -1,6 +1,7 @@
 package parser
 
-// A component with an empty child list is read at byte level, but kept in
+// A component with an empty child list or a template child list
+// (progressive_fastcomp_template.go) is read at byte level, but kept in
 // the encoding the generic path gives it: the generic path held such a
 // component as its decoded map, which is written with its keys sorted
 // (appendJSON), while the byte-level path keeps the order of the stream.
@@ -21,8 +22,8 @@ import (
 type canonMember struct{ ka, va, vb int }
 
 // canonical rewrites the component just read (compFast, with an empty
-// list) in its canonical encoding and reads that again. A string (key or
-// value) that is not its own canonical encoding (an escape, U+2028 or
+// list or a template) in its canonical encoding and reads that again. A
+// string (key or value) that is not its own canonical encoding (an escape, U+2028 or
 // U+2029, invalid UTF-8) takes the generic path instead.
 func (c *compScanner) canonical() int {
 	if !utf8.Valid(c.out) {

@@ -4,14 +4,16 @@ import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 
 // This file is the byte-level path for the common component shapes: a
 // v0.9-family component (string "component") whose only
-// component references are top-level "child"-like strings and
-// "children"-like lists of strings, and a v0.8 component ("component": {Type:
+// component references are top-level "child"-like strings,
+// "children"-like lists of strings and a template ("children":
+// {"componentId": ...}), and a v0.8 component ("component": {Type:
 // props}) whose references are such properties (or "children":
-// {"explicitList": [...]}) and whose data bindings are already normalised
-// ({"path": "/x"} alone). Such a component is kept as its compact
-// JSON bytes, never decoded into maps: its references and the positions of
-// its child ids are read in one pass, and its processed form (placeholders
-// for missing children) is the bytes with those ids rewritten. An empty
+// {"explicitList": [...]} or {"template": {"componentId": ...}}) and whose
+// data bindings are already normalised ({"path": "/x"} alone). Such a
+// component is kept as its compact JSON bytes, never decoded into maps:
+// its references and the positions of its child ids are read in one pass,
+// and its processed form (placeholders for missing children) is the bytes
+// with those ids rewritten. An empty
 // child list is recorded where it closes: while the stream may still be
 // filling it, the processed form puts the reference's loading_children_<id>
 // placeholder there (see processFast). Anything
@@ -34,8 +36,8 @@ const (
 	cfChild
 	cfContentChild
 	cfEntryPointChild
-	cfComponentID
-	cfNestedList // v0.8 "children": {"explicitList": [...]}, met after the others
+	cfComponentID // a template's, in "children" (progressive_fastcomp_template.go)
+	cfNestedList  // v0.8 "children": {"explicitList": [...]}, met after the others
 )
 
 // childSlot is one child id in a fast component's bytes.
@@ -99,7 +101,7 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 	// entryPointChild, explicitList.
 	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfEntryPointChild, cfExplicitList} {
 		for i, sl := range fc.slots {
-			if sl.field != f && (f != cfChildren || sl.field != cfNestedList) {
+			if sl.field != f && (f != cfChildren || (sl.field != cfNestedList && sl.field != cfComponentID)) {
 				continue
 			}
 			id := fc.slotID(i)
@@ -154,6 +156,9 @@ type compScanner struct {
 	// only closers after it, is an empty object (the definition itself, or
 	// "children": {}), which handlePartialComponent ignores.
 	inert bool
+	// sorted: a template was read, so the component is kept in the
+	// generic path's encoding (see canonical).
+	sorted bool
 	// The empty child lists read so far (a component has at most two: one
 	// "children" and one "explicitList").
 	empty  [2]emptyList
@@ -223,7 +228,7 @@ const (
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
-	c.inert, c.nEmpty = false, 0
+	c.inert, c.nEmpty, c.sorted = false, 0, false
 	c.v08 = v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)

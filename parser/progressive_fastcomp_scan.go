@@ -111,6 +111,10 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		} else {
 			c.compOK = true
 		}
+	case field == cfChildren && b[i] == '{':
+		if i, ok = c.template(b, i, 2); !ok {
+			return i, false
+		}
 	case field == cfChildren || field == cfExplicitList:
 		if i, ok = c.list(b, i, field, atTopList); !ok {
 			return i, false
@@ -274,6 +278,19 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 			c.slow, c.inert = true, closersOnly(b, i+1)
 		}
 		return i, false
+	}
+	if key := c.out[ka : len(c.out)-1]; !esc && string(key) == "template" {
+		if i, ok = c.colon(b, i); !ok {
+			return i, false
+		}
+		if b[i] != '{' {
+			c.slow = true
+			return i, false
+		}
+		if i, ok = c.template(b, i, 4); !ok {
+			return i, false
+		}
+		return c.onlyMemberEnd(b, i)
 	}
 	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
 		c.slow = true

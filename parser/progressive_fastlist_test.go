@@ -10,7 +10,8 @@ import (
 )
 
 // emptyListComponents returns, for the components in message m that have
-// an empty child list or the loading_children_ placeholder of one, their
+// an empty child list or the loading_children_ placeholder of one, or a
+// template child list (hasTemplate), their
 // bytes as the parser wrote them. The byte-level path writes such a
 // component as the generic path does (keys sorted, see
 // progressive_fastcanon.go), so these must be equal byte for byte, where
@@ -31,7 +32,7 @@ func emptyListComponents(m []byte) string {
 			}
 			for _, c := range list {
 				var comp map[string]any
-				if json.Unmarshal(c, &comp) == nil && hasEmptyOrOpenList(comp, comp["id"]) {
+				if json.Unmarshal(c, &comp) == nil && (hasEmptyOrOpenList(comp, comp["id"]) || hasTemplate(comp)) {
 					fmt.Fprintf(&out, "exact=%s;", c)
 				}
 			}
@@ -39,6 +40,34 @@ func emptyListComponents(m []byte) string {
 	}
 	walk(m)
 	return out.String()
+}
+
+// hasTemplate reports whether v holds a template child list: a
+// "children" object with a "componentId" (v0.9) or a "template" (v0.8).
+// Such a component is also kept sorted (progressive_fastcomp_template.go).
+func hasTemplate(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, val := range x {
+			if m, ok := val.(map[string]any); ok && k == "children" {
+				_, id := m["componentId"]
+				_, tpl := m["template"]
+				if id || tpl {
+					return true
+				}
+			}
+			if hasTemplate(val) {
+				return true
+			}
+		}
+	case []any:
+		for _, val := range x {
+			if hasTemplate(val) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasEmptyOrOpenList reports whether v holds a "children" or

@@ -53,6 +53,7 @@ type scanMark struct {
 	propSeen uint8
 	compOK   bool
 	emptyObj bool
+	sorted   bool
 	nEmpty   uint8 // compScanner.nEmpty (the lists before it stay as read)
 	off      int   // offset in the object of the next byte to read
 	out      int   // len(out)
@@ -67,7 +68,7 @@ type scanMark struct {
 func (c *compScanner) mark(at resumePoint, i int, field uint8) {
 	c.mk = scanMark{
 		at: at, field: field, seen: c.seen, propSeen: c.propSeen,
-		compOK: c.compOK, emptyObj: c.emptyObj, nEmpty: c.nEmpty,
+		compOK: c.compOK, emptyObj: c.emptyObj, sorted: c.sorted, nEmpty: c.nEmpty,
 		off: i, out: len(c.out), slots: len(c.slots), keys: len(c.keys),
 		idA: c.idA, idB: c.idB, propBase: c.propBase,
 	}
@@ -86,7 +87,7 @@ func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 		c.gen, c.start = gen, start
 		r = c.scan(b, v08)
 	}
-	if r == compFast && c.nEmpty > 0 {
+	if r == compFast && (c.nEmpty > 0 || c.sorted) {
 		r = c.canonical()
 	}
 	return r
@@ -98,7 +99,7 @@ func (c *compScanner) resume(b []byte) int {
 	c.out, c.slots, c.keys = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, m.compOK, m.emptyObj, m.seen, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
-	c.inert, c.nEmpty = false, m.nEmpty
+	c.inert, c.nEmpty, c.sorted = false, m.nEmpty, m.sorted
 	i, ok := c.readFrom(b, &m)
 	return c.outcome(b, i, ok)
 }

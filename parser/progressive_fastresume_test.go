@@ -50,6 +50,8 @@ var resumeCases = []struct {
 	{"v08 empty props then member", true, `{"id":"e","component":{"Text":{}},"weight":{}}`, []resumePoint{atTopMember}},
 	{"v08 two types", true, `{"id":"two","component":{"Text":{"text":{"literalString":"a"},"b":1},"Image":{"url":{"literalString":"b"}}}}`, []resumePoint{atTopMember, atProp}},
 	{"v08 path to normalise", true, `{"id":"p","component":{"Text":{"x":1,"text":{"path":"//double","literalString":"x"}}}}`, []resumePoint{atTopMember, atProp}},
+	{"v09 template", false, `{"id":"l","component":"List","weight":1,"children":{"path":"/items","componentId":"item","extra":{"b":[1,2],"a":"z"}},"child":"c","gap":2}`, []resumePoint{atTopMember}},
+	{"v08 template", true, `{"id":"l","component":{"List":{"direction":"vertical","children":{"template":{"dataBinding":"/items","componentId":"item"}},"child":"c"}},"weight":1}`, []resumePoint{atTopMember, atProp}},
 	{"v08 many prop keys", true, `{"id":"m","component":{"Text":{` + manyKeys(40)[1:] + `}}}`, []resumePoint{atTopMember, atProp}},
 }
 

@@ -1,0 +1,68 @@
+package parser
+
+// The fast component scanner's reader of a template child list: v0.9
+// "children": {"componentId": "item", "path": "/items"} and v0.8
+// "children": {"template": {"componentId": "item", "dataBinding": "/items"}}.
+// Its componentId is a child slot (cfComponentID), which the processing
+// rewrites like any other (placeholderSet.processFast) and which counts as
+// a "children" reference (protocol.ComponentRefs reads it there). The
+// generic path wrote such a component with its keys sorted: a component
+// with a template is rewritten in that encoding (see canonical), as one
+// with an empty list is.
+
+import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+
+// template reads the template object at b[i] == '{' whose members' values
+// are at nesting depth depth. A key the processing or the references would
+// read in it other than "componentId" (a child field, "template", a v0.8
+// "path") needs the generic path; so does a componentId that is not a
+// string.
+func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
+	c.sorted = true
+	c.out = append(c.out, '{')
+	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.emptyObj = true
+		c.out = append(c.out, '}')
+		return i + 1, true
+	}
+	base := len(c.keys)
+	for {
+		var ka int
+		var ok bool
+		if i, ka, ok = c.memberKey(b, i); !ok {
+			return i, false
+		}
+		key := c.out[ka : len(c.out)-1]
+		id := string(key) == "componentId"
+		if !id && (isChildField(key) || string(key) == "template" || (c.v08 && string(key) == "path")) {
+			c.slow = true
+			return i, false
+		}
+		if !c.newKey(base, ka, len(c.out)-1) {
+			return i, false
+		}
+		if i, ok = c.colon(b, i); !ok {
+			return i, false
+		}
+		switch {
+		case id && b[i] != '"':
+			c.slow = true
+			return i, false
+		case id:
+			i, ok = c.slot(b, i, cfComponentID)
+		default:
+			i, ok = c.value(b, i, depth)
+		}
+		if !ok {
+			return i, false
+		}
+		var more bool
+		if i, more, ok = c.sep(b, i, '}'); !more {
+			if ok {
+				c.keys = c.keys[:base]
+			}
+			return i, ok
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package parser
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestCompScannerTemplate checks which template child lists the byte-level
+// reader takes (compFast, with the template's componentId as a
+// cfComponentID slot and the component rewritten with sorted keys) and
+// which it leaves to the generic path (compSlow).
+func TestCompScannerTemplate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v08  bool
+		comp string
+		want int
+		out  string // compFast: the bytes kept
+		ids  string // compFast: the child slots, field:id
+	}{
+		{"v09", false, `{ "id" : "l", "component" : "List", "children" : { "path" : "/items", "componentId" : "item" } }`, compFast,
+			`{"children":{"componentId":"item","path":"/items"},"component":"List","id":"l"}`, "[5:item]"},
+		{"v09 with child and nested values", false, `{"id":"l","component":"Card","children":{"componentId":"x","extra":{"z":[1,{"k":"v"}],"a":true}},"child":"y"}`, compFast,
+			`{"child":"y","children":{"componentId":"x","extra":{"a":true,"z":[1,{"k":"v"}]}},"component":"Card","id":"l"}`, "[2:y 5:x]"},
+		{"v09 no componentId", false, `{"id":"l","component":"List","children":{"path":"/p"}}`, compFast,
+			`{"children":{"path":"/p"},"component":"List","id":"l"}`, "[]"},
+		{"v09 empty", false, `{"id":"l","component":"List","children":{}}`, compFast,
+			`{"children":{},"component":"List","id":"l"}`, "[]"},
+		{"v09 componentId not a string", false, `{"id":"l","component":"List","children":{"componentId":7}}`, compSlow, "", ""},
+		{"v09 explicitList in it", false, `{"id":"l","component":"List","children":{"componentId":"x","explicitList":["y"]}}`, compSlow, "", ""},
+		{"v09 template in it", false, `{"id":"l","component":"List","children":{"template":{"componentId":"x"}}}`, compSlow, "", ""},
+		{"v09 duplicate componentId", false, `{"id":"l","component":"List","children":{"componentId":"x","componentId":"z"}}`, compSlow, "", ""},
+		{"v09 escaped key", false, `{"id":"l","component":"List","children":{"component\u0049d":"x"}}`, compSlow, "", ""},
+		{"v08", true, `{"id":"l","component":{"List":{"children":{ "template" : { "dataBinding" : "/items", "componentId" : "item" } }}}}`, compFast,
+			`{"component":{"List":{"children":{"template":{"componentId":"item","dataBinding":"/items"}}}},"id":"l"}`, "[5:item]"},
+		{"v08 with explicitList property", true, `{"id":"l","weight":1,"component":{"Row":{"explicitList":["t"],"children":{"template":{"componentId":"i"}}}}}`, compFast,
+			`{"component":{"Row":{"children":{"template":{"componentId":"i"}},"explicitList":["t"]}},"id":"l","weight":1}`, "[5:i 1:t]"},
+		{"v08 path in it", true, `{"id":"l","component":{"List":{"children":{"template":{"componentId":"x","path":"/p"}}}}}`, compSlow, "", ""},
+		{"v08 second member", true, `{"id":"l","component":{"List":{"children":{"template":{"componentId":"x"},"explicitList":["x"]}}}}`, compSlow, "", ""},
+		{"v08 template not an object", true, `{"id":"l","component":{"List":{"children":{"template":"x"}}}}`, compSlow, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c compScanner
+			got := c.scanAt([]byte(tc.comp), tc.v08, 1, 0)
+			if got != tc.want {
+				t.Fatalf("outcome %d, want %d", got, tc.want)
+			}
+			if got != compFast {
+				return
+			}
+			if string(c.out) != tc.out {
+				t.Errorf("bytes %s, want %s", c.out, tc.out)
+			}
+			ids := "["
+			for i, sl := range c.slots {
+				if i > 0 {
+					ids += " "
+				}
+				ids += fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b])
+			}
+			if ids += "]"; ids != tc.ids {
+				t.Errorf("slots %s, want %s", ids, tc.ids)
+			}
+		})
+	}
+}
