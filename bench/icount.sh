@@ -8,29 +8,63 @@
 # own work only: the collector's pace follows the live heap and wall-clock
 # time, so counts with it move by a few percent from run to run.
 #
-# usage: bash bench/icount.sh [--nogc] PARSERATE   (needs valgrind)
+# With --bound (implies --nogc) it counts instead what bounds the
+# progressive modes from below, in the same units: the boundary scanner
+# ../shared/tools/scanlimit, complete mode (framing and the grammar every
+# mode runs), and bench/cmd/deltaproto (the work a delta engine cannot
+# avoid, v0.9 only), each with its ratio to scanlimit.
+#
+# usage: bash bench/icount.sh [--nogc | --bound] PARSERATE   (needs valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gogc=100
-if [ "${1:-}" = --nogc ]; then
-  gogc=off
-  shift
-fi
+bound=
+case "${1:-}" in
+--nogc) gogc=off; shift ;;
+--bound) gogc=off; bound=1; shift ;;
+esac
 if [ $# -ne 1 ]; then
-  echo "usage: bash bench/icount.sh [--nogc] PARSERATE" >&2
+  echo "usage: bash bench/icount.sh [--nogc | --bound] PARSERATE" >&2
   exit 2
 fi
 p="$1"
 shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
+# count BIN ARGS...: instructions per round of BIN.
+count() {
+  local bin="$1"
+  shift
+  local one five
+  one=$(refs "$bin" -rounds 1 "$@")
+  five=$(refs "$bin" -rounds 5 "$@")
+  echo $(((five - one) / 4))
+}
 refs() {
   GOGC=$gogc GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-    "$p" -borrow -chunk 16 "$@" 2>&1 | awk '/I *refs/ { gsub(",", "", $4); print $4 }'
+    "$@" 2>&1 | awk '/I *refs/ { gsub(",", "", $4); print $4 }'
 }
+if [ -z "$bound" ]; then
+  for c in v09 v08; do
+    for m in delta progressive; do
+      echo "$c $m $(count "$p" -borrow -chunk 16 -mode "$m" "$shared/corpus/stream_$c.txt")"
+    done
+  done
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
+go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
 for c in v09 v08; do
-  for m in delta progressive; do
-    f="$shared/corpus/stream_$c.txt"
-    one=$(refs -rounds 1 -mode "$m" "$f")
-    five=$(refs -rounds 5 -mode "$m" "$f")
-    echo "$c $m $(((five - one) / 4))"
+  f="$shared/corpus/stream_$c.txt"
+  limit=$(count "$tmp/scanlimit" -chunk 16 "$f")
+  echo "$c scanlimit $limit"
+  cells=("complete:$p -borrow -mode complete" "delta:$p -borrow -mode delta" "progressive:$p -borrow -mode progressive")
+  if [ "$c" = v09 ]; then
+    cells+=("deltaproto:$tmp/deltaproto")
+  fi
+  for cell in "${cells[@]}"; do
+    # shellcheck disable=SC2086 # the command's words
+    n=$(count ${cell#*:} -chunk 16 "$f")
+    awk -v c="$c" -v m="${cell%%:*}" -v n="$n" -v l="$limit" 'BEGIN { printf "%s %s %d (scanlimit/this: %.1f%%)\n", c, m, n, 100 * l / n }'
   done
 done
