@@ -31,9 +31,6 @@ type dataReader struct {
 	end    int
 	frozen bool
 	none   bool // frozen with no comma before that byte: nothing heals
-	// retry: frozen on a comma that a heal at the end of the buffer
-	// drops (see freeze): the next sync reads again.
-	retry bool
 
 	stack []drFrame
 
@@ -185,7 +182,7 @@ func (b *dataBody) reset() {
 // block whose bracket count is lost, see lostCount) is read up to the
 // comma where healing it succeeds: see freeze.
 func (r *dataReader) sync(buf []byte, gen uint64, fs int, v08 bool) {
-	if !r.active || r.gen != gen || r.fs != fs || r.v08 != v08 || r.end > len(buf) || r.retry {
+	if !r.active || r.gen != gen || r.fs != fs || r.v08 != v08 || r.end > len(buf) {
 		r.start(gen, fs, v08)
 	}
 	if r.frozen {
@@ -201,25 +198,25 @@ func (r *dataReader) sync(buf []byte, gen uint64, fs int, v08 bool) {
 // appends closers to a text, or drops a trailing comma and space), so the
 // healed message is that of the text cut at the last comma before x, as
 // the reader gives it for a buffer ending there; it stays so while the
-// buffer grows. The one exception is the comma at x itself when it is the
-// last byte but space, after an opening bracket: healing drops it, so the
-// healed message is the text before it, until another byte arrives.
+// buffer grows. The one exception is a comma at x right after an opening
+// bracket: the text before it heals (the bracket is closed), so the
+// healed message is that text's, whatever arrives after the comma.
 func (r *dataReader) freeze(buf []byte, x int) {
 	st := drObjAfter
 	if len(r.stack) > 0 {
 		st = r.stack[len(r.stack)-1].st
 	}
-	cut, retry := -1, false
+	cut := -1
 	switch {
-	case buf[x] == ',' && (st == drObjStart || st == drArrStart) && len(rstripSpace(buf[x:])) == 1:
-		cut, retry = x, true
+	case buf[x] == ',' && (st == drObjStart || st == drArrStart):
+		cut = x
 	default:
 		if c := bytes.LastIndexByte(buf[r.fs:x], ','); c >= 0 {
 			cut = r.fs + c
 		}
 	}
 	r.start(r.gen, r.fs, r.v08)
-	r.frozen, r.retry = true, retry
+	r.frozen = true
 	if cut < 0 {
 		r.none = true
 		return
@@ -232,7 +229,7 @@ func (r *dataReader) freeze(buf []byte, x int) {
 
 func (r *dataReader) start(gen uint64, fs int, v08 bool) {
 	r.active, r.failed, r.v08 = true, false, v08
-	r.frozen, r.none, r.retry = false, false, false
+	r.frozen, r.none = false, false
 	r.gen, r.fs, r.pos, r.end = gen, fs, fs, fs
 	clear(r.stack)
 	r.stack = r.stack[:0]

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -365,4 +366,71 @@ func BenchmarkSniffData(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestDataReaderCommaAfterOpenBracket: in a block whose bracket count is
+// lost, a data model message whose value holds "[," (a comma right after
+// an opening bracket) is healed as the text before that comma, the list
+// closed there, as the decoding path healed it, whatever arrives after
+// the comma. Cutting at the comma before it instead dropped the list ("y")
+// once the next byte arrived, and delta mode then sent /a without it.
+func TestDataReaderCommaAfterOpenBracket(t *testing.T) {
+	in := `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s1","value":{"n":2}, {"version":"v0.9","updateDataModel":{"surfaceId":"s1","value":{"a":{"x":1,"y":[,"z":2}}}}]</a2ui-json>`
+	const (
+		n   = `{"updateDataModel":{"surfaceId":"s1","value":{"n":2}},"version":"v0.9"}`
+		a   = `{"updateDataModel":{"surfaceId":"s1","value":{"a":{"x":1,"y":[]}}},"version":"v0.9"}`
+		aAt = `{"updateDataModel":{"path":"/a","surfaceId":"s1","value":{"x":1,"y":[]}},"version":"v0.9"}`
+	)
+	for _, c := range []struct {
+		name  string
+		mode  Mode
+		chunk int
+		want  []string
+	}{
+		{"progressive_whole", ModeProgressive, len(in), []string{a, n}},
+		{"progressive_chunks_of_100", ModeProgressive, 100, []string{n, a}},
+		{"delta_whole", ModeDelta, len(in), []string{a, `{"updateDataModel":{"path":"/n","surfaceId":"s1","value":2},"version":"v0.9"}`}},
+		{"delta_chunks_of_100", ModeDelta, 100, []string{n, aAt}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := dataMessages(t, c.mode, chunked([]byte(in), c.chunk))
+			if !slices.Equal(got, c.want) {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+	// Split at every byte: the list is yielded, and /a is never yielded
+	// without it once it was.
+	const dropped = `{"updateDataModel":{"surfaceId":"s1","value":{"a":{"x":1}}},"version":"v0.9"}`
+	for i := 1; i < len(in); i++ {
+		got := dataMessages(t, ModeProgressive, [][]byte{[]byte(in[:i]), []byte(in[i:])})
+		k := slices.Index(got, a)
+		if k < 0 || slices.Contains(got[k:], dropped) {
+			t.Fatalf("split at %d: yields %q, want %s and not %s after it", i, got, a, dropped)
+		}
+	}
+}
+
+// dataMessages parses chunks in mode and returns the messages yielded.
+func dataMessages(t *testing.T, mode Mode, chunks [][]byte) []string {
+	t.Helper()
+	p, err := New(WithMode(mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	add := func(parts []Part) {
+		for _, pt := range parts {
+			for _, m := range pt.Messages {
+				out = append(out, string(m))
+			}
+		}
+	}
+	for _, c := range chunks {
+		parts, _ := p.Feed(c)
+		add(parts)
+	}
+	parts, _ := p.Close()
+	add(parts)
+	return out
 }
