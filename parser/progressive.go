@@ -147,6 +147,7 @@ type progressiveEngine struct {
 	scratch     *blockScratch   // the pooled set the scratch lists came from (see takeScratch)
 	freezes     int             // tests: surfaces frozen (see freeze)
 	thaws       int             // tests: surfaces thawed
+	frozenWork  int             // tests: components frozen and thawed
 	keepIdle    bool            // tests: never release a block's state
 }
 

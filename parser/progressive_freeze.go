@@ -72,12 +72,18 @@ const (
 	fzEmptyObj
 )
 
+// maxFrozenComps bounds the components of a surface that is frozen: a
+// block that touches a frozen surface pays for thawing it and freezing it
+// again at its end, whatever it changed, so a larger surface stays in its
+// full form (its bookkeeping is then small beside its bytes anyway).
+const maxFrozenComps = 256
+
 // canFreeze reports whether s is at rest: nothing pending for the next
 // yield, no component waiting for a child (no placeholders, no waits, no
-// waiters), every component read at byte level. Other surfaces stay as
-// they are.
+// waiters), every component read at byte level, and no more than
+// maxFrozenComps components. Other surfaces stay as they are.
 func (s *surfaceState) canFreeze() bool {
-	if s.id == "" || s.deferred || len(s.dirtyList) > 0 || len(s.unsentList) > 0 ||
+	if s.id == "" || len(s.comps) > maxFrozenComps || s.deferred || len(s.dirtyList) > 0 || len(s.unsentList) > 0 ||
 		s.wokenN != 0 || len(s.woken) > 0 || len(s.bufDeps) > 0 || len(s.phUnsent) > 0 ||
 		len(s.order) != len(s.comps) || len(s.comps) == 0 || len(s.tidx) != len(s.tgts) {
 		return false
@@ -155,8 +161,11 @@ func (s *surfaceState) freeze() bool {
 		c.slotsN = uint32(len(fc.slots))
 		f.slots = append(f.slots, fc.slots...)
 		c.refsN = uint32(len(ent.refs))
+		k := 0 // the slot after the last found: references follow the slots' order
 		for _, r := range ent.refs {
-			f.refs = append(f.refs, f.find(c, fc, r))
+			var sp span
+			sp, k = f.find(c, fc, r, k)
+			f.refs = append(f.refs, sp)
 		}
 		c.hash, c.yHash = ent.hash, ent.yHash
 		c.depth, c.gen, c.phsYieldedN = int32(ent.depth), ent.gen, ent.phsYieldedN
@@ -204,16 +213,22 @@ func (s *surfaceState) freeze() bool {
 }
 
 // find returns the range of the arena that holds reference r of the
-// component c (one of its child ids, or its own id).
-func (f *frozenSurface) find(c *frozenComp, fc *fastComp, r string) span {
-	for i, sl := range fc.slots {
+// component c (one of its child ids, or its own id), looking at the slots
+// from k on, then before k, and the slot after the one found (k when none
+// is). The references of a component follow the order of its slots, so
+// that the lookups of all of them are linear in its slots.
+func (f *frozenSurface) find(c *frozenComp, fc *fastComp, r string, k int) (span, int) {
+	n := len(fc.slots)
+	for j := range n {
+		i := (k + j) % n
 		if string(fc.slotID(i)) == r {
-			return span{c.src.a + uint32(sl.a), c.src.a + uint32(sl.b)}
+			sl := fc.slots[i]
+			return span{c.src.a + uint32(sl.a), c.src.a + uint32(sl.b)}, i + 1
 		}
 	}
 	at := uint32(len(f.arena))
 	f.arena = append(f.arena, r...)
-	return span{at, uint32(len(f.arena))}
+	return span{at, uint32(len(f.arena))}, k
 }
 
 // str returns the arena's range sp as a string, in place.

@@ -113,6 +113,7 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 // use notes that a block uses s, which is thawed first if frozen.
 func (e *progressiveEngine) use(s *surfaceState) {
 	if s.frozen != nil {
+		e.frozenWork += len(s.frozen.comps)
 		s.thaw()
 		e.thaws++
 	}
@@ -129,6 +130,7 @@ func (e *progressiveEngine) freezeUsed() {
 		s.inUse = false
 		if s.freeze() {
 			e.freezes++
+			e.frozenWork += len(s.frozen.comps)
 		}
 		e.inUse[i] = nil
 	}

@@ -101,6 +101,12 @@ func releaseRun(t *testing.T, mode Mode, keep bool, chunks [][]byte) string {
 // releaseRunCounts is releaseRun, which also returns how many times a
 // surface was frozen and thawed (progressive_freeze.go).
 func releaseRunCounts(t *testing.T, mode Mode, keep bool, chunks [][]byte) (out string, freezes, thaws int) {
+	out, e := releaseRunEngine(t, mode, keep, chunks)
+	return out, e.freezes, e.thaws
+}
+
+// releaseRunEngine is releaseRun, which also returns the parser's engine.
+func releaseRunEngine(t *testing.T, mode Mode, keep bool, chunks [][]byte) (string, *progressiveEngine) {
 	t.Helper()
 	p, err := New(WithMode(mode))
 	if err != nil {
@@ -115,7 +121,7 @@ func releaseRunCounts(t *testing.T, mode Mode, keep bool, chunks [][]byte) (out 
 	}
 	parts, cerr := p.Close()
 	goldenRender(&w, "close", parts, cerr)
-	return w.String(), e.freezes, e.thaws
+	return w.String(), e
 }
 
 // chunksOf splits b into chunks of n bytes.
@@ -228,5 +234,72 @@ func TestReleasePrunesAroundWokenComponents(t *testing.T) {
 	}
 	if len(got) != 1 || got[0] != "loading_x" {
 		t.Fatalf("placeholders recorded as yielded: %v, want [loading_x] (a still names it)", got)
+	}
+}
+
+// TestFreezeWorkBoundedPerBlock: a block that touches a frozen surface
+// pays for thawing it and freezing it again, so what a block pays must not
+// grow with the surface. A surface of 2,000 components (its root lists
+// them), then 100 blocks each updating one of them, or (v0.8) only the
+// data model: the components frozen and thawed stay within what surfaces
+// of maxFrozenComps components would cost, and the output is the same as
+// with no release at all. With every surface at rest frozen, the stream
+// froze and thawed 2,000 components per block (and each freeze compared
+// every reference with every slot).
+func TestFreezeWorkBoundedPerBlock(t *testing.T) {
+	const n, blocks = 2000, 100
+	var v09, v08 bytes.Buffer
+	v09.WriteString(`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":[`)
+	v08.WriteString(`<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":[`)
+	for i := range n {
+		if i > 0 {
+			v09.WriteByte(',')
+			v08.WriteByte(',')
+		}
+		fmt.Fprintf(&v09, `"c%d"`, i)
+		fmt.Fprintf(&v08, `"c%d"`, i)
+	}
+	v09.WriteString(`]}`)
+	v08.WriteString(`]}}}}`)
+	for i := range n {
+		fmt.Fprintf(&v09, `,{"id":"c%d","component":"Text","text":"t"}`, i)
+		fmt.Fprintf(&v08, `,{"id":"c%d","component":{"Text":{"text":{"literalString":"t"}}}}`, i)
+	}
+	v09.WriteString(`]}}]</a2ui-json>`)
+	v08.WriteString(`]}}]</a2ui-json>`)
+	v08d := bytes.Clone(v08.Bytes())
+	for i := range blocks {
+		fmt.Fprintf(&v09, `<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"c%d","component":"Text","text":"u%d"}]}}]</a2ui-json>`, i, i)
+		fmt.Fprintf(&v08, `<a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"c%d","component":{"Text":{"text":{"literalString":"u%d"}}}}]}}]</a2ui-json>`, i, i)
+		v08d = fmt.Appendf(v08d, `<a2ui-json>[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueString":"v%d"}]}}]</a2ui-json>`, i)
+	}
+	for _, c := range []struct {
+		name   string
+		stream []byte
+	}{
+		{"v09_component_updates", v09.Bytes()},
+		{"v08_component_updates", v08.Bytes()},
+		{"v08_data_updates", v08d},
+	} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(c.name+"/"+mode.String(), func(t *testing.T) {
+				// A call a block: the state is released at the end of a call.
+				var chunks [][]byte
+				for _, b := range bytes.SplitAfter(c.stream, []byte("</a2ui-json>")) {
+					if len(b) > 0 {
+						chunks = append(chunks, b)
+					}
+				}
+				released, e := releaseRunEngine(t, mode, false, chunks)
+				kept, _ := releaseRunEngine(t, mode, true, chunks)
+				work := e.frozenWork
+				if released != kept {
+					t.Fatalf("output differs from a parser that releases nothing")
+				}
+				if max := 2 * 256 * (blocks + 1); work > max { // 256: maxFrozenComps
+					t.Errorf("%d components frozen and thawed in %d blocks, want at most %d", work, blocks+1, max)
+				}
+			})
+		}
 	}
 }
