@@ -250,6 +250,9 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.listed = true
 		e.processedIn = append(e.processedIn, s)
 	}
+	if e.processGrown(s, ent) {
+		return
+	}
 	l := ent.lists
 	oldWaits := ent.waits()
 	e.phsOld = append(e.phsOld[:0], ent.phs...)
@@ -331,6 +334,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.wokenN--
 	}
 	ent.stale, ent.woken, ent.phsYieldedN, ent.reprocessed = false, 0, int32(keptYielded), true
+	ent.slotsKept = ent.fast != nil
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {

@@ -172,8 +172,9 @@ func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 	if !same {
 		refs, self = fc.refs(&e.names)
 	}
+	kept := ent.slotsKept
 	e.record(sc, fc.id, ent, refs, self)
-	ent.raw = nil
+	ent.raw, ent.slotsKept = nil, kept && same
 	return fc
 }
 
