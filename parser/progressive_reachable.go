@@ -256,7 +256,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	l := ent.lists
 	oldWaits := ent.waits()
 	e.phsOld = append(e.phsOld[:0], ent.phs...)
-	p := placeholderSet{e: e, s: s}
+	p := placeholderSet{e: e, s: s, noArrival: ent.woken == 0}
 	var pval map[string]any
 	oldLen := len(ent.pjson)
 	if ent.fast != nil {

@@ -155,6 +155,7 @@ func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 	same := k == len(c.slots) && k == len(fc.slots)
 	if !same && k < 64 {
 		fc.arrived &= 1<<k - 1 // slots from k on name other ids
+		fc.missing &= 1<<k - 1
 	}
 	if !same && fc.pns != nil {
 		// A fresh cache (the old one may be shared, see putFast) that keeps

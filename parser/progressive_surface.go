@@ -424,7 +424,7 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 			fc.pns = ent.fast.pns
 		}
 		if fc.arrivedIn == nil {
-			fc.arrivedIn, fc.arrived = ent.fast.arrivedIn, ent.fast.arrived
+			fc.arrivedIn, fc.arrived, fc.missing = ent.fast.arrivedIn, ent.fast.arrived, ent.fast.missing
 		}
 		kept := ent.slotsKept
 		ent = e.record(s, fc.id, ent, ent.refs, ent.selfRef)
