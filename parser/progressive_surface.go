@@ -245,7 +245,9 @@ func (s *surfaceState) clearUnsent() {
 		s.unsentList[i] = nil
 	}
 	s.unsentList = s.unsentList[:0]
-	clear(s.phUnsent)
+	if len(s.phUnsent) > 0 {
+		clear(s.phUnsent)
+	}
 }
 
 // phWasYielded reports whether a placeholder id was yielded (or a
