@@ -76,6 +76,10 @@ type fastComp struct {
 	// surface's table, so a set bit stays true).
 	arrivedIn *surfaceState
 	arrived   uint64
+	// missing: which of the first 64 slots named a component that had not
+	// arrived when it was last processed in arrivedIn (still missing
+	// unless an arrival woke its entry since).
+	missing uint64
 	// owned: a healed partial component that only its entry holds, which
 	// may be updated in place as it grows (see growFast).
 	owned bool

@@ -44,9 +44,12 @@ type placeholderSet struct {
 	waits   []string // missing child ids
 	waitN   []int    // placements of each missing child's placeholder
 	usesBuf bool
-	extraJS [][]byte            // encodings of extra (byte-level path only)
-	haveP   map[string]struct{} // extra as a set, once it grows
-	haveW   map[string]int      // index in waits, once it grows
+	// noArrival: none of the children the component waited for when it
+	// was last processed arrived since (they are still missing).
+	noArrival bool
+	extraJS   [][]byte            // encodings of extra (byte-level path only)
+	haveP     map[string]struct{} // extra as a set, once it grows
+	haveW     map[string]int      // index in waits, once it grows
 }
 
 // setFrom is the list size from which membership uses a map.
@@ -129,13 +132,20 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	miss := p.e.missScratch[:0]
 	missing := 0
 	var fields uint8 // child fields of the missing slots, as bits
-	var known uint64
+	var known, still, gone uint64
 	if fc.arrivedIn == p.s {
 		known = fc.arrived
+		if p.noArrival {
+			still = fc.missing
+		}
 	}
 	for i := range fc.slots {
-		ok := i < 64 && known&(1<<i) != 0
-		if !ok {
+		var ok bool
+		switch {
+		case i < 64 && known&(1<<i) != 0:
+			ok = true
+		case i < 64 && still&(1<<i) != 0:
+		default:
 			_, ok = p.s.comps[string(fc.slotID(i))]
 			if ok && i < 64 {
 				known |= 1 << i
@@ -143,12 +153,15 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		}
 		miss = append(miss, !ok)
 		if !ok {
+			if i < 64 {
+				gone |= 1 << i
+			}
 			missing++
 			fields |= 1 << fc.slots[i].field
 		}
 	}
 	p.e.missScratch = miss
-	fc.arrivedIn, fc.arrived = p.s, known
+	fc.arrivedIn, fc.arrived, fc.missing = p.s, known, gone
 	// An empty list makes the processed form depend on the buffer: the
 	// lists the stream is still filling get the loading_children_<id>
 	// placeholder (no missing child waits for it).

@@ -251,10 +251,13 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.listed = true
 		e.processedIn = append(e.processedIn, s)
 	}
+	if e.processGrown(s, ent) {
+		return
+	}
 	l := ent.lists
 	oldWaits := ent.waits()
 	e.phsOld = append(e.phsOld[:0], ent.phs...)
-	p := placeholderSet{e: e, s: s}
+	p := placeholderSet{e: e, s: s, noArrival: ent.woken == 0}
 	var pval map[string]any
 	oldLen := len(ent.pjson)
 	if ent.fast != nil {
@@ -332,6 +335,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.wokenN--
 	}
 	ent.stale, ent.woken, ent.phsYieldedN, ent.reprocessed = false, 0, int32(keptYielded), true
+	ent.slotsKept = ent.fast != nil
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {

@@ -133,27 +133,10 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 			ents = append(ents, ent)
 		}
 	}
-	inUseBuilt := false
-	for id := range s.phUnsent {
-		if ent := s.comps[id]; ent != nil {
-			if ent.reach && !ent.isUnsent {
-				ents = append(ents, ent)
-			}
-			continue
-		}
-		if e.cat == nil {
-			// Every snapshot is yielded, so what is unsent is what the
-			// components changed in this one use.
-			phs = append(phs, id)
-			continue
-		}
-		if !inUseBuilt {
-			e.placeholdersInUse(s)
-			inUseBuilt = true
-		}
-		if _, ok := e.phSeen[id]; ok {
-			phs = append(phs, id)
-		}
+	if len(s.phUnsent) > 0 {
+		// (Most calls find it empty: ranging over an empty map is not
+		// free.)
+		ents, phs = e.unsentPlaceholders(s, ents, phs)
 	}
 	s.clearUnsent()
 	e.deltaPhs, e.deltaEnts = phs, ents[:0]
@@ -195,6 +178,35 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 	clear(phJS)
 	e.deltaPhJS = phJS[:0]
 	e.emitRaw(b, false, sid)
+}
+
+// unsentPlaceholders adds to ents and phs what s.phUnsent holds: the
+// reachable components of those ids not yet in ents, and the placeholders
+// to yield.
+func (e *progressiveEngine) unsentPlaceholders(s *surfaceState, ents []*compEntry, phs []string) ([]*compEntry, []string) {
+	inUseBuilt := false
+	for id := range s.phUnsent {
+		if ent := s.comps[id]; ent != nil {
+			if ent.reach && !ent.isUnsent {
+				ents = append(ents, ent)
+			}
+			continue
+		}
+		if e.cat == nil {
+			// Every snapshot is yielded, so what is unsent is what the
+			// components changed in this one use.
+			phs = append(phs, id)
+			continue
+		}
+		if !inUseBuilt {
+			e.placeholdersInUse(s)
+			inUseBuilt = true
+		}
+		if _, ok := e.phSeen[id]; ok {
+			phs = append(phs, id)
+		}
+	}
+	return ents, phs
 }
 
 // placeholdersInUse collects in e.phSeen the placeholders of the current

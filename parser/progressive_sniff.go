@@ -143,6 +143,7 @@ func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 	if string(fc.src) == string(c.out) {
 		return fc
 	}
+	oldN := len(fc.slots)
 	// Slots [0, k) keep their child ids.
 	k := 0
 	for k < len(c.slots) && k < len(fc.slots) {
@@ -155,6 +156,7 @@ func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 	same := k == len(c.slots) && k == len(fc.slots)
 	if !same && k < 64 {
 		fc.arrived &= 1<<k - 1 // slots from k on name other ids
+		fc.missing &= 1<<k - 1
 	}
 	if !same && fc.pns != nil {
 		// A fresh cache (the old one may be shared, see putFast) that keeps
@@ -170,11 +172,48 @@ func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 	fc.empty, fc.nEmpty = c.empty, c.nEmpty
 	refs, self := ent.refs, ent.selfRef
 	if !same {
-		refs, self = fc.refs(&e.names)
+		var ok bool
+		if refs, self, ok = e.appendedRefs(ent, fc, oldN, k); !ok {
+			refs, self = fc.refs(&e.names)
+		}
 	}
+	kept := ent.slotsKept
 	e.record(sc, fc.id, ent, refs, self)
-	ent.raw = nil
+	ent.raw, ent.slotsKept = nil, kept && same
 	return fc
+}
+
+// appendedRefs is fc.refs for a component whose child ids only grew at
+// the end of one field (a list of children arriving): the entry's
+// references followed by the new ids it does not hold yet. oldN is the
+// number of slots the entry's references were read from, k how many of
+// them fc still has. It reports false when the case does not apply.
+func (e *progressiveEngine) appendedRefs(ent *compEntry, fc *fastComp, oldN, k int) ([]string, bool, bool) {
+	if k != oldN || k == 0 || len(fc.slots) <= k || len(ent.refs) > 64 {
+		return nil, false, false
+	}
+	f := fc.slots[0].field
+	if f == cfComponentID {
+		return nil, false, false // (not a reference)
+	}
+	for _, sl := range fc.slots[1:] {
+		if sl.field != f {
+			return nil, false, false
+		}
+	}
+	// (Appended in place when there is room: record compares the old
+	// references, which are a prefix of these, by their length.)
+	refs, self := ent.refs, ent.selfRef
+	for i := k; i < len(fc.slots); i++ {
+		id := fc.slotID(i)
+		if string(id) == fc.id {
+			self = true
+		}
+		if !containsBytes(refs, id) {
+			refs = append(refs, e.names.id(id))
+		}
+	}
+	return refs, self, true
 }
 
 // sniffedComponent caches a healed component.

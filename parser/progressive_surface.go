@@ -47,6 +47,9 @@ type compEntry struct {
 	// listed: in progressiveEngine.processed (what it keeps only while it
 	// arrives is dropped when the block's state is released, see compact).
 	listed bool
+	// slotsKept: fast has the child ids of the form last processed, which
+	// was a byte-level one (see processGrown).
+	slotsKept bool
 }
 
 // compLists is what a component with placeholders or missing children
@@ -248,7 +251,9 @@ func (s *surfaceState) clearUnsent() {
 		s.unsentList[i] = nil
 	}
 	s.unsentList = s.unsentList[:0]
-	clear(s.phUnsent)
+	if len(s.phUnsent) > 0 {
+		clear(s.phUnsent)
+	}
 }
 
 // phWasYielded reports whether a placeholder id was yielded (or a
@@ -427,10 +432,11 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 			fc.pns = ent.fast.pns
 		}
 		if fc.arrivedIn == nil {
-			fc.arrivedIn, fc.arrived = ent.fast.arrivedIn, ent.fast.arrived
+			fc.arrivedIn, fc.arrived, fc.missing = ent.fast.arrivedIn, ent.fast.arrived, ent.fast.missing
 		}
+		kept := ent.slotsKept
 		ent = e.record(s, fc.id, ent, ent.refs, ent.selfRef)
-		ent.raw, ent.fast = nil, fc
+		ent.raw, ent.fast, ent.slotsKept = nil, fc, kept
 		return true
 	}
 	if !haveRefs {
@@ -471,7 +477,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 	}
 	old := ent.refs
 	ent.refs, ent.selfRef = refs, self
-	ent.stale = true
+	ent.stale, ent.slotsKept = true, false
 	if ent.reach {
 		// Only the references after the common prefix can differ (each
 		// list holds distinct ids).
