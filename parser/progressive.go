@@ -19,7 +19,7 @@ import (
 //     the healed result arrived since the last time;
 //   - the bytes of a top-level message are dropped once it completes;
 //   - components of the common shapes are kept as their
-//     compact bytes and never decoded (progressive_fastcomp.go): healing
+//     compact bytes and never decoded (entry_read.go): healing
 //     reuses the scanner's state, the processed form is the bytes with
 //     missing child ids rewritten, and snapshots and deltas are assembled
 //     from these cached encodings.
@@ -41,6 +41,27 @@ import (
 // healed again only after growing by an eighth, and a component with many
 // placeholders is redone only when an eighth of them resolved (or its
 // update completed).
+//
+// The engine's files, by stage (framing is the Parser's, parser.go and
+// internal/frame):
+//
+//   - scan: scan_grammar.go (complete mode's grammar, read first),
+//     scan.go (the pass over each byte, messages as they complete),
+//     scan_open.go (the open component or data model message at a call's
+//     end), heal.go, scan_pool.go; decode.go and encode.go are the
+//     generic path's maps;
+//   - entries: messages.go (complete messages), entries.go (a surface's
+//     components), entry_read.go, entry_grammar.go, entry_template.go,
+//     entry_resume.go and entry_canon.go (a component read at byte
+//     level), entry_process.go and entry_regrow.go (its processed form,
+//     with placeholders), catalog.go, limits.go;
+//   - reachability: reach.go, reach_topology.go;
+//   - data model: data_sniff.go, data_scan.go, data_index.go,
+//     data_elem.go, data_record.go, data_yield.go, data_delta.go;
+//   - writers: write_snapshot.go (snapshots, and delta mode's changes),
+//     write_emit.go;
+//   - between blocks: release.go, release_freeze.go (a surface at rest
+//     kept compact), release_scratch.go.
 type progressiveEngine struct {
 	cat      *protocol.Catalog
 	refs     protocol.RefFieldsFunc
@@ -54,7 +75,7 @@ type progressiveEngine struct {
 	defaultVersion string
 
 	sc            progScan
-	val           scanner // complete mode's grammar, read first (progressive_grammar.go)
+	val           scanner // complete mode's grammar, read first (scan_grammar.go)
 	grammarBroken bool    // the message in progress broke the grammar: sc reads no more of the block
 	countLost     bool    // the block lost count of its brackets: sc alone reads the rest of it
 	lost          int     // blocks read through a lost count (for tests)
@@ -124,7 +145,7 @@ type progressiveEngine struct {
 
 	dstate *deltaState
 
-	// Memory bounds (progressive_limits.go).
+	// Memory bounds (limits.go).
 	maxSurfaces  int
 	maxComps     int
 	held         map[string]struct{} // surfaces state is kept for
@@ -133,7 +154,7 @@ type progressiveEngine struct {
 	lastHeld     string              // a member of held ("": none known)
 	limitErr     *LimitError         // a refusal not yet returned
 
-	// Releasing a block's state (progressive_release.go).
+	// Releasing a block's state (release.go).
 	inBlock bool // a block is open
 	release bool // a block ended since the last release
 	// recUsed lists the records of yielded data used since the last

@@ -7,7 +7,7 @@ import (
 // Tail mode
 //
 // The progressive modes run the validating scanner over every segment
-// (progressive_grammar.go) for its verdict only: they use none of the
+// (scan_grammar.go) for its verdict only: they use none of the
 // messages it returns. In tail mode (scanner.tail) it keeps no bytes of a
 // message that passes the grammar. Of a message that breaks it, it keeps
 // only the tail, from the byte it rejected (looseAt) to the message's end,

@@ -21,7 +21,7 @@ import (
 // than 16 children missing, some of which arrive (redoWoken's hold-back).
 // With rest, every block ends with a message defining (as Texts) the ids
 // named so far and not yet defined: the surface is at rest at the block's
-// end, so it is frozen (progressive_freeze.go), and thawed by the next.
+// end, so it is frozen (release_freeze.go), and thawed by the next.
 func randomReleaseStream(seed int64, wide, rest bool) ([]byte, int) {
 	r := rand.New(rand.NewSource(seed))
 	ids := []string{"root", "a", "b", "c", "children_a", "children_b", "children_root", "d", "e"}

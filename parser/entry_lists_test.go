@@ -14,7 +14,7 @@ import (
 // template child list (hasTemplate), their
 // bytes as the parser wrote them. The byte-level path writes such a
 // component as the generic path does (keys sorted, see
-// progressive_fastcanon.go), so these must be equal byte for byte, where
+// entry_canon.go), so these must be equal byte for byte, where
 // other components are compared up to key order.
 func emptyListComponents(m []byte) string {
 	var out strings.Builder
@@ -44,7 +44,7 @@ func emptyListComponents(m []byte) string {
 
 // hasTemplate reports whether v holds a template child list: a
 // "children" object with a "componentId" (v0.9) or a "template" (v0.8).
-// Such a component is also kept sorted (progressive_fastcomp_template.go).
+// Such a component is also kept sorted (entry_template.go).
 func hasTemplate(v any) bool {
 	switch x := v.(type) {
 	case map[string]any:

@@ -1,6 +1,6 @@
 package parser
 
-// The fast component scanner's grammar (see progressive_fastcomp.go): one
+// The fast component scanner's grammar (see entry_read.go): one
 // method per place in a component object, each returning where it stopped.
 
 import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"

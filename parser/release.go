@@ -14,7 +14,7 @@ import "strings"
 // their children, arrived (compEntry.compact, surfaceState.compact). What
 // the protocol needs across blocks stays: the surfaces and their
 // components, roots, versions, deletions and the records of yielded data
-// (bounded as before, see progressive_limits.go).
+// (bounded as before, see limits.go).
 //
 // Nothing dropped here changes an output: the scanner's message generation
 // (msgGen) grows at every block end, so every cache keyed by it (the

@@ -1,7 +1,7 @@
 package parser
 
 // A component with an empty child list or a template child list
-// (progressive_fastcomp_template.go) is read at byte level, but kept in
+// (entry_template.go) is read at byte level, but kept in
 // the encoding the generic path gives it: the generic path held such a
 // component as its decoded map, which is written with its keys sorted
 // (appendJSON), while the byte-level path keeps the order of the stream.

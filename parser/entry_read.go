@@ -20,7 +20,7 @@ import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 // else takes the generic path (decoded maps), which gives the same
 // observable result. With a catalog, so does a component of a type whose
 // reference fields are not all well-known names (a Modal's "trigger"), and
-// a component's verdict is taken on its bytes (progressive_catalog.go).
+// a component's verdict is taken on its bytes (catalog.go).
 
 // Outcomes of compScanner.scan.
 const (
@@ -36,7 +36,7 @@ const (
 	cfChild
 	cfContentChild
 	cfEntryPointChild
-	cfComponentID // a template's, in "children" (progressive_fastcomp_template.go)
+	cfComponentID // a template's, in "children" (entry_template.go)
 	cfNestedList  // v0.8 "children": {"explicitList": [...]}, met after the others
 )
 
@@ -167,7 +167,7 @@ type compScanner struct {
 	// "children" and one "explicitList").
 	empty  [2]emptyList
 	nEmpty uint8
-	// Buffers of canonical (progressive_fastcanon.go).
+	// Buffers of canonical (entry_canon.go).
 	canon   []byte
 	members []canonMember
 	v08     bool // reading a v0.8 component

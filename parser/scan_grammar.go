@@ -2,7 +2,7 @@ package parser
 
 // One grammar for every mode
 //
-// The progressive scanner (progressive_scan.go) follows, as the reference
+// The progressive scanner (scan.go) follows, as the reference
 // does, only strings and brackets. What a block may hold is decided by
 // complete mode's validating scanner (scanner.go, scanner_validate.go),
 // which the progressive modes run over each segment first, in e.val:

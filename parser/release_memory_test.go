@@ -202,7 +202,7 @@ func BenchmarkLargeDataBlock(b *testing.B) {
 // model reader's entries (48 bytes each, and a 4-byte slot or two of its
 // key index), the record of the yielded data and, in delta mode, the
 // reduction's record of the message (one map entry each per data key,
-// about 5x the block each; see progressive_release.go), and when the
+// about 5x the block each; see release.go), and when the
 // message closes its decoded value and the output; measured at 11.3x to
 // 25.7x on 1 MB blocks (12.5x to 30.0x while each entry had an
 // encodedValue of its own and the key index was a map), bounded with room
@@ -251,7 +251,7 @@ func TestLargeDataBlockHeap(t *testing.T) {
 
 // maxStreamInput bounds what a parser holds after one corpus turn, as a
 // multiple of the turn's bytes. The state it keeps is the turn's surface,
-// frozen (progressive_freeze.go): its components' bytes (about 0.7x the
+// frozen (release_freeze.go): its components' bytes (about 0.7x the
 // turn) and a 56-byte record a component with its slots, references and
 // targets, the stream's maps (roots, versions, data records) and the
 // engine itself (about 2 KB); measured at 2.7x to 3.4x (6.0x to 7.4x

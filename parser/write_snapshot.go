@@ -2,7 +2,7 @@ package parser
 
 // The output of the progressive modes: a surface's snapshot (progressive)
 // or its changes (delta) as updateComponents messages, once reachability
-// (progressive_reachable.go) decided what to yield.
+// (reach.go) decided what to yield.
 
 import (
 	"slices"

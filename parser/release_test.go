@@ -11,7 +11,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 )
 
-// Releasing a block's state (progressive_release.go) must not change an
+// Releasing a block's state (release.go) must not change an
 // output: a stream whose surfaces are updated over several blocks yields
 // the same parts whether the state is released at each block end or kept.
 
@@ -56,7 +56,7 @@ const releaseV08 = `intro <a2ui-json>[{"beginRendering":{"surfaceId":"s","root":
 
 // releaseRestV09 updates two surfaces over five blocks, each ending with
 // both at rest (every child arrived), so that each block end freezes them
-// and the next block thaws what it touches (progressive_freeze.go): a
+// and the next block thaws what it touches (release_freeze.go): a
 // component changed, a child added (missing, then arriving in the same
 // block), a root that arrives last, a data model update, an empty list, a
 // surface deleted and created again.
@@ -99,7 +99,7 @@ func releaseRun(t *testing.T, mode Mode, keep bool, chunks [][]byte) string {
 }
 
 // releaseRunCounts is releaseRun, which also returns how many times a
-// surface was frozen and thawed (progressive_freeze.go).
+// surface was frozen and thawed (release_freeze.go).
 func releaseRunCounts(t *testing.T, mode Mode, keep bool, chunks [][]byte) (out string, freezes, thaws int) {
 	out, e := releaseRunEngine(t, mode, keep, chunks)
 	return out, e.freezes, e.thaws

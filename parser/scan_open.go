@@ -84,7 +84,7 @@ func (e *progressiveEngine) sniffComponents() {
 				continue
 			}
 			// The scanner reads on from the last member boundary its
-			// previous read of this object passed (progressive_fastresume.go).
+			// previous read of this object passed (entry_resume.go).
 			switch e.cs.scanAt(healed, e.fam == protocol.FamilyV08, s.msgGen, f.start) {
 			case compInvalid:
 				continue
@@ -256,7 +256,7 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 		switch {
 		case comp && !s.strIsVal && top.open == '[' && top.start >= start && cutChildID(s.buf[start:top.start]):
 			// (Bytes only strip and cut: the checkpoint rule of
-			// progressive_fastresume.go holds.)
+			// entry_resume.go holds.)
 			out = rstripSpace(out[:s.strStart-start])
 			e.heal.cut = true
 		case !mayCutString(f, s.strStart-start):

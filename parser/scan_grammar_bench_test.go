@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkProgressiveGrammarV09Chunk16 measures what running complete
-// mode's grammar costs the progressive modes (progressive_grammar.go): the
+// mode's grammar costs the progressive modes (scan_grammar.go): the
 // grammar pass alone, as the engine runs it, over the v0.9 corpus's block
 // contents in 16-byte segments. Compare with
 // BenchmarkProgressiveV09Chunk16Borrowed, which includes it.

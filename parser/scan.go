@@ -45,7 +45,7 @@ type pframe struct {
 // structural tokenizer that, like the reference, tracks only strings and
 // brackets and tolerates anything else. It reads only bytes complete
 // mode's grammar accepted, unless the block lost count of its brackets
-// (progressive_grammar.go).
+// (scan_grammar.go).
 type progScan struct {
 	buf []byte
 	// msgGen counts resetMsg calls. Every cut of buf comes with one, so

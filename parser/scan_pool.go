@@ -4,7 +4,7 @@ import "sync"
 
 // The scanner's buffer and table of decoded objects across blocks. A
 // stream's parser drops a buffer larger than it keeps idle (4*keepScratch),
-// and its table, at the end of a block (progressive_release.go); they go
+// and its table, at the end of a block (release.go); they go
 // to pools that any parser's next block starts with, rather than each
 // block growing them from small again. Nothing the parser or its caller holds refers to the buffer once
 // the block ended: parts are copied out (outputStore), the caches that
