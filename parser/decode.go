@@ -100,21 +100,12 @@ func (d *jsonDecoder) value(depth int) any {
 				return nil
 			}
 			m[k] = v
-			d.ws()
-			if d.i >= len(d.b) {
-				d.err = true
-				return nil
-			}
-			if d.b[d.i] == ',' {
-				d.i++
-				continue
-			}
-			if d.b[d.i] == '}' {
-				d.i++
+			if !d.sep('}') {
+				if d.err {
+					return nil
+				}
 				return m
 			}
-			d.err = true
-			return nil
 		}
 	case c == '[':
 		d.i++
@@ -130,21 +121,12 @@ func (d *jsonDecoder) value(depth int) any {
 				return nil
 			}
 			list = append(list, v)
-			d.ws()
-			if d.i >= len(d.b) {
-				d.err = true
-				return nil
-			}
-			if d.b[d.i] == ',' {
-				d.i++
-				continue
-			}
-			if d.b[d.i] == ']' {
-				d.i++
+			if !d.sep(']') {
+				if d.err {
+					return nil
+				}
 				return list
 			}
-			d.err = true
-			return nil
 		}
 	case c == '"':
 		s, ok := d.str()
@@ -160,6 +142,24 @@ func (d *jsonDecoder) value(depth int) any {
 	}
 	d.err = true
 	return nil
+}
+
+// sep reads what follows a member or an element: a ',' (more is true) or
+// closer, the container's end; anything else sets d.err.
+func (d *jsonDecoder) sep(closer byte) (more bool) {
+	d.ws()
+	if d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ',':
+			d.i++
+			return true
+		case closer:
+			d.i++
+			return false
+		}
+	}
+	d.err = true
+	return false
 }
 
 // lit decodes the literal that starts with c at d.b[d.i].
@@ -192,30 +192,14 @@ func (d *jsonDecoder) num() any {
 
 // str decodes a string literal starting at the opening quote.
 func (d *jsonDecoder) str() (string, bool) {
-	b := d.b
-	d.i++
-	start := d.i
-	for {
-		if d.i = jsonwire.PlainRun(b, d.i); d.i >= len(b) {
-			return "", false
-		}
-		c := b[d.i]
-		switch {
-		case c == '"':
-			s := string(b[start:d.i])
-			d.i++
-			return s, true
-		case c == '\\':
-			out := append(make([]byte, 0, d.i-start+16), b[start:d.i]...)
-			out, n, ok := jsonwire.AppendUnescaped(out, b[d.i:])
-			if d.i += n; !ok || d.i == len(b) {
-				return "", false
-			}
-			d.i++
-			return string(out), true
-		case c < 0x20:
-			return "", false
-		}
-		d.i++
+	start := d.i + 1
+	end, esc, ok := jsonwire.ScanString(d.b, start)
+	if !ok {
+		return "", false
 	}
+	d.i = end + 1
+	if !esc {
+		return string(d.b[start:end]), true
+	}
+	return jsonwire.Unescape(d.b[start:end])
 }

@@ -533,33 +533,12 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 	if i >= len(b) || b[i] != '"' {
 		return i, false, false
 	}
-	start := i
-	i++
-	for {
-		if i = jsonwire.PlainRun(b, i); i >= len(b) {
-			return i, esc, false
-		}
-		ch := b[i]
-		switch {
-		case ch == '"':
-			c.out = append(c.out, b[start:i+1]...)
-			return i + 1, esc, true
-		case ch < 0x20:
-			return i, esc, false
-		case ch == '\\':
-			esc = true
-			if i+1 >= len(b) {
-				return i, esc, false
-			}
-			k := jsonwire.EscapeLen(b, i)
-			if k == 0 {
-				return i, esc, false
-			}
-			i += k
-			continue
-		}
-		i++
+	end, esc, ok := jsonwire.ScanString(b, i+1)
+	if !ok {
+		return end, esc, false
 	}
+	c.out = append(c.out, b[i:end+1]...)
+	return end + 1, esc, true
 }
 
 // closersOnly reports whether b[i:] holds only whitespace and '}'.

@@ -32,7 +32,9 @@ func isSpaceRune(r rune) bool {
 	return r >= 0x2000 && r <= 0x200a
 }
 
-// rstripSpace drops trailing whitespace.
+// rstripSpace drops trailing whitespace as isSpaceRune understands it
+// (Python's str.rstrip): wider than JSON's four whitespace bytes
+// (jsonwire.TrimSpace), as the reference's healing strips.
 func rstripSpace(b []byte) []byte {
 	for len(b) > 0 {
 		c := b[len(b)-1]
@@ -52,8 +54,11 @@ func rstripSpace(b []byte) []byte {
 	return b
 }
 
-// lstripSpaceIdx returns the index of the first non-space byte at or after i.
-func skipSpace(b []byte, i int) int {
+// skipRegexpSpace returns the index of the first byte at or after i that
+// is not whitespace as isSpaceRune understands it (the regular expression
+// class \s), which is wider than JSON's four whitespace bytes
+// (jsonwire.SkipSpace).
+func skipRegexpSpace(b []byte, i int) int {
 	for i < len(b) {
 		c := b[i]
 		if c < utf8.RuneSelf {
@@ -292,9 +297,9 @@ func lastDataKey(w []byte) ([]byte, bool) {
 			break
 		}
 		pos := i + j + len(pat)
-		k := skipSpace(w, pos)
+		k := skipRegexpSpace(w, pos)
 		if k < len(w) && w[k] == ':' {
-			k = skipSpace(w, k+1)
+			k = skipRegexpSpace(w, k+1)
 			if k < len(w) && w[k] == '"' {
 				end := bytes.IndexByte(w[k+1:], '"')
 				if end > 0 {

@@ -171,9 +171,7 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			// (What lies between messages is the grammar's to judge, UTF-8
 			// included: a fence marker may hold any byte.)
 			// Outside any message: only an opening bracket matters.
-			switch c {
-			case ' ', '\t', '\n', '\r':
-			default:
+			if !jsonwire.IsSpace(c) {
 				s.content = true
 			}
 			switch c {

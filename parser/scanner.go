@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -250,23 +249,17 @@ func (s *scanner) scanLoose(seg []byte, i int, off int64) (int, bool, error) {
 	n := len(seg)
 	for i < n {
 		if s.inString {
-			j := bytes.IndexByte(seg[i:], '"')
-			if j < 0 {
-				s.escape = escapedAtEnd(seg[i:], s.escape)
+			if s.escape { // seg starts with the byte a backslash escaped
+				s.escape = false
+				i++
+				continue
+			}
+			k := jsonwire.StringEnd(seg, i)
+			if k == n {
+				s.escape = escapedAtEnd(seg[i:], false)
 				return n, false, nil
 			}
-			k := i + j
-			bs := 0
-			for k-1-bs >= i && seg[k-1-bs] == '\\' {
-				bs++
-			}
-			if k-bs == i && s.escape {
-				bs++
-			}
-			s.escape = false
-			if bs%2 == 0 {
-				s.inString = false
-			}
+			s.inString = false
 			i = k + 1
 			continue
 		}

@@ -77,11 +77,7 @@ func formatPointer(segs []string) string {
 	if len(segs) == 0 {
 		return "/"
 	}
-	var b []byte
-	for _, s := range segs {
-		b = jsonwire.AppendPointerToken(append(b, '/'), s)
-	}
-	return string(b)
+	return jsonwire.JoinPointer(segs)
 }
 
 // arrayIndex reports whether seg is a plain array index (ASCII digits

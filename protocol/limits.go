@@ -57,15 +57,3 @@ func walkLimits(v any, depth, fnDepth int) error {
 func depthLimitError() *ValidationError {
 	return topoErr(ErrRecursionLimit, "Global recursion limit exceeded: Depth > %d", MaxComponentDepth)
 }
-
-// joinPointer renders path segments as a JSON Pointer ("/a/0/b").
-func joinPointer(segs []string) string {
-	if len(segs) == 0 {
-		return ""
-	}
-	var b []byte
-	for _, s := range segs {
-		b = jsonwire.AppendPointerToken(append(b, '/'), s)
-	}
-	return string(b)
-}

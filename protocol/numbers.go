@@ -291,7 +291,7 @@ func invalidNumberFailure(err error, msgs []any) *ValidationError {
 		}
 	}
 	if len(ne.loc) > 2 {
-		ve.Path = joinPointer(ne.loc[2:])
+		ve.Path = jsonwire.JoinPointer(ne.loc[2:])
 	}
 	return ve
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -93,7 +94,7 @@ func schemaFailure(err error, msgs []any, typeURLs map[string]bool) error {
 			}
 		}
 		if len(best.loc) > 2 {
-			ve.Path = joinPointer(best.loc[2:])
+			ve.Path = jsonwire.JoinPointer(best.loc[2:])
 		}
 		out = append(out, ve)
 	}

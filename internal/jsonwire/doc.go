@@ -8,8 +8,8 @@
 // InvalidUTF8At), the literals true, false and null (Literal,
 // LiteralLen), quoting (AppendString, AppendQuoted), compaction
 // (AppendCompact) and JSON Pointer (RFC 6901) reference tokens
-// (EscapePointerToken, AppendPointerToken, UnescapePointerToken,
-// ValidPointerEscapes).
+// (EscapePointerToken, AppendPointerToken, JoinPointer,
+// UnescapePointerToken, ValidPointerEscapes).
 //
 // Functions that read JSON text take a string or a []byte alike (Text).
 // Everything here is a pure function or an immutable table: safe for

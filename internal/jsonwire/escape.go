@@ -169,3 +169,47 @@ func PlainRun(b []byte, i int) int {
 	}
 	return i
 }
+
+// ScanString reads the body of a JSON string whose contents start at b[i]
+// (after the opening quote), checking its escapes and control bytes but
+// not its UTF-8. It returns the index of the closing quote and ok, and
+// whether the body holds an escape. When the body is not valid, ok is
+// false and end is the byte at fault: a control byte, the backslash of an
+// escape that is invalid or cut by the end of b, or len(b) when b ends
+// inside the string. StringEnd finds the same quote in a string already
+// known to be valid.
+func ScanString(b []byte, i int) (end int, esc, ok bool) {
+	for {
+		// PlainRun, written out: the component scanner's hot loop calls
+		// ScanString once a string.
+		for i+8 <= len(b) {
+			if m := StopBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				goto stop
+			}
+			i += 8
+		}
+		for i < len(b) && strPlain[b[i]] {
+			i++
+		}
+		if i >= len(b) {
+			return i, esc, false
+		}
+	stop:
+		switch c := b[i]; {
+		case c == '"':
+			return i, esc, true
+		case c == '\\':
+			esc = true
+			k := EscapeLen(b, i)
+			if k == 0 {
+				return i, esc, false
+			}
+			i += k
+			continue
+		case c < 0x20:
+			return i, esc, false
+		}
+		i++
+	}
+}

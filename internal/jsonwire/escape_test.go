@@ -1,6 +1,7 @@
 package jsonwire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"math/bits"
@@ -142,4 +143,57 @@ func lowestFlag(m uint64) int {
 		return 8
 	}
 	return bits.TrailingZeros64(m) >> 3
+}
+
+func TestScanString(t *testing.T) {
+	tests := []struct {
+		name, in string
+		end      int
+		esc, ok  bool
+	}{
+		{"empty", `"`, 0, false, true},
+		{"plain", `abc"x`, 3, false, true},
+		{"long plain", `abcdefghijklmnop"`, 16, false, true},
+		{"non-ASCII", "é\xff\"", 3, false, true},
+		{"escaped quote", `a\"b"`, 4, true, true},
+		{"escaped backslash then quote", `a\\"b"`, 3, true, true},
+		{"unicode escape", `xxxxxxxx\u00e9"`, 14, true, true},
+		{"no closing quote", `abc`, 3, false, false},
+		{"long no closing quote", `abcdefghijklmnop`, 16, false, false},
+		{"escaped quote at the end", `ab\"`, 4, true, false},
+		{"control byte", "abcdefghij\tk\"", 10, false, false},
+		{"bad escape", `ab\x"`, 2, true, false},
+		{"cut escape", `ab\`, 2, true, false},
+		{"cut unicode", `ab\u00"`, 2, true, false},
+		{"bad hex", `ab\u00g0"`, 2, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := []byte("\"" + tc.in)
+			end, esc, ok := ScanString(b, 1)
+			if end != tc.end+1 || esc != tc.esc || ok != tc.ok {
+				t.Errorf("ScanString(%q, 1) = %d, %v, %v, want %d, %v, %v", b, end, esc, ok, tc.end+1, tc.esc, tc.ok)
+			}
+		})
+	}
+}
+
+// FuzzScanString holds ScanString to AppendUnescaped, which reads the same
+// grammar: the same closing quote or byte at fault, and the same verdict
+// on a string that ends.
+func FuzzScanString(f *testing.F) {
+	for _, s := range []string{``, `a"`, `a\"b"`, `\u00e9"`, "a\x01\"", `\x"`, `abc\`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		end, esc, ok := ScanString([]byte(s), 0)
+		_, n, uok := AppendUnescaped(nil, s)
+		closed := n < len(s) && s[n] == '"'
+		if end != n || ok != (uok && closed) {
+			t.Fatalf("ScanString(%q) = %d, %v, want %d, %v", s, end, ok, n, uok && closed)
+		}
+		if ok && esc != (bytes.IndexByte([]byte(s[:end]), '\\') >= 0) {
+			t.Fatalf("ScanString(%q) esc = %v", s, esc)
+		}
+	})
 }

@@ -30,6 +30,17 @@ func AppendPointerToken(dst []byte, s string) []byte {
 	return dst
 }
 
+// JoinPointer returns the JSON Pointer of the reference tokens segs, each
+// escaped (AppendPointerToken) after a '/': "/a/0/b~1c" for a, 0 and b/c;
+// "" (the whole document) for none.
+func JoinPointer(segs []string) string {
+	var b []byte
+	for _, s := range segs {
+		b = AppendPointerToken(append(b, '/'), s)
+	}
+	return string(b)
+}
+
 // UnescapePointerToken returns the value of the JSON Pointer reference
 // token s: "~1" as "/", "~0" as "~" (s itself when it holds no '~'). ok is
 // false when some '~' is not followed by '0' or '1'; such a '~' is kept as

@@ -33,6 +33,26 @@ func TestPointerToken(t *testing.T) {
 	}
 }
 
+func TestJoinPointer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		segs []string
+		want string
+	}{
+		{"none", nil, ""},
+		{"one", []string{"a"}, "/a"},
+		{"empty token", []string{""}, "/"},
+		{"several", []string{"a", "0", "b"}, "/a/0/b"},
+		{"escaped", []string{"a/b", "~"}, "/a~1b/~0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := JoinPointer(tc.segs); got != tc.want {
+				t.Errorf("JoinPointer(%q) = %q, want %q", tc.segs, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestUnescapePointerTokenInvalid(t *testing.T) {
 	for _, tc := range []struct {
 		name, token, value string
