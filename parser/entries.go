@@ -431,9 +431,12 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 		if fc.pns == nil {
 			fc.pns = ent.fast.pns
 		}
-		if fc.arrivedIn == nil {
-			fc.arrivedIn, fc.arrived, fc.missing = ent.fast.arrivedIn, ent.fast.arrived, ent.fast.missing
-		}
+		// The entry's last processing is ent.fast's: fc, if it was
+		// processed before (an earlier form put back, as the replay of
+		// v0.8 messages held until beginRendering does), has older bits,
+		// and a child it found missing may have arrived since, waking no
+		// one (processFast and processGrown trust these bits).
+		fc.arrivedIn, fc.arrived, fc.missing = ent.fast.arrivedIn, ent.fast.arrived, ent.fast.missing
 		kept := ent.slotsKept
 		ent = e.record(s, fc.id, ent, ent.refs, ent.selfRef)
 		ent.raw, ent.fast, ent.slotsKept = nil, fc, kept
@@ -444,6 +447,10 @@ func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool
 	}
 	ent = e.record(s, fc.id, ent, refs, self)
 	ent.raw, ent.fast = nil, fc
+	// An earlier form put back keeps what it knew of arrived children (a
+	// component never leaves its surface), not which were missing: they
+	// may have arrived while it was not the entry's form.
+	fc.missing = 0
 	return true
 }
 

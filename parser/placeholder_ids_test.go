@@ -166,3 +166,40 @@ func TestCheckFullComponents(t *testing.T) {
 		})
 	}
 }
+
+// TestPutBackComponentSeesArrivedChild: v0.8 messages held until
+// beginRendering are replayed one at a time, so an earlier form of a
+// component ("a" listing "x", processed while x was missing) can be put
+// back after a later one replaced it. When x then arrives nothing waits for
+// it, so the component must not trust what its earlier processing found
+// missing: once the root reaches "a" again, "a" lists x itself, not
+// loading_x (the processing that skipped the lookup of a child it had found
+// missing wrote loading_x).
+func TestPutBackComponentSeesArrivedChild(t *testing.T) {
+	held := `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a"]}}}}]}},` +
+		`{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{"Text":{"text":{"literalString":"t"}}}}]}},` +
+		`{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{"Row":{"children":{"explicitList":["x"]}}}},{"id":"root","component":{"Row":{"children":{"explicitList":[]}}}}]}},` +
+		`{"beginRendering":{"surfaceId":"s","root":"root"}}`
+	later := `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"x","component":{"Text":{"text":{"literalString":"t"}}}},{"id":"root","component":{"Column":{"children":{"explicitList":["a"]}}}}]}}`
+	for _, c := range []struct{ name, in string }{
+		{"two_blocks", "<a2ui-json>[" + held + "]</a2ui-json><a2ui-json>[" + later + "]</a2ui-json>"},
+		{"one_block", "<a2ui-json>[" + held + "," + later + "]</a2ui-json>"},
+	} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			for _, n := range []int{1, 7, len(c.in)} {
+				t.Run(fmt.Sprintf("%s/%s/chunk_%d", c.name, mode, n), func(t *testing.T) {
+					msgs := dataMessages(t, mode, chunked([]byte(c.in), n))
+					last := ""
+					for _, m := range msgs {
+						if strings.Contains(m, `"id":"a"`) {
+							last = m
+						}
+					}
+					if !strings.Contains(last, `"explicitList":["x"]`) || strings.Contains(last, "loading_x") {
+						t.Errorf("last yield of a: %s\nwant it listing x itself", last)
+					}
+				})
+			}
+		}
+	}
+}
