@@ -393,7 +393,8 @@ func TestDataReaderCommaAfterOpenBracket(t *testing.T) {
 		{"delta_chunks_of_100", ModeDelta, 100, []string{n, aAt}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := dataMessages(t, c.mode, chunked([]byte(in), c.chunk))
+			msgs, _ := runMode(t, c.mode, nil, chunked([]byte(in), c.chunk))
+			got := msgStrings(msgs)
 			if !slices.Equal(got, c.want) {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
 			}
@@ -403,34 +404,11 @@ func TestDataReaderCommaAfterOpenBracket(t *testing.T) {
 	// without it once it was.
 	const dropped = `{"updateDataModel":{"surfaceId":"s1","value":{"a":{"x":1}}},"version":"v0.9"}`
 	for i := 1; i < len(in); i++ {
-		got := dataMessages(t, ModeProgressive, [][]byte{[]byte(in[:i]), []byte(in[i:])})
+		msgs, _ := runMode(t, ModeProgressive, nil, [][]byte{[]byte(in[:i]), []byte(in[i:])})
+		got := msgStrings(msgs)
 		k := slices.Index(got, a)
 		if k < 0 || slices.Contains(got[k:], dropped) {
 			t.Fatalf("split at %d: yields %q, want %s and not %s after it", i, got, a, dropped)
 		}
 	}
-}
-
-// dataMessages parses chunks in mode and returns the messages yielded.
-func dataMessages(t *testing.T, mode Mode, chunks [][]byte) []string {
-	t.Helper()
-	p, err := New(WithMode(mode))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	add := func(parts []Part) {
-		for _, pt := range parts {
-			for _, m := range pt.Messages {
-				out = append(out, string(m))
-			}
-		}
-	}
-	for _, c := range chunks {
-		parts, _ := p.Feed(c)
-		add(parts)
-	}
-	parts, _ := p.Close()
-	add(parts)
-	return out
 }

@@ -188,9 +188,9 @@ func TestPutBackComponentSeesArrivedChild(t *testing.T) {
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			for _, n := range []int{1, 7, len(c.in)} {
 				t.Run(fmt.Sprintf("%s/%s/chunk_%d", c.name, mode, n), func(t *testing.T) {
-					msgs := dataMessages(t, mode, chunked([]byte(c.in), n))
+					msgs, _ := runMode(t, mode, nil, chunked([]byte(c.in), n))
 					last := ""
-					for _, m := range msgs {
+					for _, m := range msgStrings(msgs) {
 						if strings.Contains(m, `"id":"a"`) {
 							last = m
 						}
