@@ -77,9 +77,13 @@ type dataReader struct {
 	list    []any        // scratch: the v0.8 entries a sniff yields
 	check   []*dataElem  // scratch: the v0.8 elements a sniff compares
 	flat    []flatMember // scratch for flatElement
-	encs    []keyedEnc   // scratch: encodings in enc, for dedupeData
-	hb      []byte       // scratch: the healed member arriving
-	src     []byte       // scratch: the healed message cut at a comma
+	canon   []byte       // scratch: a canonical encoding (canonElement)
+	msg     []byte       // scratch: a complete message, canonical (yieldEncoded)
+	pruned  []byte       // scratch: prunedContents's message
+	encs    []keyedEnc   // scratch: the entries dedupeEncoded compares
+	cw      canonWriter
+	hb      []byte // scratch: the healed member arriving
+	src     []byte // scratch: the healed message cut at a comma
 }
 
 // drFrame is an open container of the message.
