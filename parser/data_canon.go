@@ -202,16 +202,22 @@ func nextMember(obj []byte, i int) (k, vb int, ok bool) {
 // canonGet returns the value of the member named name (a name that needs
 // no escape) of the canonical object obj.
 func canonGet(obj []byte, name string) ([]byte, bool) {
+	a, b, ok := canonFind(obj, name)
+	return obj[a:b], ok
+}
+
+// canonFind is canonGet returning where the value is: obj[a:b].
+func canonFind(obj []byte, name string) (a, b int, ok bool) {
 	if len(obj) == 0 || obj[0] != '{' {
-		return nil, false
+		return 0, 0, false
 	}
 	for i := 1; ; {
 		k, vb, ok := nextMember(obj, i)
 		if !ok {
-			return nil, false
+			return 0, 0, false
 		}
 		if k-i == len(name)+2 && string(obj[i+1:k-1]) == name {
-			return obj[k+1 : vb], true
+			return k + 1, vb, true
 		}
 		if i = vb; obj[i] == ',' {
 			i++

@@ -66,6 +66,7 @@ type deltaState struct {
 	}
 	enc     []byte      // scratch for encodings
 	changed []dataEntry // scratch: the entries that changed (reduceEncoded)
+	body    bodyLayout  // scratch: the message being reduced
 	acc     []dataEntry // scratch: the entries yielded so far (emitSoFar)
 }
 
@@ -96,6 +97,7 @@ func (d *deltaState) release() {
 		clear(d.cur.keys)
 	}
 	d.enc, d.changed, d.acc = shrink(d.enc, 4*keepScratch), shrink(d.changed, keepScratch), shrink(d.acc, keepScratch)
+	d.body.mems = shrink(d.body.mems, keepScratch)
 }
 
 // forget drops the record when it is of surface.
@@ -114,6 +116,17 @@ func (d *deltaState) changedEnc(key, out string) bool {
 	}
 	d.cur.keys[key] = out
 	return true
+}
+
+// changedRaw is changedEnc for the canonical key token tok and value v,
+// returning the key and value recorded when v changed.
+func (d *deltaState) changedRaw(tok, v []byte) (key, val string, changed bool) {
+	if prev, had := recordedRaw(d.cur.keys, tok); had && prev == string(v) {
+		return "", "", false
+	}
+	key, val = keyString(tok), string(v)
+	d.cur.keys[key] = val
+	return key, val, true
 }
 
 // entries appends the entries the current message yielded so far, in key
@@ -137,18 +150,19 @@ func (d *deltaState) sameWhole(msg []byte) bool {
 }
 
 // changedMembers records the members of the canonical object obj with
-// changedEnc, appending to dst those that changed; any reports whether
-// one did.
-func (d *deltaState) changedMembers(obj []byte, dst []dataEntry) (out []dataEntry, any bool) {
+// changedRaw, appending to dst those that changed when collect; any
+// reports whether one did.
+func (d *deltaState) changedMembers(obj []byte, dst []dataEntry, collect bool) (out []dataEntry, any bool) {
 	for i := 1; ; {
 		k, vb, ok := nextMember(obj, i)
 		if !ok {
 			return dst, any
 		}
-		key, v := keyString(obj[i:k]), string(obj[k+1:vb])
-		if d.changedEnc(key, v) {
+		if key, v, ok := d.changedRaw(obj[i:k], obj[k+1:vb]); ok {
 			any = true
-			dst = append(dst, dataEntry{key: key, out: v, cmp: v})
+			if collect {
+				dst = append(dst, dataEntry{key: key, out: v, cmp: v})
+			}
 		}
 		if i = vb; obj[i] == ',' {
 			i++
@@ -184,7 +198,7 @@ func (e *progressiveEngine) reduceEncoded(msg []byte, gen uint64) {
 		// v0.8 contents given as an object (as the reference accepts):
 		// its sniffed yields carry the entries new since the last; pass
 		// all of the message's entries so far, when one changed.
-		_, anyChanged := d.changedMembers(c, nil)
+		_, anyChanged := d.changedMembers(c, nil, false)
 		switch {
 		case first:
 			e.emitCopy(msg)
@@ -201,11 +215,11 @@ func (e *progressiveEngine) reduceEncoded(msg []byte, gen uint64) {
 		return
 	}
 	if first {
-		d.changedMembers(value, nil)
+		d.changedMembers(value, nil, false)
 		e.emitCopy(msg)
 		return
 	}
-	changed, _ := d.changedMembers(value, d.changed[:0])
+	changed, _ := d.changedMembers(value, d.changed[:0], true)
 	defer func() { clear(changed); d.changed = changed[:0] }()
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	if len(changed) > 0 && changed[0].key == "" {
@@ -214,10 +228,11 @@ func (e *progressiveEngine) reduceEncoded(msg []byte, gen uint64) {
 		e.emitSoFar(msg, kind, "value")
 		return
 	}
+	d.body.read(msg, kind)
 	for _, en := range changed {
 		p := entryPath(slot.path, en.key)
 		out := e.out.store.alloc(len(msg) - len(value) + len(en.out) + len(p) + 16)
-		e.emitRaw(appendReplaced(out, msg, kind, "value", []byte(en.out), p, true), false, "")
+		e.emitRaw(d.body.appendReplaced(out, msg, "value", []byte(en.out), p, true), false, "")
 	}
 }
 
@@ -229,7 +244,8 @@ func (e *progressiveEngine) emitSoFar(msg []byte, kind, field string) {
 	d.enc = appendEntries(d.enc[:0], d.acc)
 	clear(d.acc)
 	out := e.out.store.alloc(len(msg) + len(d.enc) + 16)
-	e.emitRaw(appendReplaced(out, msg, kind, field, d.enc, "", false), false, "")
+	d.body.read(msg, kind)
+	e.emitRaw(d.body.appendReplaced(out, msg, field, d.enc, "", false), false, "")
 }
 
 // prunedContents returns msg, a v0.8 dataModelUpdate with a list of
@@ -246,73 +262,78 @@ func (e *progressiveEngine) prunedContents(msg []byte) ([]byte, bool) {
 	}
 	r := e.reader()
 	r.canon, _ = r.cw.appendPrunedList(r.canon[:0], list)
-	r.pruned = appendReplaced(r.pruned[:0], msg, kDataModelUpdate, "contents", r.canon, "", false)
+	d := e.dstate
+	d.body.read(msg, kDataModelUpdate)
+	r.pruned = d.body.appendReplaced(r.pruned[:0], msg, "contents", r.canon, "", false)
 	return r.pruned, true
 }
 
-// appendReplaced appends the canonical message msg with the member field
-// of its body (under kind) replaced by val, and with setPath the body's
-// path set to path.
-func appendReplaced(dst, msg []byte, kind, field string, val []byte, path string, setPath bool) []byte {
-	dst = append(dst, '{')
-	for i := 1; ; {
+// bodyLayout is where the body of a canonical message is, msg[a:b], and
+// where its members are (their offsets in msg), so that the message is
+// written again with members replaced without reading it again.
+type bodyLayout struct {
+	a, b int
+	mems []canonMem
+}
+
+// read finds the body under kind in msg, reporting false when it has none
+// (or one that is not an object).
+func (l *bodyLayout) read(msg []byte, kind string) bool {
+	a, b, ok := canonFind(msg, kind)
+	if !ok || msg[a] != '{' {
+		return false
+	}
+	l.a, l.b, l.mems = a, b, l.mems[:0]
+	for i := a + 1; ; {
 		k, vb, ok := nextMember(msg, i)
 		if !ok {
-			return append(dst, '}')
+			return true
 		}
-		if i > 1 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, msg[i:k+1]...)
-		if string(msg[i:k]) == `"`+kind+`"` {
-			dst = appendBodyReplaced(dst, msg[k+1:vb], field, val, path, setPath)
-		} else {
-			dst = append(dst, msg[k+1:vb]...)
-		}
+		l.mems = append(l.mems, canonMem{i, k, vb})
 		if i = vb; msg[i] == ',' {
 			i++
 		}
 	}
 }
 
-// appendBodyReplaced is appendReplaced for the body: the path member
-// (when set) in its place in key order.
-func appendBodyReplaced(dst, body []byte, field string, val []byte, path string, setPath bool) []byte {
-	dst = append(dst, '{')
+// appendReplaced appends msg with the member field of its body replaced by
+// val, and with setPath the body's path set to path (in its place in key
+// order).
+func (l *bodyLayout) appendReplaced(dst, msg []byte, field string, val []byte, path string, setPath bool) []byte {
+	dst = append(append(dst, msg[:l.a]...), '{')
 	n := 0
-	for i := 1; ; {
-		k, vb, ok := nextMember(body, i)
-		if setPath && (!ok || compareKeys(body[i:k], []byte(`"path"`)) >= 0) {
+	for j := 0; ; j++ {
+		done := j == len(l.mems)
+		var m canonMem
+		if !done {
+			m = l.mems[j]
+		}
+		if setPath && (done || compareKeys(msg[m.a:m.k], []byte(`"path"`)) >= 0) {
 			if n > 0 {
 				dst = append(dst, ',')
 			}
 			dst = appendJSONString(append(dst, `"path":`...), path)
 			n++
 			setPath = false
-			if ok && string(body[i:k]) == `"path"` {
-				if i = vb; body[i] == ',' {
-					i++
-				}
+			if !done && string(msg[m.a:m.k]) == `"path"` {
 				continue
 			}
 		}
-		if !ok {
-			return append(dst, '}')
+		if done {
+			break
 		}
 		if n > 0 {
 			dst = append(dst, ',')
 		}
 		n++
-		dst = append(dst, body[i:k+1]...)
-		if string(body[i:k]) == `"`+field+`"` {
+		dst = append(dst, msg[m.a:m.k+1]...)
+		if string(msg[m.a:m.k]) == `"`+field+`"` {
 			dst = append(dst, val...)
 		} else {
-			dst = append(dst, body[k+1:vb]...)
-		}
-		if i = vb; body[i] == ',' {
-			i++
+			dst = append(dst, msg[m.k+1:m.b]...)
 		}
 	}
+	return append(append(dst, '}'), msg[l.b:]...)
 }
 
 // entryPath is the JSON Pointer of entry key of the object at path.

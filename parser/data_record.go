@@ -4,8 +4,8 @@ package parser
 // data.
 
 import (
+	"bytes"
 	"slices"
-	"strings"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -74,9 +74,7 @@ func (e *progressiveEngine) recordData(d map[string]string, key string, v any) {
 // here, falsy or not), or a v0.9 body's members but surfaceId and root.
 func (e *progressiveEngine) dedupeEncoded(msg []byte) bool {
 	e.dataGen++
-	r := e.reader()
-	encs := r.encs[:0]
-	defer func() { clear(encs); r.encs = encs[:0] }()
+	var encs []keyedEnc
 	var body []byte
 	switch e.fam {
 	case protocol.FamilyV08:
@@ -85,6 +83,9 @@ func (e *progressiveEngine) dedupeEncoded(msg []byte) bool {
 			return true
 		}
 		body = b
+		r := e.reader()
+		encs = r.encs[:0]
+		defer func() { clear(encs); r.encs = encs[:0] }()
 		switch c, _ := canonGet(body, "contents"); {
 		case isList(c):
 			encs = appendListValues(encs, c)
@@ -100,30 +101,45 @@ func (e *progressiveEngine) dedupeEncoded(msg []byte) bool {
 			return true
 		}
 		body = b
-		encs = appendMembers(encs, body, true)
+		r := e.reader()
+		encs = appendMembers(r.encs[:0], body, true)
+		defer func() { clear(encs); r.encs = encs[:0] }()
 	default:
 		return true
 	}
 	d := e.dataState(dataSlotOf(body))
 	isNew := false
 	for j, ke := range encs {
-		if j+1 < len(encs) && encs[j+1].key == ke.key {
+		if j+1 < len(encs) && string(encs[j+1].tok) == string(ke.tok) {
 			continue // a later entry of the key wins
 		}
-		isNew = isNew || differsBytes(d, ke.key, ke.enc)
+		if prev, ok := recordedRaw(d, ke.tok); !ok || prev != string(ke.enc) {
+			isNew = isNew || ok || string(ke.enc) != "null" // absent counts as null
+		}
 	}
 	if !isNew {
 		return false
 	}
 	for j, ke := range encs {
-		if j+1 < len(encs) && encs[j+1].key == ke.key {
+		if j+1 < len(encs) && string(encs[j+1].tok) == string(ke.tok) {
 			continue
 		}
-		if prev, ok := d[ke.key]; !ok || prev != string(ke.enc) {
-			d[ke.key] = string(ke.enc)
+		if prev, ok := recordedRaw(d, ke.tok); !ok || prev != string(ke.enc) {
+			d[keyString(ke.tok)] = string(ke.enc)
 		}
 	}
 	return true
+}
+
+// recordedRaw returns what d records under the key of the canonical key token
+// tok.
+func recordedRaw(d map[string]string, tok []byte) (string, bool) {
+	if bytes.IndexByte(tok, '\\') < 0 {
+		prev, ok := d[string(tok[1:len(tok)-1])]
+		return prev, ok
+	}
+	prev, ok := d[decodeKey(tok)]
+	return prev, ok
 }
 
 // dataSlotOf is the surface and path a data model message addresses (its
@@ -143,7 +159,7 @@ func appendMembers(dst []keyedEnc, obj []byte, body bool) []keyedEnc {
 			return dst
 		}
 		if tok := string(obj[i:k]); !body || tok != `"surfaceId"` && tok != `"root"` {
-			dst = append(dst, keyedEnc{keyString(obj[i:k]), obj[k+1 : vb]})
+			dst = append(dst, keyedEnc{obj[i:k], obj[k+1 : vb]})
 		}
 		if i = vb; obj[i] == ',' {
 			i++
@@ -164,8 +180,11 @@ func appendListValues(dst []keyedEnc, list []byte) []keyedEnc {
 		if i = end; list[i] == ',' {
 			i++
 		}
-		key, ok := canonString(canonGet(el, "key"))
-		if !isObject(el) || !ok || key == "" {
+		if !isObject(el) {
+			continue
+		}
+		tok, ok := canonGet(el, "key")
+		if !ok || tok[0] != '"' || len(tok) == 2 {
 			continue
 		}
 		var val []byte
@@ -176,15 +195,13 @@ func appendListValues(dst []keyedEnc, list []byte) []keyedEnc {
 			}
 		}
 		if val != nil {
-			dst = append(dst, keyedEnc{key, val})
+			dst = append(dst, keyedEnc{tok, val})
 		}
 	}
-	slices.SortStableFunc(dst, func(a, b keyedEnc) int { return strings.Compare(a.key, b.key) })
+	slices.SortStableFunc(dst, func(a, b keyedEnc) int { return compareKeys(a.tok, b.tok) })
 	return dst
 }
 
-// keyedEnc is the encoding enc of the value under key.
-type keyedEnc struct {
-	key string
-	enc []byte
-}
+// keyedEnc is the encoding enc of the value under the key of the
+// canonical key token tok.
+type keyedEnc struct{ tok, enc []byte }

@@ -99,6 +99,7 @@ type progressiveEngine struct {
 	phSeen  map[string]struct{}
 	phValid map[string]bool
 	catBuf  []byte // scratch for validate
+	msgBuf  []byte // scratch: a decoded message, encoded (yieldMessage)
 
 	openLists [2]openList // listStillOpen's records: "children", "explicitList"
 

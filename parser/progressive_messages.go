@@ -361,9 +361,12 @@ func hasEmptyObject(v any) bool {
 
 // yieldMessage yields a complete message decoded (see yieldEncoded).
 func (e *progressiveEngine) yieldMessage(msg map[string]any) error {
-	r := e.reader()
-	r.msg = appendJSON(r.msg[:0], msg)
-	return e.yieldEncoded(r.msg, msg)
+	e.msgBuf = appendJSON(e.msgBuf[:0], msg)
+	err := e.yieldEncoded(e.msgBuf, msg)
+	if cap(e.msgBuf) > maxCatBuf {
+		e.msgBuf = nil
+	}
+	return err
 }
 
 // dataRecord is the record of the data yielded for a surface and path.
