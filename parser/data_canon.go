@@ -121,13 +121,16 @@ func (w *canonWriter) value(dst, src []byte, i, depth int) ([]byte, int, bool) {
 
 // str appends the canonical encoding of the string token at src[i].
 func (w *canonWriter) str(dst, src []byte, i int) ([]byte, int, bool) {
+	ascii := true
 	for j := i + 1; ; j++ {
 		if j = jsonwire.PlainRun(src, j); j >= len(src) {
 			return dst, j, false
 		}
 		switch c := src[j]; {
 		case c == '"':
-			if tok := src[i : j+1]; canonicalScalar(tok) {
+			// Without an escape and U+2028 or U+2029 (non-ASCII), the
+			// token is its own canonical encoding.
+			if tok := src[i : j+1]; ascii || canonicalScalar(tok) {
 				return append(dst, tok...), j + 1, true
 			}
 			return appendJSONString(dst, string(src[i+1:j])), j + 1, true
@@ -140,6 +143,8 @@ func (w *canonWriter) str(dst, src []byte, i int) ([]byte, int, bool) {
 			return dst, j, false
 		case c < 0x20:
 			return dst, j, false
+		default:
+			ascii = false
 		}
 	}
 }
@@ -202,22 +207,16 @@ func nextMember(obj []byte, i int) (k, vb int, ok bool) {
 // canonGet returns the value of the member named name (a name that needs
 // no escape) of the canonical object obj.
 func canonGet(obj []byte, name string) ([]byte, bool) {
-	a, b, ok := canonFind(obj, name)
-	return obj[a:b], ok
-}
-
-// canonFind is canonGet returning where the value is: obj[a:b].
-func canonFind(obj []byte, name string) (a, b int, ok bool) {
 	if len(obj) == 0 || obj[0] != '{' {
-		return 0, 0, false
+		return nil, false
 	}
 	for i := 1; ; {
 		k, vb, ok := nextMember(obj, i)
 		if !ok {
-			return 0, 0, false
+			return nil, false
 		}
 		if k-i == len(name)+2 && string(obj[i+1:k-1]) == name {
-			return k + 1, vb, true
+			return obj[k+1 : vb], true
 		}
 		if i = vb; obj[i] == ',' {
 			i++
@@ -246,3 +245,124 @@ func nextElem(list []byte, i int) (end int, ok bool) {
 // list.
 func isObject(v []byte) bool { return len(v) > 0 && v[0] == '{' }
 func isList(v []byte) bool   { return len(v) > 0 && v[0] == '[' }
+
+// msgLayout is where the members of a canonical message are, and those of
+// its body under one kind, each read once.
+type msgLayout struct {
+	msg  []byte
+	top  []canonMem // the message's members (offsets in msg)
+	kind string     // the kind whose body was read ("": none)
+	ok   bool       // that body is an object
+	// The body, msg[a:b], and its members.
+	a, b int
+	body []canonMem
+}
+
+// read makes l the layout of msg.
+func (l *msgLayout) read(msg []byte) {
+	l.msg, l.top, l.kind, l.ok = msg, readMembers(msg, 0, l.top[:0]), "", false
+}
+
+// done drops the message (which may be large) once yielded.
+func (l *msgLayout) done() {
+	l.msg, l.kind, l.ok = nil, "", false
+	l.top, l.body = shrink(l.top[:0], keepScratch), shrink(l.body[:0], keepScratch)
+}
+
+// readMembers appends the members of the canonical object at obj[a].
+func readMembers(obj []byte, a int, dst []canonMem) []canonMem {
+	for i := a + 1; ; {
+		k, vb, ok := nextMember(obj, i)
+		if !ok {
+			return dst
+		}
+		dst = append(dst, canonMem{i, k, vb})
+		if i = vb; obj[i] == ',' {
+			i++
+		}
+	}
+}
+
+// lookupMember returns the value of the member named name (a name that needs
+// no escape) among mems, members of obj.
+func lookupMember(obj []byte, mems []canonMem, name string) ([]byte, bool) {
+	for _, m := range mems {
+		if m.k-m.a == len(name)+2 && string(obj[m.a+1:m.k-1]) == name {
+			return obj[m.k+1 : m.b], true
+		}
+	}
+	return nil, false
+}
+
+// get returns the value of the message's member named name.
+func (l *msgLayout) get(name string) ([]byte, bool) { return lookupMember(l.msg, l.top, name) }
+
+// bodyOf reads the body under kind, reporting false when the message has
+// none that is an object.
+func (l *msgLayout) bodyOf(kind string) bool {
+	if l.kind == kind {
+		return l.ok
+	}
+	l.kind, l.ok = kind, false
+	if v, ok := l.get(kind); ok && isObject(v) {
+		l.a, l.b = l.offset(v), l.offset(v)+len(v)
+		l.body = readMembers(l.msg, l.a, l.body[:0])
+		l.ok = true
+	}
+	return l.ok
+}
+
+// offset is the offset in the message of v, a slice of it.
+func (l *msgLayout) offset(v []byte) int { return cap(l.msg) - cap(v) }
+
+// bodyGet returns the value of the body's member named name.
+func (l *msgLayout) bodyGet(name string) ([]byte, bool) { return lookupMember(l.msg, l.body, name) }
+
+// slot is the surface and path the body addresses, for the record of
+// yielded data.
+func (l *msgLayout) slot() dataSlot {
+	s, _ := canonString(l.bodyGet("surfaceId"))
+	p, _ := canonString(l.bodyGet("path"))
+	return dataSlot{s, p}
+}
+
+// appendReplaced appends the message with the member field of its body
+// replaced by val, and with setPath the body's path set to path (in its
+// place in key order).
+func (l *msgLayout) appendReplaced(dst []byte, field string, val []byte, path string, setPath bool) []byte {
+	msg := l.msg
+	dst = append(append(dst, msg[:l.a]...), '{')
+	n := 0
+	for j := 0; ; j++ {
+		done := j == len(l.body)
+		var m canonMem
+		if !done {
+			m = l.body[j]
+		}
+		if setPath && (done || compareKeys(msg[m.a:m.k], []byte(`"path"`)) >= 0) {
+			if n > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendJSONString(append(dst, `"path":`...), path)
+			n++
+			setPath = false
+			if !done && string(msg[m.a:m.k]) == `"path"` {
+				continue
+			}
+		}
+		if done {
+			break
+		}
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = append(dst, msg[m.a:m.k+1]...)
+		if string(msg[m.a:m.k]) == `"`+field+`"` {
+			dst = append(dst, val...)
+		} else {
+			dst = append(dst, msg[m.k+1:m.b]...)
+		}
+	}
+	return append(append(dst, '}'), msg[l.b:]...)
+}

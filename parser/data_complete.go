@@ -32,20 +32,16 @@ func (e *progressiveEngine) completeData(src []byte) (bool, error) {
 	if !ok {
 		return false, nil
 	}
+	l := &e.lay
+	l.read(msg)
+	defer l.done()
 	has := false
-	for i := 1; ; {
-		k, vb, ok := nextMember(msg, i)
-		if !ok {
-			break
-		}
-		if _, fl := classifyKey(msg[i+1 : k-1]); fl&(flagKindV08|flagKindV09) != 0 {
-			if string(msg[i+1:k-1]) != kind {
+	for _, m := range l.top {
+		if _, fl := classifyKey(msg[m.a+1 : m.k-1]); fl&(flagKindV08|flagKindV09) != 0 {
+			if string(msg[m.a+1:m.k-1]) != kind {
 				return false, nil
 			}
 			has = true
-		}
-		if i = vb; msg[i] == ',' {
-			i++
 		}
 	}
 	if !has {
@@ -57,7 +53,7 @@ func (e *progressiveEngine) completeData(src []byte) (bool, error) {
 		return true, err
 	}
 	sid := e.surface
-	if s, ok := canonString(canonGet(msg, "surfaceId")); ok {
+	if s, ok := canonString(l.get("surfaceId")); ok {
 		sid = s
 	}
 	e.setSurface(sid)
@@ -66,31 +62,32 @@ func (e *progressiveEngine) completeData(src []byte) (bool, error) {
 	}
 	if e.fam == protocol.FamilyV09 {
 		e.kindSeen = true
-		return true, e.yieldEncoded(msg, nil)
+		return true, e.yieldEncoded(nil)
 	}
 	if e.deleted[orUnknown(e.surface)] != 0 {
 		return true, nil // ignored, as the reference does
 	}
 	e.kindSeen = true
-	if err := e.yieldEncoded(msg, nil); err != nil {
+	if err := e.yieldEncoded(nil); err != nil {
 		return true, err
 	}
 	return true, e.yieldReachable(false)
 }
 
-// yieldEncoded is yieldMessage for msg in its canonical encoding (m: its
-// decoding, when the caller has it): the reference's de-duplication of
-// data model messages (progressive mode's; delta mode reduces every
-// message itself, see data_delta.go, a v0.8 one progressive mode skips
-// with its contents as sniffing yields them), the catalog's strict
-// verdict, then the yield.
-func (e *progressiveEngine) yieldEncoded(msg []byte, m map[string]any) error {
-	if !e.dedupeEncoded(msg) {
+// yieldEncoded is yieldMessage for the message e.lay holds, in its
+// canonical encoding (m: its decoding, when the caller has it): the
+// reference's de-duplication of data model messages (progressive mode's;
+// delta mode reduces every message itself, see data_delta.go, a v0.8 one
+// progressive mode skips with its contents as sniffing yields them), the
+// catalog's strict verdict, then the yield.
+func (e *progressiveEngine) yieldEncoded(m map[string]any) error {
+	defer e.lay.done()
+	if !e.dedupeEncoded() {
 		if e.dstate == nil {
 			return nil
 		}
-		if p, ok := e.prunedContents(msg); ok {
-			msg, m = p, nil
+		if e.prunedContents() {
+			m = nil
 		}
 	}
 	if e.cat != nil {
@@ -98,17 +95,17 @@ func (e *progressiveEngine) yieldEncoded(msg []byte, m map[string]any) error {
 		if m != nil {
 			err = e.validate(m, true)
 		} else {
-			err = e.validateEncoded(msg, true)
+			err = e.validateEncoded(e.lay.msg, true)
 		}
 		if err != nil {
 			return err
 		}
 	}
 	if e.dstate != nil {
-		e.reduceEncoded(msg, e.sc.msgGen)
+		e.reduceEncoded(e.sc.msgGen)
 		return nil
 	}
-	e.emitCopy(msg)
+	e.emitCopy(e.lay.msg)
 	return nil
 }
 

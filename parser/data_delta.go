@@ -66,7 +66,6 @@ type deltaState struct {
 	}
 	enc     []byte      // scratch for encodings
 	changed []dataEntry // scratch: the entries that changed (reduceEncoded)
-	body    bodyLayout  // scratch: the message being reduced
 	acc     []dataEntry // scratch: the entries yielded so far (emitSoFar)
 }
 
@@ -97,7 +96,6 @@ func (d *deltaState) release() {
 		clear(d.cur.keys)
 	}
 	d.enc, d.changed, d.acc = shrink(d.enc, 4*keepScratch), shrink(d.changed, keepScratch), shrink(d.acc, keepScratch)
-	d.body.mems = shrink(d.body.mems, keepScratch)
 }
 
 // forget drops the record when it is of surface.
@@ -170,19 +168,20 @@ func (d *deltaState) changedMembers(obj []byte, dst []dataEntry, collect bool) (
 	}
 }
 
-// reduceEncoded places what to yield of msg (canonical; gen: the scanner's
-// generation of the message it comes from): nothing, msg itself, or one
-// update per changed entry.
-func (e *progressiveEngine) reduceEncoded(msg []byte, gen uint64) {
-	d := e.dstate
+// reduceEncoded places what to yield of the message e.lay holds
+// (canonical; gen: the scanner's generation of the message it comes
+// from): nothing, the message itself, or one update per changed entry.
+func (e *progressiveEngine) reduceEncoded(gen uint64) {
+	d, l := e.dstate, &e.lay
+	msg := l.msg
 	kind := kUpdateDataModel
-	body, ok := canonGet(msg, kind)
-	if !ok || !isObject(body) {
+	ok := l.bodyOf(kind)
+	if !ok {
 		kind = kDataModelUpdate
-		body, ok = canonGet(msg, kind)
+		ok = l.bodyOf(kind)
 	}
-	if !ok || !isObject(body) {
-		if v, ok := canonGet(msg, kDeleteSurface); ok {
+	if !ok {
+		if v, ok := l.get(kDeleteSurface); ok {
 			if s, ok := canonString(v, true); ok {
 				d.forget(s)
 			} else if s, ok := canonString(canonGet(v, "surfaceId")); ok && s != "" {
@@ -192,9 +191,9 @@ func (e *progressiveEngine) reduceEncoded(msg []byte, gen uint64) {
 		e.emitCopy(msg)
 		return
 	}
-	slot := dataSlotOf(body)
+	slot := l.slot()
 	first := d.begin(slot, gen)
-	if c, ok := canonGet(body, "contents"); ok && isObject(c) && kind == kDataModelUpdate {
+	if c, ok := l.bodyGet("contents"); ok && isObject(c) && kind == kDataModelUpdate {
 		// v0.8 contents given as an object (as the reference accepts):
 		// its sniffed yields carry the entries new since the last; pass
 		// all of the message's entries so far, when one changed.
@@ -203,11 +202,11 @@ func (e *progressiveEngine) reduceEncoded(msg []byte, gen uint64) {
 		case first:
 			e.emitCopy(msg)
 		case anyChanged:
-			e.emitSoFar(msg, kind, "contents")
+			e.emitSoFar("contents")
 		}
 		return
 	}
-	value, ok := canonGet(body, "value")
+	value, ok := l.bodyGet("value")
 	if kind != kUpdateDataModel || !ok || !isObject(value) {
 		if !d.sameWhole(msg) || first {
 			e.emitCopy(msg)
@@ -225,115 +224,46 @@ func (e *progressiveEngine) reduceEncoded(msg []byte, gen uint64) {
 	if len(changed) > 0 && changed[0].key == "" {
 		// The empty key has no path of its own ("/" is the whole data
 		// model): all of the message's entries so far, at the path.
-		e.emitSoFar(msg, kind, "value")
+		e.emitSoFar("value")
 		return
 	}
-	d.body.read(msg, kind)
 	for _, en := range changed {
 		p := entryPath(slot.path, en.key)
 		out := e.out.store.alloc(len(msg) - len(value) + len(en.out) + len(p) + 16)
-		e.emitRaw(d.body.appendReplaced(out, msg, "value", []byte(en.out), p, true), false, "")
+		e.emitRaw(l.appendReplaced(out, "value", []byte(en.out), p, true), false, "")
 	}
 }
 
-// emitSoFar places msg with its body's field (its value or its contents)
-// the object of every entry the current message yielded so far.
-func (e *progressiveEngine) emitSoFar(msg []byte, kind, field string) {
-	d := e.dstate
+// emitSoFar places the message e.lay holds with its body's field (its
+// value or its contents) the object of every entry the current message
+// yielded so far.
+func (e *progressiveEngine) emitSoFar(field string) {
+	d, l := e.dstate, &e.lay
 	d.acc = d.entries(d.acc[:0])
 	d.enc = appendEntries(d.enc[:0], d.acc)
 	clear(d.acc)
-	out := e.out.store.alloc(len(msg) + len(d.enc) + 16)
-	d.body.read(msg, kind)
-	e.emitRaw(d.body.appendReplaced(out, msg, field, d.enc, "", false), false, "")
+	out := e.out.store.alloc(len(l.msg) + len(d.enc) + 16)
+	e.emitRaw(l.appendReplaced(out, field, d.enc, "", false), false, "")
 }
 
-// prunedContents returns msg, a v0.8 dataModelUpdate with a list of
-// contents (canonical), with its contents as sniffing yields them (the
-// entries pruneEntries keeps), and reports whether it is one.
-func (e *progressiveEngine) prunedContents(msg []byte) ([]byte, bool) {
-	body, ok := canonGet(msg, kDataModelUpdate)
-	if !ok || !isObject(body) {
-		return nil, false
+// prunedContents makes e.lay hold, when it holds a v0.8 dataModelUpdate
+// with a list of contents, the message with its contents as sniffing
+// yields them (the entries pruneEntries keeps), and reports whether it
+// did.
+func (e *progressiveEngine) prunedContents() bool {
+	l := &e.lay
+	if !l.bodyOf(kDataModelUpdate) {
+		return false
 	}
-	list, ok := canonGet(body, "contents")
+	list, ok := l.bodyGet("contents")
 	if !ok || !isList(list) {
-		return nil, false
+		return false
 	}
 	r := e.reader()
 	r.canon, _ = r.cw.appendPrunedList(r.canon[:0], list)
-	d := e.dstate
-	d.body.read(msg, kDataModelUpdate)
-	r.pruned = d.body.appendReplaced(r.pruned[:0], msg, "contents", r.canon, "", false)
-	return r.pruned, true
-}
-
-// bodyLayout is where the body of a canonical message is, msg[a:b], and
-// where its members are (their offsets in msg), so that the message is
-// written again with members replaced without reading it again.
-type bodyLayout struct {
-	a, b int
-	mems []canonMem
-}
-
-// read finds the body under kind in msg, reporting false when it has none
-// (or one that is not an object).
-func (l *bodyLayout) read(msg []byte, kind string) bool {
-	a, b, ok := canonFind(msg, kind)
-	if !ok || msg[a] != '{' {
-		return false
-	}
-	l.a, l.b, l.mems = a, b, l.mems[:0]
-	for i := a + 1; ; {
-		k, vb, ok := nextMember(msg, i)
-		if !ok {
-			return true
-		}
-		l.mems = append(l.mems, canonMem{i, k, vb})
-		if i = vb; msg[i] == ',' {
-			i++
-		}
-	}
-}
-
-// appendReplaced appends msg with the member field of its body replaced by
-// val, and with setPath the body's path set to path (in its place in key
-// order).
-func (l *bodyLayout) appendReplaced(dst, msg []byte, field string, val []byte, path string, setPath bool) []byte {
-	dst = append(append(dst, msg[:l.a]...), '{')
-	n := 0
-	for j := 0; ; j++ {
-		done := j == len(l.mems)
-		var m canonMem
-		if !done {
-			m = l.mems[j]
-		}
-		if setPath && (done || compareKeys(msg[m.a:m.k], []byte(`"path"`)) >= 0) {
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendJSONString(append(dst, `"path":`...), path)
-			n++
-			setPath = false
-			if !done && string(msg[m.a:m.k]) == `"path"` {
-				continue
-			}
-		}
-		if done {
-			break
-		}
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		n++
-		dst = append(dst, msg[m.a:m.k+1]...)
-		if string(msg[m.a:m.k]) == `"`+field+`"` {
-			dst = append(dst, val...)
-		} else {
-			dst = append(dst, msg[m.k+1:m.b]...)
-		}
-	}
-	return append(append(dst, '}'), msg[l.b:]...)
+	r.pruned = l.appendReplaced(r.pruned[:0], "contents", r.canon, "", false)
+	l.read(r.pruned)
+	return true
 }
 
 // entryPath is the JSON Pointer of entry key of the object at path.

@@ -72,42 +72,43 @@ func (e *progressiveEngine) recordData(d map[string]string, key string, v any) {
 // message adding {"valueBoolean": false} to entries already sniffed
 // looked like nothing new and was skipped; the first value present counts
 // here, falsy or not), or a v0.9 body's members but surfaceId and root.
-func (e *progressiveEngine) dedupeEncoded(msg []byte) bool {
+func (e *progressiveEngine) dedupeEncoded() bool {
+	l := &e.lay
 	e.dataGen++
 	var encs []keyedEnc
-	var body []byte
 	switch e.fam {
 	case protocol.FamilyV08:
-		b, ok := canonGet(msg, kDataModelUpdate)
-		if !ok || !isObject(b) {
+		if !l.bodyOf(kDataModelUpdate) {
 			return true
 		}
-		body = b
 		r := e.reader()
 		encs = r.encs[:0]
 		defer func() { clear(encs); r.encs = encs[:0] }()
-		switch c, _ := canonGet(body, "contents"); {
+		switch c, _ := l.bodyGet("contents"); {
 		case isList(c):
 			encs = appendListValues(encs, c)
 		case isObject(c):
-			encs = appendMembers(encs, c, false)
+			encs = appendMembers(encs, c)
 		}
 		if len(encs) == 0 {
 			return true
 		}
 	case protocol.FamilyV09:
-		b, ok := canonGet(msg, kUpdateDataModel)
-		if !ok || !isObject(b) {
+		if !l.bodyOf(kUpdateDataModel) {
 			return true
 		}
-		body = b
 		r := e.reader()
-		encs = appendMembers(r.encs[:0], body, true)
+		encs = r.encs[:0]
+		for _, m := range l.body {
+			if tok := l.msg[m.a:m.k]; string(tok) != `"surfaceId"` && string(tok) != `"root"` {
+				encs = append(encs, keyedEnc{tok, l.msg[m.k+1 : m.b]})
+			}
+		}
 		defer func() { clear(encs); r.encs = encs[:0] }()
 	default:
 		return true
 	}
-	d := e.dataState(dataSlotOf(body))
+	d := e.dataState(l.slot())
 	isNew := false
 	for j, ke := range encs {
 		if j+1 < len(encs) && string(encs[j+1].tok) == string(ke.tok) {
@@ -142,25 +143,14 @@ func recordedRaw(d map[string]string, tok []byte) (string, bool) {
 	return prev, ok
 }
 
-// dataSlotOf is the surface and path a data model message addresses (its
-// canonical body), for the record of yielded data.
-func dataSlotOf(body []byte) dataSlot {
-	s, _ := canonString(canonGet(body, "surfaceId"))
-	p, _ := canonString(canonGet(body, "path"))
-	return dataSlot{s, p}
-}
-
-// appendMembers appends the members of the canonical object obj (but
-// surfaceId and root, when body).
-func appendMembers(dst []keyedEnc, obj []byte, body bool) []keyedEnc {
+// appendMembers appends the members of the canonical object obj.
+func appendMembers(dst []keyedEnc, obj []byte) []keyedEnc {
 	for i := 1; ; {
 		k, vb, ok := nextMember(obj, i)
 		if !ok {
 			return dst
 		}
-		if tok := string(obj[i:k]); !body || tok != `"surfaceId"` && tok != `"root"` {
-			dst = append(dst, keyedEnc{obj[i:k], obj[k+1 : vb]})
-		}
+		dst = append(dst, keyedEnc{obj[i:k], obj[k+1 : vb]})
 		if i = vb; obj[i] == ',' {
 			i++
 		}

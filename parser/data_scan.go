@@ -520,7 +520,7 @@ func (r *dataReader) valueEnd(buf []byte, end int) {
 	}
 }
 
-// member decodes a complete entry or element of the data and records it.
+// member reads a complete entry or element of the data and records it.
 func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 	if c.list {
 		el, ok := r.readElement(b)
@@ -534,13 +534,14 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 		c.addEntry(key, out, out)
 		return true
 	}
-	v, ok := decodeValue(b)
+	// The bytes of a complete member are valid UTF-8 (the scanner checked
+	// them), so its two encodings are the same: its canonical encoding.
+	enc, ok := r.cw.canonical(r.enc[:0], b)
+	r.enc = enc
 	if !ok {
 		return false
 	}
-	// The bytes of a complete member are valid UTF-8 (the scanner checked
-	// them), so its two encodings are the same.
-	out := string(appendJSON(r.enc[:0], v))
+	out := string(enc)
 	c.addEntry(key, out, out)
 	return true
 }

@@ -20,15 +20,17 @@ func (r *dataReader) openEncoded(v *dataView) (out string, ok bool) {
 		r.enc = append(r.enc[:0], v.openHB...)
 		return "", true
 	}
+	if valid {
+		r.enc, ok = r.cw.canonical(r.enc[:0], v.openHB)
+		return "", ok
+	}
+	// A character cut by the end of the buffer: the encodings differ
+	// (appendJSON writes \ufffd, appendCmp \xHH), from the decoding.
 	val, ok := decodeValue(v.openHB)
 	if !ok {
 		return "", false
 	}
-	r.enc = appendJSON(r.enc[:0], val)
-	if valid {
-		return "", true
-	}
-	out = string(r.enc)
+	out = string(appendJSON(r.enc[:0], val))
 	r.enc = appendCmp(r.enc[:0], val)
 	return out, true
 }

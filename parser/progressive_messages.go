@@ -362,7 +362,8 @@ func hasEmptyObject(v any) bool {
 // yieldMessage yields a complete message decoded (see yieldEncoded).
 func (e *progressiveEngine) yieldMessage(msg map[string]any) error {
 	e.msgBuf = appendJSON(e.msgBuf[:0], msg)
-	err := e.yieldEncoded(e.msgBuf, msg)
+	e.lay.read(e.msgBuf)
+	err := e.yieldEncoded(msg)
 	if cap(e.msgBuf) > maxCatBuf {
 		e.msgBuf = nil
 	}
