@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -47,9 +46,10 @@ import (
 // exception keeps the two modes' data the same: a v0.8 message with a list
 // of contents that progressive mode skips (every entry it compares was
 // yielded by sniffing) reaches the reduction with its contents as sniffing
-// yields them (pruneEntries), so that an entry sniffing never yields (one
-// whose valueMap is not a list, which the v0.8 schema does not allow) is
-// not yielded by delta mode either.
+// yields them (pruneEntries, see prunedContents), so that an entry
+// sniffing never yields (one whose valueMap is not a list, which the v0.8
+// schema does not allow) is not yielded by delta mode either. Data model
+// messages are reduced in their canonical encoding (reduceEncoded).
 // Component messages are reduced when they are built (see emitDelta):
 // component updates are upserts by id.
 
@@ -64,9 +64,9 @@ type deltaState struct {
 		keys  map[string]string // entry key -> encoding last yielded
 		whole []byte            // the last yield, encoded (when not reduced by entry)
 	}
-	enc  []byte           // scratch for encodings
-	out  []map[string]any // scratch for reduce
-	keys []string         // scratch for reduce
+	enc     []byte      // scratch for encodings
+	changed []dataEntry // scratch: the entries that changed (reduceEncoded)
+	acc     []dataEntry // scratch: the entries yielded so far (emitSoFar)
 }
 
 func newDeltaState() *deltaState {
@@ -95,7 +95,7 @@ func (d *deltaState) release() {
 	} else {
 		clear(d.cur.keys)
 	}
-	d.enc, d.out, d.keys = shrink(d.enc, 4*keepScratch), shrink(d.out, keepScratch), shrink(d.keys, keepScratch)
+	d.enc, d.changed, d.acc = shrink(d.enc, 4*keepScratch), shrink(d.changed, keepScratch), shrink(d.acc, keepScratch)
 }
 
 // forget drops the record when it is of surface.
@@ -106,29 +106,25 @@ func (d *deltaState) forget(surface string) {
 	}
 }
 
-// changed reports whether v differs from the value last yielded under key
-// (compared by their canonical encodings), recording it if so.
-func (d *deltaState) changed(key string, v any) bool {
-	if ev, ok := v.(*encodedValue); ok {
-		return d.changedEnc(key, ev.out)
-	}
-	prev, had := d.cur.keys[key]
-	d.enc = appendJSON(d.enc[:0], v)
-	if had && prev == string(d.enc) {
-		return false
-	}
-	d.cur.keys[key] = string(d.enc)
-	return true
-}
-
-// changedEnc is changed for a value already encoded as out: it compares
-// and keeps out as it is.
+// changedEnc reports whether out, a value's encoding, differs from the one
+// last yielded under key, recording it if so.
 func (d *deltaState) changedEnc(key, out string) bool {
 	if prev, had := d.cur.keys[key]; had && prev == out {
 		return false
 	}
 	d.cur.keys[key] = out
 	return true
+}
+
+// changedRaw is changedEnc for the canonical key token tok and value v,
+// returning the key and value recorded when v changed.
+func (d *deltaState) changedRaw(tok, v []byte) (key, val string, changed bool) {
+	if prev, had := recordedRaw(d.cur.keys, tok); had && prev == string(v) {
+		return "", "", false
+	}
+	key, val = keyString(tok), string(v)
+	d.cur.keys[key] = val
+	return key, val, true
 }
 
 // entries appends the entries the current message yielded so far, in key
@@ -141,150 +137,133 @@ func (d *deltaState) entries(dst []dataEntry) []dataEntry {
 	return dst
 }
 
-// sameWhole reports whether msg encodes as the last yield did, recording
-// its encoding if not.
-func (d *deltaState) sameWhole(msg map[string]any) bool {
-	d.enc = appendJSON(d.enc[:0], msg)
-	if string(d.cur.whole) == string(d.enc) {
+// sameWhole reports whether msg (encoded) is the last yield, recording
+// it if not.
+func (d *deltaState) sameWhole(msg []byte) bool {
+	if string(d.cur.whole) == string(msg) {
 		return true
 	}
-	d.cur.whole = append(d.cur.whole[:0], d.enc...)
+	d.cur.whole = append(d.cur.whole[:0], msg...)
 	return false
 }
 
-// reduce returns what to yield of msg (gen: the scanner's generation of the
-// message it comes from): nothing, msg itself, or one update per changed
-// entry. The slice is scratch, valid until the next call.
-func (d *deltaState) reduce(msg map[string]any, gen uint64) []map[string]any {
-	out := d.out[:0]
-	defer func() { d.out = out[:0] }()
+// changedMembers records the members of the canonical object obj with
+// changedRaw, appending to dst those that changed when collect; any
+// reports whether one did.
+func (d *deltaState) changedMembers(obj []byte, dst []dataEntry, collect bool) (out []dataEntry, any bool) {
+	for i := 1; ; {
+		k, vb, ok := nextMember(obj, i)
+		if !ok {
+			return dst, any
+		}
+		if key, v, ok := d.changedRaw(obj[i:k], obj[k+1:vb]); ok {
+			any = true
+			if collect {
+				dst = append(dst, dataEntry{key: key, out: v, cmp: v})
+			}
+		}
+		if i = vb; obj[i] == ',' {
+			i++
+		}
+	}
+}
+
+// reduceEncoded places what to yield of the message e.lay holds
+// (canonical; gen: the scanner's generation of the message it comes
+// from): nothing, the message itself, or one update per changed entry.
+func (e *progressiveEngine) reduceEncoded(gen uint64) {
+	d, l := e.dstate, &e.lay
+	msg := l.msg
 	kind := kUpdateDataModel
-	body, ok := msg[kind].(map[string]any)
+	ok := l.bodyOf(kind)
 	if !ok {
 		kind = kDataModelUpdate
-		body, ok = msg[kind].(map[string]any)
+		ok = l.bodyOf(kind)
 	}
 	if !ok {
-		if v, ok := msg[kDeleteSurface]; ok {
-			if s, ok := v.(string); ok {
+		if v, ok := l.get(kDeleteSurface); ok {
+			if s, ok := canonString(v, true); ok {
 				d.forget(s)
-			} else if s, ok := bodySurface(v); ok {
+			} else if s, ok := canonString(canonGet(v, "surfaceId")); ok && s != "" {
 				d.forget(s)
 			}
 		}
-		return append(out, msg)
+		e.emitCopy(msg)
+		return
 	}
-	sid, _ := body["surfaceId"].(string)
-	path, _ := body["path"].(string)
-	first := d.begin(dataSlot{sid, path}, gen)
-	if contents, ok := body["contents"].(map[string]any); ok && kind == kDataModelUpdate {
+	slot := l.slot()
+	first := d.begin(slot, gen)
+	if c, ok := l.bodyGet("contents"); ok && isObject(c) && kind == kDataModelUpdate {
 		// v0.8 contents given as an object (as the reference accepts):
 		// its sniffed yields carry the entries new since the last; pass
 		// all of the message's entries so far, when one changed.
-		anyChanged := false
-		for k, v := range contents {
-			if d.changed(k, v) {
-				anyChanged = true
-			}
+		_, anyChanged := d.changedMembers(c, nil, false)
+		switch {
+		case first:
+			e.emitCopy(msg)
+		case anyChanged:
+			e.emitSoFar("contents")
 		}
-		if first {
-			return append(out, msg)
-		}
-		if !anyChanged {
-			return out
-		}
-		return append(out, d.soFar(msg, kind, body, "contents"))
+		return
 	}
-	value, isObj := body["value"].(map[string]any)
-	if kind != kUpdateDataModel || !isObj {
-		if d.sameWhole(msg) && !first {
-			return out
+	value, ok := l.bodyGet("value")
+	if kind != kUpdateDataModel || !ok || !isObject(value) {
+		if !d.sameWhole(msg) || first {
+			e.emitCopy(msg)
 		}
-		return append(out, msg)
+		return
 	}
 	if first {
-		for k, v := range value {
-			d.changed(k, v)
-		}
-		return append(out, msg)
+		d.changedMembers(value, nil, false)
+		e.emitCopy(msg)
+		return
 	}
-	keys := d.keys[:0]
-	for k, v := range value {
-		if d.changed(k, v) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
-	if len(keys) > 0 && keys[0] == "" {
+	changed, _ := d.changedMembers(value, d.changed[:0], true)
+	defer func() { clear(changed); d.changed = changed[:0] }()
+	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
+	if len(changed) > 0 && changed[0].key == "" {
 		// The empty key has no path of its own ("/" is the whole data
 		// model): all of the message's entries so far, at the path.
-		clear(keys)
-		d.keys = keys[:0]
-		return append(out, d.soFar(msg, kind, body, "value"))
+		e.emitSoFar("value")
+		return
 	}
-	for _, k := range keys {
-		m := withField(msg, kind, body, "value", value[k])
-		m[kind].(map[string]any)["path"] = entryPath(path, k)
-		out = append(out, m)
+	for _, en := range changed {
+		p := entryPath(slot.path, en.key)
+		out := e.out.store.alloc(len(msg) - len(value) + len(en.out) + len(p) + 16)
+		e.emitRaw(l.appendReplaced(out, "value", []byte(en.out), p, true), false, "")
 	}
-	clear(keys)
-	d.keys = keys[:0]
-	return out
 }
 
-// soFar returns msg with its body's field (its value or its contents) set
-// to the object of every entry the current message yielded so far.
-func (d *deltaState) soFar(msg map[string]any, kind string, body map[string]any, field string) map[string]any {
-	acc := make(map[string]any, len(d.cur.keys))
-	for k, enc := range d.cur.keys {
-		acc[k] = &encodedValue{out: enc, cmp: enc}
-	}
-	return withField(msg, kind, body, field, acc)
+// emitSoFar places the message e.lay holds with its body's field (its
+// value or its contents) the object of every entry the current message
+// yielded so far.
+func (e *progressiveEngine) emitSoFar(field string) {
+	d, l := e.dstate, &e.lay
+	d.acc = d.entries(d.acc[:0])
+	d.enc = appendEntries(d.enc[:0], d.acc)
+	clear(d.acc)
+	out := e.out.store.alloc(len(l.msg) + len(d.enc) + 16)
+	e.emitRaw(l.appendReplaced(out, field, d.enc, "", false), false, "")
 }
 
-// withField returns a copy of msg whose body (under kind) has field set to
-// v.
-func withField(msg map[string]any, kind string, body map[string]any, field string, v any) map[string]any {
-	nb := maps.Clone(body)
-	nb[field] = v
-	m := maps.Clone(msg)
-	m[kind] = nb
-	return m
-}
-
-// sniffedContents returns msg, when it is a v0.8 dataModelUpdate with a
-// list of contents, with its contents as sniffing yields them: the entries
-// pruneEntries keeps, msg itself left as it is. Other messages are
-// returned as they are.
-func sniffedContents(msg map[string]any) map[string]any {
-	body, ok := msg[kDataModelUpdate].(map[string]any)
-	if !ok {
-		return msg
+// prunedContents makes e.lay hold, when it holds a v0.8 dataModelUpdate
+// with a list of contents, the message with its contents as sniffing
+// yields them (the entries pruneEntries keeps), and reports whether it
+// did.
+func (e *progressiveEngine) prunedContents() bool {
+	l := &e.lay
+	if !l.bodyOf(kDataModelUpdate) {
+		return false
 	}
-	list, ok := body["contents"].([]any)
-	if !ok {
-		return msg
+	list, ok := l.bodyGet("contents")
+	if !ok || !isList(list) {
+		return false
 	}
-	return withField(msg, kDataModelUpdate, body, "contents", pruneEntries(cloneEntries(list)))
-}
-
-// cloneEntries copies the entry objects of a v0.8 contents list, and of
-// the valueMap lists in them, which pruneEntries modifies.
-func cloneEntries(list []any) []any {
-	out := make([]any, len(list))
-	for i, it := range list {
-		entry, ok := it.(map[string]any)
-		if !ok {
-			out[i] = it
-			continue
-		}
-		entry = maps.Clone(entry)
-		if vm, ok := entry["valueMap"].([]any); ok {
-			entry["valueMap"] = cloneEntries(vm)
-		}
-		out[i] = entry
-	}
-	return out
+	r := e.reader()
+	r.canon, _ = r.cw.appendPrunedList(r.canon[:0], list)
+	r.pruned = l.appendReplaced(r.pruned[:0], "contents", r.canon, "", false)
+	l.read(r.pruned)
+	return true
 }
 
 // entryPath is the JSON Pointer of entry key of the object at path.

@@ -40,16 +40,19 @@ func canonicalScalar(b []byte) bool {
 }
 
 // readElement reads a v0.8 contents element (valid JSON) as
-// contentsToDict, latestEntries and pruneEntries do.
+// contentsToDict, latestEntries and pruneEntries do (see canonElement):
+// flatElement reads the usual one in place, canonElement any other in its
+// canonical encoding.
 func (r *dataReader) readElement(b []byte) (dataElem, bool) {
 	if el, ok := r.flatElement(b); ok {
 		return el, true
 	}
-	v, ok := decodeValue(b)
+	c, ok := r.cw.canonical(r.canon[:0], b)
+	r.canon = c
 	if !ok {
 		return dataElem{}, false
 	}
-	return r.element(v), true
+	return r.canonElement(c), true
 }
 
 // flatMember is a member of a flat element: its name and value tokens.
@@ -199,25 +202,169 @@ func flatScalar(b []byte, i int) int {
 	return -1
 }
 
-// element reads a decoded v0.8 contents element as contentsToDict,
-// latestEntries and pruneEntries do.
-func (r *dataReader) element(v any) dataElem {
-	entry, ok := v.(map[string]any)
-	if !ok {
+// canonElement reads a v0.8 contents element in canonical encoding as
+// the reference's contentsToDict, latestEntries and pruneEntries do: its
+// string "key", its value (entryValue) and the element as pruneEntries
+// leaves it.
+func (r *dataReader) canonElement(el []byte) dataElem {
+	if !isObject(el) {
 		return dataElem{}
 	}
-	var el dataElem
-	el.key, _ = entry["key"].(string)
-	val := entryValue(entry)
-	if val != nil {
-		el.hasVal = true
-		el.cmp = string(appendCmp(r.enc[:0], val))
+	var out dataElem
+	key, keyed := canonString(canonGet(el, "key"))
+	out.key = key
+	a := len(r.canon)
+	var ok bool
+	if r.canon, ok = r.cw.appendEntryValue(r.canon, el); ok {
+		out.hasVal, out.cmp = true, string(r.canon[a:])
 	}
-	if p := pruneEntries([]any{entry}); len(p) == 1 {
-		key, keyed := entry["key"].(string)
-		el.pruned = &encodedValue{out: string(appendJSON(r.enc[:0], p[0])), key: key, keyed: keyed}
+	r.canon = r.canon[:a]
+	if r.canon, ok = r.cw.appendPrunedEntry(r.canon, el); ok {
+		out.pruned = &encodedValue{out: string(r.canon[a:]), key: key, keyed: keyed}
 	}
-	return el
+	r.canon = r.canon[:a]
+	return out
+}
+
+// appendEntryValue appends the value contentsToDict reads from the v0.8
+// data entry el (canonical): the first of value, valueString, valueNumber
+// and valueBoolean it has (stopping at a null one), else its valueMap
+// flattened (appendFlat). It reports false when there is none.
+func (w *canonWriter) appendEntryValue(dst, el []byte) ([]byte, bool) {
+	for _, vk := range [...]string{"value", "valueString", "valueNumber", "valueBoolean"} {
+		if v, ok := canonGet(el, vk); ok {
+			if string(v) != "null" {
+				return append(dst, v...), true
+			}
+			break
+		}
+	}
+	if vm, ok := canonGet(el, "valueMap"); ok {
+		return w.appendFlat(dst, vm), true
+	}
+	return dst, false
+}
+
+// appendFlat appends v0.8 contents vm (canonical) flattened as
+// contentsToDict does: an object as it is; a list of entries as the
+// object of each keyed entry's value (appendEntryValue), the last of a key
+// winning; anything else as an empty object.
+func (w *canonWriter) appendFlat(dst, vm []byte) []byte {
+	switch {
+	case isObject(vm):
+		return append(dst, vm...)
+	case !isList(vm):
+		return append(dst, "{}"...)
+	}
+	base, start := len(w.mem), len(dst)
+	dst = append(dst, '{')
+	for i := 1; ; {
+		end, ok := nextElem(vm, i)
+		if !ok {
+			break
+		}
+		el := vm[i:end]
+		if i = end; vm[i] == ',' {
+			i++
+		}
+		if !isObject(el) {
+			continue
+		}
+		tok, ok := canonGet(el, "key")
+		if !ok || tok[0] != '"' || len(tok) == 2 {
+			continue
+		}
+		pre := len(dst)
+		if len(w.mem) > base {
+			dst = append(dst, ',')
+		}
+		a := len(dst)
+		dst = append(append(dst, tok...), ':')
+		if dst, ok = w.appendEntryValue(dst, el); !ok {
+			dst = dst[:pre]
+			continue
+		}
+		w.mem = append(w.mem, canonMem{a, a + len(tok), len(dst)})
+	}
+	return append(w.sortMembers(dst, start, base), '}')
+}
+
+// appendPrunedEntry appends the v0.8 data entry el (canonical) as the
+// reference's pruneEntries leaves it: the valueMap list in it pruned
+// (dropped when none of its elements stays), and reports false when the
+// entry is dropped (it needs a key and a value, a valueMap that stays
+// counting as one).
+func (w *canonWriter) appendPrunedEntry(dst, el []byte) ([]byte, bool) {
+	start := len(dst)
+	_, hasKey := canonGet(el, "key")
+	hasVal := false
+	dst = append(dst, '{')
+	for i := 1; ; {
+		k, vb, ok := nextMember(el, i)
+		if !ok {
+			break
+		}
+		name, v := el[i:k], el[k+1:vb]
+		pre := len(dst)
+		if pre > start+1 {
+			dst = append(dst, ',')
+		}
+		dst = append(append(dst, name...), ':')
+		switch string(name) {
+		case `"value"`, `"valueString"`, `"valueNumber"`, `"valueBoolean"`:
+			hasVal = true
+			dst = append(dst, v...)
+		case `"valueMap"`:
+			if !isList(v) {
+				dst = append(dst, v...)
+				break
+			}
+			var n int
+			if dst, n = w.appendPrunedList(dst, v); n == 0 && len(v) > 2 {
+				dst = dst[:pre] // nothing stays: the valueMap goes
+			} else {
+				hasVal = true
+			}
+		default:
+			dst = append(dst, v...)
+		}
+		if i = vb; el[i] == ',' {
+			i++
+		}
+	}
+	if !hasVal || !hasKey {
+		return dst[:start], false
+	}
+	return append(dst, '}'), true
+}
+
+// appendPrunedList appends the v0.8 contents list (canonical) as
+// pruneEntries leaves it, and returns the number of elements kept.
+func (w *canonWriter) appendPrunedList(dst, list []byte) ([]byte, int) {
+	dst = append(dst, '[')
+	n := 0
+	for i := 1; ; {
+		end, ok := nextElem(list, i)
+		if !ok {
+			break
+		}
+		el := list[i:end]
+		if i = end; list[i] == ',' {
+			i++
+		}
+		pre := len(dst)
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		if !isObject(el) {
+			dst = append(dst, el...)
+		} else if dst, ok = w.appendPrunedEntry(dst, el); !ok {
+			dst = dst[:pre]
+			continue
+		}
+		n++
+	}
+	return append(dst, ']'), n
 }
 
 // decodeValue decodes b as exactly one JSON value.

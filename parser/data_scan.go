@@ -74,9 +74,13 @@ type dataReader struct {
 	list    []any        // scratch: the v0.8 entries a sniff yields
 	check   []*dataElem  // scratch: the v0.8 elements a sniff compares
 	flat    []flatMember // scratch for flatElement
-	encs    []keyedEnc   // scratch: encodings in enc, for dedupeData
-	hb      []byte       // scratch: the healed member arriving
-	src     []byte       // scratch: the healed message cut at a comma
+	canon   []byte       // scratch: a canonical encoding (canonElement)
+	msg     []byte       // scratch: a complete message, canonical (yieldEncoded)
+	pruned  []byte       // scratch: prunedContents's message
+	encs    []keyedEnc   // scratch: the entries dedupeEncoded compares
+	cw      canonWriter
+	hb      []byte // scratch: the healed member arriving
+	src     []byte // scratch: the healed message cut at a comma
 }
 
 // drFrame is an open container of the message.
@@ -513,7 +517,7 @@ func (r *dataReader) valueEnd(buf []byte, end int) {
 	}
 }
 
-// member decodes a complete entry or element of the data and records it.
+// member reads a complete entry or element of the data and records it.
 func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 	if c.list {
 		el, ok := r.readElement(b)
@@ -527,13 +531,14 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 		c.addEntry(key, out, out)
 		return true
 	}
-	v, ok := decodeValue(b)
+	// The bytes of a complete member are valid UTF-8 (the scanner checked
+	// them), so its two encodings are the same: its canonical encoding.
+	enc, ok := r.cw.canonical(r.enc[:0], b)
+	r.enc = enc
 	if !ok {
 		return false
 	}
-	// The bytes of a complete member are valid UTF-8 (the scanner checked
-	// them), so its two encodings are the same.
-	out := string(appendJSON(r.enc[:0], v))
+	out := string(enc)
 	c.addEntry(key, out, out)
 	return true
 }

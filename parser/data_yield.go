@@ -20,15 +20,17 @@ func (r *dataReader) openEncoded(v *dataView) (out string, ok bool) {
 		r.enc = append(r.enc[:0], v.openHB...)
 		return "", true
 	}
+	if valid {
+		r.enc, ok = r.cw.canonical(r.enc[:0], v.openHB)
+		return "", ok
+	}
+	// A character cut by the end of the buffer: the encodings differ
+	// (appendJSON writes \ufffd, appendCmp \xHH), from the decoding.
 	val, ok := decodeValue(v.openHB)
 	if !ok {
 		return "", false
 	}
-	r.enc = appendJSON(r.enc[:0], val)
-	if valid {
-		return "", true
-	}
-	out = string(r.enc)
+	out = string(appendJSON(r.enc[:0], val))
 	r.enc = appendCmp(r.enc[:0], val)
 	return out, true
 }
@@ -77,7 +79,7 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[stri
 	k := &r.checked
 	for i, en := range c.ents {
 		// Yielding a v0.9 sniff records the message's "value" and "path"
-		// under those keys (dedupeData): entries of these names are
+		// under those keys (dedupeEncoded): entries of these names are
 		// always compared.
 		skip := i < from && (!k.open || en.key != k.openKey) && en.key != "value" && en.key != "path"
 		if skip || v.open && en.key == v.openKey || !differs(d, en.key, en.cmp) {
@@ -107,13 +109,13 @@ func (r *dataReader) openEntry(v *dataView, d map[string]string) (en dataEntry, 
 }
 
 // yieldReadV09 yields the changed entries of a sniffed updateDataModel
-// read by the data model reader: what yieldMessage does (dedupeData, the
+// read by the data model reader: what yieldMessage does (dedupeEncoded, the
 // catalog's loose verdict, then emit; in delta mode, emit's reduction),
 // without building the message as maps.
 func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, hasPath bool, changed []dataEntry) error {
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	r := e.reader()
-	// dedupeData: it records the message's value and path.
+	// dedupeEncoded: it records the message's value and path.
 	e.dataGen++
 	r.enc = append(r.enc[:0], '{')
 	for i, en := range changed {
@@ -304,7 +306,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 // yieldReadV08 yields a sniffed dataModelUpdate read by the data model
 // reader, its contents the entries of list or (contents given as an
 // object, isList false) the changed entries: what the reference does with
-// yieldMessage (dedupeData, whose records sniffing replaces, the catalog's
+// yieldMessage (dedupeEncoded, whose records sniffing replaces, the catalog's
 // loose verdict, then emit; in delta mode, emit's reduction), without
 // building the message as maps.
 func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, isList bool, list []any, changed []dataEntry) error {

@@ -450,3 +450,45 @@ func TestDeltaMatchesCompleteOnCorpus(t *testing.T) {
 		}
 	}
 }
+
+// contentsToDict (the reference's) flattens v0.8 data model contents (a list of {key,
+// value*} entries, valueMap nesting) into key -> value.
+func contentsToDict(raw any) map[string]any {
+	switch x := raw.(type) {
+	case map[string]any:
+		return x
+	case []any:
+		res := map[string]any{}
+		for _, it := range x {
+			entry, ok := it.(map[string]any)
+			if !ok {
+				continue
+			}
+			val := entryValue(entry)
+			key, _ := entry["key"].(string)
+			if key != "" && val != nil {
+				res[key] = val
+			}
+		}
+		return res
+	}
+	return map[string]any{}
+}
+
+// entryValue is the value contentsToDict reads from a v0.8 data entry: the
+// first of value, valueString, valueNumber and valueBoolean it has (even
+// null), else its valueMap flattened; nil if none.
+func entryValue(entry map[string]any) any {
+	for _, vk := range [...]string{"value", "valueString", "valueNumber", "valueBoolean"} {
+		if v, ok := entry[vk]; ok {
+			if v != nil {
+				return v
+			}
+			break
+		}
+	}
+	if vm, has := entry["valueMap"]; has {
+		return contentsToDict(vm)
+	}
+	return nil
+}

@@ -41,7 +41,7 @@ func (e *progressiveEngine) handleMessage(obj map[string]any) error {
 	}
 	// Not a recognised message: validate it strictly (it fails when the
 	// catalog's schema does not allow it) and pass it through otherwise.
-	return e.yieldMessage(obj, true)
+	return e.yieldMessage(obj)
 }
 
 // validateLoose validates a complete message as the reference does before
@@ -111,7 +111,7 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 			return true, nil
 		}
 		e.deleteSurface(sid)
-		return true, e.yieldMessage(obj, true)
+		return true, e.yieldMessage(obj)
 	}
 	_, isBR := obj[kBeginRendering]
 	if e.deleted[sid] != 0 && !isBR {
@@ -142,7 +142,7 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 		delete(e.deleted, sid) // begun anew: setRoot counts it again (see holds)
 		e.setRoot(root)
 		if !e.yieldedStart[sid] {
-			if err := e.yieldMessage(obj, true); err != nil {
+			if err := e.yieldMessage(obj); err != nil {
 				return true, err
 			}
 			e.yieldedStart[sid] = true
@@ -164,12 +164,12 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 	}
 	if _, ok := obj[kDataModelUpdate]; ok {
 		e.kindSeen = true
-		if err := e.yieldMessage(obj, true); err != nil {
+		if err := e.yieldMessage(obj); err != nil {
 			return true, err
 		}
 		return true, e.yieldReachable(false)
 	}
-	return true, e.yieldMessage(obj, true)
+	return true, e.yieldMessage(obj)
 }
 
 // adoptRoot sets the surface root from a v0.9 createSurface or
@@ -208,7 +208,7 @@ func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 			e.surfaceVer[sid] = v
 		}
 		if !e.yieldedStart[sid] {
-			if err := e.yieldMessage(obj, true); err != nil {
+			if err := e.yieldMessage(obj); err != nil {
 				return true, err
 			}
 			e.yieldedStart[sid] = true
@@ -231,7 +231,7 @@ func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 			return true, nil
 		}
 		e.kindSeen = true
-		if err := e.yieldMessage(obj, true); err != nil {
+		if err := e.yieldMessage(obj); err != nil {
 			return true, err
 		}
 		// The surface is gone: a new one under the same id starts afresh.
@@ -240,7 +240,7 @@ func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 	}
 	if _, ok := obj[kUpdateDataModel]; ok {
 		e.kindSeen = true
-		return true, e.yieldMessage(obj, true)
+		return true, e.yieldMessage(obj)
 	}
 	return false, nil
 }
@@ -359,37 +359,15 @@ func hasEmptyObject(v any) bool {
 	return false
 }
 
-// yieldMessage validates msg (strictly, or loosely for partial messages,
-// which are dropped rather than failing the block) and emits it.
-func (e *progressiveEngine) yieldMessage(msg map[string]any, strict bool) error {
-	// The reference's de-duplication of data model messages is progressive
-	// mode's; delta mode reduces every message itself (see data_delta.go), a
-	// v0.8 one progressive mode skips as its sniffs yielded it.
-	if !e.dedupeData(msg, strict) {
-		if e.dstate == nil {
-			return nil
-		}
-		msg = sniffedContents(msg)
+// yieldMessage yields a complete message decoded (see yieldEncoded).
+func (e *progressiveEngine) yieldMessage(msg map[string]any) error {
+	e.msgBuf = appendJSON(e.msgBuf[:0], msg)
+	e.lay.read(e.msgBuf)
+	err := e.yieldEncoded(msg)
+	if cap(e.msgBuf) > maxCatBuf {
+		e.msgBuf = nil
 	}
-	if e.cat != nil {
-		if !strict {
-			if !e.valid(e.withoutStubs(msg), false) {
-				return nil
-			}
-		} else if err := e.validate(msg, true); err != nil {
-			return err
-		}
-	}
-	e.emit(msg)
-	return nil
-}
-
-// dataSlotOf is the surface and path a data model message addresses, for
-// the record of yielded data.
-func dataSlotOf(body map[string]any) dataSlot {
-	s, _ := body["surfaceId"].(string)
-	p, _ := body["path"].(string)
-	return dataSlot{s, p}
+	return err
 }
 
 // dataRecord is the record of the data yielded for a surface and path.
@@ -443,66 +421,6 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 		r.msg = e.sc.msgGen
 	}
 	return r.keys
-}
-
-// dedupeData is the reference's data model de-duplication: a complete data
-// model update whose entries were all yielded already (by sniffing) is
-// skipped; every data model message records what it yields.
-func (e *progressiveEngine) dedupeData(m map[string]any, strict bool) bool {
-	e.dataGen++
-	if body, ok := m[kDataModelUpdate].(map[string]any); ok && e.fam == protocol.FamilyV08 {
-		contents := map[string]any{}
-		switch raw := body["contents"].(type) {
-		case []any:
-			for _, it := range raw {
-				entry, ok := it.(map[string]any)
-				if !ok {
-					continue
-				}
-				key, ok := entry["key"].(string)
-				if !ok || key == "" {
-					continue
-				}
-				// The first value present counts, falsy or not: the
-				// reference looks only at truthy ones, so that a complete
-				// message adding {"valueBoolean": false} to entries already
-				// sniffed looked like nothing new and was skipped.
-				var val any
-				for _, vk := range [...]string{"valueString", "valueNumber", "valueBoolean"} {
-					if v := entry[vk]; v != nil {
-						val = v
-						break
-					}
-				}
-				if val == nil {
-					val = entry["valueMap"]
-				}
-				if val != nil {
-					contents[key] = val
-				}
-			}
-		case map[string]any:
-			contents = raw
-		}
-		if len(contents) > 0 {
-			d := e.dataState(dataSlotOf(body))
-			if !e.encodeData(d, contents, false) && strict {
-				clear(e.reader().encs)
-				return false
-			}
-			e.recordEncoded(d)
-		}
-		return true
-	}
-	if body, ok := m[kUpdateDataModel].(map[string]any); ok && e.fam == protocol.FamilyV09 {
-		d := e.dataState(dataSlotOf(body))
-		if !e.encodeData(d, body, true) && strict {
-			clear(e.reader().encs)
-			return false
-		}
-		e.recordEncoded(d)
-	}
-	return true
 }
 
 // versionFor is the version string of a constructed v0.9-family message

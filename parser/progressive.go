@@ -119,7 +119,9 @@ type progressiveEngine struct {
 	refBuf  []protocol.ComponentRef
 	phSeen  map[string]struct{}
 	phValid map[string]bool
-	catBuf  []byte // scratch for validate
+	catBuf  []byte    // scratch for validate
+	msgBuf  []byte    // scratch: a decoded message, encoded (yieldMessage)
+	lay     msgLayout // the layout of the complete message being yielded (yieldEncoded)
 
 	openLists [2]openList // listStillOpen's records: "children", "explicitList"
 

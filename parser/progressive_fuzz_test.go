@@ -40,7 +40,7 @@ var progressiveDeltaCases = []struct {
 	{
 		// Sniffing (pruneEntries, as the reference) never yields an entry
 		// whose valueMap is an object, and progressive mode skips the
-		// complete message (dedupeData); delta mode yielded it.
+		// complete message (dedupeEncoded); delta mode yielded it.
 		name:  "a v0.8 entry with an object valueMap, block unterminated",
 		chunk: 5,
 		in:    `<a2ui-json>00{"dataModelUpdate": {"surfaceId": "0000000", "contents": [{"key": "00000", "valueMap":{} }]}}`,

@@ -441,7 +441,13 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 			return nil
 		}
 	}
-	if topLevel || isComp || isProto {
+	if (topLevel || isProto) && !isComp && s.stubs == 0 && f.flags&(flagDataV08|flagDataV09) != 0 {
+		// A data model message is read in its canonical encoding.
+		if parsed, err = e.completeData(s.buf[f.start:]); parsed {
+			s.foundValid = true
+		}
+	}
+	if !parsed && (topLevel || isComp || isProto) {
 		var obj map[string]any
 		var ok bool
 		if s.stubs > 0 && !topLevel {

@@ -12,20 +12,6 @@ type suSnapshot struct {
 	surface   string
 }
 
-// emit places msg, a yield of the message being read, in the current part,
-// encoded. In delta mode it is first reduced to what changed since the
-// message's previous yield (see deltaState), and nothing is placed when
-// nothing changed.
-func (e *progressiveEngine) emit(msg map[string]any) {
-	if e.dstate == nil {
-		e.out.message(e.out.encode(msg))
-		return
-	}
-	for _, m := range e.dstate.reduce(msg, e.sc.msgGen) {
-		e.out.message(e.out.encode(m))
-	}
-}
-
 // emitRaw places an encoded message in the current part. raw was built on
 // storage from e.out.store (alloc or tail). A v0.8 snapshot (dedup) is
 // subject to the per-part de-duplication.
@@ -35,11 +21,6 @@ func (e *progressiveEngine) emitRaw(raw []byte, dedup bool, surface string) {
 		pi := len(e.out.parts) - 1
 		e.suSnaps = append(e.suSnaps, suSnapshot{part: pi, idx: len(e.out.parts[pi].Messages) - 1, surface: surface})
 	}
-}
-
-// encode encodes a message into the call's output storage.
-func (e *emitter) encode(msg map[string]any) json.RawMessage {
-	return e.store.keep(appendJSON(e.store.tail(), msg))
 }
 
 // finishFeed applies the reference's per-chunk de-duplication to this Feed
