@@ -57,7 +57,9 @@ import (
 //     with placeholders), catalog.go, limits.go;
 //   - reachability: reach.go, reach_topology.go;
 //   - data model: data_sniff.go, data_scan.go, data_index.go,
-//     data_elem.go, data_record.go, data_yield.go, data_delta.go;
+//     data_elem.go (a message as it arrives), data_complete.go and
+//     data_canon.go (a complete message, on its bytes), data_record.go
+//     (what was yielded), data_yield.go, data_delta.go;
 //   - writers: write_snapshot.go (snapshots, and delta mode's changes),
 //     write_emit.go;
 //   - between blocks: release.go, release_freeze.go (a surface at rest
