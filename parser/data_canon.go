@@ -182,7 +182,12 @@ func compareKeys(a, b []byte) int {
 	if bytes.IndexByte(a, '\\') < 0 && bytes.IndexByte(b, '\\') < 0 {
 		return bytes.Compare(a[1:len(a)-1], b[1:len(b)-1])
 	}
-	return bytes.Compare([]byte(decodeKey(a)), []byte(decodeKey(b)))
+	// Decoded into storage on the stack (most keys fit): a sort compares
+	// each key O(log n) times.
+	var sa, sb [128]byte
+	da, _, _ := jsonwire.AppendUnescaped(sa[:0], a[1:len(a)-1])
+	db, _, _ := jsonwire.AppendUnescaped(sb[:0], b[1:len(b)-1])
+	return bytes.Compare(da, db)
 }
 
 // keyString is the decoded value of a canonical key or string token.

@@ -27,6 +27,7 @@ func (e *progressiveEngine) completeData(src []byte) (bool, error) {
 		return false, nil
 	}
 	r := e.reader()
+	defer r.dropLargeScratch()
 	msg, ok := r.cw.canonical(r.msg[:0], src)
 	r.msg = msg
 	if !ok {
@@ -129,4 +130,20 @@ func (e *progressiveEngine) validateEncoded(msg []byte, strict bool) error {
 	}
 	m, _ := decodeObject(msg)
 	return e.cat.Validate([]any{m}, protocol.WithStrictIntegrity(strict))
+}
+
+// maxKeptScratch bounds the scratch buffers of a complete message that the
+// reader keeps until the block's end (see dropLargeScratch).
+const maxKeptScratch = 64 << 10
+
+// dropLargeScratch drops the scratch buffers a large complete message
+// grew (its canonical copy, the members of an object being sorted, the
+// pruned contents): they would stay, as large as the message, until the
+// block's end.
+func (r *dataReader) dropLargeScratch() {
+	for _, b := range []*[]byte{&r.msg, &r.cw.tmp, &r.pruned, &r.canon} {
+		if cap(*b) > maxKeptScratch {
+			*b = nil
+		}
+	}
 }
