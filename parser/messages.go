@@ -20,12 +20,18 @@ const (
 // handleMessage handles a complete top-level (or protocol-looking) object.
 func (e *progressiveEngine) handleMessage(obj map[string]any) error {
 	if e.fam == protocol.FamilyUnknown {
+		// The family of its first kind key in key order: an object with
+		// kinds of both families (escaped keys the scanner did not see)
+		// gets the same family whatever the map's order.
+		first, fam := "", protocol.FamilyUnknown
 		for k := range obj {
 			_, fl := classifyKey([]byte(k))
-			if f := familyOfKindFlag(fl); f != protocol.FamilyUnknown {
-				e.setFamily(f)
-				break
+			if f := familyOfKindFlag(fl); f != protocol.FamilyUnknown && (fam == protocol.FamilyUnknown || k < first) {
+				first, fam = k, f
 			}
+		}
+		if fam != protocol.FamilyUnknown {
+			e.setFamily(fam)
 		}
 	}
 	var handled bool
