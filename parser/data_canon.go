@@ -12,6 +12,7 @@ package parser
 
 import (
 	"bytes"
+	"iter"
 	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
@@ -237,13 +238,34 @@ func canonString(v []byte, ok bool) (string, bool) {
 	return keyString(v), true
 }
 
-// nextElem reads the element of the canonical list at list[i] (just after
-// '[' or ','): list[i:end]. It reports false at the list's end.
-func nextElem(list []byte, i int) (end int, ok bool) {
-	if list[i] == ']' {
-		return 0, false
+// elems yields the elements of the canonical list, in order.
+func elems(list []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for i := 1; list[i] != ']'; {
+			end := skipCompact(list, i)
+			if !yield(list[i:end]) {
+				return
+			}
+			if i = end; list[i] == ',' {
+				i++
+			}
+		}
 	}
-	return skipCompact(list, i), true
+}
+
+// keyedEntries yields the elements of the canonical v0.8 contents list
+// that are objects with a non-empty string "key", each with its key token.
+func keyedEntries(list []byte) iter.Seq2[[]byte, []byte] {
+	return func(yield func(el, tok []byte) bool) {
+		for el := range elems(list) {
+			if !isObject(el) {
+				continue
+			}
+			if tok, ok := canonGet(el, "key"); ok && tok[0] == '"' && len(tok) > 2 && !yield(el, tok) {
+				return
+			}
+		}
+	}
 }
 
 // isObject and isList report whether a canonical value is an object or a

@@ -258,28 +258,14 @@ func (w *canonWriter) appendFlat(dst, vm []byte) []byte {
 	}
 	base, start := len(w.mem), len(dst)
 	dst = append(dst, '{')
-	for i := 1; ; {
-		end, ok := nextElem(vm, i)
-		if !ok {
-			break
-		}
-		el := vm[i:end]
-		if i = end; vm[i] == ',' {
-			i++
-		}
-		if !isObject(el) {
-			continue
-		}
-		tok, ok := canonGet(el, "key")
-		if !ok || tok[0] != '"' || len(tok) == 2 {
-			continue
-		}
+	for el, tok := range keyedEntries(vm) {
 		pre := len(dst)
 		if len(w.mem) > base {
 			dst = append(dst, ',')
 		}
 		a := len(dst)
 		dst = append(append(dst, tok...), ':')
+		var ok bool
 		if dst, ok = w.appendEntryValue(dst, el); !ok {
 			dst = dst[:pre]
 			continue
@@ -343,19 +329,12 @@ func (w *canonWriter) appendPrunedEntry(dst, el []byte) ([]byte, bool) {
 func (w *canonWriter) appendPrunedList(dst, list []byte) ([]byte, int) {
 	dst = append(dst, '[')
 	n := 0
-	for i := 1; ; {
-		end, ok := nextElem(list, i)
-		if !ok {
-			break
-		}
-		el := list[i:end]
-		if i = end; list[i] == ',' {
-			i++
-		}
+	for el := range elems(list) {
 		pre := len(dst)
 		if n > 0 {
 			dst = append(dst, ',')
 		}
+		var ok bool
 		if !isObject(el) {
 			dst = append(dst, el...)
 		} else if dst, ok = w.appendPrunedEntry(dst, el); !ok {

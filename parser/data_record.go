@@ -161,22 +161,7 @@ func appendMembers(dst []keyedEnc, obj []byte) []keyedEnc {
 // contents list (canonical) that has one, as dedupeEncoded reads it,
 // sorted by key (the entries of a key in list order).
 func appendListValues(dst []keyedEnc, list []byte) []keyedEnc {
-	for i := 1; ; {
-		end, ok := nextElem(list, i)
-		if !ok {
-			break
-		}
-		el := list[i:end]
-		if i = end; list[i] == ',' {
-			i++
-		}
-		if !isObject(el) {
-			continue
-		}
-		tok, ok := canonGet(el, "key")
-		if !ok || tok[0] != '"' || len(tok) == 2 {
-			continue
-		}
+	for el, tok := range keyedEntries(list) {
 		var val []byte
 		for _, vk := range [...]string{"valueString", "valueNumber", "valueBoolean", "valueMap"} {
 			if v, ok := canonGet(el, vk); ok && string(v) != "null" {
