@@ -72,17 +72,15 @@ func (w *canonWriter) value(dst, src []byte, i, depth int) ([]byte, int, bool) {
 				return dst, i, false
 			}
 			w.mem = append(w.mem, canonMem{a, k, len(dst)})
-			if i = jsonwire.SkipSpace(src, i); i >= len(src) {
+			var more bool
+			if i, more, ok = jsonwire.Separator(src, i, '}'); !ok {
 				return dst, i, false
 			}
-			if src[i] == ',' {
-				i = jsonwire.SkipSpace(src, i+1)
+			if more {
+				i = jsonwire.SkipSpace(src, i)
 				continue
 			}
-			if src[i] != '}' {
-				return dst, i, false
-			}
-			return append(w.sortMembers(dst, start, base), '}'), i + 1, true
+			return append(w.sortMembers(dst, start, base), '}'), i, true
 		}
 	case c == '[':
 		dst = append(dst, '[')
@@ -96,17 +94,15 @@ func (w *canonWriter) value(dst, src []byte, i, depth int) ([]byte, int, bool) {
 			if dst, i, ok = w.value(dst, src, i, depth+1); !ok {
 				return dst, i, false
 			}
-			if i = jsonwire.SkipSpace(src, i); i >= len(src) {
+			var more bool
+			if i, more, ok = jsonwire.Separator(src, i, ']'); !ok {
 				return dst, i, false
 			}
-			if src[i] == ',' {
-				i = jsonwire.SkipSpace(src, i+1)
+			if more {
+				i = jsonwire.SkipSpace(src, i)
 				continue
 			}
-			if src[i] != ']' {
-				return dst, i, false
-			}
-			return append(dst, ']'), i + 1, true
+			return append(dst, ']'), i, true
 		}
 	case c == '"':
 		return w.str(dst, src, i)

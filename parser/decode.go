@@ -147,19 +147,10 @@ func (d *jsonDecoder) value(depth int) any {
 // sep reads what follows a member or an element: a ',' (more is true) or
 // closer, the container's end; anything else sets d.err.
 func (d *jsonDecoder) sep(closer byte) (more bool) {
-	d.ws()
-	if d.i < len(d.b) {
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-			return true
-		case closer:
-			d.i++
-			return false
-		}
-	}
-	d.err = true
-	return false
+	var ok bool
+	d.i, more, ok = jsonwire.Separator(d.b, d.i, closer)
+	d.err = d.err || !ok
+	return more
 }
 
 // lit decodes the literal that starts with c at d.b[d.i].

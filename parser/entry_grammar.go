@@ -356,18 +356,10 @@ func (c *compScanner) elements(b []byte, i int, field int, at resumePoint) (int,
 // (more follows: more is true) or the container's closing byte, copying
 // either to out; ok is false for anything else.
 func (c *compScanner) sep(b []byte, i int, close byte) (next int, more, ok bool) {
-	i = jsonwire.SkipSpace(b, i)
-	if i < len(b) {
-		switch b[i] {
-		case ',':
-			c.out = append(c.out, ',')
-			return i + 1, true, true
-		case close:
-			c.out = append(c.out, close)
-			return i + 1, false, true
-		}
+	if next, more, ok = jsonwire.Separator(b, i, close); ok {
+		c.out = append(c.out, b[next-1])
 	}
-	return i, false, false
+	return next, more, ok
 }
 
 // slot reads a child id string at b[i] == '"'.

@@ -30,3 +30,20 @@ func TrimSpace[T Text](s T) T {
 	}
 	return s[:n]
 }
+
+// Separator reads what follows a member or element of a container closed
+// by closer ('}' or ']'), from s[i] on, whitespace skipped: a ',' (more,
+// next just after it), the closer (next just after it), or anything else
+// (ok false, next where it is).
+func Separator[T Text](s T, i int, closer byte) (next int, more, ok bool) {
+	i = SkipSpace(s, i)
+	if i < len(s) {
+		switch s[i] {
+		case ',':
+			return i + 1, true, true
+		case closer:
+			return i + 1, false, true
+		}
+	}
+	return i, false, false
+}

@@ -99,3 +99,29 @@ func TestTrimSpace(t *testing.T) {
 		})
 	}
 }
+
+func TestSeparator(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		in       string
+		closer   byte
+		next     int
+		more, ok bool
+	}{
+		{"comma", `,"b"`, '}', 1, true, true},
+		{"comma_after_space", " \n\t,1", ']', 4, true, true},
+		{"object_closer", " }", '}', 2, false, true},
+		{"array_closer", "]", ']', 1, false, true},
+		{"other_closer", " ]", '}', 1, false, false},
+		{"other_byte", " :", '}', 1, false, false},
+		{"end_of_input", "  ", ']', 2, false, false},
+		{"empty", "", '}', 0, false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			next, more, ok := Separator(c.in, 0, c.closer)
+			if next != c.next || more != c.more || ok != c.ok {
+				t.Errorf("Separator(%q, 0, %q) = %d, %v, %v, want %d, %v, %v", c.in, c.closer, next, more, ok, c.next, c.more, c.ok)
+			}
+		})
+	}
+}
