@@ -30,17 +30,8 @@ func (e *progressiveEngine) takeScratch() {
 	if e.scratch != nil {
 		return
 	}
-	b := scratchPool.Get().(*blockScratch)
-	e.scratch = b
-	takeList(&e.processed, &b.processed)
-	takeList(&e.processedIn, &b.processedIn)
-	takeList(&e.inUse, &b.inUse)
-	takeList(&e.phsOld, &b.phsOld)
-	takeList(&e.snapPhs, &b.snapPhs)
-	takeList(&e.cs.out, &b.csOut)
-	takeList(&e.heal.out, &b.healOut)
-	takeList(&e.cs.slots, &b.csSlots)
-	takeList(&e.cs.keys, &b.csKeys)
+	e.scratch = scratchPool.Get().(*blockScratch)
+	e.moveScratch(e.scratch, true)
 }
 
 // putScratch returns the engine's scratch lists, emptied (see
@@ -51,31 +42,38 @@ func (e *progressiveEngine) putScratch() {
 		b = new(blockScratch)
 	}
 	e.scratch = nil
-	putList(&e.processed, &b.processed)
-	putList(&e.processedIn, &b.processedIn)
-	putList(&e.inUse, &b.inUse)
-	putList(&e.phsOld, &b.phsOld)
-	putList(&e.snapPhs, &b.snapPhs)
-	putList(&e.cs.out, &b.csOut)
-	putList(&e.heal.out, &b.healOut)
-	putList(&e.cs.slots, &b.csSlots)
-	putList(&e.cs.keys, &b.csKeys)
+	e.moveScratch(b, false)
 	scratchPool.Put(b)
 }
 
-// takeList moves the pooled list *from into *to when *to has no array.
-func takeList[T any](to, from *[]T) {
-	if cap(*to) == 0 {
-		*to = (*from)[:0]
-	}
-	*from = nil
+// moveScratch moves each scratch list between the engine and the pooled
+// set b: to the engine (take) when it has no array, else to b, keeping
+// the larger of the two. The lists are named once, here.
+func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
+	moveList(&e.processed, &b.processed, take)
+	moveList(&e.processedIn, &b.processedIn, take)
+	moveList(&e.inUse, &b.inUse, take)
+	moveList(&e.phsOld, &b.phsOld, take)
+	moveList(&e.snapPhs, &b.snapPhs, take)
+	moveList(&e.cs.out, &b.csOut, take)
+	moveList(&e.heal.out, &b.healOut, take)
+	moveList(&e.cs.slots, &b.csSlots, take)
+	moveList(&e.cs.keys, &b.csKeys, take)
 }
 
-// putList moves the emptied list *from into the pooled set, keeping the
-// larger of the two.
-func putList[T any](from, to *[]T) {
-	if cap(*from) > cap(*to) {
-		*to = (*from)[:0]
+// moveList moves one scratch list: the pooled *pooled into *own when take
+// and *own has no array, the emptied *own into *pooled when not take and
+// it is the larger; the side it leaves is set to nil.
+func moveList[T any](own, pooled *[]T, take bool) {
+	if take {
+		if cap(*own) == 0 {
+			*own = (*pooled)[:0]
+		}
+		*pooled = nil
+		return
 	}
-	*from = nil
+	if cap(*own) > cap(*pooled) {
+		*pooled = (*own)[:0]
+	}
+	*own = nil
 }
