@@ -137,13 +137,16 @@ func (e *progressiveEngine) validateEncoded(msg []byte, strict bool) error {
 const maxKeptScratch = 64 << 10
 
 // dropLargeScratch drops the scratch buffers a large complete message
-// grew (its canonical copy, the members of an object being sorted, the
-// pruned contents): they would stay, as large as the message, until the
-// block's end.
+// grew (its canonical copy, the members of an object being sorted and
+// their offsets, the pruned contents): they would stay, as large as the
+// message, until the block's end.
 func (r *dataReader) dropLargeScratch() {
 	for _, b := range []*[]byte{&r.msg, &r.cw.tmp, &r.pruned, &r.canon} {
 		if cap(*b) > maxKeptScratch {
 			*b = nil
 		}
+	}
+	if cap(r.cw.mem) > maxKeptScratch/24 { // 24 bytes a member
+		r.cw.mem = nil
 	}
 }

@@ -153,7 +153,7 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 			out = append(append(append(out, m.name...), ':'), m.val...)
 		}
 		r.enc = append(out, '}')
-		el.pruned = &encodedValue{out: string(r.enc), key: el.key, keyed: keyed}
+		el.pruned = string(r.enc)
 	}
 	clear(ms)
 	return el, true
@@ -211,7 +211,7 @@ func (r *dataReader) canonElement(el []byte) dataElem {
 		return dataElem{}
 	}
 	var out dataElem
-	key, keyed := canonString(canonGet(el, "key"))
+	key, _ := canonString(canonGet(el, "key"))
 	out.key = key
 	a := len(r.canon)
 	var ok bool
@@ -220,7 +220,7 @@ func (r *dataReader) canonElement(el []byte) dataElem {
 	}
 	r.canon = r.canon[:a]
 	if r.canon, ok = r.cw.appendPrunedEntry(r.canon, el); ok {
-		out.pruned = &encodedValue{out: string(r.canon[a:]), key: key, keyed: keyed}
+		out.pruned = string(r.canon[a:])
 	}
 	r.canon = r.canon[:a]
 	return out

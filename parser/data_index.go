@@ -96,7 +96,7 @@ type dataContents struct {
 	id    uint64 // which data (see dataChecked)
 	repl  int    // entries replaced by a later one with the same key
 	list  bool
-	ents  []dataEntry
+	ents  []readEntry
 	idx   keyIndex // key -> index in ents
 	elems []dataElem
 	// For the list: key -> index in elems of its last element with a
@@ -124,20 +124,30 @@ func (c *dataContents) lastIs(key string, i int) bool {
 }
 
 // dataEntry is an entry of a data object: its key and its value's
-// encodings (see encodedValue), held in the entry itself rather than in a
-// separate encodedValue, since a large data model message has one entry
-// per key (see TestLargeDataBlockHeap).
+// encodings (see data_record.go), held in the entry itself, since a large
+// data model message has one entry per key (see TestLargeDataBlockHeap).
 type dataEntry struct {
 	key, out, cmp string
 }
 
+// readEntry is a complete entry as the reader holds it: its value is
+// valid UTF-8 (the scanner checked it), so that its two encodings are the
+// same, held once (16 bytes an entry less than a dataEntry, see
+// TestLargeDataBlockHeap).
+type readEntry struct {
+	key, enc string
+}
+
+// entry is en as a dataEntry.
+func (en readEntry) entry() dataEntry { return dataEntry{en.key, en.enc, en.enc} }
+
 // dataElem is an element of a v0.8 contents list, as contentsToDict,
 // latestEntries and pruneEntries read it.
 type dataElem struct {
-	key    string        // its string "key" ("" if none)
-	hasVal bool          // it has a value for contentsToDict
-	cmp    string        // the comparison encoding of that value
-	pruned *encodedValue // the element as pruneEntries leaves it, nil if dropped
+	key    string // its string "key" ("" if none)
+	hasVal bool   // it has a value for contentsToDict
+	cmp    string // the comparison encoding of that value
+	pruned string // the element as pruneEntries leaves it, encoded ("" if dropped)
 }
 
 func (c *dataContents) reset(list bool, id uint64) {
@@ -162,12 +172,12 @@ func (c *dataContents) addElem(el dataElem) {
 	}
 }
 
-func (c *dataContents) addEntry(key, out, cmp string) {
+func (c *dataContents) addEntry(key, enc string) {
 	if i, ok := c.idx.get(key, c.entKey); ok {
-		c.ents[i].out, c.ents[i].cmp = out, cmp
+		c.ents[i].enc = enc
 		c.repl++
 		return
 	}
-	c.ents = append(c.ents, dataEntry{key, out, cmp})
+	c.ents = append(c.ents, readEntry{key, enc})
 	c.idx.set(key, len(c.ents)-1, c.entKey)
 }

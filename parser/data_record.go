@@ -18,16 +18,6 @@ import (
 // comparison encoding exactly when they are deeply equal, and for the
 // usual, valid text the two encodings are the same bytes.
 
-// encodedValue is a JSON value held as its encodings, in messages built
-// from the data model reader instead of decoded values: appendJSON writes
-// out, appendCmp writes cmp. key is the "key" of a v0.8 data entry (keyed:
-// it has a string "key"), for the delta reduction.
-type encodedValue struct {
-	out, cmp string
-	key      string
-	keyed    bool
-}
-
 // appendCmpString is appendJSONString writing each byte of invalid UTF-8 as
 // \xHH (an escape appendJSONString never writes) instead of \ufffd.
 func appendCmpString(dst []byte, s string) []byte {

@@ -71,7 +71,7 @@ type dataReader struct {
 	changed []dataEntry  // scratch: the entries a sniff yields
 	kept    []dataEntry  // scratch: those left by the delta reduction
 	acc     []dataEntry  // scratch: the entries a v0.8 delta yield accumulates
-	list    []any        // scratch: the v0.8 entries a sniff yields
+	list    []string     // scratch: the v0.8 entries a sniff yields
 	check   []*dataElem  // scratch: the v0.8 elements a sniff compares
 	flat    []flatMember // scratch for flatElement
 	canon   []byte       // scratch: a canonical encoding (canonElement)
@@ -80,7 +80,6 @@ type dataReader struct {
 	encs    []keyedEnc   // scratch: the entries dedupeEncoded compares
 	cw      canonWriter
 	hb      []byte // scratch: the healed member arriving
-	src     []byte // scratch: the healed message cut at a comma
 }
 
 // drFrame is an open container of the message.
@@ -528,7 +527,7 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 	}
 	if canonicalScalar(b) {
 		out := string(b)
-		c.addEntry(key, out, out)
+		c.addEntry(key, out)
 		return true
 	}
 	// The bytes of a complete member are valid UTF-8 (the scanner checked
@@ -539,6 +538,6 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 		return false
 	}
 	out := string(enc)
-	c.addEntry(key, out, out)
+	c.addEntry(key, out)
 	return true
 }

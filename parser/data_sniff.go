@@ -69,6 +69,30 @@ type dataCut struct {
 	open, inStr bool
 }
 
+// healedText is the healed text a sniff read, without a copy of it: the
+// message's first n bytes from fs (the scanner's message generation gen),
+// then tail, what healing added (a closing quote, closers). The bytes of
+// an open message only grow while its generation stays, so the message's
+// bytes of an earlier sniff are still in the buffer.
+type healedText struct {
+	gen   uint64
+	fs, n int
+	tail  []byte
+}
+
+// same reports whether t and u (of the message in buf) are the same text.
+func (t *healedText) same(u *healedText, buf []byte) bool {
+	if t.gen != u.gen || t.fs != u.fs || t.n+len(t.tail) != u.n+len(u.tail) {
+		return false
+	}
+	if t.n > u.n {
+		t, u = u, t
+	}
+	// t's message bytes are a prefix of u's: t's tail is the rest of u.
+	k := u.n - t.n
+	return string(t.tail[:k]) == string(buf[t.fs+t.n:t.fs+u.n]) && string(t.tail[k:]) == string(u.tail)
+}
+
 // dataView is what a decoding of the healed message at a cut gives that
 // sniffing reads.
 type dataView struct {
@@ -105,7 +129,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) error {
 	// at the last comma between members or elements (the commas after it
 	// are in keys or in strings that may not be cut, where it fails).
 	var cut dataCut
-	var src []byte
+	var h []byte // the message's text up to the cut, trailing space stripped
 	f := rstripSpace(buf[r.fs:])
 	closes := r.lex != lexStr || r.mayCut(f) // healOpen would close the string
 	switch {
@@ -114,32 +138,35 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) error {
 		// where it may be cut, else as below.
 		if c := r.stringCut(buf); c >= 0 {
 			cut = dataCut{pos: c, depth: len(r.stack), open: true, inStr: true}
-			src = r.healEnd(rstripSpace(buf[r.fs:c]), cut)
+			h = rstripSpace(buf[r.fs:c])
 			break
 		}
 		if r.comma < 0 {
 			return nil
 		}
 		cut = dataCut{pos: r.comma, depth: r.commaDepth}
-		src = r.healEnd(rstripSpace(buf[r.fs:r.comma]), cut)
+		h = rstripSpace(buf[r.fs:r.comma])
 	case closes && r.endHeals():
 		cut = dataCut{pos: len(buf), depth: len(r.stack), open: r.lex == lexStr || r.lex == lexNum, inStr: r.lex == lexStr}
-		src = r.healEnd(f, cut)
+		h = f
 	case r.comma < 0:
 		// No prefix heals: the decoding finds nothing.
 		return nil
 	default:
 		cut = dataCut{pos: r.comma, depth: r.commaDepth}
-		src = r.healEnd(rstripSpace(buf[r.fs:r.comma]), cut)
+		h = rstripSpace(buf[r.fs:r.comma])
 	}
-	if e.dataLastGen == e.dataGen && e.dataLastSurface == e.surface && string(e.dataLast) == string(src) {
+	text := healedText{gen: r.gen, fs: r.fs}
+	text.n, text.tail = r.healedTail(h, cut, e.dataTail[:0])
+	e.dataTail = text.tail
+	if e.dataLastGen == e.dataGen && e.dataLastSurface == e.surface && e.dataLast.same(&text, buf) {
 		return nil
 	}
 	var v dataView
 	if !r.resolve(buf, cut, &v) {
 		return nil
 	}
-	e.dataLast = append(e.dataLast[:0], src...)
+	e.dataLast, e.dataTail = text, e.dataLast.tail
 	e.dataLastSurface = e.surface
 	if v.empty {
 		return nil
@@ -214,12 +241,16 @@ func (r *dataReader) endHeals() bool {
 	return st != drObjColon && st != drObjValue
 }
 
-// healEnd heals the message cut as f (from its start to the cut, trailing
-// space stripped), as healOpen (at the end of the buffer) and healer.heal
-// (at a comma) do.
-func (r *dataReader) healEnd(f []byte, cut dataCut) []byte {
-	r.src = r.closeAt(append(r.src[:0], f...), cut, 0)
-	return r.src
+// healedTail returns the length of the message's text h (up to the cut,
+// trailing space stripped) that the healed message keeps, and appends to
+// tail what healing adds after it: closeAt's work, without a copy of h.
+func (r *dataReader) healedTail(h []byte, cut dataCut, tail []byte) (int, []byte) {
+	if cut.inStr {
+		tail = append(tail, '"')
+	} else if n := len(h); n > 0 && h[n-1] == ',' {
+		h = rstripSpace(h[:n-1])
+	}
+	return len(h), r.appendClosers(tail, 0, cut.depth)
 }
 
 // closeAt closes h, healed text that ends at the cut: the string cut

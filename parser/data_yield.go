@@ -82,10 +82,10 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[stri
 		// under those keys (dedupeEncoded): entries of these names are
 		// always compared.
 		skip := i < from && (!k.open || en.key != k.openKey) && en.key != "value" && en.key != "path"
-		if skip || v.open && en.key == v.openKey || !differs(d, en.key, en.cmp) {
+		if skip || v.open && en.key == v.openKey || !differs(d, en.key, en.enc) {
 			continue
 		}
-		changed = append(changed, en)
+		changed = append(changed, en.entry())
 	}
 	r.changed = changed
 	// Once the changed entries are recorded, d holds every entry's value.
@@ -286,7 +286,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 			out = append(out, el.pruned)
 		}
 	}
-	if v.open && open.key != "" && open.pruned != nil {
+	if v.open && open.key != "" && open.pruned != "" {
 		if _, val := c.valAt(open.key); val || openVal {
 			out = append(out, open.pruned)
 		}
@@ -309,7 +309,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 // yieldMessage (dedupeEncoded, whose records sniffing replaces, the catalog's
 // loose verdict, then emit; in delta mode, emit's reduction), without
 // building the message as maps.
-func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, isList bool, list []any, changed []dataEntry) error {
+func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, isList bool, list []string, changed []dataEntry) error {
 	e.dataGen++
 	if !isList {
 		slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
@@ -370,7 +370,7 @@ func (r *dataReader) latest(c *dataContents) []int {
 	idx := r.latestIdx[:0]
 	for i := range c.elems {
 		el := &c.elems[i]
-		if el.key == "" || el.pruned == nil || !c.lastIs(el.key, i) {
+		if el.key == "" || el.pruned == "" || !c.lastIs(el.key, i) {
 			continue
 		}
 		if _, val := c.valAt(el.key); val {
@@ -404,7 +404,7 @@ func (e *progressiveEngine) sniffedReadV08Object(v *dataView, sid, path string) 
 // appendDataModelUpdate appends a v0.8 dataModelUpdate of surface sid to
 // msg: its contents the entries of list (isList) or the entries changed,
 // sorted by key.
-func appendDataModelUpdate(msg []byte, sid string, pathVal memberValue, isList bool, list []any, changed []dataEntry) []byte {
+func appendDataModelUpdate(msg []byte, sid string, pathVal memberValue, isList bool, list []string, changed []dataEntry) []byte {
 	msg = append(msg, `{"dataModelUpdate":{"contents":`...)
 	if isList {
 		msg = append(msg, '[')
@@ -412,7 +412,7 @@ func appendDataModelUpdate(msg []byte, sid string, pathVal memberValue, isList b
 			if i > 0 {
 				msg = append(msg, ',')
 			}
-			msg = append(msg, it.(*encodedValue).out...)
+			msg = append(msg, it...)
 		}
 		msg = append(msg, ']')
 	} else {
@@ -428,11 +428,11 @@ func appendDataModelUpdate(msg []byte, sid string, pathVal memberValue, isList b
 // dataModelUpdateSize is the size of the encoding appendDataModelUpdate
 // appends, or about (a key or path to escape takes more), so that the
 // message is built in one allocation.
-func dataModelUpdateSize(sid string, pathVal memberValue, isList bool, list []any, changed []dataEntry) int {
+func dataModelUpdateSize(sid string, pathVal memberValue, isList bool, list []string, changed []dataEntry) int {
 	size := 56 + len(sid) // {"dataModelUpdate":{"contents":[],"surfaceId":""}}
 	if isList {
 		for _, it := range list {
-			size += len(it.(*encodedValue).out) + 1
+			size += len(it) + 1
 		}
 	} else {
 		for _, en := range changed {

@@ -18,8 +18,7 @@ func appendJSON(dst []byte, v any) []byte { return appendValue(dst, v, false) }
 func appendCmp(dst []byte, v any) []byte { return appendValue(dst, v, true) }
 
 // appendValue is appendJSON, or with cmp appendCmp: strings written by
-// appendQuoted with rawInvalid = cmp, and values held as their encodings
-// (*encodedValue) written as the matching one.
+// appendQuoted with rawInvalid = cmp.
 func appendValue(dst []byte, v any, cmp bool) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -66,11 +65,6 @@ func appendValue(dst []byte, v any, cmp bool) []byte {
 			dst = appendValue(dst, item, cmp)
 		}
 		return append(dst, ']')
-	case *encodedValue: // a value held as its encodings
-		if cmp {
-			return append(dst, x.cmp...)
-		}
-		return append(dst, x.out...)
 	case *fastComp: // a component read at byte level: its compact bytes
 		return append(dst, x.src...)
 	}

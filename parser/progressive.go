@@ -104,7 +104,8 @@ type progressiveEngine struct {
 
 	// The input of the last data model sniff, to skip decoding it again
 	// while it does not change (dataGen counts changes to dataYielded).
-	dataLast        []byte
+	dataLast        healedText
+	dataTail        []byte // scratch: the healed text's tail
 	dataLastSurface string
 	dataLastGen     int
 	dataGen         int

@@ -76,11 +76,6 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	e.cs.keys = shrink(e.cs.keys, keepScratch)
 	e.releaseReader()
 
-	// The last data model sniff's input only matters while no data was
-	// recorded since (dataLastGen == dataGen).
-	if e.dataLastGen != e.dataGen {
-		e.dataLast = shrink(e.dataLast, 4*keepScratch)
-	}
 	if e.dstate != nil {
 		e.dstate.release()
 	}

@@ -197,23 +197,11 @@ func BenchmarkLargeDataBlock(b *testing.B) {
 	}
 }
 
-// Bounds of TestLargeDataBlockHeap, as multiples of the block. The peak is
-// the live heap while the block arrives: the buffered message, the data
-// model reader's entries (48 bytes each, and a 4-byte slot or two of its
-// key index), the record of the yielded data and, in delta mode, the
-// reduction's record of the message (one map entry each per data key,
-// about 5x the block each; see release.go), and when the
-// message closes its decoded value and the output; measured at 11.3x to
-// 25.7x on 1 MB blocks (12.5x to 30.0x while each entry had an
-// encodedValue of its own and the key index was a map), bounded with room
-// for maps growing by doubling. What the parser holds once the block
-// ended is the data records it keeps (within their bounds), measured near
-// 0 (it was 17x to 24x of an 8 MB block before the block's state was
-// released).
-const (
-	maxPeakBlocks = 30
-	maxHeldBlocks = 0.125
-)
+// Bound of TestLargeDataBlockHeap on what the parser holds once the block
+// ended, as a multiple of the block: the data records it keeps (within
+// their bounds), measured near 0 (it was 17x to 24x of an 8 MB block
+// before the block's state was released).
+const maxHeldBlocks = 0.125
 
 // TestLargeDataBlockHeap feeds a large data model block and checks the
 // live heap while it arrives and what the parser holds once it ended.
@@ -221,26 +209,40 @@ func TestLargeDataBlockHeap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("feeds megabytes and forces collections")
 	}
+	// maxPeak bounds the peak, as a multiple of the block: the measure of
+	// each case with about 8% of room (see bench/README.md, "Peak while a
+	// 1 MB data block arrives"). Where it goes (v0.9, 67,214 keys, 15.6
+	// bytes of block a key): the record of the yielded data (a map entry
+	// per key, about 75 bytes, 4.8x), in delta mode the reduction's record
+	// of the message (as much again), the data model reader's entries (32
+	// bytes each with its slack, 2.1x, its key index 0.5x, the keys and
+	// values as strings 0.6x), the buffered message (1x), the record of the
+	// message's "value" (1x) and the output (1x). Before the healed text of
+	// each sniff was compared in place, the reader's entries held one
+	// encoding (and v0.8 elements their pruned form inline) and a complete
+	// message's member offsets were dropped, the cases measured 17.6x,
+	// 14.6x, 23.4x, 20.9x, 11.3x and 12.3x.
 	for _, tc := range []struct {
-		name  string
-		v08   bool
-		mode  Mode
-		chunk int
+		name    string
+		v08     bool
+		mode    Mode
+		chunk   int
+		maxPeak float64
 	}{
-		{"v09_progressive_chunk16", false, ModeProgressive, 16},
-		{"v09_progressive_chunk64k", false, ModeProgressive, 64 << 10},
-		{"v09_delta_chunk16", false, ModeDelta, 16},
-		{"v09_delta_chunk64k", false, ModeDelta, 64 << 10},
-		{"v08_progressive_chunk64k", true, ModeProgressive, 64 << 10},
-		{"v08_delta_chunk64k", true, ModeDelta, 64 << 10},
+		{"v09_progressive_chunk16", false, ModeProgressive, 16, 13.5},
+		{"v09_progressive_chunk64k", false, ModeProgressive, 64 << 10, 12.25},
+		{"v09_delta_chunk16", false, ModeDelta, 16, 19.75},
+		{"v09_delta_chunk64k", false, ModeDelta, 64 << 10, 19},
+		{"v08_progressive_chunk64k", true, ModeProgressive, 64 << 10, 8.5},
+		{"v08_delta_chunk64k", true, ModeDelta, 64 << 10, 9.75},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := largeDataBlock(tc.v08, 1<<20)
 			peak, held := blockHeap(t, data, tc.mode, tc.chunk, 16)
 			size := float64(len(data))
 			t.Logf("block %d B: peak %d B (%.1fx), held %d B (%.2fx)", len(data), peak, float64(peak)/size, held, float64(held)/size)
-			if float64(peak) > maxPeakBlocks*size {
-				t.Errorf("peak live heap %d B, over %vx the block (%d B)", peak, maxPeakBlocks, len(data))
+			if float64(peak) > tc.maxPeak*size {
+				t.Errorf("peak live heap %d B, over %vx the block (%d B)", peak, tc.maxPeak, len(data))
 			}
 			if float64(held) > maxHeldBlocks*size {
 				t.Errorf("held %d B once the block ended, over %vx the block (%d B)", held, maxHeldBlocks, len(data))
