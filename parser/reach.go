@@ -97,7 +97,7 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 			for _, ph := range ent.phs[ent.phsYieldedN:] {
 				if !s.phWasYielded(ph) {
 					should = true
-					s.phUnsent[ph] = struct{}{}
+					s.addUnsentPh(ph)
 				}
 			}
 		}
