@@ -301,12 +301,12 @@ func (s *surfaceState) sortedEnts() []*compEntry {
 
 func newSurfaceState(id string) *surfaceState {
 	return &surfaceState{
-		id:       id,
-		comps:    map[string]*compEntry{},
-		tidx:     map[string]int32{},
-		woken:    map[string]struct{}{},
-		bufDeps:  map[string]struct{}{},
-		phsVer:   1,
+		id:      id,
+		comps:   map[string]*compEntry{},
+		tidx:    map[string]int32{},
+		woken:   map[string]struct{}{},
+		bufDeps: map[string]struct{}{},
+		phsVer:  1,
 	}
 }
 
