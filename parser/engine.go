@@ -124,7 +124,9 @@ func (e *emitter) take() []Part {
 // call that yielded that much is not kept.
 func (e *emitter) startBorrowed() {
 	e.store.reset()
-	clear(e.lent)
+	if len(e.lent) > 0 {
+		clear(e.lent)
+	}
 	if cap(e.lent) > maxKeptSlots {
 		e.lent = nil
 	}
@@ -139,7 +141,9 @@ const maxKeptSlots = 1024
 // resetMessages empties the scratch array of messages (dropping its
 // references, so that it keeps nothing alive).
 func (e *emitter) resetMessages() {
-	clear(e.msgs)
+	if len(e.msgs) > 0 {
+		clear(e.msgs)
+	}
 	if cap(e.msgs) > maxKeptSlots {
 		e.msgs = nil
 		return

@@ -120,7 +120,7 @@ type surfaceState struct {
 
 	// Components and placeholders whose current form has not been sent.
 	unsentList []*compEntry
-	phUnsent   map[string]struct{}
+	phUnsent   []string // (an id may appear twice: see unsentPlaceholders)
 
 	// phsVer counts the changes to the placeholders of the snapshot: to a
 	// reachable component's placeholders, or to the reachable set. It
@@ -251,8 +251,19 @@ func (s *surfaceState) clearUnsent() {
 		s.unsentList[i] = nil
 	}
 	s.unsentList = s.unsentList[:0]
-	if len(s.phUnsent) > 0 {
-		clear(s.phUnsent)
+	clear(s.phUnsent)
+	s.phUnsent = s.phUnsent[:0]
+}
+
+// addUnsentPh records that placeholder ph was not sent. The list is
+// de-duplicated where it is read, and whenever its length reaches a power
+// of two, so that calls that keep finding the same ones unsent (a snapshot
+// held back) do not grow it.
+func (s *surfaceState) addUnsentPh(ph string) {
+	s.phUnsent = append(s.phUnsent, ph)
+	if n := len(s.phUnsent); n >= 64 && n&(n-1) == 0 {
+		slices.Sort(s.phUnsent)
+		s.phUnsent = slices.Compact(s.phUnsent)
 	}
 }
 
@@ -290,13 +301,12 @@ func (s *surfaceState) sortedEnts() []*compEntry {
 
 func newSurfaceState(id string) *surfaceState {
 	return &surfaceState{
-		id:       id,
-		comps:    map[string]*compEntry{},
-		tidx:     map[string]int32{},
-		woken:    map[string]struct{}{},
-		bufDeps:  map[string]struct{}{},
-		phUnsent: map[string]struct{}{},
-		phsVer:   1,
+		id:      id,
+		comps:   map[string]*compEntry{},
+		tidx:    map[string]int32{},
+		woken:   map[string]struct{}{},
+		bufDeps: map[string]struct{}{},
+		phsVer:  1,
 	}
 }
 
@@ -399,7 +409,11 @@ func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any)
 // putFast records a component read at byte level, and reports whether it
 // is new or changed.
 func (e *progressiveEngine) putFast(s *surfaceState, fc *fastComp) (changed bool) {
-	ent := s.comps[fc.id]
+	return e.putFastEnt(s, fc, s.comps[fc.id])
+}
+
+// putFastEnt is putFast for fc's entry ent in s (nil: none).
+func (e *progressiveEngine) putFastEnt(s *surfaceState, fc *fastComp, ent *compEntry) (changed bool) {
 	if ent == nil && !e.admitComponent(s) {
 		return false
 	}
@@ -485,6 +499,13 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 	old := ent.refs
 	ent.refs, ent.selfRef = refs, self
 	ent.stale, ent.slotsKept = true, false
+	if !isNew && len(old) == len(refs) && (len(refs) == 0 || &old[0] == &refs[0]) {
+		// The same references (a component that grew in place).
+		if ent.reach {
+			s.markDirty(ent)
+		}
+		return ent
+	}
 	if ent.reach {
 		// Only the references after the common prefix can differ (each
 		// list holds distinct ids).

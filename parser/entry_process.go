@@ -15,15 +15,39 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
+// Encodings of a placeholder component up to its id.
+const (
+	placeholderV09 = `{"children":[],"component":"Row","id":`
+	placeholderV08 = `{"component":{"Row":{"children":{"explicitList":[]}}},"id":`
+)
+
 // appendPlaceholderJSON appends the encoding of placeholder id (the
 // encoding of e.placeholder(id), keys sorted) without building the map.
 func (e *progressiveEngine) appendPlaceholderJSON(b []byte, id string) []byte {
+	b = appendJSONString(e.appendPlaceholderStart(b), id)
+	return append(b, '}')
+}
+
+// appendPlaceholderStart appends the encoding of a placeholder up to its
+// id.
+func (e *progressiveEngine) appendPlaceholderStart(b []byte) []byte {
 	if e.fam == protocol.FamilyV09 {
-		b = append(b, `{"children":[],"component":"Row","id":`...)
-	} else {
-		b = append(b, `{"component":{"Row":{"children":{"explicitList":[]}}},"id":`...)
+		return append(b, placeholderV09...)
 	}
+	return append(b, placeholderV08...)
+}
+
+// appendChildPlaceholderJSON is appendPlaceholderJSON for the placeholder
+// of child id ("loading_" + id), without building its name.
+func (e *progressiveEngine) appendChildPlaceholderJSON(b []byte, id string) []byte {
+	b = e.appendPlaceholderStart(b)
+	at := len(b) + 1 // after the opening quote
 	b = appendJSONString(b, id)
+	// The quoted id moves right to make room for the prefix.
+	n := len(b)
+	b = append(b, "loading_"...)
+	copy(b[at+len("loading_"):], b[at:n])
+	copy(b[at:], "loading_")
 	return append(b, '}')
 }
 
@@ -178,7 +202,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		if open[0] || open[1] {
 			b := append(append(p.e.phScratch[:0], "children_"...), fc.id...)
 			p.e.phScratch = b
-			openPH = p.e.names.placeholder(b, p.e.encodePlaceholder)
+			openPH = p.e.names.placeholder(b, p.e.appendChildPlaceholderJSON)
 		}
 	}
 	if missing == 0 {
@@ -215,7 +239,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 			}
 			pn := fc.pns[i]
 			if pn == nil {
-				pn = p.e.names.placeholder(fc.slotID(i), p.e.encodePlaceholder)
+				pn = p.e.names.placeholder(fc.slotID(i), p.e.appendChildPlaceholderJSON)
 				fc.pns[i] = pn
 			}
 			if pn.mark == epoch {

@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+import (
+	"unsafe"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
 
 // This file is the byte-level path for the common component shapes: a
 // v0.9-family component (string "component") whose only
@@ -352,31 +356,58 @@ func (n *idNames) id(b []byte) string {
 	return s
 }
 
-// placeholder returns the placeholder of child id b; enc encodes a
-// placeholder component.
-func (n *idNames) placeholder(b []byte, enc func(string) []byte) *phName {
+// placeholder returns the placeholder of child id b; enc appends the
+// encoding of a child's placeholder component (see
+// appendChildPlaceholderJSON).
+func (n *idNames) placeholder(b []byte, enc func([]byte, string) []byte) *phName {
 	if p, ok := n.phs[string(b)]; ok {
 		return p
 	}
-	return n.newPlaceholder(n.id(b), enc)
+	return n.newPlaceholder(b, "", enc)
 }
 
 // placeholderOf is placeholder for a child id held as a string.
-func (n *idNames) placeholderOf(id string, enc func(string) []byte) *phName {
+func (n *idNames) placeholderOf(id string, enc func([]byte, string) []byte) *phName {
 	if p, ok := n.phs[id]; ok {
 		return p
 	}
-	return n.newPlaceholder(id, enc)
+	return n.newPlaceholder(nil, id, enc)
 }
 
-func (n *idNames) newPlaceholder(id string, enc func(string) []byte) *phName {
+// newPlaceholder makes the placeholder of child id b (or, b nil, id). Its
+// encoding is one allocation, which also holds its name and the id when
+// the id needs no escape.
+func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) []byte) *phName {
 	if n.phs == nil || len(n.phs) >= maxNames {
 		n.phs = make(map[string]*phName, 64)
 	}
-	p := &phName{id: id, ph: "loading_" + id}
-	p.js = enc(p.ph)
-	n.phs[id] = p
+	if b != nil {
+		id = unsafe.String(unsafe.SliceData(b), len(b)) // (a view of b: not kept)
+	}
+	js := enc(make([]byte, 0, len(id)+len(placeholderV08)+12), id)
+	p := &phName{js: js[:len(js):len(js)]}
+	if at := len(js) - len(`"}`) - len(id); plainString(id) && at >= len("loading_") {
+		// js ends with "loading_<id>"} (never written to: in place).
+		p.ph = unsafe.String(&js[at-len("loading_")], len("loading_")+len(id))
+		p.id = p.ph[len("loading_"):]
+	} else {
+		if b != nil {
+			id = string(b)
+		}
+		p.id, p.ph = id, "loading_"+id
+	}
+	n.phs[p.id] = p
 	return p
+}
+
+// plainString reports whether s is encoded as it is in a JSON string.
+func plainString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !jsonwire.IsPlain(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 func bytesHasByte(b []byte, x byte) bool {

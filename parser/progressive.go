@@ -143,6 +143,7 @@ type progressiveEngine struct {
 	waitPool []waitRef
 	closing  closingEnc // see closeComponentMessage
 
+	unbound     bool          // e.seen may hold the surface "" (see unboundState)
 	cur         *surfaceState // cache of state(curID)
 	curID       string
 	missScratch []bool // scratch for processFast
@@ -241,7 +242,7 @@ func (e *progressiveEngine) setSurface(s string) {
 			e.rootIDs[s] = e.unboundRoot
 			e.hasUnbound = false
 		}
-		if u := e.seen[""]; u != nil && len(u.order) > 0 {
+		if u := e.unboundState(); u != nil && len(u.order) > 0 {
 			dst := e.state(s)
 			for _, id := range u.order {
 				if ent := u.comps[id]; ent.fast != nil {
@@ -254,6 +255,17 @@ func (e *progressiveEngine) setSurface(s string) {
 			e.cur = nil
 		}
 	}
+}
+
+// unboundState returns the state of the surface "" (components met
+// before any surface id), or nil.
+func (e *progressiveEngine) unboundState() *surfaceState {
+	if !e.unbound {
+		return nil
+	}
+	u := e.seen[""]
+	e.unbound = u != nil
+	return u
 }
 
 func (e *progressiveEngine) rootID() (string, bool) {

@@ -30,7 +30,7 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 		return nil
 	}
 	sid := e.surface
-	if sid == "" || !e.yieldedStart[sid] || e.deleted[sid] != 0 {
+	if sid == "" || !e.yieldedStart[sid] || (len(e.deleted) > 0 && e.deleted[sid] != 0) {
 		return nil
 	}
 	s := e.state(sid)
@@ -97,7 +97,7 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 			for _, ph := range ent.phs[ent.phsYieldedN:] {
 				if !s.phWasYielded(ph) {
 					should = true
-					s.phUnsent[ph] = struct{}{}
+					s.addUnsentPh(ph)
 				}
 			}
 		}
@@ -235,6 +235,7 @@ func (e *progressiveEngine) state(sid string) *surfaceState {
 			return s // refused: a scratch state, not kept
 		}
 		e.seen[sid] = s
+		e.unbound = e.unbound || sid == ""
 	}
 	e.use(s)
 	e.cur, e.curID = s, sid

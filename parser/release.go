@@ -205,7 +205,7 @@ func (s *surfaceState) compact() {
 		if kept == nil {
 			kept = make(map[string]struct{})
 		}
-		kept[ph] = struct{}{}
+		kept[strings.Clone(ph)] = struct{}{} // (not the placeholder's encoding it may be part of)
 	}
 	s.phYielded = kept
 }

@@ -303,5 +303,5 @@ func (s *surfaceState) thaw() {
 		s.tgts[i] = target{inbound: t.inbound, depth: t.depth}
 		s.tidx[f.str(t.id)] = int32(i)
 	}
-	s.woken, s.bufDeps, s.phUnsent = map[string]struct{}{}, map[string]struct{}{}, map[string]struct{}{}
+	s.woken, s.bufDeps = map[string]struct{}{}, map[string]struct{}{}
 }

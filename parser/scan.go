@@ -424,18 +424,19 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 			// Read at byte level; the enclosing message reuses it.
 			s.foundValid = true
 			sc := e.state(e.surface)
+			ent := e.csEntry(sc)
 			var fc *fastComp
 			if !e.cs.emptyObj && renderable {
-				fc = e.growFast(sc)
+				fc = e.growFast(sc, ent)
 			}
 			if fc == nil {
-				fc = e.fastResult(sc)
+				fc = e.fastResult(ent)
 			}
 			fc.owned = false // shared with the enclosing message from now on
 			s.remember(f.start, fc)
 			s.stubs++
 			if !fc.emptyObj && renderable {
-				e.putFast(sc, fc)
+				e.putFastEnt(sc, fc, ent)
 				e.dirty = true
 			}
 			return nil
@@ -541,11 +542,11 @@ func (e *progressiveEngine) stubsHandled(obj map[string]any, isComp bool) bool {
 	return uc && !cs
 }
 
-// fastResult returns the component e.cs just read, reusing the one sc
-// holds when it has the same bytes.
-func (e *progressiveEngine) fastResult(sc *surfaceState) *fastComp {
+// fastResult returns the component e.cs just read, reusing the one its
+// entry ent (see csEntry) holds when it has the same bytes.
+func (e *progressiveEngine) fastResult(ent *compEntry) *fastComp {
 	c := &e.cs
-	if ent := sc.comps[string(c.out[c.idA:c.idB])]; ent != nil && ent.fast != nil && string(ent.fast.src) == string(c.out) {
+	if ent != nil && ent.fast != nil && string(ent.fast.src) == string(c.out) {
 		return ent.fast
 	}
 	return c.result(&e.names)

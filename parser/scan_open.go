@@ -95,9 +95,10 @@ func (e *progressiveEngine) sniffComponents() {
 				}
 				if !e.cs.emptyObj && renderable {
 					sc := e.state(e.surface)
-					if e.growFast(sc) == nil {
-						fc := e.fastResult(sc)
-						if ent := sc.comps[fc.id]; (ent == nil || ent.fast != fc) && e.putFast(sc, fc) {
+					ent := e.csEntry(sc)
+					if e.growFast(sc, ent) == nil {
+						fc := e.fastResult(ent)
+						if (ent == nil || ent.fast != fc) && e.putFastEnt(sc, fc, ent) {
 							fc.owned = true
 						}
 					}
@@ -127,15 +128,21 @@ func (e *progressiveEngine) sniffComponents() {
 	}
 }
 
+// csEntry returns the entry of sc for the id of the component e.cs just
+// read (nil: none).
+func (e *progressiveEngine) csEntry(sc *surfaceState) *compEntry {
+	c := &e.cs
+	return sc.comps[string(c.out[c.idA:c.idB])]
+}
+
 // growFast handles the common case of a component still arriving (or
-// just completed): the component e.cs just read has a partial entry in sc,
+// just completed): the component e.cs just read has a partial entry ent in sc,
 // held by that entry alone. Its bytes are updated in place, without
 // allocating, and when its child ids did not change (so neither did its
 // references) the topology is left untouched. It returns the entry's
 // component, or nil, changing nothing, when the case does not apply.
-func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
+func (e *progressiveEngine) growFast(sc *surfaceState, ent *compEntry) *fastComp {
 	c := &e.cs
-	ent := sc.comps[string(c.out[c.idA:c.idB])]
 	if ent == nil || ent.fast == nil || !ent.fast.owned {
 		return nil
 	}

@@ -43,7 +43,7 @@ func (e *progressiveEngine) placeholderJSON(ph string) []byte {
 	if !ok {
 		return e.encodePlaceholder(ph) // (placeholders have the prefix)
 	}
-	return e.names.placeholderOf(id, e.encodePlaceholder).js
+	return e.names.placeholderOf(id, e.appendChildPlaceholderJSON).js
 }
 
 // encodePlaceholder encodes placeholder ph.
@@ -134,8 +134,6 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 		}
 	}
 	if len(s.phUnsent) > 0 {
-		// (Most calls find it empty: ranging over an empty map is not
-		// free.)
 		ents, phs = e.unsentPlaceholders(s, ents, phs)
 	}
 	s.clearUnsent()
@@ -185,7 +183,12 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 // to yield.
 func (e *progressiveEngine) unsentPlaceholders(s *surfaceState, ents []*compEntry, phs []string) ([]*compEntry, []string) {
 	inUseBuilt := false
-	for id := range s.phUnsent {
+	// (Each once: two components may have added the same one.)
+	if len(s.phUnsent) > 1 {
+		slices.Sort(s.phUnsent)
+		s.phUnsent = slices.Compact(s.phUnsent)
+	}
+	for _, id := range s.phUnsent {
 		if ent := s.comps[id]; ent != nil {
 			if ent.reach && !ent.isUnsent {
 				ents = append(ents, ent)
@@ -223,7 +226,7 @@ func (e *progressiveEngine) placeholdersInUse(s *surfaceState) {
 			use[ph] = struct{}{}
 		}
 	}
-	for id := range s.phUnsent {
+	for _, id := range s.phUnsent {
 		if _, ok := s.comps[id]; ok {
 			continue
 		}
