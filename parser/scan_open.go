@@ -136,8 +136,8 @@ func (e *progressiveEngine) sniffComponents() {
 func (e *progressiveEngine) growFast(sc *surfaceState) *fastComp {
 	c := &e.cs
 	ent := sc.comps[string(c.out[c.idA:c.idB])]
-	if ent == nil || ent.fast == nil || !ent.fast.owned {
-		return nil
+	if ent == nil || ent.fast == nil || !ent.fast.owned || ent.fast.rewrote || c.rewrote {
+		return nil // (rewritten ones compare by value, see putFast)
 	}
 	fc := ent.fast
 	if string(fc.src) == string(c.out) {
