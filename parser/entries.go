@@ -419,26 +419,25 @@ func (e *progressiveEngine) putFastEnt(s *surfaceState, fc *fastComp, ent *compE
 	}
 	var refs []string
 	var self, haveRefs bool
-	if ent != nil {
-		if ent.fast != nil {
-			if ent.fast == fc || string(ent.fast.src) == string(fc.src) {
+	byValue := ent != nil && (ent.fast == nil || ent.fast.rewrote || fc.rewrote)
+	switch {
+	case byValue:
+		// A component read by the generic path before (a healed one
+		// with an empty children list, say), or one of the two a
+		// rewritten one (which stands for the generic path), equals fc
+		// only if it has the same references: compare those first, and
+		// decode fc only when they agree.
+		refs, self = fc.refs(&e.names)
+		haveRefs = true
+		if slices.Equal(refs, ent.refs) && self == ent.selfRef {
+			if m, ok := decodeObject(fc.src); ok && decodedValuesEqual(ent.rawMap(), m) {
 				return false
 			}
-		} else {
-			// A component read by the generic path before (a healed one
-			// with an empty children list, say) equals fc only if it has
-			// the same references: compare those first, and decode fc
-			// only when they agree.
-			refs, self = fc.refs(&e.names)
-			haveRefs = true
-			if slices.Equal(refs, ent.refs) && self == ent.selfRef {
-				if m, ok := decodeObject(fc.src); ok && decodedValuesEqual(ent.raw, m) {
-					return false
-				}
-			}
 		}
+	case ent != nil && (ent.fast == fc || string(ent.fast.src) == string(fc.src)):
+		return false
 	}
-	if ent != nil && ent.fast != nil && sameSlots(ent.fast, fc) {
+	if ent != nil && !byValue && sameSlots(ent.fast, fc) {
 		// The common case of a component still arriving: it grew, and its
 		// references did not change. The placeholders looked up for its
 		// slots stay the same.

@@ -21,14 +21,16 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 }
 
 // memberKey reads the key of an object member at b[i] (after whitespace)
-// into out, where it starts at ka; a key with an escape needs the generic
-// path.
+// into out, where it starts at ka. A key with an escape may be a special
+// name in disguise: the component is read in its canonical encoding, where
+// a key with an escape is no special name.
 func (c *compScanner) memberKey(b []byte, i int) (next, ka int, ok bool) {
 	i = jsonwire.SkipSpace(b, i)
 	ka = len(c.out) + 1
 	i, esc, ok := c.str(b, i)
-	if ok && esc {
-		c.slow, ok = true, false
+	if ok && esc && !c.canonIn {
+		c.needCanon()
+		ok = false
 	}
 	return i, ka, ok
 }
@@ -69,8 +71,12 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 	}
 	key := c.out[ka : len(c.out)-1]
 	bit, field, slow := topKey(key)
-	if slow || c.seen&bit != 0 || (c.v08 && field >= 0) {
+	if slow || (c.v08 && field >= 0) {
 		c.slow = true
+		return i, false
+	}
+	if c.seen&bit != 0 {
+		c.needCanon()
 		return i, false
 	}
 	if !c.newKey(0, ka, len(c.out)-1) {
@@ -102,7 +108,11 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		z := len(c.out) - 1
-		if esc || z == a {
+		if esc {
+			c.needCanon()
+			return i, false
+		}
+		if z == a {
 			c.slow = true
 			return i, false
 		}
@@ -239,8 +249,12 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	}
 	key := c.out[ka : len(c.out)-1]
 	bit, field, slow := topKey(key)
-	if slow || string(key) == "path" || (bit != 0 && c.propSeen&bit != 0) || bit == seenID || bit == seenComponent {
+	if slow || string(key) == "path" || bit == seenID || bit == seenComponent {
 		c.slow = true
+		return i, false
+	}
+	if bit != 0 && c.propSeen&bit != 0 {
+		c.needCanon()
 		return i, false
 	}
 	if !c.newKey(c.propBase, ka, len(c.out)-1) {
@@ -370,7 +384,7 @@ func (c *compScanner) slot(b []byte, i int, field int) (int, bool) {
 		return i, false
 	}
 	if esc {
-		c.slow = true
+		c.needCanon()
 		return i, false
 	}
 	c.slots = append(c.slots, childSlot{field: uint8(field), a: int32(a), b: int32(len(c.out) - 1)})
@@ -432,7 +446,11 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				return i, false
 			}
 			key := c.out[ka : len(c.out)-1]
-			if esc || isChildField(key) {
+			if esc && !c.canonIn {
+				c.needCanon()
+				return i, false
+			}
+			if isChildField(key) {
 				c.slow = true
 				return i, false
 			}
@@ -453,9 +471,14 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			}
 			if isPath {
 				// v0.8 data bindings are normalised to {"path": "/x"}: only
-				// one already in that form stays as it is.
+				// one already in that form stays as it is (in the canonical
+				// encoding, an escape is no '/').
 				v := c.out[va:]
-				if len(v) < 3 || v[0] != '"' || v[1] != '/' || v[2] == '/' || bytesHasByte(v, '\\') {
+				if !c.canonIn && bytesHasByte(v, '\\') {
+					c.needCanon()
+					return i, false
+				}
+				if len(v) < 3 || v[0] != '"' || v[1] != '/' || v[2] == '/' {
 					c.slow = true
 					return i, false
 				}

@@ -20,9 +20,11 @@ import (
 // with those ids rewritten. An empty
 // child list is recorded where it closes: while the stream may still be
 // filling it, the processed form puts the reference's loading_children_<id>
-// placeholder there (see processFast). Anything
-// else takes the generic path (decoded maps), which gives the same
-// observable result. With a catalog, so does a component of a type whose
+// placeholder there (see processFast). A component whose stream order
+// the reader does not take (a key twice, more than maxFastKeys keys in an
+// object, an escape in a key or an id) is read in its canonical encoding
+// (entry_canon.go). Anything else takes the generic path (decoded maps),
+// which gives the same observable result. With a catalog, so does a component of a type whose
 // reference fields are not all well-known names (a Modal's "trigger"), and
 // a component's verdict is taken on its bytes (catalog.go).
 
@@ -87,6 +89,9 @@ type fastComp struct {
 	// owned: a healed partial component that only its entry holds, which
 	// may be updated in place as it grows (see growFast).
 	owned bool
+	// rewrote: read in its canonical encoding in place of the generic path
+	// (compScanner.rewrote), whose entries compare by value (see putFast).
+	rewrote bool
 }
 
 // slotID returns the id of slot i.
@@ -159,6 +164,16 @@ type compScanner struct {
 	emptyObj bool
 	seen     uint8 // top-level special keys seen
 	slow     bool
+	// recanon: what sent the component to the generic path (a key twice,
+	// more than maxFastKeys keys, an escape in a key or an id) is not in
+	// its canonical encoding, which is read instead (see canonical).
+	recanon bool
+	// canonIn: the bytes being read are a canonical encoding (no key
+	// twice, escapes only where a character needs one).
+	canonIn bool
+	// rewrote: the component read is the canonical encoding of one that
+	// needed it (recanon).
+	rewrote bool
 	// inert: the component needs the generic path, which would do nothing
 	// with it while it arrives: a v0.8 definition whose last value, with
 	// only closers after it, is an empty object (the definition itself, or
@@ -172,9 +187,9 @@ type compScanner struct {
 	empty  [2]emptyList
 	nEmpty uint8
 	// Buffers of canonical (entry_canon.go).
-	canon   []byte
-	members []canonMember
-	v08     bool // reading a v0.8 component
+	canon []byte
+	cw    canonWriter
+	v08   bool // reading a v0.8 component
 	// keys holds the bounds (in out) of the keys read so far in the
 	// objects being read, innermost last: a duplicate key needs the
 	// generic path (decoding keeps the last value).
@@ -193,28 +208,38 @@ type compScanner struct {
 // keySpan is the bounds of a key in compScanner.out.
 type keySpan struct{ a, b int }
 
-// maxFastKeys bounds the keys of one object read at byte level, so that
-// looking for a duplicate stays cheap; an object with more takes the
-// generic path.
+// maxFastKeys bounds the keys of one object read in the stream's order,
+// so that looking for a duplicate stays cheap; an object with more is read
+// in its canonical encoding, which has no key twice.
 const maxFastKeys = 32
 
 // newKey records the key out[a:b] of the object whose keys start at
-// keys[base], and reports false (the component needs the generic path)
-// when the object already has it, or has maxFastKeys keys already.
+// keys[base], and reports false (the component is read again in its
+// canonical encoding) when the object already has it, or has maxFastKeys
+// keys already.
 func (c *compScanner) newKey(base, a, b int) bool {
+	if c.canonIn {
+		return true
+	}
 	if len(c.keys)-base >= maxFastKeys {
-		c.slow = true
+		c.needCanon()
 		return false
 	}
 	key := c.out[a:b]
 	for _, k := range c.keys[base:] {
 		if string(c.out[k.a:k.b]) == string(key) {
-			c.slow = true
+			c.needCanon()
 			return false
 		}
 	}
 	c.keys = append(c.keys, keySpan{a, b})
 	return true
+}
+
+// needCanon stops a read that its canonical encoding may take further: a
+// read of those bytes (canonIn) takes the generic path.
+func (c *compScanner) needCanon() {
+	c.slow, c.recanon = true, !c.canonIn
 }
 
 // Top-level special keys (bits of compScanner.seen).
@@ -236,7 +261,7 @@ const (
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
-	c.inert, c.nEmpty, c.sorted = false, 0, false
+	c.inert, c.nEmpty, c.sorted, c.recanon = false, 0, false, false
 	c.v08 = v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)
@@ -281,7 +306,7 @@ func (c *compScanner) emptyClash() bool {
 func (c *compScanner) result(names *idNames) *fastComp {
 	src := make([]byte, len(c.out))
 	copy(src, c.out)
-	fc := &fastComp{id: names.id(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj, empty: c.empty, nEmpty: c.nEmpty}
+	fc := &fastComp{id: names.id(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj, empty: c.empty, nEmpty: c.nEmpty, rewrote: c.rewrote}
 	if n := len(c.slots); n <= len(fc.inline) {
 		fc.slots = fc.inline[:n:n]
 		copy(fc.slots, c.slots)

@@ -81,14 +81,15 @@ func (c *compScanner) mark(at resumePoint, i int, field uint8) {
 // one of another object replaces the checkpoint.
 func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 	var r int
+	c.rewrote = false
 	if c.mk.at != atNone && c.gen == gen && c.start == start && c.v08 == v08 && c.mk.off <= len(b) {
 		r = c.resume(b)
 	} else {
 		c.gen, c.start = gen, start
 		r = c.scan(b, v08)
 	}
-	if r == compFast && (c.nEmpty > 0 || c.sorted) {
-		r = c.canonical()
+	if (r == compFast && (c.nEmpty > 0 || c.sorted)) || (r == compSlow && c.recanon) {
+		r = c.canonical(b)
 	}
 	return r
 }
@@ -99,7 +100,7 @@ func (c *compScanner) resume(b []byte) int {
 	c.out, c.slots, c.keys = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, m.compOK, m.emptyObj, m.seen, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
-	c.inert, c.nEmpty, c.sorted = false, m.nEmpty, m.sorted
+	c.inert, c.nEmpty, c.sorted, c.recanon = false, m.nEmpty, m.sorted, false
 	i, ok := c.readFrom(b, &m)
 	return c.outcome(b, i, ok)
 }

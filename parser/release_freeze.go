@@ -70,6 +70,7 @@ const (
 	fzReprocessed
 	fzYOK
 	fzEmptyObj
+	fzRewrote
 )
 
 // maxFrozenComps bounds the components of a surface that is frozen: a
@@ -177,7 +178,7 @@ func (s *surfaceState) freeze() bool {
 		}{
 			{ent.selfRef, fzSelfRef}, {ent.reach, fzReach}, {ent.stale, fzStale},
 			{ent.usesBuf, fzUsesBuf}, {ent.reprocessed, fzReprocessed}, {ent.yOK, fzYOK},
-			{fc.emptyObj, fzEmptyObj},
+			{fc.emptyObj, fzEmptyObj}, {fc.rewrote, fzRewrote},
 		} {
 			if b.on {
 				c.flags |= b.flag
@@ -271,7 +272,7 @@ func (s *surfaceState) thaw() {
 		}
 		copy(fc.empty[:], empties[:c.nEmpty])
 		empties = empties[c.nEmpty:]
-		fc.nEmpty, fc.emptyObj = c.nEmpty, c.flags&fzEmptyObj != 0
+		fc.nEmpty, fc.emptyObj, fc.rewrote = c.nEmpty, c.flags&fzEmptyObj != 0, c.flags&fzRewrote != 0
 		ent.id, ent.fast = id, fc
 		if c.refsN > 0 {
 			ent.refs, refs = refs[:c.refsN:c.refsN], refs[c.refsN:]

@@ -1,0 +1,165 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestCompScannerCanonical checks the components the byte-level reader
+// takes in their canonical encoding (compFast, the bytes kept being that
+// encoding, with their child slots) and those it still leaves to the
+// generic path (compSlow).
+func TestCompScannerCanonical(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v08  bool
+		comp string
+		want int
+		out  string // compFast: the bytes kept
+		ids  string // compFast: the child slots, field:id
+	}{
+		{"escape in a sorted component", false, `{"id":"r","component":"Row","children":[],"label":"say \"hi\"\n\u00e9\/"}`, compFast,
+			`{"children":[],"component":"Row","id":"r","label":"say \"hi\"\né/"}`, "[]"},
+		{"key twice", false, `{"id":"r","text":"a","component":"Text","text":"b"}`, compFast,
+			`{"component":"Text","id":"r","text":"b"}`, "[]"},
+		{"child twice", false, `{"id":"r","component":"Card","child":"a","child":"b"}`, compFast,
+			`{"child":"b","component":"Card","id":"r"}`, "[2:b]"},
+		{"id twice", false, `{"id":"x","component":"Text","id":"r"}`, compFast,
+			`{"component":"Text","id":"r"}`, "[]"},
+		{"nested key twice", false, `{"id":"r","component":"Text","style":{"c":1,"d":{"e":1,"e":2},"c":2}}`, compFast,
+			`{"component":"Text","id":"r","style":{"c":2,"d":{"e":2}}}`, "[]"},
+		{"v08 property twice", true, `{"id":"r","component":{"Row":{"children":{"explicitList":["a"]},"alignment":"x","children":{"explicitList":["b"]}}}}`, compFast,
+			`{"component":{"Row":{"alignment":"x","children":{"explicitList":["b"]}}},"id":"r"}`, "[6:b]"},
+		{"many keys", false, `{"id":"r","component":"Text"` + manyKeys(33) + `}`, compFast,
+			`{"component":"Text","id":"r"` + sortedKeys(33) + `}`, "[]"},
+		{"many nested keys", false, `{"id":"r","component":"Text","style":{` + manyKeys(40)[1:] + `}}`, compFast,
+			`{"component":"Text","id":"r","style":{` + sortedKeys(40)[1:] + `}}`, "[]"},
+		{"escaped key", false, `{"id":"r","component":"Text","te\u0078t":"x"}`, compFast,
+			`{"component":"Text","id":"r","text":"x"}`, "[]"},
+		{"escaped child field", false, `{"id":"r","component":"Card","\u0063hild":"a"}`, compFast,
+			`{"child":"a","component":"Card","id":"r"}`, "[2:a]"},
+		{"key that needs its escape", false, `{"id":"r","component":"Text","q\"k":{"a\\b":1}}`, compFast,
+			`{"component":"Text","id":"r","q\"k":{"a\\b":1}}`, "[]"},
+		{"escaped ids", false, `{"id":"r\u006ft","component":"Row","children":["\u0061","b"],"x":"\/"}`, compFast,
+			`{"children":["a","b"],"component":"Row","id":"rot","x":"/"}`, "[0:a 0:b]"},
+		{"v08 escaped path", true, `{"id":"r","component":{"Text":{"text":{"path":"\/x"}}}}`, compFast,
+			`{"component":{"Text":{"text":{"path":"/x"}}},"id":"r"}`, "[]"},
+		{"id that needs its escape", false, `{"id":"r","component":"Row","children":["q\"x"]}`, compSlow, "", ""},
+		{"invalid after a key twice", false, `{"id":"r","component":"Text","a":1,"a":tru}`, compSlow, "", ""},
+		{"special key after a key twice", false, `{"id":"r","component":"Text","a":1,"a":2,"root":"x"}`, compSlow, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c compScanner
+			got := c.scanAt([]byte(tc.comp), tc.v08, 1, 0)
+			if got != tc.want {
+				t.Fatalf("outcome %d, want %d", got, tc.want)
+			}
+			if got != compFast {
+				return
+			}
+			if string(c.out) != tc.out {
+				t.Errorf("bytes %s, want %s", c.out, tc.out)
+			}
+			var ids []string
+			for _, sl := range c.slots {
+				ids = append(ids, fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b]))
+			}
+			if s := "[" + strings.Join(ids, " ") + "]"; s != tc.ids {
+				t.Errorf("slots %s, want %s", s, tc.ids)
+			}
+		})
+	}
+}
+
+// sortedKeys is manyKeys(n) with its members in key order.
+func sortedKeys(n int) string {
+	keys := make([]string, n)
+	for i := range n {
+		keys[i] = fmt.Sprintf(`"k%d":%d`, i, i)
+	}
+	for i := range keys { // (insertion sort by key)
+		for j := i; j > 0 && keys[j][:strings.IndexByte(keys[j], ':')] < keys[j-1][:strings.IndexByte(keys[j-1], ':')]; j-- {
+			keys[j], keys[j-1] = keys[j-1], keys[j]
+		}
+	}
+	return "," + strings.Join(keys, ",")
+}
+
+// canonShapeCases are streams with the component shapes read in their
+// canonical encoding (entry_canon.go). Every other component in them, and
+// every part of one before its shape arrives, has its keys in order, so
+// that the byte-level path writes every message as the generic path does,
+// byte for byte. (A component whose stream order is not sorted is written
+// in that order until its shape arrives: then it is a rewrite of equal
+// value, which keeps the entry as it was, in both paths; fastPathCases'
+// duplicate_plain_keys checks that, up to key order.)
+var canonShapeCases = []struct{ name, in string }{
+	{"escape_in_sorted_component", fastCS + `{"updateComponents":{"components":[{"children":["a"],"component":"Column","id":"root"},{"children":[],"component":"Row","id":"a","label":"say \"hi\"\n"},{"component":"Text","id":"b","text":"x"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"keys_twice", fastCS + `{"updateComponents":{"components":[{"child":"a","component":"Card","child":"b","id":"root"},{"component":"Text","id":"a","text":"1","text":"one"},{"component":"Text","id":"b","style":{"c":1,"d":{"e":1,"e":2},"c":2},"text":"2"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"same_value_then_key_twice", fastCS + `{"updateComponents":{"components":[{"":"","component":"Text","id":"root","text":"a","":""}],"surfaceId":"s"},"version":"v0.9"},{"updateComponents":{"components":[{"":"","component":"Text","id":"root","text":"a"}],"surfaceId":"s"},"version":"v0.9"},{"updateComponents":{"components":[{"component":"Text","id":"root","text":"a","text":"a"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"many_keys", fastCS + `{"updateComponents":{"components":[{"children":["a"],"component":"Column","id":"root"},{"component":"Text","id":"a"` + manyKeys(40) + `,"style":{` + manyKeys(40)[1:] + `},"text":"t"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"escaped_keys_and_ids", fastCS + `{"updateComponents":{"components":[{"children":["\u0061","b","q\"x"],"component":"Column","id":"r\u006fot"},{"\u0063hild":"c","component":"Card","id":"a"},{"component":"Text","id":"b","te\u0078t":"x","q\"k":1},{"component":"Text","id":"c","text":"sea"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"v08_shapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]},"alignment":"x","children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"Text":{"text":{"path":"\/x"}}},"id":"a"},{"component":{"Text":{"text":{"literalString":"b"},"usageHint":"h1","usageHint":"h2"}},"id":"b"},{"component":{"Text":{"text":{"literalString":"c"}}},"id":"c","weight":1,"weight":2}],"surfaceId":"s"}}]</a2ui-json>`},
+}
+
+// runRaw feeds chunks in mode and returns, per Feed and Close call, the
+// messages of its parts byte for byte, with the byte-level component path
+// on or off.
+func runRaw(t *testing.T, mode Mode, generic bool, chunks [][]byte) []string {
+	t.Helper()
+	p, err := New(WithMode(mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.eng.(*progressiveEngine).generic = generic
+	var out []string
+	record := func(parts []Part, err error) {
+		var s strings.Builder
+		for _, pt := range parts {
+			fmt.Fprintf(&s, "text=%q;", pt.Text)
+			for _, m := range pt.Messages {
+				fmt.Fprintf(&s, "%s;", m)
+			}
+		}
+		if err != nil {
+			s.WriteString("error=" + err.Error())
+		}
+		out = append(out, s.String())
+	}
+	for _, c := range chunks {
+		record(p.Feed(c))
+	}
+	record(p.Close())
+	return out
+}
+
+// TestCanonicalShapesMatchGeneric: streams with components read in their
+// canonical encoding give, call by call and byte for byte, the messages of
+// the generic path, fed one byte at a time, in two pieces split at every
+// byte, and at a few chunk sizes.
+func TestCanonicalShapesMatchGeneric(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	for _, tc := range canonShapeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := []byte(tc.in)
+			splits := [][][]byte{}
+			for _, n := range []int{1, 3, 16, len(in)} {
+				splits = append(splits, chunked(in, n))
+			}
+			for k := 1; k < len(in); k++ {
+				splits = append(splits, [][]byte{in[:k], in[k:]})
+			}
+			for _, chunks := range splits {
+				for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+					fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
+					for i := range fast {
+						if fast[i] != slow[i] {
+							t.Fatalf("%s, %d chunks, call %d:\nbyte-level: %s\n   generic: %s", mode, len(chunks), i, fast[i], slow[i])
+						}
+					}
+				}
+			}
+		})
+	}
+}
