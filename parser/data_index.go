@@ -172,8 +172,11 @@ func (c *dataContents) addElem(el dataElem) {
 	}
 }
 
-func (c *dataContents) addEntry(key, enc string) {
+// addEntry adds the entry key: enc, replacing the one of key (whose
+// value the records linked to c keep, see keyRecord).
+func (r *dataReader) addEntry(c *dataContents, key, enc string) {
 	if i, ok := c.idx.get(key, c.entKey); ok {
+		r.pinEntry(c, i, key, c.ents[i].enc)
 		c.ents[i].enc = enc
 		c.repl++
 		return

@@ -24,31 +24,12 @@ func appendCmpString(dst []byte, s string) []byte {
 	return appendQuoted(dst, s, true)
 }
 
-// differs reports whether the comparison encoding cmp differs from the one
-// recorded under key in d (an absent key counts as null).
-func differs(d map[string]string, key string, cmp string) bool {
-	prev, ok := d[key]
-	if !ok {
-		prev = "null"
-	}
-	return prev != cmp
-}
-
-// differsBytes is differs for an encoding in a scratch buffer.
-func differsBytes(d map[string]string, key string, cmp []byte) bool {
-	prev, ok := d[key]
-	if !ok {
-		prev = "null"
-	}
-	return prev != string(cmp)
-}
-
 // recordData records v as the value last yielded under key in d.
-func (e *progressiveEngine) recordData(d map[string]string, key string, v any) {
+func (e *progressiveEngine) recordData(d *keyRecord, key string, v any) {
 	r := e.reader()
 	r.enc = appendCmp(r.enc[:0], v)
-	if prev, ok := d[key]; !ok || prev != string(r.enc) {
-		d[key] = string(r.enc)
+	if prev, ok := d.get(key); !ok || prev != string(r.enc) {
+		d.set(key, string(r.enc))
 	}
 }
 
@@ -104,7 +85,7 @@ func (e *progressiveEngine) dedupeEncoded() bool {
 		if j+1 < len(encs) && string(encs[j+1].tok) == string(ke.tok) {
 			continue // a later entry of the key wins
 		}
-		if prev, ok := recordedRaw(d, ke.tok); !ok || prev != string(ke.enc) {
+		if prev, ok := d.getRaw(ke.tok); !ok || prev != string(ke.enc) {
 			isNew = isNew || ok || string(ke.enc) != "null" // absent counts as null
 		}
 	}
@@ -115,8 +96,8 @@ func (e *progressiveEngine) dedupeEncoded() bool {
 		if j+1 < len(encs) && string(encs[j+1].tok) == string(ke.tok) {
 			continue
 		}
-		if prev, ok := recordedRaw(d, ke.tok); !ok || prev != string(ke.enc) {
-			d[keyString(ke.tok)] = string(ke.enc)
+		if prev, ok := d.getRaw(ke.tok); !ok || prev != string(ke.enc) {
+			d.set(keyString(ke.tok), string(ke.enc))
 		}
 	}
 	return true

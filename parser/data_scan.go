@@ -80,6 +80,8 @@ type dataReader struct {
 	encs    []keyedEnc   // scratch: the entries dedupeEncoded compares
 	cw      canonWriter
 	hb      []byte // scratch: the healed member arriving
+
+	links []*keyRecord // the records linked to its data (see keyRecord)
 }
 
 // drFrame is an open container of the message.
@@ -155,7 +157,7 @@ type memberValue struct {
 type dataChecked struct {
 	gen     int
 	slot    dataSlot
-	d       map[string]string
+	d       *keyRecord
 	id      uint64
 	repl, n int
 	open    bool
@@ -165,7 +167,7 @@ type dataChecked struct {
 // from is the index of the first entry (element) of c a sniff at
 // generation gen for slot must compare, and the record of the slot when
 // known.
-func (k *dataChecked) from(c *dataContents, gen int, slot dataSlot) (int, map[string]string) {
+func (k *dataChecked) from(c *dataContents, gen int, slot dataSlot) (int, *keyRecord) {
 	if k.id == 0 || k.id != c.id || k.repl != c.repl || k.gen != gen || k.slot != slot {
 		return 0, nil
 	}
@@ -231,6 +233,7 @@ func (r *dataReader) freeze(buf []byte, x int) {
 }
 
 func (r *dataReader) start(gen uint64, fs int, v08 bool) {
+	r.unlinkAll()
 	r.active, r.failed, r.v08 = true, false, v08
 	r.frozen, r.none = false, false
 	r.gen, r.fs, r.pos, r.end = gen, fs, fs, fs
@@ -382,10 +385,12 @@ func (r *dataReader) valueStart(top *drFrame, i int, c byte) bool {
 		switch {
 		case top.role == roleMsg && top.mkey == mkBody && c == '{':
 			role = roleBody
+			r.unlinkData(r.body.cont.id)
 			r.body.reset()
 		case top.role == roleBody && top.mkey == mkContents && (c == '{' || r.v08):
 			role = roleContents
 			r.ids++
+			r.unlinkData(r.cont.id)
 			r.cont.reset(c == '[', r.ids)
 		}
 		st := drObjStart
@@ -527,7 +532,7 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 	}
 	if canonicalScalar(b) {
 		out := string(b)
-		c.addEntry(key, out)
+		r.addEntry(c, key, out)
 		return true
 	}
 	// The bytes of a complete member are valid UTF-8 (the scanner checked
@@ -538,6 +543,6 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 		return false
 	}
 	out := string(enc)
-	c.addEntry(key, out)
+	r.addEntry(c, key, out)
 	return true
 }

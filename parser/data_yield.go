@@ -59,7 +59,7 @@ func (e *progressiveEngine) sniffedReadV09(v *dataView) error {
 // d records. Only the entries the last sniff did not leave equal to d are
 // compared (see dataChecked). It reports false when the entry arriving
 // does not decode.
-func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[string]string, []dataEntry, bool) {
+func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (*keyRecord, []dataEntry, bool) {
 	r := e.reader()
 	c := v.cont
 	from, d := r.checked.from(c, e.dataGen, slot)
@@ -82,13 +82,16 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[stri
 		// under those keys (dedupeEncoded): entries of these names are
 		// always compared.
 		skip := i < from && (!k.open || en.key != k.openKey) && en.key != "value" && en.key != "path"
-		if skip || v.open && en.key == v.openKey || !differs(d, en.key, en.enc) {
+		if skip || v.open && en.key == v.openKey || !d.differs(en.key, en.enc) {
 			continue
 		}
 		changed = append(changed, en.entry())
 	}
 	r.changed = changed
-	// Once the changed entries are recorded, d holds every entry's value.
+	// Once the changed entries are recorded, d holds every entry's value
+	// (the one arriving for its key): d links them (keyRecord), the
+	// caller records the changed ones.
+	d.link(r, c, v.open, v.openKey)
 	*k = dataChecked{gen: e.dataGen, slot: slot, d: d, id: c.id, repl: c.repl, n: len(c.ents), open: v.open, openKey: v.openKey}
 	return d, changed, true
 }
@@ -96,9 +99,9 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (map[stri
 // openEntry is the entry arriving, encoded, and whether it differs from
 // what d records under its key. It reports false when the entry does not
 // decode.
-func (r *dataReader) openEntry(v *dataView, d map[string]string) (en dataEntry, differs, ok bool) {
+func (r *dataReader) openEntry(v *dataView, d *keyRecord) (en dataEntry, differs, ok bool) {
 	out, ok := r.openEncoded(v)
-	if !ok || !differsBytes(d, v.openKey, r.enc) {
+	if !ok || !d.differs(v.openKey, string(r.enc)) {
 		return dataEntry{}, false, ok
 	}
 	en = dataEntry{key: v.openKey, cmp: string(r.enc), out: out}
@@ -112,7 +115,7 @@ func (r *dataReader) openEntry(v *dataView, d map[string]string) (en dataEntry, 
 // read by the data model reader: what yieldMessage does (dedupeEncoded, the
 // catalog's loose verdict, then emit; in delta mode, emit's reduction),
 // without building the message as maps.
-func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, hasPath bool, changed []dataEntry) error {
+func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath bool, changed []dataEntry) error {
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	r := e.reader()
 	// dedupeEncoded: it records the message's value and path.
@@ -126,8 +129,8 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 		r.enc = append(r.enc, en.cmp...)
 	}
 	r.enc = append(r.enc, '}')
-	if prev, ok := d["value"]; !ok || prev != string(r.enc) {
-		d["value"] = string(r.enc)
+	if prev, ok := d.get("value"); !ok || prev != string(r.enc) {
+		d.set("value", string(r.enc))
 	}
 	if hasPath {
 		e.recordData(d, "path", path)
@@ -137,7 +140,7 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 		e.catBuf = appendUpdateDataModel(e.catBuf[:0], sid, path, hasPath, changed, "", e.versionFor(sid))
 		if !e.validEncoded(e.catBuf) {
 			for _, en := range changed {
-				d[en.key] = en.cmp
+				d.set(en.key, en.cmp)
 			}
 			return nil
 		}
@@ -180,7 +183,7 @@ func (e *progressiveEngine) yieldReadV09(d map[string]string, sid, path string, 
 	}
 	clear(r.kept)
 	for _, en := range changed {
-		d[en.key] = en.cmp
+		d.set(en.key, en.cmp)
 	}
 	return nil
 }
@@ -267,7 +270,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	r.check = check
 	changed := false
 	for _, el := range check {
-		if differs(d, el.key, el.cmp) {
+		if d.differs(el.key, el.cmp) {
 			changed = true
 			break
 		}
@@ -296,7 +299,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	clear(out)
 	// Recording the values compared leaves d holding every value.
 	for _, el := range check {
-		d[el.key] = el.cmp
+		d.set(el.key, el.cmp)
 	}
 	clear(check)
 	r.checked.gen = e.dataGen
@@ -394,7 +397,7 @@ func (e *progressiveEngine) sniffedReadV08Object(v *dataView, sid, path string) 
 	err := e.yieldReadV08(sid, path, v.path, false, nil, changed)
 	// Recording the changed values leaves d holding every value.
 	for _, en := range changed {
-		d[en.key] = en.cmp
+		d.set(en.key, en.cmp)
 	}
 	e.reader().checked.gen = e.dataGen
 	clear(changed)

@@ -121,10 +121,13 @@ func (e *progressiveEngine) boundRecords() {
 		r.used = false
 		e.recUsed[i] = nil
 		switch {
-		case e.dstate != nil && len(r.keys) > 0:
-			r.keys = map[string]string{}
-		case e.dstate == nil && len(r.keys) > e.maxComps:
-			r.keys, r.dropped = map[string]string{}, true
+		case e.dstate != nil && (r.keys.len() > 0 || r.keys.dropped):
+			r.keys.unlink()
+			r.keys = newKeyRecord(e.maxComps)
+		case e.dstate == nil && r.keys.len() > e.maxComps:
+			r.keys.unlink()
+			r.keys = newKeyRecord(e.maxComps)
+			r.keys.dropped = true
 		}
 	}
 	e.recUsed = e.recUsed[:0]

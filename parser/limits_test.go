@@ -366,8 +366,8 @@ func checkDataRecords(t *testing.T, e *progressiveEngine, max, perMsg int) {
 			t.Fatalf("surface %q has %d data path records; limit %d", sid, len(paths), max)
 		}
 		for path, r := range paths {
-			if perMsg >= 0 && len(r.keys) > max+perMsg {
-				t.Fatalf("data record of %q %q holds %d keys; limit %d", sid, path, len(r.keys), max+perMsg)
+			if perMsg >= 0 && r.keys.len() > max+perMsg {
+				t.Fatalf("data record of %q %q holds %d keys; limit %d", sid, path, r.keys.len(), max+perMsg)
 			}
 		}
 	}

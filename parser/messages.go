@@ -378,21 +378,18 @@ func (e *progressiveEngine) yieldMessage(msg map[string]any) error {
 
 // dataRecord is the record of the data yielded for a surface and path.
 type dataRecord struct {
-	keys map[string]string // data key -> comparison encoding of the last value (see appendCmp)
-	msg  uint64            // delta mode: the message (scanner generation) it is of
-	// dropped: past the bound at a block end, its keys were dropped then
-	// rather than at its next use (see boundRecords).
-	dropped bool
-	used    bool // in recUsed
+	keys *keyRecord // data key -> comparison encoding of the last value (see appendCmp)
+	msg  uint64     // delta mode: the message (scanner generation) it is of
+	used bool       // in recUsed
 }
 
 // dataState is the record of the data yielded for a surface and path: data
 // key -> comparison encoding of the last value.
-func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
+func (e *progressiveEngine) dataState(k dataSlot) *keyRecord {
 	r := e.dataYielded[k.surface][k.path]
 	if r == nil {
 		if !e.admitSurface(k.surface) {
-			return map[string]string{} // refused: a scratch record, not kept
+			return newKeyRecord(e.maxComps) // refused: a scratch record, not kept
 		}
 		e.boundDataSlots(k.surface)
 		paths := e.dataYielded[k.surface]
@@ -400,17 +397,16 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 			paths = map[string]*dataRecord{}
 			e.dataYielded[k.surface] = paths
 		}
-		r = &dataRecord{keys: map[string]string{}}
+		r = &dataRecord{keys: newKeyRecord(e.maxComps)}
 		paths[k.path] = r
-	} else if len(r.keys) > e.maxComps || r.dropped {
+	} else if r.keys.len() > e.maxComps || r.keys.dropped {
 		// The record spares yielding an entry twice: past the bound it
-		// starts afresh (see boundDataSlots), in a new map (clearing
-		// would keep the large one's storage). A record dropped at a
-		// block end (boundRecords) is empty already.
-		if !r.dropped {
-			r.keys = map[string]string{}
-		}
-		r.dropped = false
+		// starts afresh (see boundDataSlots), in a new record (clearing
+		// would keep the large one's storage). A record dropped (at a
+		// block end, see boundRecords, or with the data it linked, see
+		// keyRecord) is empty already.
+		r.keys.unlink()
+		r.keys = newKeyRecord(e.maxComps)
 		e.dataGen++
 	}
 	if !r.used {
@@ -421,8 +417,9 @@ func (e *progressiveEngine) dataState(k dataSlot) map[string]string {
 		// Delta mode reduces a message against itself only (data_delta.go):
 		// the record starts afresh with each message, so that its first
 		// yield carries every entry read so far.
-		if len(r.keys) > 0 {
-			r.keys = map[string]string{}
+		if r.keys.len() > 0 {
+			r.keys.unlink()
+			r.keys = newKeyRecord(e.maxComps)
 		}
 		r.msg = e.sc.msgGen
 	}

@@ -275,8 +275,12 @@ func (ent *compEntry) compact() {
 // block needs it, with the data ids it gave (a reader kept between blocks,
 // emptied, held its lists and about 1 KB per idle stream).
 func (e *progressiveEngine) releaseReader() {
+	for _, r := range e.nested {
+		r.unlinkAll()
+	}
 	e.nested = nil
 	if r := e.data; r != nil {
+		r.unlinkAll()
 		e.dataIDs = r.ids
 		e.data = nil
 	}

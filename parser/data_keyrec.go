@@ -1,0 +1,214 @@
+package parser
+
+import "bytes"
+
+// keyRecord is a record of data model values by key (the record of the
+// data yielded for a surface and path, see dataState): what a
+// map[string]string would hold, without a map entry for each key that the
+// data model reader holds already. A large data model message has one
+// entry per key, and the record of what a sniff yielded is then the
+// reader's entries over again (see TestLargeDataBlockHeap).
+//
+// The record is a map m, plus a link to the first upto entries of a
+// reader's data object (its contents id, see dataContents): a key of the
+// map holds the map's value (noValue: none, though the link has the
+// key); a key the map lacks holds its entry's encoding when the entry is
+// among the linked ones. Lookups are exact: a key is compared as the
+// key index compares it, and a value is the encoding itself.
+//
+// The reader keeps the link true: before an entry a record links is
+// replaced (a later member with its key), the record's map takes its
+// value; before the linked data is dropped (a new message, a new data
+// member, the reader's release), the record takes every linked value
+// into its map, or, when it holds more than limit keys (limit > 0), is
+// emptied and marked dropped: its owner starts it afresh at its next use,
+// as it would have for its size (dataState), and nothing consults it
+// before that, since its data is gone (dataChecked needs the data's id).
+type keyRecord struct {
+	m       map[string]string
+	n       int         // keys held
+	r       *dataReader // the linked reader (nil: none)
+	id      uint64      // the linked data
+	upto    int         // entries linked
+	limit   int         // see above (0: none)
+	dropped bool        // emptied when its data was dropped
+}
+
+// noValue marks a key the record does not hold in its map (an encoding is
+// never empty).
+const noValue = ""
+
+func newKeyRecord(limit int) *keyRecord { return &keyRecord{limit: limit} }
+
+// len returns the number of keys held.
+func (k *keyRecord) len() int { return k.n }
+
+// linked returns the encoding of the linked entry of key.
+func (k *keyRecord) linked(key string) (string, bool) {
+	if k.r == nil {
+		return "", false
+	}
+	c := k.r.contents(k.id)
+	if i, ok := c.idx.get(key, c.entKey); ok && i < k.upto {
+		return c.ents[i].enc, true
+	}
+	return "", false
+}
+
+// get returns the encoding held under key.
+func (k *keyRecord) get(key string) (string, bool) {
+	if v, ok := k.m[key]; ok {
+		return v, v != noValue
+	}
+	return k.linked(key)
+}
+
+// getRaw is get for the canonical key token tok.
+func (k *keyRecord) getRaw(tok []byte) (string, bool) {
+	if bytes.IndexByte(tok, '\\') < 0 {
+		return k.get(string(tok[1 : len(tok)-1]))
+	}
+	return k.get(decodeKey(tok))
+}
+
+// set holds v under key.
+func (k *keyRecord) set(key, v string) {
+	if _, had := k.get(key); !had {
+		k.n++
+	}
+	if lv, ok := k.linked(key); ok && lv == v {
+		delete(k.m, key)
+		return
+	}
+	if k.m == nil {
+		k.m = map[string]string{}
+	}
+	k.m[key] = v
+}
+
+// differs reports whether cmp differs from the encoding held under key (an
+// absent key counts as null).
+func (k *keyRecord) differs(key, cmp string) bool {
+	prev, ok := k.get(key)
+	if !ok {
+		prev = "null"
+	}
+	return prev != cmp
+}
+
+// link makes the record hold the encoding of each entry of c (of reader
+// r) that its map does not hold, but those it did not hold whose
+// encoding is null (absent counts as null, and stays absent) or whose
+// key is openKey (when open: the entry arriving, compared apart): what
+// recording every entry of c that differs from the record does. The
+// entries linked already stay linked.
+func (k *keyRecord) link(r *dataReader, c *dataContents, open bool, openKey string) {
+	if k.r != r || k.id != c.id {
+		k.unlink()
+		k.r, k.id, k.upto = r, c.id, 0
+		r.links = append(r.links, k)
+	}
+	for _, en := range c.ents[k.upto:] {
+		if v, ok := k.m[en.key]; ok {
+			if v == en.enc {
+				delete(k.m, en.key)
+			}
+			continue
+		}
+		if en.enc == "null" || open && en.key == openKey {
+			if k.m == nil {
+				k.m = map[string]string{}
+			}
+			k.m[en.key] = noValue
+			continue
+		}
+		k.n++
+	}
+	k.upto = len(c.ents)
+}
+
+// pin keeps the value of entry i of the linked data, about to be replaced
+// by enc.
+func (k *keyRecord) pin(i int, key, old string) {
+	if i >= k.upto {
+		return
+	}
+	if _, ok := k.m[key]; !ok {
+		if k.m == nil {
+			k.m = map[string]string{}
+		}
+		k.m[key] = old
+	}
+}
+
+// unlink drops the link, the map taking the linked values, or the record
+// emptied and dropped when larger than its limit.
+func (k *keyRecord) unlink() {
+	r := k.r
+	if r == nil {
+		return
+	}
+	if k.limit > 0 && k.n > k.limit {
+		k.m, k.n, k.dropped = nil, 0, true
+	} else {
+		for _, en := range r.contents(k.id).ents[:k.upto] {
+			if _, ok := k.m[en.key]; !ok {
+				if k.m == nil {
+					k.m = map[string]string{}
+				}
+				k.m[en.key] = en.enc
+			}
+		}
+		for key, v := range k.m {
+			if v == noValue {
+				delete(k.m, key)
+			}
+		}
+	}
+	k.r, k.id, k.upto = nil, 0, 0
+	for i, l := range r.links {
+		if l == k {
+			r.links = append(r.links[:i], r.links[i+1:]...)
+			break
+		}
+	}
+}
+
+// contents returns the reader's data of id (linked records keep it).
+func (r *dataReader) contents(id uint64) *dataContents {
+	switch id {
+	case r.cont.id:
+		return &r.cont
+	case r.body.cont.id:
+		return &r.body.cont
+	}
+	return &r.cbody.cont
+}
+
+// unlinkData unlinks the records linked to the data id, about to be
+// dropped.
+func (r *dataReader) unlinkData(id uint64) {
+	for i := len(r.links) - 1; i >= 0; i-- {
+		if id != 0 && i < len(r.links) && r.links[i].id == id {
+			r.links[i].unlink()
+		}
+	}
+}
+
+// unlinkAll unlinks every record linked to the reader's data, about to be
+// dropped.
+func (r *dataReader) unlinkAll() {
+	for len(r.links) > 0 {
+		r.links[len(r.links)-1].unlink()
+	}
+}
+
+// pinEntry keeps, in the records linked to c, the value of its entry i
+// (key) about to be replaced.
+func (r *dataReader) pinEntry(c *dataContents, i int, key, old string) {
+	for _, k := range r.links {
+		if k.id == c.id {
+			k.pin(i, key, old)
+		}
+	}
+}

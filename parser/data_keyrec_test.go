@@ -1,0 +1,73 @@
+package parser
+
+import "testing"
+
+// TestKeyRecord checks that a record linked to a reader's data answers as
+// a map of what was recorded would: through replacements of linked
+// entries, entries absent (null, the one arriving), and the data dropped.
+func TestKeyRecord(t *testing.T) {
+	type want struct {
+		key, enc string // enc "": absent
+	}
+	for _, tc := range []struct {
+		name  string
+		limit int
+		run   func(r *dataReader, k *keyRecord)
+		n     int
+		want  []want
+		drop  bool
+	}{
+		{"linked", 0, func(r *dataReader, k *keyRecord) {
+			k.link(r, &r.cont, false, "")
+		}, 2, []want{{"a", "1"}, {"b", `"x"`}, {"c", ""}}, false},
+		{"null_stays_absent", 0, func(r *dataReader, k *keyRecord) {
+			r.addEntry(&r.cont, "c", "null")
+			k.link(r, &r.cont, false, "")
+		}, 2, []want{{"c", ""}}, false},
+		{"open_key_stays_absent", 0, func(r *dataReader, k *keyRecord) {
+			k.link(r, &r.cont, true, "b")
+		}, 1, []want{{"a", "1"}, {"b", ""}}, false},
+		{"map_value_wins", 0, func(r *dataReader, k *keyRecord) {
+			k.set("a", "2")
+			k.link(r, &r.cont, false, "")
+		}, 2, []want{{"a", "2"}, {"b", `"x"`}}, false},
+		{"replaced_entry_pinned", 0, func(r *dataReader, k *keyRecord) {
+			k.link(r, &r.cont, false, "")
+			r.addEntry(&r.cont, "a", "3")
+		}, 2, []want{{"a", "1"}}, false},
+		{"set_then_link_again", 0, func(r *dataReader, k *keyRecord) {
+			k.link(r, &r.cont, false, "")
+			r.addEntry(&r.cont, "a", "3")
+			k.set("a", "3")
+			r.addEntry(&r.cont, "d", "4")
+			k.link(r, &r.cont, false, "")
+		}, 3, []want{{"a", "3"}, {"d", "4"}}, false},
+		{"unlinked_keeps_values", 0, func(r *dataReader, k *keyRecord) {
+			k.link(r, &r.cont, false, "")
+			r.unlinkAll()
+			r.cont.reset(false, 2)
+		}, 2, []want{{"a", "1"}, {"b", `"x"`}}, false},
+		{"unlinked_over_limit_dropped", 1, func(r *dataReader, k *keyRecord) {
+			k.link(r, &r.cont, false, "")
+			r.unlinkData(r.cont.id)
+		}, 0, []want{{"a", ""}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &dataReader{}
+			r.cont.reset(false, 1)
+			r.addEntry(&r.cont, "a", "1")
+			r.addEntry(&r.cont, "b", `"x"`)
+			k := newKeyRecord(tc.limit)
+			tc.run(r, k)
+			for _, w := range tc.want {
+				got, ok := k.get(w.key)
+				if ok != (w.enc != "") || got != w.enc {
+					t.Errorf("get(%q) = %q, %v; want %q", w.key, got, ok, w.enc)
+				}
+			}
+			if k.len() != tc.n || k.dropped != tc.drop {
+				t.Errorf("len %d, dropped %v; want %d, %v", k.len(), k.dropped, tc.n, tc.drop)
+			}
+		})
+	}
+}
