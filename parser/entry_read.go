@@ -87,6 +87,9 @@ type fastComp struct {
 	// owned: a healed partial component that only its entry holds, which
 	// may be updated in place as it grows (see growFast).
 	owned bool
+	// procN: the slots its entry's last processing covered (the entry's
+	// slotsKept; see processGrown).
+	procN uint8
 }
 
 // slotID returns the id of slot i.
