@@ -47,8 +47,9 @@ type compEntry struct {
 	// listed: in progressiveEngine.processed (what it keeps only while it
 	// arrives is dropped when the block's state is released, see compact).
 	listed bool
-	// slotsKept: fast has the child ids of the form last processed, which
-	// was a byte-level one (see processGrown).
+	// slotsKept: the form last processed was a byte-level one, and fast
+	// has its child ids in its first fast.procN slots, maybe followed by
+	// more (see processGrown).
 	slotsKept bool
 }
 
@@ -59,6 +60,9 @@ type compLists struct {
 	waits      []string // ids of missing children the processed form depends on
 	waitsSpare []string // buffer for the next waits
 	waitN      []int    // how many placeholder references each of them has
+	// arrived: the waits that arrived since the last processing (as many
+	// as compEntry.woken; see dropArrived).
+	arrived []string
 
 	// Storage for the lists above when they hold one element (a
 	// component with one child that has not arrived, the common case):
@@ -449,7 +453,7 @@ func (e *progressiveEngine) putFastEnt(s *surfaceState, fc *fastComp, ent *compE
 		// v0.8 messages held until beginRendering does), has older bits,
 		// and a child it found missing may have arrived since, waking no
 		// one (processFast and processGrown trust these bits).
-		fc.arrivedIn, fc.arrived, fc.missing = ent.fast.arrivedIn, ent.fast.arrived, ent.fast.missing
+		fc.arrivedIn, fc.arrived, fc.missing, fc.procN = ent.fast.arrivedIn, ent.fast.arrived, ent.fast.missing, ent.fast.procN
 		kept := ent.slotsKept
 		ent = e.record(s, fc.id, ent, ent.refs, ent.selfRef)
 		ent.raw, ent.fast, ent.slotsKept = nil, fc, kept
@@ -550,6 +554,9 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 						s.wokenN++
 					}
 					pe.woken++
+					if l := pe.lists; l != nil {
+						l.arrived = append(l.arrived, id)
+					}
 					if pe.reach {
 						s.markDirty(pe)
 					}

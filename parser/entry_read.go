@@ -92,6 +92,9 @@ type fastComp struct {
 	// rewrote: read in its canonical encoding in place of the generic path
 	// (compScanner.rewrote), whose entries compare by value (see putFast).
 	rewrote bool
+	// procN: the slots its entry's last processing covered (the entry's
+	// slotsKept; see processGrown).
+	procN uint8
 }
 
 // slotID returns the id of slot i.

@@ -3,27 +3,190 @@ package parser
 import (
 	"hash/maphash"
 	"math/bits"
+	"slices"
 )
 
-// This file is the processing of a component that only grew since it was
-// last processed, the common case at a chunk's end: the open component
-// took more bytes, but its child ids are those of the form last processed
-// and none of its missing children arrived since. Its placeholders, waits
-// and their registrations are then those of the last processing, and only
-// its bytes are rewritten, in one pass, with no map lookup.
+// This file is the incremental processing of a component read at byte
+// level, the common case at a chunk's end: since it was last processed,
+// the open component took more bytes, its child list may have grown at its
+// end (new slots), and some of the children it waited for may have
+// arrived. Processing it again from scratch (processFast, registerWaits)
+// redoes every slot, O(n) per event and O(n^2) over a list of n children
+// arriving one by one. Here only the new slots are looked up, registered
+// and appended to the placeholder lists, only the missing slots are looked
+// up again when children arrived (their placeholders and waits are removed
+// from the lists), and the bytes are rewritten in one pass. The result is
+// the one processFast would give: placeholders by child field, then in
+// slot order, each once (appended slots must all be of the one field of
+// the component's slots, so their placeholders come last).
 
 // processGrown is process for that case; it reports false, changing
 // nothing, when the case does not apply.
 func (e *progressiveEngine) processGrown(s *surfaceState, ent *compEntry) bool {
 	fc := ent.fast
-	if !ent.slotsKept || fc == nil || ent.woken > 0 || ent.usesBuf || fc.nEmpty > 0 ||
+	if !ent.slotsKept || fc == nil || ent.usesBuf || fc.nEmpty > 0 ||
 		e.cat != nil || len(fc.slots) > 64 || fc.arrivedIn != s {
 		return false
 	}
-	// The slots that name a component that has not arrived (the arrived
-	// ones are known since the last processing: an arrival since would
-	// have woken the entry).
-	miss := ^fc.arrived
+	n, from := len(fc.slots), int(fc.procN)
+	l := ent.lists
+	if from > n || (ent.woken > 0 && l == nil) {
+		return false
+	}
+	if from < n {
+		// (Slots only appended: growFast keeps slotsKept only then.)
+		f := fc.slots[0].field
+		for _, sl := range fc.slots[1:] {
+			if sl.field != f {
+				return false
+			}
+		}
+	}
+	phsChanged := false
+	if ent.woken > 0 {
+		phsChanged = e.dropArrived(ent, from)
+	}
+	if from < n {
+		if e.appendSlots(s, ent, from) {
+			phsChanged = true
+		}
+		fc.procN = uint8(n)
+	}
+	if phsChanged {
+		s.phsVer++
+	}
+	if ent.woken > 0 {
+		s.wokenN--
+		ent.woken = 0
+	}
+	e.rewriteMissing(s, ent)
+	ent.stale, ent.reprocessed = false, true
+	return true
+}
+
+// dropArrived updates ent's lists for the children that arrived since it
+// was processed (l.arrived, among its first from slots): their slots are no
+// longer missing, and their placeholders and waits leave the lists (their
+// registrations were consumed by the arrivals). It reports whether the
+// placeholders changed.
+func (e *progressiveEngine) dropArrived(ent *compEntry, from int) bool {
+	fc, l := ent.fast, ent.lists
+	var gone uint64 // indexes in l.waits of the children that arrived
+	for _, id := range l.arrived {
+		j := slices.Index(l.waits, id)
+		if j < 0 {
+			continue
+		}
+		gone |= 1 << j
+		for m := fc.missing & (1<<from - 1); m != 0; m &= m - 1 {
+			if i := bits.TrailingZeros64(m); string(fc.slotID(i)) == id {
+				fc.missing &^= 1 << i
+				fc.arrived |= 1 << i
+			}
+		}
+	}
+	clear(l.arrived)
+	l.arrived = l.arrived[:0]
+	if gone == 0 {
+		return false
+	}
+	// What of the placeholders stays yielded: all that are left when all
+	// were, else those before the first removed (as process counts it).
+	oldN := len(ent.phs)
+	first := bits.TrailingZeros64(gone)
+	k := 0
+	for j := range l.waits {
+		if gone&(1<<j) != 0 {
+			continue
+		}
+		ent.phs[k], l.phJS[k], l.waits[k], l.waitN[k] = ent.phs[j], l.phJS[j], l.waits[j], l.waitN[j]
+		k++
+	}
+	clear(ent.phs[k:])
+	clear(l.phJS[k:])
+	clear(l.waits[k:])
+	ent.phs, l.phJS, l.waits, l.waitN = ent.phs[:k], l.phJS[:k], l.waits[:k], l.waitN[:k]
+	if int(ent.phsYieldedN) == oldN {
+		ent.phsYieldedN = int32(k)
+	} else {
+		ent.phsYieldedN = int32(min(int(ent.phsYieldedN), k, first))
+	}
+	return true
+}
+
+// appendSlots looks up ent's slots from index from on (appended to its one
+// child field since it was processed) and appends the placeholders and
+// waits of those that name a missing child, registering the new waits. It
+// reports whether placeholders were added.
+func (e *progressiveEngine) appendSlots(s *surfaceState, ent *compEntry, from int) bool {
+	fc := ent.fast
+	n := len(fc.slots)
+	if len(fc.pns) < n {
+		pns := make([]*phName, n)
+		copy(pns, fc.pns)
+		fc.pns = pns
+	}
+	added := false
+	for i := from; i < n; i++ {
+		id := fc.slotID(i)
+		if _, ok := s.comps[string(id)]; ok {
+			fc.arrived |= 1 << i
+			continue
+		}
+		fc.missing |= 1 << i
+		l := ent.lists
+		if l == nil {
+			l = &compLists{}
+			ent.lists = l
+		}
+		if j := indexOf(l.waits, id); j >= 0 {
+			l.waitN[j]++ // another placement of a missing child
+			continue
+		}
+		pn := fc.pns[i]
+		if pn == nil {
+			pn = e.names.placeholder(id, e.appendChildPlaceholderJSON)
+			fc.pns[i] = pn
+		}
+		ent.phs = appendOne(ent.phs, pn.ph, l.phsOne[:])
+		l.phJS = appendOne(l.phJS, pn.js, l.phJSOne[:])
+		l.waits = appendOne(l.waits, pn.id, l.waitsOne[:])
+		l.waitN = appendOne(l.waitN, 1, l.waitNOne[:])
+		e.addWaiter(s, pn.id, waitRef{id: ent.id, ent: ent, gen: ent.gen})
+		added = true
+	}
+	return added
+}
+
+// appendOne appends x to list, starting an empty list without capacity in
+// one (the entry's one-element storage, see compLists.phsOne), and moving a
+// full one to four elements at least (a list of children grows one by
+// one).
+func appendOne[T any](list []T, x T, one []T) []T {
+	switch {
+	case cap(list) == 0:
+		list = one[:0]
+	case len(list) == cap(list):
+		list = append(make([]T, 0, max(4, 2*len(list))), list...)
+	}
+	return append(list, x)
+}
+
+// indexOf is the index of b in list, or -1.
+func indexOf(list []string, b []byte) int {
+	for j, x := range list {
+		if x == string(b) {
+			return j
+		}
+	}
+	return -1
+}
+
+// rewriteMissing sets ent's processed form to its bytes with the ids of
+// its missing slots (fc.missing) turned into placeholder ids.
+func (e *progressiveEngine) rewriteMissing(s *surfaceState, ent *compEntry) {
+	fc := ent.fast
+	miss := fc.missing
 	if n := len(fc.slots); n < 64 {
 		miss &= 1<<n - 1
 	}
@@ -38,10 +201,8 @@ func (e *progressiveEngine) processGrown(s *surfaceState, ent *compEntry) bool {
 			out = ent.pjson[:0]
 		}
 		last := 0
-		for i, sl := range fc.slots {
-			if miss&(1<<i) == 0 {
-				continue
-			}
+		for m := miss; m != 0; m &= m - 1 {
+			sl := fc.slots[bits.TrailingZeros64(m)]
 			out = append(out, fc.src[last:sl.a]...)
 			out = append(out, "loading_"...)
 			last = int(sl.a)
@@ -52,6 +213,4 @@ func (e *progressiveEngine) processGrown(s *surfaceState, ent *compEntry) bool {
 	if ent.reach {
 		s.reachBytes += len(ent.pjson) - oldLen
 	}
-	ent.stale, ent.reprocessed = false, true
-	return true
 }

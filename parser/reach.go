@@ -256,6 +256,10 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		return
 	}
 	l := ent.lists
+	if l != nil && len(l.arrived) > 0 {
+		clear(l.arrived)
+		l.arrived = l.arrived[:0]
+	}
 	oldWaits := ent.waits()
 	e.phsOld = append(e.phsOld[:0], ent.phs...)
 	p := placeholderSet{e: e, s: s, noArrival: ent.woken == 0}
@@ -278,6 +282,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 			l.waitsSpare = oldWaits
 		}
 		ent.pjson, ent.shared = p.processFast(ent.fast, reuse)
+		ent.fast.procN = uint8(min(len(ent.fast.slots), 255))
 	} else {
 		pval = p.process(ent.raw)
 		if ent.shared {

@@ -266,6 +266,9 @@ func (ent *compEntry) compact() {
 		return
 	}
 	l.waitsSpare = nil
+	if len(l.arrived) == 0 {
+		l.arrived = nil
+	}
 	if len(l.waits) == 0 {
 		l.waits, l.waitN = nil, nil
 	}

@@ -186,7 +186,8 @@ func (e *progressiveEngine) growFast(sc *surfaceState, ent *compEntry) *fastComp
 	}
 	kept := ent.slotsKept
 	e.record(sc, fc.id, ent, refs, self)
-	ent.raw, ent.slotsKept = nil, kept && same
+	// (Slots appended to a list: processGrown looks up the new ones.)
+	ent.raw, ent.slotsKept = nil, kept && k == oldN
 	return fc
 }
 
