@@ -48,10 +48,8 @@ func (c *compScanner) canonical(b []byte) int {
 	c.canonIn = true
 	r := c.scan(canon, c.v08)
 	c.canonIn, c.rewrote = false, rewrite && r == compFast
-	// Checkpoints of the rewritten bytes are not offsets of the object; and
-	// whether the generic path would ignore it is read in the stream's
-	// order (inert).
-	c.mk.at, c.inert = atNone, false
+	// Checkpoints of the rewritten bytes are not offsets of the object.
+	c.mk.at = atNone
 	if r == compInvalid {
 		return compSlow // (valid bytes: the generic path decides)
 	}

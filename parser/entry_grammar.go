@@ -159,12 +159,16 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 }
 
 // def reads a v0.8 component definition {"Type": props} at b[i] == '{'.
+// An empty one is an empty object (never rendered while it arrives), and
+// the component is kept in canonical encoding, as the generic path wrote
+// it (see canonical).
 func (c *compScanner) def(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		c.slow, c.inert = true, closersOnly(b, i+1)
-		return i + 1, false
+		c.emptyObj, c.sorted = true, true
+		c.out = append(c.out, '}')
+		return i + 1, true
 	}
 	ka := len(c.out) + 1
 	i, esc, ok := c.str(b, i)
@@ -281,16 +285,19 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	return c.value(b, i, 2)
 }
 
-// nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'.
+// nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'. An
+// empty one is an empty object, as an empty definition is (see def).
 func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
 	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.emptyObj, c.sorted = true, true
+		c.out = append(c.out, '}')
+		return i + 1, true
+	}
 	ka := len(c.out) + 1
 	i, esc, ok := c.str(b, i)
 	if !ok {
-		if !c.slow && i < len(b) && b[i] == '}' {
-			c.slow, c.inert = true, closersOnly(b, i+1)
-		}
 		return i, false
 	}
 	if key := c.out[ka : len(c.out)-1]; !esc && string(key) == "template" {
@@ -554,12 +561,4 @@ func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
 	}
 	c.out = append(c.out, b[i:end+1]...)
 	return end + 1, esc, true
-}
-
-// closersOnly reports whether b[i:] holds only whitespace and '}'.
-func closersOnly(b []byte, i int) bool {
-	for i = jsonwire.SkipSpace(b, i); i < len(b) && b[i] == '}'; {
-		i = jsonwire.SkipSpace(b, i+1)
-	}
-	return i == len(b)
 }

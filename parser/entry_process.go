@@ -219,18 +219,19 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	// At most one placeholder per missing slot: grow the lists once.
 	p.extra, p.extraJS = slices.Grow(p.extra, missing), slices.Grow(p.extraJS, missing)
 	p.waits, p.waitN = slices.Grow(p.waits, missing), slices.Grow(p.waitN, missing)
-	openAdded := false
 	for f := range uint8(cfNestedList + 1) {
 		if fields&(1<<f) == 0 {
 			continue
 		}
 		for j, l := range fc.empty[:fc.nEmpty] {
 			// (A list with no slots: it is the field's only placement. Both
-			// lists open take one placeholder, added once.)
-			if l.field == f && open[j] && !openAdded {
+			// lists open take one placeholder, added once; so does a child
+			// named children_<id>, see emptyClash: idx -1 says no child
+			// waits for it yet.)
+			if l.field == f && open[j] && openPH.mark != epoch {
+				openPH.mark, openPH.idx = epoch, -1
 				p.extra = append(p.extra, openPH.ph)
 				p.extraJS = append(p.extraJS, openPH.js)
-				openAdded = true
 			}
 		}
 		for i, sl := range fc.slots {
@@ -242,13 +243,16 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 				pn = p.e.names.placeholder(fc.slotID(i), p.e.appendChildPlaceholderJSON)
 				fc.pns[i] = pn
 			}
-			if pn.mark == epoch {
+			switch {
+			case pn.mark != epoch:
+				pn.mark = epoch
+				p.extra = append(p.extra, pn.ph)
+				p.extraJS = append(p.extraJS, pn.js)
+			case pn.idx >= 0:
 				p.waitN[pn.idx]++
 				continue
 			}
-			pn.mark, pn.idx = epoch, len(p.waits)
-			p.extra = append(p.extra, pn.ph)
-			p.extraJS = append(p.extraJS, pn.js)
+			pn.idx = len(p.waits)
 			p.waits = append(p.waits, pn.id)
 			p.waitN = append(p.waitN, 1)
 		}

@@ -177,13 +177,9 @@ type compScanner struct {
 	// rewrote: the component read is the canonical encoding of one that
 	// needed it (recanon).
 	rewrote bool
-	// inert: the component needs the generic path, which would do nothing
-	// with it while it arrives: a v0.8 definition whose last value, with
-	// only closers after it, is an empty object (the definition itself, or
-	// "children": {}), which handlePartialComponent ignores.
-	inert bool
-	// sorted: a template was read, so the component is kept in the
-	// generic path's encoding (see canonical).
+	// sorted: a template, a v0.8 empty definition or {} child list, or a
+	// child named children_<id> (see emptyClash) was read, so the
+	// component is kept in the generic path's encoding (see canonical).
 	sorted bool
 	// The empty child lists read so far (a component has at most two: one
 	// "children" and one "explicitList").
@@ -264,7 +260,7 @@ const (
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
-	c.inert, c.nEmpty, c.sorted, c.recanon = false, 0, false, false
+	c.nEmpty, c.sorted, c.recanon = 0, false, false
 	c.v08 = v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)
@@ -284,17 +280,20 @@ func (c *compScanner) outcome(b []byte, i int, ok bool) int {
 	if !ok || jsonwire.SkipSpace(b, i) != len(b) {
 		return compInvalid
 	}
-	if c.idA < 0 || !c.compOK || c.emptyClash() {
+	if c.idA < 0 || !c.compOK {
 		return compSlow
+	}
+	if c.emptyClash() {
+		c.sorted = true
 	}
 	return compFast
 }
 
 // emptyClash reports whether a component names the child children_<id>:
 // that child's placeholder is also the one of an empty list of the
-// component while it is open, now or in an earlier version of it (the
-// generic path handles such a component, and writes it with sorted keys
-// whatever its lists hold).
+// component while it is open, now or in an earlier version of it, which
+// was kept in canonical encoding: so is this one (see canonical), so that
+// the versions read the same, and processFast puts that placeholder once.
 func (c *compScanner) emptyClash() bool {
 	id := c.out[c.idA:c.idB]
 	for _, sl := range c.slots {

@@ -100,7 +100,7 @@ func (c *compScanner) resume(b []byte) int {
 	c.out, c.slots, c.keys = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, m.compOK, m.emptyObj, m.seen, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
-	c.inert, c.nEmpty, c.sorted, c.recanon = false, m.nEmpty, m.sorted, false
+	c.nEmpty, c.sorted, c.recanon = m.nEmpty, m.sorted, false
 	i, ok := c.readFrom(b, &m)
 	return c.outcome(b, i, ok)
 }

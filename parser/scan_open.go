@@ -105,10 +105,6 @@ func (e *progressiveEngine) sniffComponents() {
 					e.dirty = true
 				}
 				continue
-			case compSlow:
-				if e.cs.inert {
-					continue // (decoded, it would be ignored)
-				}
 			}
 			obj, ok := decodeObject(healed)
 			if ok && truthy(obj["id"]) && truthy(obj["component"]) {

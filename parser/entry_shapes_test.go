@@ -1,0 +1,122 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
+)
+
+// byteLevelShapes are component shapes that once took the generic path
+// (decoded maps) and are read at byte level: each names the components
+// that must be (byteLevel). The other components are written with their
+// keys sorted, and these with theirs sorted up to their id (a component
+// is kept in canonical encoding from the read that shows its shape), so
+// that both paths give the same bytes.
+var byteLevelShapes = []struct {
+	name      string
+	in        string
+	byteLevel []string
+}{
+	// A child named children_<id>, the placeholder of an empty list of
+	// the component while it is open (emptyClash): one placeholder for
+	// both, the component in canonical encoding.
+	{"v09_clash_in_list_with_open_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","children_root","children_root"],"component":"Card","explicitList":[],"id":"root","z":1,"b":{"y":2,"x":1}},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`, []string{"root", "a"}},
+	{"v09_clash_open_list_first", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Card","contentChild":"children_root","explicitList":[],"id":"root","text":"t","child":"children_root"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"children_root","text":"late"}]}}]</a2ui-json>`, []string{"root", "children_root"}},
+	{"v09_clash_only_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["children_root","b"],"component":"Column","id":"root","gap":1},{"component":"Text","id":"b","text":"bee"}]}}]</a2ui-json>`, []string{"root", "b"}},
+	{"v08_clash", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Card":{"child":"children_root","children":{"explicitList":[]},"a":2}},"id":"root","weight":1,"b":0},{"component":{"Text":{"text":{"literalString":"c"}}},"id":"children_root"}]}}]</a2ui-json>`, []string{"root", "children_root"}},
+	// v0.8 empty definitions and empty {"explicitList"} objects: never
+	// rendered while they arrive, kept once complete (in canonical
+	// encoding, as the generic path wrote them).
+	{"v08_empty_definition", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["e","w"]}}},"id":"root"},{"id":"e","component":{}},{"weight":2,"id":"w","component":{ },"z":{"b":1,"a":[{"d":1,"c":2}]}}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"now"}}},"id":"e"}]}}]</a2ui-json>`, []string{"root", "e", "w"}},
+	{"v08_empty_children_object", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Row":{"children":{ },"alignment":"center"}},"id":"root"},{"id":"x","component":{"Card":{"child":"y","children":{}}},"weight":1}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Row":{"children":{"explicitList":["x"]}}},"id":"root"}]}}]</a2ui-json>`, []string{"root", "x"}},
+}
+
+// TestByteLevelShapes checks that each shape is read at byte level and
+// gives, call by call, the messages of the generic path byte for byte, with and without a catalog, fed one byte at a time, in
+// two pieces split at every byte and at a few chunk sizes, with the same
+// placeholders, waits and dependence on the buffer.
+func TestByteLevelShapes(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
+	for _, tc := range byteLevelShapes {
+		cat := v09
+		if strings.HasPrefix(tc.name, "v08") {
+			cat = v08
+		}
+		in := []byte(tc.in)
+		t.Run(tc.name, func(t *testing.T) {
+			checkByteLevel(t, in, tc.byteLevel)
+			for _, opts := range [][]Option{nil, {cat}} {
+				for _, n := range []int{1, 3, 16, len(in)} {
+					checkSameBytes(t, chunked(in, n), opts...)
+				}
+				for k := 1; k < len(in); k++ {
+					checkSameBytes(t, [][]byte{in[:k], in[k:]}, opts...)
+				}
+			}
+			checkSameEntries(t, chunked(in, 1))
+		})
+	}
+}
+
+// checkByteLevel feeds in up to its last message's end (so that the block
+// is still open and its surface not packed) and checks that the
+// components ids of surface "s" were read at byte level.
+func checkByteLevel(t *testing.T, in []byte, ids []string) {
+	t.Helper()
+	p, err := New(WithMode(ModeProgressive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := strings.LastIndex(string(in), "]</a2ui-json>")
+	if _, err := p.Feed(in[:end]); err != nil {
+		t.Fatal(err)
+	}
+	s := p.eng.(*progressiveEngine).seen["s"]
+	if s == nil {
+		t.Fatal("no surface s")
+	}
+	for _, id := range ids {
+		ent := s.comps[id]
+		if ent == nil || ent.fast == nil {
+			t.Errorf("component %s not read at byte level", id)
+		}
+	}
+}
+
+// checkSameBytes checks that the byte-level component path yields, call
+// by call, the same bytes as the generic path.
+func checkSameBytes(t *testing.T, chunks [][]byte, opts ...Option) {
+	t.Helper()
+	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+		var out [2][]string
+		for i, generic := range []bool{false, true} {
+			p, err := New(append([]Option{WithMode(mode)}, opts...)...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.eng.(*progressiveEngine).generic = generic
+			record := func(parts []Part, err error) {
+				s := fmt.Sprint(err)
+				for _, pt := range parts {
+					s += fmt.Sprintf(";text=%q", pt.Text)
+					for _, m := range pt.Messages {
+						s += ";" + string(m)
+					}
+				}
+				out[i] = append(out[i], s)
+			}
+			for _, c := range chunks {
+				record(p.Feed(c))
+			}
+			record(p.Close())
+		}
+		for i := range out[0] {
+			if out[0][i] != out[1][i] {
+				t.Fatalf("%s call %d:\nbyte-level: %s\n   generic: %s", mode, i, out[0][i], out[1][i])
+			}
+		}
+	}
+}
