@@ -55,7 +55,8 @@ import (
 //     entry_resume.go and entry_canon.go (a component read at byte
 //     level), entry_process.go and entry_regrow.go (its processed form,
 //     with placeholders), catalog.go, limits.go;
-//   - reachability: reach.go, reach_topology.go;
+//   - reachability: reach.go, reach_topology.go, reach_targets.go (what a surface
+//     knows of each id referenced or waited for);
 //   - data model: data_sniff.go, data_scan.go, data_index.go,
 //     data_elem.go (a message as it arrives), data_complete.go and
 //     data_canon.go (a complete message, on its bytes), data_record.go
