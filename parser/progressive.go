@@ -55,12 +55,12 @@ import (
 //     entry_resume.go and entry_canon.go (a component read at byte
 //     level), entry_process.go and entry_regrow.go (its processed form,
 //     with placeholders), catalog.go, limits.go;
-//   - reachability: reach.go, reach_topology.go, reach_targets.go (what a surface
-//     knows of each id referenced or waited for);
+//   - reachability: reach.go, reach_topology.go, reach_targets.go
+//     (what a surface knows of each id referenced or waited for);
 //   - data model: data_sniff.go, data_scan.go, data_index.go,
 //     data_elem.go (a message as it arrives), data_complete.go and
 //     data_canon.go (a complete message, on its bytes), data_record.go
-//     (what was yielded), data_yield.go, data_delta.go;
+//     and data_keyrec.go (what was yielded), data_yield.go, data_delta.go;
 //   - writers: write_snapshot.go (snapshots, and delta mode's changes),
 //     write_emit.go;
 //   - between blocks: release.go, release_freeze.go (a surface at rest
