@@ -61,8 +61,8 @@ type deltaState struct {
 		set   bool
 		slot  dataSlot
 		gen   uint64
-		keys  map[string]string // entry key -> encoding last yielded
-		whole []byte            // the last yield, encoded (when not reduced by entry)
+		keys  keyRecord // entry key -> encoding last yielded (linking the reader's entries)
+		whole []byte    // the last yield, encoded (when not reduced by entry)
 	}
 	enc     []byte      // scratch for encodings
 	changed []dataEntry // scratch: the entries that changed (reduceEncoded)
@@ -71,7 +71,7 @@ type deltaState struct {
 
 func newDeltaState() *deltaState {
 	d := &deltaState{}
-	d.cur.keys = map[string]string{}
+	d.cur.keys.perMsg = true
 	return d
 }
 
@@ -82,7 +82,8 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 		return false
 	}
 	d.cur.set, d.cur.slot, d.cur.gen, d.cur.whole = true, slot, gen, d.cur.whole[:0]
-	clear(d.cur.keys)
+	d.cur.keys.reset()
+	d.cur.keys.msg = gen
 	return true
 }
 
@@ -90,11 +91,7 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 // later block has a later generation, so begin would start afresh.
 func (d *deltaState) release() {
 	d.cur.set, d.cur.whole = false, nil
-	if len(d.cur.keys) > keepScratch {
-		d.cur.keys = map[string]string{}
-	} else {
-		clear(d.cur.keys)
-	}
+	d.cur.keys.reset()
 	d.enc, d.changed, d.acc = shrink(d.enc, 4*keepScratch), shrink(d.changed, keepScratch), shrink(d.acc, keepScratch)
 }
 
@@ -102,37 +99,50 @@ func (d *deltaState) release() {
 func (d *deltaState) forget(surface string) {
 	if d.cur.set && d.cur.slot.surface == surface {
 		d.cur.set = false
-		clear(d.cur.keys)
+		d.cur.keys.reset()
 	}
 }
 
-// changedEnc reports whether out, a value's encoding, differs from the one
-// last yielded under key, recording it if so.
-func (d *deltaState) changedEnc(key, out string) bool {
-	if prev, had := d.cur.keys[key]; had && prev == out {
-		return false
+// recordSniff records the changed entries of a sniff read by the data
+// model reader (changedEntries), their output encodings, appending to
+// kept those that differ from what the message's record held; emptyKey
+// reports whether one of those has the empty key. The complete entries
+// are linked (keyRecord.record), the one arriving held by key.
+func (d *deltaState) recordSniff(r *dataReader, changed, kept []dataEntry) (_ []dataEntry, emptyKey bool) {
+	var open *dataEntry
+	k := &r.checked
+	for i := range changed {
+		en := &changed[i]
+		if !d.cur.keys.holds(en.key, en.out) {
+			kept = append(kept, *en)
+			emptyKey = emptyKey || en.key == ""
+		}
+		if k.open && en.key == k.openKey {
+			open = en
+		}
 	}
-	d.cur.keys[key] = out
-	return true
+	d.cur.keys.record(r, r.contents(k.id), r.recIdx, open)
+	return kept, emptyKey
 }
 
-// changedRaw is changedEnc for the canonical key token tok and value v,
-// returning the key and value recorded when v changed.
-func (d *deltaState) changedRaw(tok, v []byte) (key, val string, changed bool) {
-	if prev, had := recordedRaw(d.cur.keys, tok); had && prev == string(v) {
+// changedRaw reports whether the value v under the canonical key token
+// tok differs from the one last yielded, returning the key and value
+// (recorded when record).
+func (d *deltaState) changedRaw(tok, v []byte, record bool) (key, val string, changed bool) {
+	if prev, had := d.cur.keys.getRaw(tok); had && prev == string(v) {
 		return "", "", false
 	}
 	key, val = keyString(tok), string(v)
-	d.cur.keys[key] = val
+	if record {
+		d.cur.keys.set(key, val)
+	}
 	return key, val, true
 }
 
 // entries appends the entries the current message yielded so far, in key
 // order, as encoded values.
 func (d *deltaState) entries(dst []dataEntry) []dataEntry {
-	for k, enc := range d.cur.keys {
-		dst = append(dst, dataEntry{key: k, out: enc, cmp: enc})
-	}
+	dst = d.cur.keys.appendAll(dst)
 	slices.SortFunc(dst, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	return dst
 }
@@ -147,16 +157,16 @@ func (d *deltaState) sameWhole(msg []byte) bool {
 	return false
 }
 
-// changedMembers records the members of the canonical object obj with
-// changedRaw, appending to dst those that changed when collect; any
-// reports whether one did.
-func (d *deltaState) changedMembers(obj []byte, dst []dataEntry, collect bool) (out []dataEntry, any bool) {
+// changedMembers compares the members of the canonical object obj with
+// changedRaw (recording them when record), appending to dst those that
+// changed when collect; any reports whether one did.
+func (d *deltaState) changedMembers(obj []byte, dst []dataEntry, collect, record bool) (out []dataEntry, any bool) {
 	for i := 1; ; {
 		k, vb, ok := nextMember(obj, i)
 		if !ok {
 			return dst, any
 		}
-		if key, v, ok := d.changedRaw(obj[i:k], obj[k+1:vb]); ok {
+		if key, v, ok := d.changedRaw(obj[i:k], obj[k+1:vb], record); ok {
 			any = true
 			if collect {
 				dst = append(dst, dataEntry{key: key, out: v, cmp: v})
@@ -197,7 +207,7 @@ func (e *progressiveEngine) reduceEncoded(gen uint64) {
 		// v0.8 contents given as an object (as the reference accepts):
 		// its sniffed yields carry the entries new since the last; pass
 		// all of the message's entries so far, when one changed.
-		_, anyChanged := d.changedMembers(c, nil, false)
+		_, anyChanged := d.changedMembers(c, nil, false, true)
 		switch {
 		case first:
 			e.emitCopy(msg)
@@ -213,17 +223,31 @@ func (e *progressiveEngine) reduceEncoded(gen uint64) {
 		}
 		return
 	}
+	// A top-level message's complete yield is the last its record
+	// serves: the scanner starts a new message generation after it (see
+	// progScan.resetMsg), so that the next yield begins a new record.
+	// Recording its entries (as many as the message's, when it is large)
+	// is then needed only for emitSoFar.
+	s := &e.sc
+	last := len(s.stack) == 0 || s.inList && len(s.stack) == 1 && s.stack[0].open == '['
 	if first {
-		d.changedMembers(value, nil, false)
+		if !last {
+			d.changedMembers(value, nil, false, true)
+		}
 		e.emitCopy(msg)
 		return
 	}
-	changed, _ := d.changedMembers(value, d.changed[:0], true)
+	changed, _ := d.changedMembers(value, d.changed[:0], true, !last)
 	defer func() { clear(changed); d.changed = changed[:0] }()
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	if len(changed) > 0 && changed[0].key == "" {
 		// The empty key has no path of its own ("/" is the whole data
 		// model): all of the message's entries so far, at the path.
+		if last {
+			for _, en := range changed {
+				d.cur.keys.set(en.key, en.out)
+			}
+		}
 		e.emitSoFar("value")
 		return
 	}

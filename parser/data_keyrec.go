@@ -24,6 +24,11 @@ import "bytes"
 // emptied and marked dropped: its owner starts it afresh at its next use,
 // as it would have for its size (dataState), and nothing consults it
 // before that, since its data is gone (dataChecked needs the data's id).
+//
+// A record of one message (perMsg: delta mode's record of the message
+// being reduced, see deltaState) is emptied instead when the reader
+// starts on another message than msg or is released: nothing consults it
+// before its owner starts it afresh for the next message.
 type keyRecord struct {
 	m       map[string]string
 	n       int         // keys held
@@ -32,6 +37,8 @@ type keyRecord struct {
 	upto    int         // entries linked
 	limit   int         // see above (0: none)
 	dropped bool        // emptied when its data was dropped
+	perMsg  bool        // a record of message msg only
+	msg     uint64
 }
 
 // noValue marks a key the record does not hold in its map (an encoding is
@@ -86,6 +93,20 @@ func (k *keyRecord) set(key, v string) {
 	k.m[key] = v
 }
 
+// holds reports whether v is the encoding held under key.
+func (k *keyRecord) holds(key, v string) bool {
+	prev, ok := k.get(key)
+	return ok && prev == v
+}
+
+// setMap holds v (noValue: nothing) under key in the map.
+func (k *keyRecord) setMap(key, v string) {
+	if k.m == nil {
+		k.m = map[string]string{}
+	}
+	k.m[key] = v
+}
+
 // differs reports whether cmp differs from the encoding held under key (an
 // absent key counts as null).
 func (k *keyRecord) differs(key, cmp string) bool {
@@ -103,11 +124,7 @@ func (k *keyRecord) differs(key, cmp string) bool {
 // recording every entry of c that differs from the record does. The
 // entries linked already stay linked.
 func (k *keyRecord) link(r *dataReader, c *dataContents, open bool, openKey string) {
-	if k.r != r || k.id != c.id {
-		k.unlink()
-		k.r, k.id, k.upto = r, c.id, 0
-		r.links = append(r.links, k)
-	}
+	k.attach(r, c)
 	for _, en := range c.ents[k.upto:] {
 		if v, ok := k.m[en.key]; ok {
 			if v == en.enc {
@@ -116,15 +133,94 @@ func (k *keyRecord) link(r *dataReader, c *dataContents, open bool, openKey stri
 			continue
 		}
 		if en.enc == "null" || open && en.key == openKey {
-			if k.m == nil {
-				k.m = map[string]string{}
-			}
-			k.m[en.key] = noValue
+			k.setMap(en.key, noValue)
 			continue
 		}
 		k.n++
 	}
 	k.upto = len(c.ents)
+}
+
+// attach links the record to the data c of reader r (none of its entries
+// yet), unlinking the data it linked.
+func (k *keyRecord) attach(r *dataReader, c *dataContents) {
+	if k.r != r || k.id != c.id {
+		k.unlink()
+		k.r, k.id, k.upto = r, c.id, 0
+		r.links = append(r.links, k)
+	}
+}
+
+// record makes the record hold what a yield recorded of a sniff of the
+// data c of reader r: the encodings of the entries of c at indices idx
+// (ascending: the complete entries the sniff found changed,
+// changedEntries), and open (nil: none), the entry arriving, which is not
+// linked. The entries of c it did not link before and that are not at idx
+// keep what the record held (noValue, when absent): this is what
+// recording each of them by key would do (delta mode's record of the
+// message, which a yield refused by the catalog does not reach, unlike
+// the record of the yielded data: link does not do).
+func (k *keyRecord) record(r *dataReader, c *dataContents, idx []int32, open *dataEntry) {
+	k.attach(r, c)
+	j := 0
+	for ; j < len(idx) && int(idx[j]) < k.upto; j++ {
+		// A linked entry replaced since (see pin): linked anew.
+		key := c.ents[idx[j]].key
+		if v, ok := k.m[key]; ok {
+			if v == noValue {
+				k.n++
+			}
+			delete(k.m, key)
+		}
+	}
+	for i := k.upto; i < len(c.ents); i++ {
+		en := &c.ents[i]
+		rec := j < len(idx) && int(idx[j]) == i
+		if rec {
+			j++
+		}
+		var v string
+		ok := false
+		if len(k.m) > 0 {
+			v, ok = k.m[en.key]
+		}
+		switch {
+		case ok && (rec || v == en.enc):
+			if v == noValue {
+				k.n++
+			}
+			delete(k.m, en.key)
+		case ok:
+		case rec:
+			k.n++
+		default:
+			k.setMap(en.key, noValue)
+		}
+	}
+	k.upto = len(c.ents)
+	if open != nil {
+		if _, had := k.get(open.key); !had {
+			k.n++
+		}
+		k.setMap(open.key, open.out)
+	}
+}
+
+// appendAll appends the keys held, with their encodings.
+func (k *keyRecord) appendAll(dst []dataEntry) []dataEntry {
+	for key, v := range k.m {
+		if v != noValue {
+			dst = append(dst, dataEntry{key: key, out: v, cmp: v})
+		}
+	}
+	if k.r != nil {
+		for _, en := range k.r.contents(k.id).ents[:k.upto] {
+			if _, ok := k.m[en.key]; !ok {
+				dst = append(dst, en.entry())
+			}
+		}
+	}
+	return dst
 }
 
 // pin keeps the value of entry i of the linked data, about to be replaced
@@ -134,10 +230,7 @@ func (k *keyRecord) pin(i int, key, old string) {
 		return
 	}
 	if _, ok := k.m[key]; !ok {
-		if k.m == nil {
-			k.m = map[string]string{}
-		}
-		k.m[key] = old
+		k.setMap(key, old)
 	}
 }
 
@@ -153,10 +246,7 @@ func (k *keyRecord) unlink() {
 	} else {
 		for _, en := range r.contents(k.id).ents[:k.upto] {
 			if _, ok := k.m[en.key]; !ok {
-				if k.m == nil {
-					k.m = map[string]string{}
-				}
-				k.m[en.key] = en.enc
+				k.setMap(en.key, en.enc)
 			}
 		}
 		for key, v := range k.m {
@@ -165,6 +255,15 @@ func (k *keyRecord) unlink() {
 			}
 		}
 	}
+	k.detach()
+}
+
+// detach drops the link, the map left as it is.
+func (k *keyRecord) detach() {
+	r := k.r
+	if r == nil {
+		return
+	}
 	k.r, k.id, k.upto = nil, 0, 0
 	for i, l := range r.links {
 		if l == k {
@@ -172,6 +271,18 @@ func (k *keyRecord) unlink() {
 			break
 		}
 	}
+}
+
+// reset empties the record, unlinked (a large map is dropped, a small
+// one kept for reuse).
+func (k *keyRecord) reset() {
+	k.detach()
+	if len(k.m) > keepScratch {
+		k.m = nil
+	} else {
+		clear(k.m)
+	}
+	k.n = 0
 }
 
 // contents returns the reader's data of id (linked records keep it).
@@ -196,10 +307,16 @@ func (r *dataReader) unlinkData(id uint64) {
 }
 
 // unlinkAll unlinks every record linked to the reader's data, about to be
-// dropped.
-func (r *dataReader) unlinkAll() {
+// dropped, as the reader starts on message gen, or (ended) is released: a
+// record of another message is emptied (see keyRecord).
+func (r *dataReader) unlinkAll(gen uint64, ended bool) {
 	for len(r.links) > 0 {
-		r.links[len(r.links)-1].unlink()
+		k := r.links[len(r.links)-1]
+		if k.perMsg && (ended || k.msg != gen) {
+			k.reset()
+		} else {
+			k.unlink()
+		}
 	}
 }
 

@@ -44,7 +44,48 @@ func TestKeyRecord(t *testing.T) {
 		}, 3, []want{{"a", "3"}, {"d", "4"}}, false},
 		{"unlinked_keeps_values", 0, func(r *dataReader, k *keyRecord) {
 			k.link(r, &r.cont, false, "")
-			r.unlinkAll()
+			r.unlinkAll(1, false)
+			r.cont.reset(false, 2)
+		}, 2, []want{{"a", "1"}, {"b", `"x"`}}, false},
+		// record (delta mode's record of a message): only the entries a
+		// yield recorded are held.
+		{"record_links_recorded", 0, func(r *dataReader, k *keyRecord) {
+			k.record(r, &r.cont, []int32{0}, nil)
+		}, 1, []want{{"a", "1"}, {"b", ""}}, false},
+		{"record_keeps_map_value", 0, func(r *dataReader, k *keyRecord) {
+			k.set("b", "2")
+			k.record(r, &r.cont, []int32{0}, nil)
+		}, 2, []want{{"a", "1"}, {"b", "2"}}, false},
+		{"record_links_equal_map_value", 0, func(r *dataReader, k *keyRecord) {
+			k.set("b", `"x"`)
+			k.record(r, &r.cont, []int32{0}, nil)
+			r.addEntry(&r.cont, "b", "7")
+		}, 2, []want{{"a", "1"}, {"b", `"x"`}}, false},
+		{"record_recorded_replaces_map_value", 0, func(r *dataReader, k *keyRecord) {
+			k.set("a", "2")
+			k.record(r, &r.cont, []int32{0, 1}, nil)
+		}, 2, []want{{"a", "1"}, {"b", `"x"`}}, false},
+		{"record_relinks_replaced_entry", 0, func(r *dataReader, k *keyRecord) {
+			k.record(r, &r.cont, []int32{0, 1}, nil)
+			r.addEntry(&r.cont, "a", "3")
+			k.record(r, &r.cont, []int32{0}, nil)
+		}, 2, []want{{"a", "3"}, {"b", `"x"`}}, false},
+		{"record_absent_then_recorded", 0, func(r *dataReader, k *keyRecord) {
+			k.record(r, &r.cont, nil, nil)
+			k.record(r, &r.cont, []int32{1}, nil)
+		}, 1, []want{{"a", ""}, {"b", `"x"`}}, false},
+		{"record_holds_open_entry", 0, func(r *dataReader, k *keyRecord) {
+			k.record(r, &r.cont, []int32{0, 1}, &dataEntry{key: "c", out: "5", cmp: "5"})
+		}, 3, []want{{"a", "1"}, {"b", `"x"`}, {"c", "5"}}, false},
+		{"per_message_emptied_for_another", 0, func(r *dataReader, k *keyRecord) {
+			k.perMsg, k.msg = true, 1
+			k.record(r, &r.cont, []int32{0, 1}, nil)
+			r.unlinkAll(2, false)
+		}, 0, []want{{"a", ""}, {"b", ""}}, false},
+		{"per_message_kept_for_its_own", 0, func(r *dataReader, k *keyRecord) {
+			k.perMsg, k.msg = true, 1
+			k.record(r, &r.cont, []int32{0, 1}, nil)
+			r.unlinkAll(1, false)
 			r.cont.reset(false, 2)
 		}, 2, []want{{"a", "1"}, {"b", `"x"`}}, false},
 		{"unlinked_over_limit_dropped", 1, func(r *dataReader, k *keyRecord) {

@@ -4,7 +4,6 @@ package parser
 // data.
 
 import (
-	"bytes"
 	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -101,17 +100,6 @@ func (e *progressiveEngine) dedupeEncoded() bool {
 		}
 	}
 	return true
-}
-
-// recordedRaw returns what d records under the key of the canonical key token
-// tok.
-func recordedRaw(d map[string]string, tok []byte) (string, bool) {
-	if bytes.IndexByte(tok, '\\') < 0 {
-		prev, ok := d[string(tok[1:len(tok)-1])]
-		return prev, ok
-	}
-	prev, ok := d[decodeKey(tok)]
-	return prev, ok
 }
 
 // appendMembers appends the members of the canonical object obj.

@@ -69,6 +69,7 @@ type dataReader struct {
 
 	enc     []byte       // scratch for encodings
 	changed []dataEntry  // scratch: the entries a sniff yields
+	recIdx  []int32      // scratch: the indices in the data of the complete ones
 	kept    []dataEntry  // scratch: those left by the delta reduction
 	acc     []dataEntry  // scratch: the entries a v0.8 delta yield accumulates
 	list    []string     // scratch: the v0.8 entries a sniff yields
@@ -233,7 +234,7 @@ func (r *dataReader) freeze(buf []byte, x int) {
 }
 
 func (r *dataReader) start(gen uint64, fs int, v08 bool) {
-	r.unlinkAll()
+	r.unlinkAll(gen, false)
 	r.active, r.failed, r.v08 = true, false, v08
 	r.frozen, r.none = false, false
 	r.gen, r.fs, r.pos, r.end = gen, fs, fs, fs

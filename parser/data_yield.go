@@ -66,7 +66,7 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (*keyReco
 	if d == nil {
 		d = e.dataState(slot)
 	}
-	changed := r.changed[:0]
+	changed, recIdx := r.changed[:0], r.recIdx[:0]
 	if v.open {
 		en, differs, ok := r.openEntry(v, d)
 		if !ok {
@@ -86,8 +86,9 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (*keyReco
 			continue
 		}
 		changed = append(changed, en.entry())
+		recIdx = append(recIdx, int32(i))
 	}
-	r.changed = changed
+	r.changed, r.recIdx = changed, recIdx
 	// Once the changed entries are recorded, d holds every entry's value
 	// (the one arriving for its key): d links them (keyRecord), the
 	// caller records the changed ones.
@@ -149,21 +150,11 @@ func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath
 	if e.dstate != nil {
 		// deltaState.reduce: the message's first yield whole, then its
 		// changed entries, each at its own path.
-		kept = r.kept[:0]
-		switch d := e.dstate; {
-		case d.begin(dataSlot{sid, path}, e.sc.msgGen):
-			for _, en := range changed {
-				d.changedEnc(en.key, en.out)
-			}
-			kept = append(kept, changed...)
-		default:
-			emptyKey := false
-			for _, en := range changed {
-				if d.changedEnc(en.key, en.out) {
-					kept = append(kept, en)
-					emptyKey = emptyKey || en.key == ""
-				}
-			}
+		d := e.dstate
+		first := d.begin(dataSlot{sid, path}, e.sc.msgGen)
+		var emptyKey bool
+		kept, emptyKey = d.recordSniff(r, changed, r.kept[:0])
+		if !first {
 			perEntry = true
 			if emptyKey && len(kept) > 0 {
 				// The empty key has no path of its own ("/" is the whole
@@ -330,17 +321,15 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		// entries cannot be addressed one by one) all of its entries
 		// yielded so far, when one changed.
 		first := d.begin(dataSlot{sid, path}, e.sc.msgGen)
-		anyChanged := false
-		for _, en := range changed {
-			if d.changedEnc(en.key, en.out) {
-				anyChanged = true
-			}
-		}
+		r := e.reader()
+		kept, _ := d.recordSniff(r, changed, r.kept[:0])
+		anyChanged := len(kept) > 0
+		clear(kept)
+		r.kept = kept[:0]
 		if !first {
 			if !anyChanged {
 				return nil
 			}
-			r := e.reader()
 			r.acc = d.entries(r.acc[:0])
 			changed = r.acc
 			slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })

@@ -279,11 +279,11 @@ func (ent *compEntry) compact() {
 // emptied, held its lists and about 1 KB per idle stream).
 func (e *progressiveEngine) releaseReader() {
 	for _, r := range e.nested {
-		r.unlinkAll()
+		r.unlinkAll(0, true)
 	}
 	e.nested = nil
 	if r := e.data; r != nil {
-		r.unlinkAll()
+		r.unlinkAll(0, true)
 		e.dataIDs = r.ids
 		e.data = nil
 	}
