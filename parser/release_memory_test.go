@@ -203,6 +203,14 @@ func BenchmarkLargeDataBlock(b *testing.B) {
 // before the block's state was released).
 const maxHeldBlocks = 0.125
 
+// racePeakBlocks is what the race detector adds to TestLargeDataBlockHeap's
+// peaks, as a multiple of the block: measured 0.4x to 1.1x (v0.9
+// progressive 7.3x -> 8.3x and 6.3x -> 7.4x, delta 8.1x -> 9.1x and 7.7x
+// -> 8.8x, v0.8 7.8x -> 8.2x and 8.8x -> 9.2x; `go test -race ./parser
+// -run TestLargeDataBlockHeap -v`). CI runs the tests with -race only, so
+// the bounds hold there too, shifted by this much.
+const racePeakBlocks = 1.25
+
 // TestLargeDataBlockHeap feeds a large data model block and checks the
 // live heap while it arrives and what the parser holds once it ended.
 func TestLargeDataBlockHeap(t *testing.T) {
@@ -245,8 +253,12 @@ func TestLargeDataBlockHeap(t *testing.T) {
 			peak, held := blockHeap(t, data, tc.mode, tc.chunk, 16)
 			size := float64(len(data))
 			t.Logf("block %d B: peak %d B (%.1fx), held %d B (%.2fx)", len(data), peak, float64(peak)/size, held, float64(held)/size)
-			if float64(peak) > tc.maxPeak*size {
-				t.Errorf("peak live heap %d B, over %vx the block (%d B)", peak, tc.maxPeak, len(data))
+			maxPeak := tc.maxPeak
+			if raceBuild {
+				maxPeak += racePeakBlocks
+			}
+			if float64(peak) > maxPeak*size {
+				t.Errorf("peak live heap %d B, over %vx the block (%d B)", peak, maxPeak, len(data))
 			}
 			if float64(held) > maxHeldBlocks*size {
 				t.Errorf("held %d B once the block ended, over %vx the block (%d B)", held, maxHeldBlocks, len(data))
