@@ -140,7 +140,15 @@ func runRaw(t *testing.T, mode Mode, generic bool, chunks [][]byte) []string {
 // byte, and at a few chunk sizes.
 func TestCanonicalShapesMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
-	for _, tc := range canonShapeCases {
+	matchGeneric(t, canonShapeCases)
+}
+
+// matchGeneric checks that each stream gives, call by call and byte for
+// byte, the messages of the generic path, in both progressive modes, fed
+// one byte at a time, in two pieces split at every byte, and at a few
+// chunk sizes.
+func matchGeneric(t *testing.T, cases []struct{ name, in string }) {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := []byte(tc.in)
 			splits := [][][]byte{}

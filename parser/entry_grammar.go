@@ -141,7 +141,10 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		// Only the component definition is read for references and
 		// rewritten; an empty object elsewhere does not count.
 		empty := c.emptyObj
-		if i, ok = c.value(b, i, 1); !ok {
+		c.noWalk = true
+		i, ok = c.value(b, i, 1)
+		c.noWalk = false
+		if !ok {
 			return i, false
 		}
 		c.emptyObj = empty
@@ -391,8 +394,10 @@ func (c *compScanner) slot(b []byte, i int, field int) (int, bool) {
 	return i, true
 }
 
-// topArray reads a top-level array property: one holding an object takes
-// the generic path (protocol.ComponentRefs reads "child" from such items).
+// topArray reads a top-level array property. One holding an object, which
+// the generic path read (protocol.ComponentRefs reads "child" from such
+// items: value sends a child field to it still), is kept in its canonical
+// encoding, as the generic path wrote it.
 func (c *compScanner) topArray(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '[')
 	i = jsonwire.SkipSpace(b, i+1)
@@ -403,8 +408,7 @@ func (c *compScanner) topArray(b []byte, i int) (int, bool) {
 	for {
 		i = jsonwire.SkipSpace(b, i)
 		if i < len(b) && b[i] == '{' {
-			c.slow = true
-			return i, false
+			c.sorted = true
 		}
 		var ok bool
 		i, ok = c.value(b, i, 2)
@@ -435,7 +439,8 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			c.out = append(c.out, '}')
 			return i + 1, true
 		}
-		keys, path := 0, false
+		keys, at, edits := 0, len(c.out)-1, len(c.edits)
+		va, vb := -1, 0 // a path string starting with '/' (see pathObject)
 		base := len(c.keys)
 		for {
 			i = jsonwire.SkipSpace(b, i)
@@ -464,34 +469,28 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				return i, false
 			}
 			c.out = append(c.out, ':')
-			va := len(c.out)
+			a := len(c.out)
 			i, ok = c.value(b, jsonwire.SkipSpace(b, i+1), depth+1)
 			if !ok {
 				return i, false
 			}
 			if isPath {
-				// v0.8 data bindings are normalised to {"path": "/x"}: only
-				// one already in that form stays as it is (in the canonical
-				// encoding, an escape is no '/').
-				v := c.out[va:]
-				if !c.canonIn && bytesHasByte(v, '\\') {
-					c.needCanon()
+				// v0.8 data bindings are normalised (entry_paths.go).
+				var lead bool
+				if lead, ok = c.pathValue(a, !c.noWalk); !ok {
 					return i, false
 				}
-				if len(v) < 3 || v[0] != '"' || v[1] != '/' || v[2] == '/' {
-					c.slow = true
-					return i, false
+				if lead {
+					va, vb = a, len(c.out)
 				}
-				path = true
-			}
-			if path && keys > 1 {
-				c.slow = true
-				return i, false
 			}
 			var more bool
 			if i, more, ok = c.sep(b, i, '}'); !more {
 				if ok {
 					c.keys = c.keys[:base]
+					if va >= 0 {
+						c.pathObject(at, va, vb, keys, edits, !c.noWalk)
+					}
 				}
 				return i, ok
 			}

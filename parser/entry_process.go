@@ -205,7 +205,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 			openPH = p.e.names.placeholder(b, p.e.appendChildPlaceholderJSON)
 		}
 	}
-	if missing == 0 {
+	if missing == 0 && fc.edits == nil {
 		return fc.src, true
 	}
 	// Placeholders in the order the generic walk meets them: by child
@@ -260,23 +260,27 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		}
 		out = make([]byte, 0, n)
 	}
-	last, j := 0, 0
+	last, j, k := 0, 0, 0
 	for i, sl := range fc.slots {
 		if !miss[i] {
 			continue
 		}
-		// The open lists before this slot (slots and lists are in byte
-		// order).
+		// The open lists and path edits before this slot (slots, lists
+		// and edits are in byte order).
 		for ; j < int(fc.nEmpty) && fc.empty[j].at < sl.a; j++ {
+			out, last, k = fc.putEdits(out, last, k, int(fc.empty[j].at))
 			out, last = fc.putOpenList(out, last, j, open[j], openPH)
 		}
+		out, last, k = fc.putEdits(out, last, k, int(sl.a))
 		out = append(out, fc.src[last:sl.a]...)
 		out = append(out, "loading_"...)
 		last = int(sl.a)
 	}
 	for ; j < int(fc.nEmpty); j++ {
+		out, last, k = fc.putEdits(out, last, k, int(fc.empty[j].at))
 		out, last = fc.putOpenList(out, last, j, open[j], openPH)
 	}
+	out, last, _ = fc.putEdits(out, last, k, len(fc.src))
 	return append(out, fc.src[last:]...), false
 }
 

@@ -92,6 +92,9 @@ type fastComp struct {
 	// rewrote: read in its canonical encoding in place of the generic path
 	// (compScanner.rewrote), whose entries compare by value (see putFast).
 	rewrote bool
+	// edits: the normalisation of its v0.8 data-binding paths, which the
+	// processing applies (entry_paths.go); nil: none.
+	edits *[]pathEdit
 }
 
 // slotID returns the id of slot i.
@@ -179,9 +182,14 @@ type compScanner struct {
 	// only closers after it, is an empty object (the definition itself, or
 	// "children": {}), which handlePartialComponent ignores.
 	inert bool
-	// sorted: a template was read, so the component is kept in the
-	// generic path's encoding (see canonical).
+	// sorted: a template or a path to normalise was read, so the
+	// component is kept in the generic path's encoding (see canonical).
 	sorted bool
+	// edits: the normalisation of its v0.8 data-binding paths
+	// (entry_paths.go); noWalk: reading a value the processing does not
+	// walk (a v0.8 component's member other than its definition).
+	edits  []pathEdit
+	noWalk bool
 	// The empty child lists read so far (a component has at most two: one
 	// "children" and one "explicitList").
 	empty  [2]emptyList
@@ -259,7 +267,7 @@ const (
 // checkpoints belong to: a direct call would leave checkpoints of b under
 // the identity of the object read before.
 func (c *compScanner) scan(b []byte, v08 bool) int {
-	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
+	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
 	c.inert, c.nEmpty, c.sorted, c.recanon = false, 0, false, false
 	c.v08 = v08
@@ -313,6 +321,10 @@ func (c *compScanner) result(names *idNames) *fastComp {
 	} else {
 		fc.slots = make([]childSlot, n)
 		copy(fc.slots, c.slots)
+	}
+	if len(c.edits) > 0 {
+		edits := append([]pathEdit(nil), c.edits...)
+		fc.edits = &edits
 	}
 	return fc
 }

@@ -93,7 +93,7 @@ func (s *surfaceState) canFreeze() bool {
 		fc := ent.fast
 		if fc == nil || ent.raw != nil || ent.phs != nil || ent.lists != nil || ent.woken != 0 ||
 			ent.isDirty || ent.isUnsent || ent.listed || fc.pns != nil ||
-			len(ent.refs) > len(fc.slots) || len(fc.src) > 1<<30 {
+			len(ent.refs) > len(fc.slots) || len(fc.src) > 1<<30 || fc.edits != nil {
 			return false
 		}
 	}

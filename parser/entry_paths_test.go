@@ -1,0 +1,93 @@
+package parser
+
+import "testing"
+
+// TestCompScannerPaths checks the v0.8 data-binding paths the byte-level
+// reader takes (compFast, its bytes the canonical encoding when a path is
+// normalised, and the processed bytes with the normalisation applied) and
+// those it leaves to the generic path (compSlow).
+func TestCompScannerPaths(t *testing.T) {
+	const pre, post = `{"component":{"Text":`, `},"id":"r"}`
+	for _, tc := range []struct {
+		name string
+		comp string
+		want int
+		out  string // compFast: the bytes kept
+		proc string // compFast: with the normalisation
+	}{
+		{"already normal", pre + `{"text":{"path":"/x"}}` + post, compFast,
+			pre + `{"text":{"path":"/x"}}` + post, pre + `{"text":{"path":"/x"}}` + post},
+		{"other keys cleared", `{"id":"r","component":{"Text":{"text":{"path":"/x","literalString":"a"},"usageHint":"h1"}}}`, compFast,
+			pre + `{"text":{"literalString":"a","path":"/x"},"usageHint":"h1"}` + post, pre + `{"text":{"path":"/x"},"usageHint":"h1"}` + post},
+		{"leading slashes", pre + `{"text":{"path":"///x"}}` + post, compFast,
+			pre + `{"text":{"path":"///x"}}` + post, pre + `{"text":{"path":"/x"}}` + post},
+		{"only slashes", pre + `{"text":{"path":"//"}}` + post, compFast,
+			pre + `{"text":{"path":"//"}}` + post, pre + `{"text":{"path":"/"}}` + post},
+		{"no leading slash", pre + `{"text":{"literalString":"a","path":"x\"y"}}` + post, compFast,
+			pre + `{"text":{"literalString":"a","path":"x\"y"}}` + post, pre + `{"text":{"literalString":"a","path":"/x\"y"}}` + post},
+		{"empty path", pre + `{"text":{"path":""}}` + post, compFast,
+			pre + `{"text":{"path":""}}` + post, pre + `{"text":{"path":"/"}}` + post},
+		{"number and literals", pre + `{"a":{"path":-1.50e3},"b":{"path":true},"c":{"path":false},"d":{"path":null,"x":1}}` + post, compFast,
+			pre + `{"a":{"path":-1.50e3},"b":{"path":true},"c":{"path":false},"d":{"path":null,"x":1}}` + post,
+			pre + `{"a":{"path":"/-1.50e3"},"b":{"path":"/True"},"c":{"path":"/False"},"d":{"path":null,"x":1}}` + post},
+		{"in arrays", pre + `{"items":[{"path":"a"},[{"path":"/b","x":{"path":"c"}}]]}` + post, compFast,
+			pre + `{"items":[{"path":"a"},[{"path":"/b","x":{"path":"c"}}]]}` + post, pre + `{"items":[{"path":"/a"},[{"path":"/b"}]]}` + post},
+		{"cleared object drops inner edits", pre + `{"text":{"a":{"path":"q"},"path":"/p"}}` + post, compFast,
+			pre + `{"text":{"a":{"path":"q"},"path":"/p"}}` + post, pre + `{"text":{"path":"/p"}}` + post},
+		{"escaped slash", pre + `{"text":{"path":"\/\/x"}}` + post, compFast,
+			pre + `{"text":{"path":"//x"}}` + post, pre + `{"text":{"path":"/x"}}` + post},
+		{"outside the definition", `{"component":{"Text":{"text":"a"}},"id":"r","w":{"path":"x","z":1}}`, compFast,
+			`{"component":{"Text":{"text":"a"}},"id":"r","w":{"path":"x","z":1}}`, `{"component":{"Text":{"text":"a"}},"id":"r","w":{"path":"x","z":1}}`},
+		{"with slots", `{"id":"r","component":{"Card":{"title":{"path":"t"},"child":"k"}}}`, compFast,
+			`{"component":{"Card":{"child":"k","title":{"path":"t"}}},"id":"r"}`, `{"component":{"Card":{"child":"loading_k","title":{"path":"/t"}}},"id":"r"}`},
+		{"object path", pre + `{"text":{"path":{"a":1}}}` + post, compSlow, "", ""},
+		{"path with componentId", pre + `{"text":{"componentId":"c","path":"/x"}}` + post, compSlow, "", ""},
+		{"path property", pre + `{"path":"/x"}` + post, compSlow, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c compScanner
+			got := c.scanAt([]byte(tc.comp), true, 1, 0)
+			if got != tc.want {
+				t.Fatalf("outcome %d, want %d", got, tc.want)
+			}
+			if got != compFast {
+				return
+			}
+			if string(c.out) != tc.out {
+				t.Errorf("bytes %s, want %s", c.out, tc.out)
+			}
+			// The processed form, every child missing.
+			var names idNames
+			fc := c.result(&names)
+			var out []byte
+			last, j := 0, 0
+			for _, sl := range fc.slots {
+				out, last, j = fc.putEdits(out, last, j, int(sl.a))
+				out = append(append(out, fc.src[last:sl.a]...), "loading_"...)
+				last = int(sl.a)
+			}
+			out, last, _ = fc.putEdits(out, last, j, len(fc.src))
+			if out = append(out, fc.src[last:]...); string(out) != tc.proc {
+				t.Errorf("processed %s, want %s", out, tc.proc)
+			}
+		})
+	}
+}
+
+// pathShapeCases are v0.8 streams with data-binding paths the processing
+// normalises, read at byte level (entry_paths.go); every component has its
+// keys in order (see canonShapeCases).
+var pathShapeCases = []struct{ name, in string }{
+	{"cleared_and_prefixed", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"hi","path":"/name"},"usageHint":{"path":"h"}}},"id":"a"},{"component":{"Text":{"text":{"path":"//x"}}},"id":"b"},{"component":{"Text":{"text":{"path":""}}},"id":"c"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"scalars_and_arrays", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"List":{"children":{"explicitList":["a"]},"items":[{"path":12.5},[{"path":true,"x":{"path":"q"}}],{"path":null,"y":false}]}},"id":"root"},{"component":{"Text":{"text":{"a":{"path":"q"},"path":"/p"}}},"id":"a","weight":{"path":"w","z":1}}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"with_placeholders", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"alignment":{"path":"al"},"children":{"explicitList":["a","zz"]},"distribution":{"literalString":"x","path":"/d"}}},"id":"root"},{"component":{"Card":{"child":"gone","title":{"path":"t"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"with_open_list", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Row":{"alignment":{"path":"x"},"children":{"explicitList":[]},"label":{"path":"y"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"escapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a\"b","path":"\/\/x\ty"},"usageHint":{"path":"q\\"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
+}
+
+// TestPathShapesMatchGeneric: streams with v0.8 paths to normalise give
+// the generic path's messages, byte for byte (see matchGeneric).
+func TestPathShapesMatchGeneric(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	matchGeneric(t, pathShapeCases)
+}
