@@ -30,7 +30,7 @@ func TestCompScannerCanonical(t *testing.T) {
 		{"nested key twice", false, `{"id":"r","component":"Text","style":{"c":1,"d":{"e":1,"e":2},"c":2}}`, compFast,
 			`{"component":"Text","id":"r","style":{"c":2,"d":{"e":2}}}`, "[]"},
 		{"v08 property twice", true, `{"id":"r","component":{"Row":{"children":{"explicitList":["a"]},"alignment":"x","children":{"explicitList":["b"]}}}}`, compFast,
-			`{"component":{"Row":{"alignment":"x","children":{"explicitList":["b"]}}},"id":"r"}`, "[6:b]"},
+			`{"component":{"Row":{"alignment":"x","children":{"explicitList":["b"]}}},"id":"r"}`, "[7:b]"},
 		{"many keys", false, `{"id":"r","component":"Text"` + manyKeys(33) + `}`, compFast,
 			`{"component":"Text","id":"r"` + sortedKeys(33) + `}`, "[]"},
 		{"many nested keys", false, `{"id":"r","component":"Text","style":{` + manyKeys(40)[1:] + `}}`, compFast,
@@ -47,7 +47,9 @@ func TestCompScannerCanonical(t *testing.T) {
 			`{"component":{"Text":{"text":{"path":"/x"}}},"id":"r"}`, "[]"},
 		{"id that needs its escape", false, `{"id":"r","component":"Row","children":["q\"x"]}`, compSlow, "", ""},
 		{"invalid after a key twice", false, `{"id":"r","component":"Text","a":1,"a":tru}`, compSlow, "", ""},
-		{"special key after a key twice", false, `{"id":"r","component":"Text","a":1,"a":2,"root":"x"}`, compSlow, "", ""},
+		{"special key after a key twice", false, `{"id":"r","component":"Text","a":1,"a":2,"root":"x"}`, compFast,
+			`{"a":2,"component":"Text","id":"r","root":"x"}`, "[9:x]"},
+		{"child field after a key twice", false, `{"id":"r","component":"Text","a":1,"a":2,"x":{"child":"c"}}`, compSlow, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var c compScanner

@@ -71,9 +71,13 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 	}
 	key := c.out[ka : len(c.out)-1]
 	bit, field, slow := topKey(key)
-	if slow || (c.v08 && field >= 0) {
+	if slow {
 		c.slow = true
 		return i, false
+	}
+	if c.v08 && field >= 0 {
+		// Outside a v0.8 definition: neither processed nor a reference.
+		field, c.sorted = -1, true
 	}
 	if c.seen&bit != 0 {
 		c.needCanon()
@@ -127,6 +131,10 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		}
 	case field == cfChildren || field == cfExplicitList:
 		if i, ok = c.list(b, i, field, atTopList); !ok {
+			return i, false
+		}
+	case field == cfOwnID || field >= cfDetail:
+		if i, ok = c.special(b, i, field, 1); !ok {
 			return i, false
 		}
 	case field >= 0:
@@ -272,6 +280,8 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return c.nestedList(b, i)
 	case field == cfChildren || field == cfExplicitList:
 		return c.list(b, i, field, atPropList)
+	case field == cfOwnID || field >= cfDetail:
+		return c.special(b, i, field, 2)
 	case field >= 0:
 		if b[i] != '"' {
 			c.slow = true
@@ -456,8 +466,11 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				return i, false
 			}
 			if isChildField(key) {
-				c.slow = true
-				return i, false
+				if !c.noWalk {
+					c.slow = true
+					return i, false
+				}
+				c.sorted = true // (no reference, not processed)
 			}
 			if !c.newKey(base, ka, len(c.out)-1) {
 				return i, false

@@ -1,6 +1,10 @@
 package parser
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestCompScannerPaths checks the v0.8 data-binding paths the byte-level
 // reader takes (compFast, its bytes the canonical encoding when a path is
@@ -90,4 +94,74 @@ var pathShapeCases = []struct{ name, in string }{
 func TestPathShapesMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchGeneric(t, pathShapeCases)
+}
+
+// TestCompScannerRefs checks the special reference fields (entry_refs.go):
+// the outcome, the bytes kept (their canonical encoding) and the slots.
+func TestCompScannerRefs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v08  bool
+		comp string
+		want int
+		out  string // compFast: the bytes kept
+		ids  string // compFast: the child slots, field:id
+		refs string // compFast: its references, in order
+	}{
+		{"detail and summary", false, `{"id":"r","summary":"s","component":"Card","detail":"d","child":"c"}`, compFast,
+			`{"child":"c","component":"Card","detail":"d","id":"r","summary":"s"}`, "[2:c 8:d 10:s]", "[c d s]"},
+		{"root and own componentId", false, `{"id":"r","component":"X","root":"a","componentId":"m"}`, compFast,
+			`{"component":"X","componentId":"m","id":"r","root":"a"}`, "[5:m 9:a]", "[a]"},
+		{"template list", false, `{"id":"r","component":"X","template":["p",1,{"k":"v"},"q"]}`, compFast,
+			`{"component":"X","id":"r","template":["p",1,{"k":"v"},"q"]}`, "[11:p 11:q]", "[p q]"},
+		{"detail object", false, `{"id":"r","component":"X","detail":{"a":[1]}}`, compFast,
+			`{"component":"X","detail":{"a":[1]},"id":"r"}`, "[]", "[]"},
+		{"v08 properties", true, `{"id":"r","component":{"Card":{"detail":"d","componentId":"m","template":["t"]}}}`, compFast,
+			`{"component":{"Card":{"componentId":"m","detail":"d","template":["t"]}},"id":"r"}`, "[5:m 8:d 11:t]", "[d t]"},
+		{"v08 outside the definition", true, `{"id":"r","child":"c","component":{"Text":{}},"x":{"children":["a"]}}`, compFast,
+			`{"child":"c","component":{"Text":{}},"id":"r","x":{"children":["a"]}}`, "[]", "[]"},
+		{"detail with componentId", false, `{"id":"r","component":"X","detail":{"componentId":"a"}}`, compSlow, "", "", ""},
+		{"own componentId list", false, `{"id":"r","component":"X","componentId":["a"]}`, compSlow, "", "", ""},
+		{"template object", false, `{"id":"r","component":"X","template":{"componentId":"a"}}`, compSlow, "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c compScanner
+			got := c.scanAt([]byte(tc.comp), tc.v08, 1, 0)
+			if got != tc.want {
+				t.Fatalf("outcome %d, want %d", got, tc.want)
+			}
+			if got != compFast {
+				return
+			}
+			if string(c.out) != tc.out {
+				t.Errorf("bytes %s, want %s", c.out, tc.out)
+			}
+			var ids []string
+			for _, sl := range c.slots {
+				ids = append(ids, fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b]))
+			}
+			if s := "[" + strings.Join(ids, " ") + "]"; s != tc.ids {
+				t.Errorf("slots %s, want %s", s, tc.ids)
+			}
+			var names idNames
+			if refs, _ := c.result(&names).refs(&names); fmt.Sprint(refs) != tc.refs {
+				t.Errorf("references %v, want %s", refs, tc.refs)
+			}
+		})
+	}
+}
+
+// refShapeCases are streams with the special reference fields, read at
+// byte level (entry_refs.go); keys in order (see canonShapeCases).
+var refShapeCases = []struct{ name, in string }{
+	{"detail_summary_root", fastCS + `{"updateComponents":{"components":[{"child":"a","component":"Card","detail":"d","id":"root","summary":"s"},{"component":"X","id":"a","root":"b"},{"component":"Text","id":"d","text":"x"},{"component":"Text","id":"b","text":"y"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"own_componentId_and_template", fastCS + `{"updateComponents":{"components":[{"children":["a","b"],"component":"Column","id":"root"},{"child":"c","component":"X","componentId":"m","id":"a"},{"component":"Row","id":"b","template":["p",1,{"k":"v"},"q"]},{"component":"Text","id":"m","text":"late"},{"component":"Text","id":"p","text":"p"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"v08_properties_and_outside", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Card":{"child":"c","componentId":"m","detail":"d","template":["t"]}},"id":"a"},{"child":"zz","component":{"Text":{"text":{"literalString":"x"}}},"id":"b","x":{"children":["q"],"path":"p"}},{"component":{"Text":{"text":{"literalString":"m"}}},"id":"m"}],"surfaceId":"s"}}]</a2ui-json>`},
+}
+
+// TestRefShapesMatchGeneric: streams with the special reference fields
+// give the generic path's messages, byte for byte (see matchGeneric).
+func TestRefShapesMatchGeneric(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	matchGeneric(t, refShapeCases)
 }

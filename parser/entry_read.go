@@ -42,8 +42,14 @@ const (
 	cfChild
 	cfContentChild
 	cfEntryPointChild
+	cfOwnID       // "componentId" of the component (v0.9) or its properties (v0.8): processed, no reference
 	cfComponentID // a template's, in "children" (entry_template.go)
 	cfNestedList  // v0.8 "children": {"explicitList": [...]}, met after the others
+	// References the processing leaves as they are (entry_refs.go).
+	cfDetail
+	cfRoot
+	cfSummary
+	cfTemplate
 )
 
 // childSlot is one child id in a fast component's bytes.
@@ -54,7 +60,7 @@ type childSlot struct {
 
 // emptyList is an empty list of child ids in a fast component's bytes.
 type emptyList struct {
-	field uint8 // index in childFields (cfNestedList: an "explicitList")
+	field uint8 // child field (cfNestedList: an "explicitList")
 	at    int32 // offset of its ']' in src
 }
 
@@ -113,9 +119,10 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 	out := make([]string, 0, len(fc.slots))
 	self := false
 	var set map[string]struct{}
-	// Sorted property order: child, children, contentChild,
-	// entryPointChild, explicitList.
-	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfEntryPointChild, cfExplicitList} {
+	// Sorted property order: child, children, contentChild, detail,
+	// entryPointChild, explicitList, root, summary, template (a
+	// componentId of the component is no reference).
+	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfDetail, cfEntryPointChild, cfExplicitList, cfRoot, cfSummary, cfTemplate} {
 		for i, sl := range fc.slots {
 			if sl.field != f && (f != cfChildren || (sl.field != cfNestedList && sl.field != cfComponentID)) {
 				continue
@@ -346,8 +353,16 @@ func topKey(k []byte) (bit uint8, field int, slow bool) {
 		return seenContentChild, cfContentChild, false
 	case "entryPointChild":
 		return seenEntryPointChild, cfEntryPointChild, false
-	case "detail", "summary", "root", "template", "componentId":
-		return 0, -1, true
+	case "detail":
+		return 0, cfDetail, false
+	case "summary":
+		return 0, cfSummary, false
+	case "root":
+		return 0, cfRoot, false
+	case "template":
+		return 0, cfTemplate, false
+	case "componentId":
+		return 0, cfOwnID, false
 	}
 	return 0, -1, false
 }
