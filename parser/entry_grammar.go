@@ -396,11 +396,13 @@ func (c *compScanner) slot(b []byte, i int, field int) (int, bool) {
 	if !ok {
 		return i, false
 	}
-	if esc {
+	if esc && !c.canonIn {
 		c.needCanon()
 		return i, false
 	}
-	c.slots = append(c.slots, childSlot{field: uint8(field), a: int32(a), b: int32(len(c.out) - 1)})
+	// (An escape the canonical encoding keeps: the placeholder's prefix
+	// goes before the quoted id as it is, its lookups decode it.)
+	c.slots = append(c.slots, childSlot{field: uint8(field), esc: esc, a: int32(a), b: int32(len(c.out) - 1)})
 	return i, true
 }
 

@@ -54,8 +54,12 @@ const (
 
 // childSlot is one child id in a fast component's bytes.
 type childSlot struct {
-	field uint8 // index in childFields
-	a, b  int32 // bounds of the id (inside the quotes) in src
+	field uint8 // its field (cfChildren...)
+	// esc: the id has escapes its canonical encoding keeps (a '"', a '\\'
+	// or a control character): src[a:b] is its quoted form, which slotID
+	// decodes.
+	esc  bool
+	a, b int32 // bounds of the id (inside the quotes) in src
 }
 
 // emptyList is an empty list of child ids in a fast component's bytes.
@@ -106,6 +110,10 @@ type fastComp struct {
 // slotID returns the id of slot i.
 func (fc *fastComp) slotID(i int) []byte {
 	sl := fc.slots[i]
+	if sl.esc {
+		id, _ := jsonwire.Unescape(fc.src[sl.a:sl.b])
+		return []byte(id)
+	}
 	return fc.src[sl.a:sl.b]
 }
 

@@ -222,8 +222,7 @@ func (f *frozenSurface) find(c *frozenComp, fc *fastComp, r string, k int) (span
 	n := len(fc.slots)
 	for j := range n {
 		i := (k + j) % n
-		if string(fc.slotID(i)) == r {
-			sl := fc.slots[i]
+		if sl := fc.slots[i]; !sl.esc && string(fc.slotID(i)) == r {
 			return span{c.src.a + uint32(sl.a), c.src.a + uint32(sl.b)}, i + 1
 		}
 	}
