@@ -504,7 +504,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				if ok {
 					c.keys = c.keys[:base]
 					if va >= 0 {
-						c.pathObject(at, va, vb, keys, edits, !c.noWalk)
+						c.pathObject(at, va, vb, keys, edits, c.noWalk)
 					}
 				}
 				return i, ok

@@ -28,6 +28,7 @@ const (
 	editNumber        // the number src[a:b] becomes the string "/" + it
 	editTrue          // true becomes "/True"
 	editFalse         // false becomes "/False"
+	editTrim          // the string src[a:b] becomes "/" + src[x:y]
 )
 
 // pathValue handles the value out[va:] of a "path" key just read in an
@@ -76,19 +77,25 @@ func (c *compScanner) pathValue(va int, walk bool) (lead, ok bool) {
 // and edits how many edits came before it. Unless the object is already
 // {"path": "/x"} with x not starting with '/', the processing writes it
 // as {"path": "/" + the path without its leading slashes} (the object's
-// other keys, and the edits in them, go).
-func (c *compScanner) pathObject(at, va, vb, keys, edits int, walk bool) {
+// other keys, and the edits in them, go). keep: the object has a
+// componentId (a v0.8 template), or the processing does not walk it (a
+// v0.8 component's member other than its definition): only the path
+// loses its extra leading slashes in the first case, nothing changes in
+// the second.
+func (c *compScanner) pathObject(at, va, vb, keys, edits int, keep bool) {
 	x := va + 1
 	for c.out[x] == '/' {
 		x++
 	}
-	if keys == 1 && x == va+2 {
+	switch {
+	case keys == 1 && x == va+2:
 		return
+	case !keep:
+		c.edits = append(c.edits[:edits], pathEdit{op: editClear, a: int32(at), b: int32(len(c.out)), x: int32(x), y: int32(vb - 1)})
+	case x > va+2 && !c.noWalk:
+		c.edits = append(c.edits, pathEdit{op: editTrim, a: int32(va), b: int32(vb), x: int32(x), y: int32(vb - 1)})
 	}
 	c.sorted = true
-	if walk {
-		c.edits = append(c.edits[:edits], pathEdit{op: editClear, a: int32(at), b: int32(len(c.out)), x: int32(x), y: int32(vb - 1)})
-	}
 }
 
 // putEdits writes, after out (which holds fc.src up to last), the bytes
@@ -106,6 +113,8 @@ func (fc *fastComp) putEdits(out []byte, last, k, upto int) ([]byte, int, int) {
 			out = append(append(append(out, `{"path":"/`...), fc.src[ed.x:ed.y]...), `"}`...)
 		case editSlash:
 			out = append(out, '/')
+		case editTrim:
+			out = append(append(append(out, `"/`...), fc.src[ed.x:ed.y]...), '"')
 		case editNumber:
 			out = append(append(append(out, `"/`...), fc.src[ed.a:ed.b]...), '"')
 		case editTrue:

@@ -18,9 +18,8 @@ func (c *compScanner) special(b []byte, i int, field int, depth int) (int, bool)
 	switch {
 	case b[i] == '"':
 		return c.slot(b, i, field)
-	case field == cfOwnID:
-		// Processed as a child field whatever its value (a list's
-		// elements, an object's members): the generic path.
+	case field == cfOwnID && b[i] == '[':
+		// (Processed as a list of child ids.)
 		c.slow = true
 		return i, false
 	case field == cfTemplate && b[i] == '[':

@@ -44,6 +44,15 @@ func TestCompScannerPaths(t *testing.T) {
 			`{"component":{"Text":{"text":"a"}},"id":"r","w":{"path":"x","z":1}}`, `{"component":{"Text":{"text":"a"}},"id":"r","w":{"path":"x","z":1}}`},
 		{"with slots", `{"id":"r","component":{"Card":{"title":{"path":"t"},"child":"k"}}}`, compFast,
 			`{"component":{"Card":{"child":"k","title":{"path":"t"}}},"id":"r"}`, `{"component":{"Card":{"child":"loading_k","title":{"path":"/t"}}},"id":"r"}`},
+		{"template path kept", `{"component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","path":"///p"}}}},"id":"r"}`, compFast,
+			`{"component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","path":"///p"}}}},"id":"r"}`,
+			`{"component":{"List":{"children":{"template":{"componentId":"loading_i","dataBinding":"/d","path":"/p"}}}},"id":"r"}`},
+		{"template path cleared", `{"component":{"List":{"children":{"template":{"dataBinding":"/d","path":"/p"}}}},"id":"r"}`, compFast,
+			`{"component":{"List":{"children":{"template":{"dataBinding":"/d","path":"/p"}}}},"id":"r"}`,
+			`{"component":{"List":{"children":{"template":{"path":"/p"}}}},"id":"r"}`},
+		{"template path prefixed", `{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"r"}`, compFast,
+			`{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"r"}`,
+			`{"component":{"List":{"children":{"template":{"componentId":7,"path":"/p"}}}},"id":"r"}`},
 		{"object path", pre + `{"text":{"path":{"a":1}}}` + post, compSlow, "", ""},
 		{"path with componentId", pre + `{"text":{"componentId":"c","path":"/x"}}` + post, compSlow, "", ""},
 		{"path property", pre + `{"path":"/x"}` + post, compSlow, "", ""},
@@ -86,6 +95,7 @@ var pathShapeCases = []struct{ name, in string }{
 	{"scalars_and_arrays", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"List":{"children":{"explicitList":["a"]},"items":[{"path":12.5},[{"path":true,"x":{"path":"q"}}],{"path":null,"y":false}]}},"id":"root"},{"component":{"Text":{"text":{"a":{"path":"q"},"path":"/p"}}},"id":"a","weight":{"path":"w","z":1}}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"with_placeholders", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"alignment":{"path":"al"},"children":{"explicitList":["a","zz"]},"distribution":{"literalString":"x","path":"/d"}}},"id":"root"},{"component":{"Card":{"child":"gone","title":{"path":"t"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"with_open_list", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Row":{"alignment":{"path":"x"},"children":{"explicitList":[]},"label":{"path":"y"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"template_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","path":"///p"}}}},"id":"a"},{"component":{"List":{"children":{"template":{"dataBinding":"/d","path":"/p"}}}},"id":"b"},{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"c"},{"component":{"Text":{"text":{"literalString":"i"}}},"id":"i"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"escapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a\"b","path":"\/\/x\ty"},"usageHint":{"path":"q\\"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
@@ -122,6 +132,8 @@ func TestCompScannerRefs(t *testing.T) {
 			`{"child":"c","component":{"Text":{}},"id":"r","x":{"children":["a"]}}`, "[]", "[]"},
 		{"detail with componentId", false, `{"id":"r","component":"X","detail":{"componentId":"a"}}`, compSlow, "", "", ""},
 		{"own componentId list", false, `{"id":"r","component":"X","componentId":["a"]}`, compSlow, "", "", ""},
+		{"own componentId not a string", false, `{"id":"r","component":"X","componentId":{"a":1}}`, compFast,
+			`{"component":"X","componentId":{"a":1},"id":"r"}`, "[]", "[]"},
 		{"template object", false, `{"id":"r","component":"X","template":{"componentId":"a"}}`, compSlow, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -156,6 +168,7 @@ func TestCompScannerRefs(t *testing.T) {
 var refShapeCases = []struct{ name, in string }{
 	{"detail_summary_root", fastCS + `{"updateComponents":{"components":[{"child":"a","component":"Card","detail":"d","id":"root","summary":"s"},{"component":"X","id":"a","root":"b"},{"component":"Text","id":"d","text":"x"},{"component":"Text","id":"b","text":"y"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"own_componentId_and_template", fastCS + `{"updateComponents":{"components":[{"children":["a","b"],"component":"Column","id":"root"},{"child":"c","component":"X","componentId":"m","id":"a"},{"component":"Row","id":"b","template":["p",1,{"k":"v"},"q"]},{"component":"Text","id":"m","text":"late"},{"component":"Text","id":"p","text":"p"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"componentIds_not_strings", fastCS + `{"updateComponents":{"components":[{"children":["a","b","c"],"component":"Column","id":"root"},{"children":{"componentId":7,"path":"/p"},"component":"List","id":"a"},{"component":"X","componentId":{"k":[1,null]},"id":"b"},{"component":"X","componentId":false,"id":"c"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"v08_properties_and_outside", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Card":{"child":"c","componentId":"m","detail":"d","template":["t"]}},"id":"a"},{"child":"zz","component":{"Text":{"text":{"literalString":"x"}}},"id":"b","x":{"children":["q"],"path":"p"}},{"component":{"Text":{"text":{"literalString":"m"}}},"id":"m"}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
