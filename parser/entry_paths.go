@@ -102,10 +102,10 @@ func (c *compScanner) pathObject(at, va, vb, keys, edits int, keep bool) {
 // up to and with the edits from k on that start before upto, and returns
 // the new out, last and k.
 func (fc *fastComp) putEdits(out []byte, last, k, upto int) ([]byte, int, int) {
-	if fc.edits == nil {
+	if fc.more == nil {
 		return out, last, k
 	}
-	for edits := *fc.edits; k < len(edits) && int(edits[k].a) < upto; k++ {
+	for edits := fc.more.edits; k < len(edits) && int(edits[k].a) < upto; k++ {
 		ed := edits[k]
 		out = append(out, fc.src[last:ed.a]...)
 		switch ed.op {

@@ -210,7 +210,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 			openPH = p.e.names.placeholder(b, p.e.appendChildPlaceholderJSON)
 		}
 	}
-	if missing == 0 && fc.edits == nil {
+	if missing == 0 && (fc.more == nil || fc.more.edits == nil) {
 		return fc.src, true
 	}
 	// Placeholders in the order the generic walk meets them: by child
@@ -276,7 +276,9 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 			out, last, k = fc.putEdits(out, last, k, int(fc.empty[j].at))
 			out, last = fc.putOpenList(out, last, j, open[j], openPH)
 		}
-		out, last, k = fc.putEdits(out, last, k, int(sl.a))
+		if fc.more != nil {
+			out, last, k = fc.putEdits(out, last, k, int(sl.a))
+		}
 		out = append(out, fc.src[last:sl.a]...)
 		out = append(out, "loading_"...)
 		last = int(sl.a)

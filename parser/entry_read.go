@@ -109,19 +109,45 @@ type fastComp struct {
 	// rewrote: read in its canonical encoding in place of the generic path
 	// (compScanner.rewrote), whose entries compare by value (see putFast).
 	rewrote bool
+	// more: what rare components have (nil: none of it).
+	more *compMore
+}
+
+// compMore is what a rare component has besides its bytes and slots.
+type compMore struct {
 	// edits: the normalisation of its v0.8 data-binding paths, which the
-	// processing applies (entry_paths.go); nil: none.
-	edits *[]pathEdit
+	// processing applies (entry_paths.go).
+	edits []pathEdit
+	// ids: the decoded ids of its slots with escapes (childSlot.esc), by
+	// slot index.
+	ids [][]byte
 }
 
 // slotID returns the id of slot i.
 func (fc *fastComp) slotID(i int) []byte {
 	sl := fc.slots[i]
 	if sl.esc {
-		id, _ := jsonwire.Unescape(fc.src[sl.a:sl.b])
-		return []byte(id)
+		return fc.more.ids[i]
 	}
 	return fc.src[sl.a:sl.b]
+}
+
+// decodeIDs records the decoded ids of fc's slots with escapes (see
+// slotID).
+func (fc *fastComp) decodeIDs() {
+	for i, sl := range fc.slots {
+		if !sl.esc {
+			continue
+		}
+		if fc.more == nil {
+			fc.more = &compMore{}
+		}
+		if fc.more.ids == nil {
+			fc.more.ids = make([][]byte, len(fc.slots))
+		}
+		id, _ := jsonwire.Unescape(fc.src[sl.a:sl.b])
+		fc.more.ids[i] = []byte(id)
+	}
 }
 
 // refs lists the distinct ids the component references, in the order
@@ -134,10 +160,18 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 	out := make([]string, 0, len(fc.slots))
 	self := false
 	var set map[string]struct{}
+	var present uint16 // the fields of the slots, as bits
+	for _, sl := range fc.slots {
+		present |= 1 << sl.field
+	}
+	present |= (present >> cfNestedList & 1) | (present >> cfComponentID & 1) // (read as "children")
 	// Sorted property order: child, children, contentChild, detail,
 	// entryPointChild, explicitList, root, summary, template (a
 	// componentId of the component is no reference).
 	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfDetail, cfEntryPointChild, cfExplicitList, cfRoot, cfSummary, cfTemplate} {
+		if present&(1<<f) == 0 {
+			continue
+		}
 		for i, sl := range fc.slots {
 			if sl.field != f && (f != cfChildren || (sl.field != cfNestedList && sl.field != cfComponentID)) {
 				continue
@@ -345,9 +379,9 @@ func (c *compScanner) result(names *idNames) *fastComp {
 		copy(fc.slots, c.slots)
 	}
 	if len(c.edits) > 0 {
-		edits := append([]pathEdit(nil), c.edits...)
-		fc.edits = &edits
+		fc.more = &compMore{edits: append([]pathEdit(nil), c.edits...)}
 	}
+	fc.decodeIDs()
 	return fc
 }
 

@@ -93,7 +93,7 @@ func (s *surfaceState) canFreeze() bool {
 		fc := ent.fast
 		if fc == nil || ent.raw != nil || ent.phs != nil || ent.lists != nil || ent.woken != 0 ||
 			ent.isDirty || ent.isUnsent || ent.listed || fc.pns != nil ||
-			len(ent.refs) > len(fc.slots) || len(fc.src) > 1<<30 || fc.edits != nil {
+			len(ent.refs) > len(fc.slots) || len(fc.src) > 1<<30 || (fc.more != nil && fc.more.edits != nil) {
 			return false
 		}
 	}
@@ -272,6 +272,7 @@ func (s *surfaceState) thaw() {
 		copy(fc.empty[:], empties[:c.nEmpty])
 		empties = empties[c.nEmpty:]
 		fc.nEmpty, fc.emptyObj, fc.rewrote = c.nEmpty, c.flags&fzEmptyObj != 0, c.flags&fzRewrote != 0
+		fc.decodeIDs()
 		ent.id, ent.fast = id, fc
 		if c.refsN > 0 {
 			ent.refs, refs = refs[:c.refsN:c.refsN], refs[c.refsN:]
