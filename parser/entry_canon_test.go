@@ -30,7 +30,7 @@ func TestCompScannerCanonical(t *testing.T) {
 		{"nested key twice", false, `{"id":"r","component":"Text","style":{"c":1,"d":{"e":1,"e":2},"c":2}}`, compFast,
 			`{"component":"Text","id":"r","style":{"c":2,"d":{"e":2}}}`, "[]"},
 		{"v08 property twice", true, `{"id":"r","component":{"Row":{"children":{"explicitList":["a"]},"alignment":"x","children":{"explicitList":["b"]}}}}`, compFast,
-			`{"component":{"Row":{"alignment":"x","children":{"explicitList":["b"]}}},"id":"r"}`, "[6:b]"},
+			`{"component":{"Row":{"alignment":"x","children":{"explicitList":["b"]}}},"id":"r"}`, "[7:b]"},
 		{"many keys", false, `{"id":"r","component":"Text"` + manyKeys(33) + `}`, compFast,
 			`{"component":"Text","id":"r"` + sortedKeys(33) + `}`, "[]"},
 		{"many nested keys", false, `{"id":"r","component":"Text","style":{` + manyKeys(40)[1:] + `}}`, compFast,
@@ -45,9 +45,13 @@ func TestCompScannerCanonical(t *testing.T) {
 			`{"children":["a","b"],"component":"Row","id":"rot","x":"/"}`, "[0:a 0:b]"},
 		{"v08 escaped path", true, `{"id":"r","component":{"Text":{"text":{"path":"\/x"}}}}`, compFast,
 			`{"component":{"Text":{"text":{"path":"/x"}}},"id":"r"}`, "[]"},
-		{"id that needs its escape", false, `{"id":"r","component":"Row","children":["q\"x"]}`, compSlow, "", ""},
+		{"child id that needs its escape", false, `{"id":"r","component":"Row","children":["q\"x","a\u0001\\"]}`, compFast,
+			`{"children":["q\"x","a\u0001\\"],"component":"Row","id":"r"}`, `[0:q\"x 0:a\u0001\\]`},
+		{"id that needs its escape", false, `{"id":"r\"","component":"Row","children":["a"]}`, compSlow, "", ""},
 		{"invalid after a key twice", false, `{"id":"r","component":"Text","a":1,"a":tru}`, compSlow, "", ""},
-		{"special key after a key twice", false, `{"id":"r","component":"Text","a":1,"a":2,"root":"x"}`, compSlow, "", ""},
+		{"special key after a key twice", false, `{"id":"r","component":"Text","a":1,"a":2,"root":"x"}`, compFast,
+			`{"a":2,"component":"Text","id":"r","root":"x"}`, "[9:x]"},
+		{"child field after a key twice", false, `{"id":"r","component":"Text","a":1,"a":2,"x":{"child":"c"}}`, compSlow, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var c compScanner
@@ -140,7 +144,15 @@ func runRaw(t *testing.T, mode Mode, generic bool, chunks [][]byte) []string {
 // byte, and at a few chunk sizes.
 func TestCanonicalShapesMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
-	for _, tc := range canonShapeCases {
+	matchGeneric(t, canonShapeCases)
+}
+
+// matchGeneric checks that each stream gives, call by call and byte for
+// byte, the messages of the generic path, in both progressive modes, fed
+// one byte at a time, in two pieces split at every byte, and at a few
+// chunk sizes.
+func matchGeneric(t *testing.T, cases []struct{ name, in string }) {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := []byte(tc.in)
 			splits := [][][]byte{}

@@ -71,9 +71,13 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 	}
 	key := c.out[ka : len(c.out)-1]
 	bit, field, slow := topKey(key)
-	if slow || (c.v08 && field >= 0) {
+	if slow {
 		c.slow = true
 		return i, false
+	}
+	if c.v08 && field >= 0 {
+		// Outside a v0.8 definition: neither processed nor a reference.
+		field, c.sorted = -1, true
 	}
 	if c.seen&bit != 0 {
 		c.needCanon()
@@ -129,6 +133,10 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		if i, ok = c.list(b, i, field, atTopList); !ok {
 			return i, false
 		}
+	case field == cfOwnID || field >= cfDetail:
+		if i, ok = c.special(b, i, field, 1); !ok {
+			return i, false
+		}
 	case field >= 0:
 		if b[i] != '"' {
 			c.slow = true
@@ -141,7 +149,10 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		// Only the component definition is read for references and
 		// rewritten; an empty object elsewhere does not count.
 		empty := c.emptyObj
-		if i, ok = c.value(b, i, 1); !ok {
+		c.noWalk = true
+		i, ok = c.value(b, i, 1)
+		c.noWalk = false
+		if !ok {
 			return i, false
 		}
 		c.emptyObj = empty
@@ -273,6 +284,8 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return c.nestedList(b, i)
 	case field == cfChildren || field == cfExplicitList:
 		return c.list(b, i, field, atPropList)
+	case field == cfOwnID || field >= cfDetail:
+		return c.special(b, i, field, 2)
 	case field >= 0:
 		if b[i] != '"' {
 			c.slow = true
@@ -390,16 +403,20 @@ func (c *compScanner) slot(b []byte, i int, field int) (int, bool) {
 	if !ok {
 		return i, false
 	}
-	if esc {
+	if esc && !c.canonIn {
 		c.needCanon()
 		return i, false
 	}
-	c.slots = append(c.slots, childSlot{field: uint8(field), a: int32(a), b: int32(len(c.out) - 1)})
+	// (An escape the canonical encoding keeps: the placeholder's prefix
+	// goes before the quoted id as it is, its lookups decode it.)
+	c.slots = append(c.slots, childSlot{field: uint8(field), esc: esc, a: int32(a), b: int32(len(c.out) - 1)})
 	return i, true
 }
 
-// topArray reads a top-level array property: one holding an object takes
-// the generic path (protocol.ComponentRefs reads "child" from such items).
+// topArray reads a top-level array property. One holding an object, which
+// the generic path read (protocol.ComponentRefs reads "child" from such
+// items: value sends a child field to it still), is kept in its canonical
+// encoding, as the generic path wrote it.
 func (c *compScanner) topArray(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '[')
 	i = jsonwire.SkipSpace(b, i+1)
@@ -410,8 +427,7 @@ func (c *compScanner) topArray(b []byte, i int) (int, bool) {
 	for {
 		i = jsonwire.SkipSpace(b, i)
 		if i < len(b) && b[i] == '{' {
-			c.slow = true
-			return i, false
+			c.sorted = true
 		}
 		var ok bool
 		i, ok = c.value(b, i, 2)
@@ -442,7 +458,8 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			c.out = append(c.out, '}')
 			return i + 1, true
 		}
-		keys, path := 0, false
+		keys, at, edits := 0, len(c.out)-1, len(c.edits)
+		va, vb := -1, 0 // a path string starting with '/' (see pathObject)
 		base := len(c.keys)
 		for {
 			i = jsonwire.SkipSpace(b, i)
@@ -458,8 +475,11 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				return i, false
 			}
 			if isChildField(key) {
-				c.slow = true
-				return i, false
+				if !c.noWalk {
+					c.slow = true
+					return i, false
+				}
+				c.sorted = true // (no reference, not processed)
 			}
 			if !c.newKey(base, ka, len(c.out)-1) {
 				return i, false
@@ -471,34 +491,28 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				return i, false
 			}
 			c.out = append(c.out, ':')
-			va := len(c.out)
+			a := len(c.out)
 			i, ok = c.value(b, jsonwire.SkipSpace(b, i+1), depth+1)
 			if !ok {
 				return i, false
 			}
 			if isPath {
-				// v0.8 data bindings are normalised to {"path": "/x"}: only
-				// one already in that form stays as it is (in the canonical
-				// encoding, an escape is no '/').
-				v := c.out[va:]
-				if !c.canonIn && bytesHasByte(v, '\\') {
-					c.needCanon()
+				// v0.8 data bindings are normalised (entry_paths.go).
+				var lead bool
+				if lead, ok = c.pathValue(a, !c.noWalk); !ok {
 					return i, false
 				}
-				if len(v) < 3 || v[0] != '"' || v[1] != '/' || v[2] == '/' {
-					c.slow = true
-					return i, false
+				if lead {
+					va, vb = a, len(c.out)
 				}
-				path = true
-			}
-			if path && keys > 1 {
-				c.slow = true
-				return i, false
 			}
 			var more bool
 			if i, more, ok = c.sep(b, i, '}'); !more {
 				if ok {
 					c.keys = c.keys[:base]
+					if va >= 0 {
+						c.pathObject(at, va, vb, keys, edits, c.noWalk)
+					}
 				}
 				return i, ok
 			}

@@ -166,6 +166,11 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	for i := range fc.slots {
 		var ok bool
 		switch {
+		case fc.slots[i].field > cfNestedList:
+			ok = true // a reference the processing leaves as it is
+			if i < 64 {
+				known |= 1 << i
+			}
 		case i < 64 && known&(1<<i) != 0:
 			ok = true
 		case i < 64 && still&(1<<i) != 0:
@@ -205,7 +210,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 			openPH = p.e.names.placeholder(b, p.e.appendChildPlaceholderJSON)
 		}
 	}
-	if missing == 0 {
+	if missing == 0 && (fc.more == nil || fc.more.edits == nil) {
 		return fc.src, true
 	}
 	// Placeholders in the order the generic walk meets them: by child
@@ -264,23 +269,29 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		}
 		out = make([]byte, 0, n)
 	}
-	last, j := 0, 0
+	last, j, k := 0, 0, 0
 	for i, sl := range fc.slots {
 		if !miss[i] {
 			continue
 		}
-		// The open lists before this slot (slots and lists are in byte
-		// order).
+		// The open lists and path edits before this slot (slots, lists
+		// and edits are in byte order).
 		for ; j < int(fc.nEmpty) && fc.empty[j].at < sl.a; j++ {
+			out, last, k = fc.putEdits(out, last, k, int(fc.empty[j].at))
 			out, last = fc.putOpenList(out, last, j, open[j], openPH)
+		}
+		if fc.more != nil {
+			out, last, k = fc.putEdits(out, last, k, int(sl.a))
 		}
 		out = append(out, fc.src[last:sl.a]...)
 		out = append(out, "loading_"...)
 		last = int(sl.a)
 	}
 	for ; j < int(fc.nEmpty); j++ {
+		out, last, k = fc.putEdits(out, last, k, int(fc.empty[j].at))
 		out, last = fc.putOpenList(out, last, j, open[j], openPH)
 	}
+	out, last, _ = fc.putEdits(out, last, k, len(fc.src))
 	return append(out, fc.src[last:]...), false
 }
 

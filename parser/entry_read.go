@@ -9,11 +9,13 @@ import (
 // This file is the byte-level path for the common component shapes: a
 // v0.9-family component (string "component") whose only
 // component references are top-level "child"-like strings,
-// "children"-like lists of strings and a template ("children":
-// {"componentId": ...}), and a v0.8 component ("component": {Type:
+// "children"-like lists of strings, a template ("children":
+// {"componentId": ...}) and the reference fields detail, summary, root
+// and template (entry_refs.go), and a v0.8 component ("component": {Type:
 // props}) whose references are such properties (or "children":
-// {"explicitList": [...]} or {"template": {"componentId": ...}}) and whose
-// data bindings are already normalised ({"path": "/x"} alone). Such a
+// {"explicitList": [...]} or {"template": {"componentId": ...}}); its
+// data-binding paths are normalised by edits of its bytes
+// (entry_paths.go). Such a
 // component is kept as its compact JSON bytes, never decoded into maps:
 // its references and the positions of its child ids are read in one pass,
 // and its processed form (placeholders for missing children) is the bytes
@@ -24,9 +26,14 @@ import (
 // the reader does not take (a key twice, more than maxFastKeys keys in an
 // object, an escape in a key or an id) is read in its canonical encoding
 // (entry_canon.go). Anything else takes the generic path (decoded maps),
-// which gives the same observable result. With a catalog, so does a component of a type whose
-// reference fields are not all well-known names (a Modal's "trigger"), and
-// a component's verdict is taken on its bytes (catalog.go).
+// which gives the same observable result: a child field below the top
+// level (Tabs' "tabs": [{"child": ...}]), a list element that is not a
+// string, a component's own id that keeps an escape, a "path" that is an
+// object or a list or beside a componentId or a child field (v0.8), a
+// template holding a child field or a template, a child named
+// children_<id> (emptyClash). With a catalog, so does a component of a
+// type whose reference fields are not all well-known names (a Modal's
+// "trigger"), and a component's verdict is taken on its bytes (catalog.go).
 
 // Outcomes of compScanner.scan.
 const (
@@ -42,19 +49,29 @@ const (
 	cfChild
 	cfContentChild
 	cfEntryPointChild
+	cfOwnID       // "componentId" of the component (v0.9) or its properties (v0.8): processed, no reference
 	cfComponentID // a template's, in "children" (entry_template.go)
 	cfNestedList  // v0.8 "children": {"explicitList": [...]}, met after the others
+	// References the processing leaves as they are (entry_refs.go).
+	cfDetail
+	cfRoot
+	cfSummary
+	cfTemplate
 )
 
 // childSlot is one child id in a fast component's bytes.
 type childSlot struct {
-	field uint8 // index in childFields
-	a, b  int32 // bounds of the id (inside the quotes) in src
+	field uint8 // its field (cfChildren...)
+	// esc: the id has escapes its canonical encoding keeps (a '"', a '\\'
+	// or a control character): src[a:b] is its quoted form, which slotID
+	// decodes.
+	esc  bool
+	a, b int32 // bounds of the id (inside the quotes) in src
 }
 
 // emptyList is an empty list of child ids in a fast component's bytes.
 type emptyList struct {
-	field uint8 // index in childFields (cfNestedList: an "explicitList")
+	field uint8 // child field (cfNestedList: an "explicitList")
 	at    int32 // offset of its ']' in src
 }
 
@@ -95,12 +112,45 @@ type fastComp struct {
 	// procN: the slots its entry's last processing covered (the entry's
 	// slotsKept; see processGrown).
 	procN uint8
+	// more: what rare components have (nil: none of it).
+	more *compMore
+}
+
+// compMore is what a rare component has besides its bytes and slots.
+type compMore struct {
+	// edits: the normalisation of its v0.8 data-binding paths, which the
+	// processing applies (entry_paths.go).
+	edits []pathEdit
+	// ids: the decoded ids of its slots with escapes (childSlot.esc), by
+	// slot index.
+	ids [][]byte
 }
 
 // slotID returns the id of slot i.
 func (fc *fastComp) slotID(i int) []byte {
 	sl := fc.slots[i]
+	if sl.esc {
+		return fc.more.ids[i]
+	}
 	return fc.src[sl.a:sl.b]
+}
+
+// decodeIDs records the decoded ids of fc's slots with escapes (see
+// slotID).
+func (fc *fastComp) decodeIDs() {
+	for i, sl := range fc.slots {
+		if !sl.esc {
+			continue
+		}
+		if fc.more == nil {
+			fc.more = &compMore{}
+		}
+		if fc.more.ids == nil {
+			fc.more.ids = make([][]byte, len(fc.slots))
+		}
+		id, _ := jsonwire.Unescape(fc.src[sl.a:sl.b])
+		fc.more.ids[i] = []byte(id)
+	}
 }
 
 // refs lists the distinct ids the component references, in the order
@@ -113,9 +163,18 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 	out := make([]string, 0, len(fc.slots))
 	self := false
 	var set map[string]struct{}
-	// Sorted property order: child, children, contentChild,
-	// entryPointChild, explicitList.
-	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfEntryPointChild, cfExplicitList} {
+	var present uint16 // the fields of the slots, as bits
+	for _, sl := range fc.slots {
+		present |= 1 << sl.field
+	}
+	present |= (present >> cfNestedList & 1) | (present >> cfComponentID & 1) // (read as "children")
+	// Sorted property order: child, children, contentChild, detail,
+	// entryPointChild, explicitList, root, summary, template (a
+	// componentId of the component is no reference).
+	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfDetail, cfEntryPointChild, cfExplicitList, cfRoot, cfSummary, cfTemplate} {
+		if present&(1<<f) == 0 {
+			continue
+		}
 		for i, sl := range fc.slots {
 			if sl.field != f && (f != cfChildren || (sl.field != cfNestedList && sl.field != cfComponentID)) {
 				continue
@@ -177,10 +236,16 @@ type compScanner struct {
 	// rewrote: the component read is the canonical encoding of one that
 	// needed it (recanon).
 	rewrote bool
-	// sorted: a template, a v0.8 empty definition or {} child list, or a
-	// child named children_<id> (see emptyClash) was read, so the
+	// sorted: a template, a path to normalise, a v0.8 empty definition or
+	// {} child list, or a child named children_<id> (see emptyClash) was
+	// read, so the
 	// component is kept in the generic path's encoding (see canonical).
 	sorted bool
+	// edits: the normalisation of its v0.8 data-binding paths
+	// (entry_paths.go); noWalk: reading a value the processing does not
+	// walk (a v0.8 component's member other than its definition).
+	edits  []pathEdit
+	noWalk bool
 	// The empty child lists read so far (a component has at most two: one
 	// "children" and one "explicitList").
 	empty  [2]emptyList
@@ -258,7 +323,7 @@ const (
 // checkpoints belong to: a direct call would leave checkpoints of b under
 // the identity of the object read before.
 func (c *compScanner) scan(b []byte, v08 bool) int {
-	c.out, c.slots, c.keys = c.out[:0], c.slots[:0], c.keys[:0]
+	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
 	c.nEmpty, c.sorted, c.recanon = 0, false, false
 	c.v08 = v08
@@ -316,6 +381,10 @@ func (c *compScanner) result(names *idNames) *fastComp {
 		fc.slots = make([]childSlot, n)
 		copy(fc.slots, c.slots)
 	}
+	if len(c.edits) > 0 {
+		fc.more = &compMore{edits: append([]pathEdit(nil), c.edits...)}
+	}
+	fc.decodeIDs()
 	return fc
 }
 
@@ -336,8 +405,16 @@ func topKey(k []byte) (bit uint8, field int, slow bool) {
 		return seenContentChild, cfContentChild, false
 	case "entryPointChild":
 		return seenEntryPointChild, cfEntryPointChild, false
-	case "detail", "summary", "root", "template", "componentId":
-		return 0, -1, true
+	case "detail":
+		return 0, cfDetail, false
+	case "summary":
+		return 0, cfSummary, false
+	case "root":
+		return 0, cfRoot, false
+	case "template":
+		return 0, cfTemplate, false
+	case "componentId":
+		return 0, cfOwnID, false
 	}
 	return 0, -1, false
 }

@@ -22,11 +22,13 @@ package parser
 // version reaches at the same point: reading on from it gives the same
 // result, byte for byte.
 //
-// The state is restored by truncating out, slots, keys and the empty lists
-// to their lengths at the checkpoint. Between reads nothing else writes to
-// them (the results are copied out), and within a read out and slots only
-// grow (a read that ends in a rewrite, see canonical, drops the checkpoint
-// of the bytes it rewrote). keys shrinks when an object closes (its keys
+// The state is restored by truncating out, slots, keys, the path edits
+// and the empty lists to their lengths at the checkpoint. Between reads
+// nothing else writes to them (the results are copied out), and within a
+// read out and slots only grow (a read that ends in a rewrite, see
+// canonical, drops the checkpoint of the bytes it rewrote); the edits lose
+// only those inside an object a path clears (entry_paths.go), a value,
+// in which no checkpoint is taken. keys shrinks when an object closes (its keys
 // stop counting for duplicates); the only object that can close after a
 // checkpoint taken inside it is a v0.8 definition's properties, and the
 // component object reads a ',' (taking a new checkpoint) before it records
@@ -58,6 +60,7 @@ type scanMark struct {
 	off      int   // offset in the object of the next byte to read
 	out      int   // len(out)
 	slots    int   // len(slots)
+	edits    int   // len(edits)
 	keys     int   // len(keys)
 	idA, idB int
 	propBase int
@@ -69,7 +72,7 @@ func (c *compScanner) mark(at resumePoint, i int, field uint8) {
 	c.mk = scanMark{
 		at: at, field: field, seen: c.seen, propSeen: c.propSeen,
 		compOK: c.compOK, emptyObj: c.emptyObj, sorted: c.sorted, nEmpty: c.nEmpty,
-		off: i, out: len(c.out), slots: len(c.slots), keys: len(c.keys),
+		off: i, out: len(c.out), slots: len(c.slots), keys: len(c.keys), edits: len(c.edits),
 		idA: c.idA, idB: c.idB, propBase: c.propBase,
 	}
 }
@@ -97,7 +100,7 @@ func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 // resume restores the checkpoint's state and reads b from there.
 func (c *compScanner) resume(b []byte) int {
 	m := c.mk
-	c.out, c.slots, c.keys = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys]
+	c.out, c.slots, c.keys, c.edits = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys], c.edits[:m.edits]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, m.compOK, m.emptyObj, m.seen, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
 	c.nEmpty, c.sorted, c.recanon = m.nEmpty, m.sorted, false

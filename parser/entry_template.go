@@ -27,6 +27,8 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 		return i + 1, true
 	}
 	base := len(c.keys)
+	at, edits, keys, hasID := len(c.out)-1, len(c.edits), 0, false
+	va, vb := -1, 0 // a v0.8 path string starting with '/' (see pathObject)
 	for {
 		var ka int
 		var ok bool
@@ -34,33 +36,50 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 			return i, false
 		}
 		key := c.out[ka : len(c.out)-1]
-		id := string(key) == "componentId"
-		if !id && (isChildField(key) || string(key) == "template" || (c.v08 && string(key) == "path")) {
+		id, path := string(key) == "componentId", c.v08 && string(key) == "path"
+		if !id && (isChildField(key) || string(key) == "template") {
 			c.slow = true
 			return i, false
 		}
+		hasID, keys = hasID || id, keys+1
 		if !c.newKey(base, ka, len(c.out)-1) {
 			return i, false
 		}
 		if i, ok = c.colon(b, i); !ok {
 			return i, false
 		}
+		a := len(c.out)
 		switch {
-		case id && b[i] != '"':
+		case id && b[i] == '[':
+			// (Processed as a list of child ids.)
 			c.slow = true
 			return i, false
-		case id:
+		case id && b[i] == '"':
 			i, ok = c.slot(b, i, cfComponentID)
 		default:
+			// A componentId of another type is neither a reference nor
+			// processed (an object's members are, as value reads them).
 			i, ok = c.value(b, i, depth)
 		}
 		if !ok {
 			return i, false
 		}
+		if path {
+			var lead bool
+			if lead, ok = c.pathValue(a, true); !ok {
+				return i, false
+			}
+			if lead {
+				va, vb = a, len(c.out)
+			}
+		}
 		var more bool
 		if i, more, ok = c.sep(b, i, '}'); !more {
 			if ok {
 				c.keys = c.keys[:base]
+				if va >= 0 {
+					c.pathObject(at, va, vb, keys, edits, hasID)
+				}
 			}
 			return i, ok
 		}

@@ -93,7 +93,7 @@ func (s *surfaceState) canFreeze() bool {
 		fc := ent.fast
 		if fc == nil || ent.raw != nil || ent.phs != nil || ent.lists != nil || ent.woken != 0 ||
 			ent.isDirty || ent.isUnsent || ent.listed || fc.pns != nil ||
-			len(ent.refs) > len(fc.slots) || len(fc.src) > 1<<30 {
+			len(ent.refs) > len(fc.slots) || len(fc.src) > 1<<30 || (fc.more != nil && fc.more.edits != nil) {
 			return false
 		}
 	}
@@ -222,8 +222,7 @@ func (f *frozenSurface) find(c *frozenComp, fc *fastComp, r string, k int) (span
 	n := len(fc.slots)
 	for j := range n {
 		i := (k + j) % n
-		if string(fc.slotID(i)) == r {
-			sl := fc.slots[i]
+		if sl := fc.slots[i]; !sl.esc && string(fc.slotID(i)) == r {
 			return span{c.src.a + uint32(sl.a), c.src.a + uint32(sl.b)}, i + 1
 		}
 	}
@@ -273,6 +272,7 @@ func (s *surfaceState) thaw() {
 		copy(fc.empty[:], empties[:c.nEmpty])
 		empties = empties[c.nEmpty:]
 		fc.nEmpty, fc.emptyObj, fc.rewrote = c.nEmpty, c.flags&fzEmptyObj != 0, c.flags&fzRewrote != 0
+		fc.decodeIDs()
 		ent.id, ent.fast = id, fc
 		if c.refsN > 0 {
 			ent.refs, refs = refs[:c.refsN:c.refsN], refs[c.refsN:]

@@ -1,0 +1,128 @@
+package parser
+
+// The v0.8 data-binding paths of a component read at byte level. The
+// processing (placeholderSet.walk) normalises, in every object of a v0.8
+// definition, a "path" that is a string starting with '/' to "/" + the
+// path without its leading slashes, and clears the object's other keys
+// (unless it has a componentId); any other non-null path becomes "/" +
+// its text (Python's str() of it). The bytes the component is kept as
+// stay the ones it arrived with (its messages and comparisons read them);
+// the normalisation is a list of edits of those bytes, which the
+// processing applies as it writes the placeholders (putEdits). A path the
+// normalisation changes, or one in an object of other keys, makes the
+// component one the generic path would have written with sorted keys: it
+// is read in its canonical encoding (compScanner.sorted), whose offsets
+// the edits are.
+
+// pathEdit replaces src[a:b] of a component's bytes.
+type pathEdit struct {
+	op   uint8
+	a, b int32
+	x, y int32 // editClear: the path without its leading slashes, src[x:y]
+}
+
+// Ops of pathEdit.
+const (
+	editClear  = iota // the object src[a:b] becomes {"path":"/" + src[x:y]}
+	editSlash         // "/" inserted at a (== b), after a string's quote
+	editNumber        // the number src[a:b] becomes the string "/" + it
+	editTrue          // true becomes "/True"
+	editFalse         // false becomes "/False"
+	editTrim          // the string src[a:b] becomes "/" + src[x:y]
+)
+
+// pathValue handles the value out[va:] of a "path" key just read in an
+// object of a v0.8 component (walk: in its definition, where the
+// processing normalises it): it reports whether the byte-level path takes
+// it, and lead whether it is a string starting with '/' (which the
+// object's end decides on, see pathObject).
+func (c *compScanner) pathValue(va int, walk bool) (lead, ok bool) {
+	v := c.out[va:]
+	if !c.canonIn && bytesHasByte(v, '\\') {
+		// (In the canonical encoding, an escape is no '/'.)
+		c.needCanon()
+		return false, false
+	}
+	op := uint8(editNumber)
+	switch v[0] {
+	case '"':
+		if len(v) > 2 && v[1] == '/' {
+			return true, true
+		}
+		op = editSlash
+		va++
+	case 't':
+		op = editTrue
+	case 'f':
+		op = editFalse
+	case 'n':
+		c.sorted = true // (unchanged)
+		return false, true
+	case '{', '[':
+		c.slow = true
+		return false, false
+	}
+	c.sorted = true
+	if walk {
+		c.edits = append(c.edits, pathEdit{op: op, a: int32(va), b: int32(len(c.out))})
+		if op == editSlash {
+			c.edits[len(c.edits)-1].b = int32(va)
+		}
+	}
+	return false, true
+}
+
+// pathObject handles the end of the object out[at:] whose "path" value,
+// a string starting with '/', is out[va:vb]; keys is its number of keys
+// and edits how many edits came before it. Unless the object is already
+// {"path": "/x"} with x not starting with '/', the processing writes it
+// as {"path": "/" + the path without its leading slashes} (the object's
+// other keys, and the edits in them, go). keep: the object has a
+// componentId (a v0.8 template), or the processing does not walk it (a
+// v0.8 component's member other than its definition): only the path
+// loses its extra leading slashes in the first case, nothing changes in
+// the second.
+func (c *compScanner) pathObject(at, va, vb, keys, edits int, keep bool) {
+	x := va + 1
+	for c.out[x] == '/' {
+		x++
+	}
+	switch {
+	case keys == 1 && x == va+2:
+		return
+	case !keep:
+		c.edits = append(c.edits[:edits], pathEdit{op: editClear, a: int32(at), b: int32(len(c.out)), x: int32(x), y: int32(vb - 1)})
+	case x > va+2 && !c.noWalk:
+		c.edits = append(c.edits, pathEdit{op: editTrim, a: int32(va), b: int32(vb), x: int32(x), y: int32(vb - 1)})
+	}
+	c.sorted = true
+}
+
+// putEdits writes, after out (which holds fc.src up to last), the bytes
+// up to and with the edits from k on that start before upto, and returns
+// the new out, last and k.
+func (fc *fastComp) putEdits(out []byte, last, k, upto int) ([]byte, int, int) {
+	if fc.more == nil {
+		return out, last, k
+	}
+	for edits := fc.more.edits; k < len(edits) && int(edits[k].a) < upto; k++ {
+		ed := edits[k]
+		out = append(out, fc.src[last:ed.a]...)
+		switch ed.op {
+		case editClear:
+			out = append(append(append(out, `{"path":"/`...), fc.src[ed.x:ed.y]...), `"}`...)
+		case editSlash:
+			out = append(out, '/')
+		case editTrim:
+			out = append(append(append(out, `"/`...), fc.src[ed.x:ed.y]...), '"')
+		case editNumber:
+			out = append(append(append(out, `"/`...), fc.src[ed.a:ed.b]...), '"')
+		case editTrue:
+			out = append(out, `"/True"`...)
+		case editFalse:
+			out = append(out, `"/False"`...)
+		}
+		last = int(ed.b)
+	}
+	return out, last, k
+}

@@ -1,0 +1,219 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestCompScannerPaths checks the v0.8 data-binding paths the byte-level
+// reader takes (compFast, its bytes the canonical encoding when a path is
+// normalised, and the processed bytes with the normalisation applied) and
+// those it leaves to the generic path (compSlow).
+func TestCompScannerPaths(t *testing.T) {
+	const pre, post = `{"component":{"Text":`, `},"id":"r"}`
+	for _, tc := range []struct {
+		name string
+		comp string
+		want int
+		out  string // compFast: the bytes kept
+		proc string // compFast: with the normalisation
+	}{
+		{"already normal", pre + `{"text":{"path":"/x"}}` + post, compFast,
+			pre + `{"text":{"path":"/x"}}` + post, pre + `{"text":{"path":"/x"}}` + post},
+		{"other keys cleared", `{"id":"r","component":{"Text":{"text":{"path":"/x","literalString":"a"},"usageHint":"h1"}}}`, compFast,
+			pre + `{"text":{"literalString":"a","path":"/x"},"usageHint":"h1"}` + post, pre + `{"text":{"path":"/x"},"usageHint":"h1"}` + post},
+		{"leading slashes", pre + `{"text":{"path":"///x"}}` + post, compFast,
+			pre + `{"text":{"path":"///x"}}` + post, pre + `{"text":{"path":"/x"}}` + post},
+		{"only slashes", pre + `{"text":{"path":"//"}}` + post, compFast,
+			pre + `{"text":{"path":"//"}}` + post, pre + `{"text":{"path":"/"}}` + post},
+		{"no leading slash", pre + `{"text":{"literalString":"a","path":"x\"y"}}` + post, compFast,
+			pre + `{"text":{"literalString":"a","path":"x\"y"}}` + post, pre + `{"text":{"literalString":"a","path":"/x\"y"}}` + post},
+		{"empty path", pre + `{"text":{"path":""}}` + post, compFast,
+			pre + `{"text":{"path":""}}` + post, pre + `{"text":{"path":"/"}}` + post},
+		{"number and literals", pre + `{"a":{"path":-1.50e3},"b":{"path":true},"c":{"path":false},"d":{"path":null,"x":1}}` + post, compFast,
+			pre + `{"a":{"path":-1.50e3},"b":{"path":true},"c":{"path":false},"d":{"path":null,"x":1}}` + post,
+			pre + `{"a":{"path":"/-1.50e3"},"b":{"path":"/True"},"c":{"path":"/False"},"d":{"path":null,"x":1}}` + post},
+		{"in arrays", pre + `{"items":[{"path":"a"},[{"path":"/b","x":{"path":"c"}}]]}` + post, compFast,
+			pre + `{"items":[{"path":"a"},[{"path":"/b","x":{"path":"c"}}]]}` + post, pre + `{"items":[{"path":"/a"},[{"path":"/b"}]]}` + post},
+		{"cleared object drops inner edits", pre + `{"text":{"a":{"path":"q"},"path":"/p"}}` + post, compFast,
+			pre + `{"text":{"a":{"path":"q"},"path":"/p"}}` + post, pre + `{"text":{"path":"/p"}}` + post},
+		{"escaped slash", pre + `{"text":{"path":"\/\/x"}}` + post, compFast,
+			pre + `{"text":{"path":"//x"}}` + post, pre + `{"text":{"path":"/x"}}` + post},
+		{"outside the definition", `{"component":{"Text":{"text":"a"}},"id":"r","w":{"path":"x","z":1}}`, compFast,
+			`{"component":{"Text":{"text":"a"}},"id":"r","w":{"path":"x","z":1}}`, `{"component":{"Text":{"text":"a"}},"id":"r","w":{"path":"x","z":1}}`},
+		{"with slots", `{"id":"r","component":{"Card":{"title":{"path":"t"},"child":"k"}}}`, compFast,
+			`{"component":{"Card":{"child":"k","title":{"path":"t"}}},"id":"r"}`, `{"component":{"Card":{"child":"loading_k","title":{"path":"/t"}}},"id":"r"}`},
+		{"template path kept", `{"component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","path":"///p"}}}},"id":"r"}`, compFast,
+			`{"component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","path":"///p"}}}},"id":"r"}`,
+			`{"component":{"List":{"children":{"template":{"componentId":"loading_i","dataBinding":"/d","path":"/p"}}}},"id":"r"}`},
+		{"template path cleared", `{"component":{"List":{"children":{"template":{"dataBinding":"/d","path":"/p"}}}},"id":"r"}`, compFast,
+			`{"component":{"List":{"children":{"template":{"dataBinding":"/d","path":"/p"}}}},"id":"r"}`,
+			`{"component":{"List":{"children":{"template":{"path":"/p"}}}},"id":"r"}`},
+		{"template path prefixed", `{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"r"}`, compFast,
+			`{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"r"}`,
+			`{"component":{"List":{"children":{"template":{"componentId":7,"path":"/p"}}}},"id":"r"}`},
+		{"object path", pre + `{"text":{"path":{"a":1}}}` + post, compSlow, "", ""},
+		{"path with componentId", pre + `{"text":{"componentId":"c","path":"/x"}}` + post, compSlow, "", ""},
+		{"path property", pre + `{"path":"/x"}` + post, compSlow, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c compScanner
+			got := c.scanAt([]byte(tc.comp), true, 1, 0)
+			if got != tc.want {
+				t.Fatalf("outcome %d, want %d", got, tc.want)
+			}
+			if got != compFast {
+				return
+			}
+			if string(c.out) != tc.out {
+				t.Errorf("bytes %s, want %s", c.out, tc.out)
+			}
+			// The processed form, every child missing.
+			var names idNames
+			fc := c.result(&names)
+			var out []byte
+			last, j := 0, 0
+			for _, sl := range fc.slots {
+				out, last, j = fc.putEdits(out, last, j, int(sl.a))
+				out = append(append(out, fc.src[last:sl.a]...), "loading_"...)
+				last = int(sl.a)
+			}
+			out, last, _ = fc.putEdits(out, last, j, len(fc.src))
+			if out = append(out, fc.src[last:]...); string(out) != tc.proc {
+				t.Errorf("processed %s, want %s", out, tc.proc)
+			}
+		})
+	}
+}
+
+// pathShapeCases are v0.8 streams with data-binding paths the processing
+// normalises, read at byte level (entry_paths.go); every component has its
+// keys in order (see canonShapeCases).
+var pathShapeCases = []struct{ name, in string }{
+	{"cleared_and_prefixed", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"hi","path":"/name"},"usageHint":{"path":"h"}}},"id":"a"},{"component":{"Text":{"text":{"path":"//x"}}},"id":"b"},{"component":{"Text":{"text":{"path":""}}},"id":"c"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"scalars_and_arrays", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"List":{"children":{"explicitList":["a"]},"items":[{"path":12.5},[{"path":true,"x":{"path":"q"}}],{"path":null,"y":false}]}},"id":"root"},{"component":{"Text":{"text":{"a":{"path":"q"},"path":"/p"}}},"id":"a","weight":{"path":"w","z":1}}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"with_placeholders", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"alignment":{"path":"al"},"children":{"explicitList":["a","zz"]},"distribution":{"literalString":"x","path":"/d"}}},"id":"root"},{"component":{"Card":{"child":"gone","title":{"path":"t"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"with_open_list", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Row":{"alignment":{"path":"x"},"children":{"explicitList":[]},"label":{"path":"y"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"template_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","path":"///p"}}}},"id":"a"},{"component":{"List":{"children":{"template":{"dataBinding":"/d","path":"/p"}}}},"id":"b"},{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"c"},{"component":{"Text":{"text":{"literalString":"i"}}},"id":"i"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"escapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a\"b","path":"\/\/x\ty"},"usageHint":{"path":"q\\"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
+}
+
+// TestPathShapesMatchGeneric: streams with v0.8 paths to normalise give
+// the generic path's messages, byte for byte (see matchGeneric).
+func TestPathShapesMatchGeneric(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	matchGeneric(t, pathShapeCases)
+}
+
+// TestCompScannerRefs checks the special reference fields (entry_refs.go):
+// the outcome, the bytes kept (their canonical encoding) and the slots.
+func TestCompScannerRefs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v08  bool
+		comp string
+		want int
+		out  string // compFast: the bytes kept
+		ids  string // compFast: the child slots, field:id
+		refs string // compFast: its references, in order
+	}{
+		{"detail and summary", false, `{"id":"r","summary":"s","component":"Card","detail":"d","child":"c"}`, compFast,
+			`{"child":"c","component":"Card","detail":"d","id":"r","summary":"s"}`, "[2:c 8:d 10:s]", "[c d s]"},
+		{"root and own componentId", false, `{"id":"r","component":"X","root":"a","componentId":"m"}`, compFast,
+			`{"component":"X","componentId":"m","id":"r","root":"a"}`, "[5:m 9:a]", "[a]"},
+		{"template list", false, `{"id":"r","component":"X","template":["p",1,{"k":"v"},"q"]}`, compFast,
+			`{"component":"X","id":"r","template":["p",1,{"k":"v"},"q"]}`, "[11:p 11:q]", "[p q]"},
+		{"detail object", false, `{"id":"r","component":"X","detail":{"a":[1]}}`, compFast,
+			`{"component":"X","detail":{"a":[1]},"id":"r"}`, "[]", "[]"},
+		{"v08 properties", true, `{"id":"r","component":{"Card":{"detail":"d","componentId":"m","template":["t"]}}}`, compFast,
+			`{"component":{"Card":{"componentId":"m","detail":"d","template":["t"]}},"id":"r"}`, "[5:m 8:d 11:t]", "[d t]"},
+		{"v08 outside the definition", true, `{"id":"r","child":"c","component":{"Text":{}},"x":{"children":["a"]}}`, compFast,
+			`{"child":"c","component":{"Text":{}},"id":"r","x":{"children":["a"]}}`, "[]", "[]"},
+		{"detail with componentId", false, `{"id":"r","component":"X","detail":{"componentId":"a"}}`, compSlow, "", "", ""},
+		{"own componentId list", false, `{"id":"r","component":"X","componentId":["a"]}`, compSlow, "", "", ""},
+		{"own componentId not a string", false, `{"id":"r","component":"X","componentId":{"a":1}}`, compFast,
+			`{"component":"X","componentId":{"a":1},"id":"r"}`, "[]", "[]"},
+		{"template object", false, `{"id":"r","component":"X","template":{"componentId":"a"}}`, compSlow, "", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c compScanner
+			got := c.scanAt([]byte(tc.comp), tc.v08, 1, 0)
+			if got != tc.want {
+				t.Fatalf("outcome %d, want %d", got, tc.want)
+			}
+			if got != compFast {
+				return
+			}
+			if string(c.out) != tc.out {
+				t.Errorf("bytes %s, want %s", c.out, tc.out)
+			}
+			var ids []string
+			for _, sl := range c.slots {
+				ids = append(ids, fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b]))
+			}
+			if s := "[" + strings.Join(ids, " ") + "]"; s != tc.ids {
+				t.Errorf("slots %s, want %s", s, tc.ids)
+			}
+			var names idNames
+			if refs, _ := c.result(&names).refs(&names); fmt.Sprint(refs) != tc.refs {
+				t.Errorf("references %v, want %s", refs, tc.refs)
+			}
+		})
+	}
+}
+
+// refShapeCases are streams with the special reference fields, read at
+// byte level (entry_refs.go); keys in order (see canonShapeCases).
+var refShapeCases = []struct{ name, in string }{
+	{"detail_summary_root", fastCS + `{"updateComponents":{"components":[{"child":"a","component":"Card","detail":"d","id":"root","summary":"s"},{"component":"X","id":"a","root":"b"},{"component":"Text","id":"d","text":"x"},{"component":"Text","id":"b","text":"y"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"own_componentId_and_template", fastCS + `{"updateComponents":{"components":[{"children":["a","b"],"component":"Column","id":"root"},{"child":"c","component":"X","componentId":"m","id":"a"},{"component":"Row","id":"b","template":["p",1,{"k":"v"},"q"]},{"component":"Text","id":"m","text":"late"},{"component":"Text","id":"p","text":"p"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"componentIds_not_strings", fastCS + `{"updateComponents":{"components":[{"children":["a","b","c"],"component":"Column","id":"root"},{"children":{"componentId":7,"path":"/p"},"component":"List","id":"a"},{"component":"X","componentId":{"k":[1,null]},"id":"b"},{"component":"X","componentId":false,"id":"c"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"v08_properties_and_outside", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Card":{"child":"c","componentId":"m","detail":"d","template":["t"]}},"id":"a"},{"child":"zz","component":{"Text":{"text":{"literalString":"x"}}},"id":"b","x":{"children":["q"],"path":"p"}},{"component":{"Text":{"text":{"literalString":"m"}}},"id":"m"}],"surfaceId":"s"}}]</a2ui-json>`},
+}
+
+// TestRefShapesMatchGeneric: streams with the special reference fields
+// give the generic path's messages, byte for byte (see matchGeneric).
+func TestRefShapesMatchGeneric(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	matchGeneric(t, refShapeCases)
+}
+
+// escShapeCases are streams with child ids whose canonical encoding keeps
+// an escape (a '"', a '\\', a control character), read at byte level;
+// keys in order (see canonShapeCases). The second block touches the
+// surface the first left at rest (packed, release_freeze.go).
+var escShapeCases = []struct{ name, in string }{
+	{"escaped_child_ids", fastCS + `{"updateComponents":{"components":[{"children":["q\"x","b\\","c\n","d"],"component":"Column","id":"root"},{"child":"e\u0001","component":"Card","id":"d"},{"component":"Text","id":"b\u005c","text":"b"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
+		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"q\"x","text":"q"},{"component":"Text","id":"e\u0001","text":"e"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"escaped_child_ids_at_rest", fastCS + `{"updateComponents":{"components":[{"children":["q\"x"],"component":"Column","id":"root"},{"component":"Text","id":"q\"x","text":"q"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
+		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"q\"x","text":"changed"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"v08_escaped_child_ids", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a\"","b"]}}},"id":"root"},{"component":{"Card":{"child":"\t"}},"id":"b"}],"surfaceId":"s"}},{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a\""}],"surfaceId":"s"}}]</a2ui-json>`},
+}
+
+// TestEscapedIDsMatchGeneric: streams with child ids that keep an escape
+// give the generic path's messages, byte for byte (see matchGeneric).
+func TestEscapedIDsMatchGeneric(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	matchGeneric(t, escShapeCases)
+}
+
+// TestEscapedIDsSurviveFreeze: a surface at rest whose component names an
+// id that keeps an escape is packed and rebuilt with the decoded id as the
+// reference (release_freeze.go keeps no quoted form of it). (A child with
+// such an id takes the generic path, and its surface is not packed: the
+// reference here is one the processing leaves alone.)
+func TestEscapedIDsSurviveFreeze(t *testing.T) {
+	in := fastCS + `{"updateComponents":{"components":[{"child":"a","component":"Card","detail":"q\"x","id":"root"},{"component":"Text","id":"a","summary":"b\\","text":"a"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`
+	_, e := releaseRunEngine(t, ModeDelta, false, [][]byte{[]byte(in)})
+	s := e.seen["s"]
+	if s == nil || s.frozen == nil {
+		t.Fatal("surface s not packed")
+	}
+	s.thaw()
+	for id, want := range map[string]string{"root": `[a q"x]`, "a": `[b\]`} {
+		if got := fmt.Sprint(s.comps[id].refs); got != want {
+			t.Errorf("references of %s %s, want %s", id, got, want)
+		}
+	}
+}
