@@ -172,6 +172,7 @@ type progressiveEngine struct {
 	processed   []*compEntry
 	processedIn []*surfaceState
 	inUse       []*surfaceState // surfaces used since the last release (see freeze)
+	freezeSc    freezeScratch   // freeze's scratch
 	scratch     *blockScratch   // the pooled set the scratch lists came from (see takeScratch)
 	freezes     int             // tests: surfaces frozen (see freeze)
 	thaws       int             // tests: surfaces thawed

@@ -57,10 +57,8 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 	phs := e.snapshotPlaceholders(s, ents)
 	closing := e.closeComponentMessage(sid)
 	open := e.openComponentMessage(nil)
-	n := len(open) + len(phs) + len(closing)
-	for _, ent := range ents {
-		n += len(ent.pjson) + 1
-	}
+	// (reachBytes: the size of ents' processed forms.)
+	n := len(open) + len(phs) + len(closing) + s.reachBytes + len(ents)
 	b := append(e.out.store.alloc(n), open...)
 	for i, ent := range ents {
 		if i > 0 {
@@ -117,7 +115,8 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 			out = append(out, ent.lists.phJS[k]...) // (phs not empty: lists set)
 		}
 	}
-	clear(seen)
+	// (seen is not cleared: it holds placeholder names until the block's
+	// end, when releaseIdle empties it.)
 	e.snapPhs = seen[:0]
 	s.phPart = out
 	return out
