@@ -83,17 +83,9 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 	}
 	s.phPartV = s.phsVer
 	out := s.phPart[:0]
-	nph := 0
-	for _, ent := range ents {
-		nph += len(ent.phs)
-	}
-	useMap := nph > 32
-	if useMap {
-		if e.phSeen == nil {
-			e.phSeen = map[string]struct{}{}
-		}
-		clear(e.phSeen)
-	}
+	// Placeholders seen: a list while short, tested by idSignature first,
+	// then a map.
+	useMap := false
 	seen := e.snapPhs[:0]
 	var sig uint64 // one bit per placeholder seen, by idSignature
 	for _, ent := range ents {
@@ -110,6 +102,16 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 				}
 				sig |= bit
 				seen = append(seen, ph)
+				if len(seen) > 32 {
+					useMap = true
+					if e.phSeen == nil {
+						e.phSeen = map[string]struct{}{}
+					}
+					clear(e.phSeen)
+					for _, ph := range seen {
+						e.phSeen[ph] = struct{}{}
+					}
+				}
 			}
 			out = append(out, ',')
 			out = append(out, ent.lists.phJS[k]...) // (phs not empty: lists set)
