@@ -151,7 +151,7 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 			if err := e.yieldMessage(obj); err != nil {
 				return true, err
 			}
-			e.yieldedStart[sid] = true
+			e.yieldedStart[sid], e.gate.ok = true, false
 		}
 		if list := e.pending[sid]; len(list) > 0 {
 			delete(e.pending, sid)
@@ -217,7 +217,7 @@ func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
 			if err := e.yieldMessage(obj); err != nil {
 				return true, err
 			}
-			e.yieldedStart[sid] = true
+			e.yieldedStart[sid], e.gate.ok = true, false
 		}
 		delete(e.pending, sid)
 		return true, e.yieldReachable(false)
@@ -289,6 +289,7 @@ func (e *progressiveEngine) forgetSurface(sid string) {
 	}
 	delete(e.pending, sid)
 	delete(e.yieldedStart, sid)
+	e.gate.ok = false // (and rootIDs, below)
 	delete(e.seen, sid)
 	e.cur = nil
 	e.dataGen++

@@ -97,11 +97,14 @@ type progressiveEngine struct {
 	kindSeen     bool
 	seen         map[string]*surfaceState // surface -> components
 	yieldedStart map[string]bool
-	deleted      map[string]uint64 // deleted v0.8 surface -> its deletion's number (see rememberDeleted)
-	pending      map[string][]map[string]any
-	dataYielded  map[string]map[string]*dataRecord // surface -> path -> record of the data yielded (see dataState)
-	surfaceVer   map[string]string
-	dirty        bool
+	// gate caches what yieldReachable reads of rootIDs and yieldedStart for
+	// one surface; every write to those maps drops it (gate.ok = false).
+	gate        surfaceGate
+	deleted     map[string]uint64 // deleted v0.8 surface -> its deletion's number (see rememberDeleted)
+	pending     map[string][]map[string]any
+	dataYielded map[string]map[string]*dataRecord // surface -> path -> record of the data yielded (see dataState)
+	surfaceVer  map[string]string
+	dirty       bool
 
 	// The input of the last data model sniff, to skip decoding it again
 	// while it does not change (dataGen counts changes to dataYielded).
@@ -172,6 +175,7 @@ type progressiveEngine struct {
 	processed   []*compEntry
 	processedIn []*surfaceState
 	inUse       []*surfaceState // surfaces used since the last release (see freeze)
+	freezeSc    freezeScratch   // freeze's scratch
 	scratch     *blockScratch   // the pooled set the scratch lists came from (see takeScratch)
 	freezes     int             // tests: surfaces frozen (see freeze)
 	thaws       int             // tests: surfaces thawed
@@ -241,7 +245,7 @@ func (e *progressiveEngine) setSurface(s string) {
 	if s != "" {
 		if e.hasUnbound {
 			e.rootIDs[s] = e.unboundRoot
-			e.hasUnbound = false
+			e.hasUnbound, e.gate.ok = false, false
 		}
 		if u := e.unboundState(); u != nil && len(u.order) > 0 {
 			dst := e.state(s)
@@ -282,10 +286,27 @@ func (e *progressiveEngine) rootID() (string, bool) {
 	return e.defaultRoot, e.hasDefault
 }
 
+// surfaceGate is the cached answer of rootIDs and yieldedStart for surface
+// sid (see progressiveEngine.gate).
+type surfaceGate struct {
+	ok, hasRoot, started bool
+	sid, root            string
+}
+
+// gateOf returns rootIDs[sid] (and whether it is set) and yieldedStart[sid].
+func (e *progressiveEngine) gateOf(sid string) *surfaceGate {
+	g := &e.gate
+	if !g.ok || g.sid != sid {
+		r, has := e.rootIDs[sid]
+		*g = surfaceGate{ok: true, hasRoot: has, started: e.yieldedStart[sid], sid: sid, root: r}
+	}
+	return g
+}
+
 func (e *progressiveEngine) setRoot(r string) {
 	if e.surface != "" {
 		if e.admitSurface(e.surface) {
-			e.rootIDs[e.surface] = r
+			e.rootIDs[e.surface], e.gate.ok = r, false
 		}
 		return
 	}

@@ -25,12 +25,16 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 	if err := e.takeLimitErr(); err != nil {
 		return err
 	}
-	root, hasRoot := e.rootID()
-	if !hasRoot || root == "" || !e.kindSeen {
+	sid := e.surface
+	if sid == "" || !e.kindSeen {
 		return nil
 	}
-	sid := e.surface
-	if sid == "" || !e.yieldedStart[sid] || (len(e.deleted) > 0 && e.deleted[sid] != 0) {
+	g := e.gateOf(sid) // (rootID and yieldedStart, once per surface)
+	root, hasRoot := g.root, g.hasRoot
+	if !hasRoot {
+		root, hasRoot = e.defaultRoot, e.hasDefault
+	}
+	if !hasRoot || root == "" || !g.started || (len(e.deleted) > 0 && e.deleted[sid] != 0) {
 		return nil
 	}
 	s := e.state(sid)

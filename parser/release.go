@@ -123,7 +123,7 @@ func (e *progressiveEngine) use(s *surfaceState) {
 func (e *progressiveEngine) freezeUsed() {
 	for i, s := range e.inUse {
 		s.inUse = false
-		if s.freeze() {
+		if s.freeze(&e.freezeSc) {
 			e.freezes++
 			e.frozenWork += len(s.frozen.comps)
 		}

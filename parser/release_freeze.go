@@ -1,13 +1,13 @@
 package parser
 
 import (
-	"bytes"
+	"strings"
 	"unsafe"
 )
 
 // The compact form of a surface between blocks. Once a block ended, a
 // surface the block used (see state) is frozen when it is at rest (see
-// canFreeze): its components, arrival order, reachable list and targets
+// freeze): its components, arrival order, reachable list and targets
 // are moved into one byte arena (each component's bytes, its processed
 // form when that differs, the ids of targets no component has) and small
 // fixed-size records holding offsets into it, and the entries, byte-level
@@ -79,40 +79,60 @@ const (
 // full form (its bookkeeping is then small beside its bytes anyway).
 const maxFrozenComps = 256
 
-// canFreeze reports whether s is at rest: nothing pending for the next
-// yield, no component waiting for a child (no placeholders, no waits, no
-// waiters), every component read at byte level, and no more than
-// maxFrozenComps components. Other surfaces stay as they are.
-func (s *surfaceState) canFreeze() bool {
-	if s.id == "" || len(s.comps) > maxFrozenComps || s.deferred || len(s.dirtyList) > 0 || len(s.unsentList) > 0 ||
-		s.wokenN != 0 || len(s.woken) > 0 || len(s.bufDeps) > 0 || len(s.phUnsent) > 0 ||
-		len(s.order) != len(s.comps) || len(s.comps) == 0 || len(s.tidx) != len(s.tgts) {
-		return false
-	}
-	for _, ent := range s.comps {
-		fc := ent.fast
-		if fc == nil || ent.raw != nil || ent.phs != nil || ent.lists != nil || ent.woken != 0 ||
-			ent.isDirty || ent.isUnsent || ent.listed || fc.pns != nil ||
-			len(ent.refs) > len(fc.slots) || len(fc.src) > 1<<30 || (fc.more != nil && fc.more.edits != nil) {
-			return false
-		}
-	}
-	for i := range s.tgts {
-		if s.tgts[i].waiters != nil {
-			return false
-		}
-	}
-	return true
+// freezeScratch is what freeze collects before it builds the compact form,
+// kept by the engine from one freeze to the next.
+type freezeScratch struct {
+	ents []*compEntry // the components, in arrival order
+	tgts []tgtRef     // the targets, by index
 }
 
-// freeze moves s's components into their compact form, when s is at
-// rest; it reports whether it did.
-func (s *surfaceState) freeze() bool {
-	if s.frozen != nil || !s.canFreeze() {
+// tgtRef is a target's id and its component, if it arrived.
+type tgtRef struct {
+	id  string
+	ent *compEntry
+}
+
+// atRest reports whether s may be frozen as far as its own fields tell:
+// nothing pending for the next yield, no component waiting (no woken
+// ones, no waits on the buffer) and no more than maxFrozenComps
+// components. freeze checks the components and targets (restComp).
+func (s *surfaceState) atRest() bool {
+	return s.id != "" && len(s.comps) <= maxFrozenComps && !s.deferred && len(s.dirtyList) == 0 &&
+		len(s.unsentList) == 0 && s.wokenN == 0 && len(s.woken) == 0 && len(s.bufDeps) == 0 &&
+		len(s.phUnsent) == 0 && len(s.order) == len(s.comps) && len(s.comps) > 0 && len(s.tidx) == len(s.tgts)
+}
+
+// restComp reports whether a component is at rest: read at byte level,
+// with no placeholders, waits or pending change, and no v0.8 paths to
+// normalise (the compact form does not keep the edits).
+func restComp(ent *compEntry) bool {
+	fc := ent.fast
+	return fc != nil && ent.raw == nil && ent.phs == nil && ent.lists == nil && ent.woken == 0 &&
+		!ent.isDirty && !ent.isUnsent && !ent.listed && fc.pns == nil &&
+		len(ent.refs) <= len(fc.slots) && len(fc.src) <= 1<<30 && (fc.more == nil || fc.more.edits == nil)
+}
+
+// freeze moves s's components into their compact form when s is at rest
+// (atRest, every component restComp, no target with waiters); it reports
+// whether it did. sc is scratch space, emptied before it returns.
+func (s *surfaceState) freeze(sc *freezeScratch) bool {
+	if s.frozen != nil || !s.atRest() {
 		return false
 	}
+	defer func() {
+		clear(sc.ents)
+		clear(sc.tgts)
+		sc.ents, sc.tgts = sc.ents[:0], sc.tgts[:0]
+	}()
 	n, size, nSlots, nRefs := len(s.order), 0, 0, 0
-	for _, ent := range s.comps {
+	ents := sc.ents[:0]
+	for _, id := range s.order {
+		ent := s.comps[id]
+		if ent == nil || !restComp(ent) {
+			sc.ents = ents
+			return false
+		}
+		ents = append(ents, ent)
 		size += len(ent.fast.src)
 		if !ent.shared {
 			size += len(ent.pjson)
@@ -120,9 +140,29 @@ func (s *surfaceState) freeze() bool {
 		nSlots += len(ent.fast.slots)
 		nRefs += len(ent.refs)
 	}
-	for id := range s.tidx {
-		if s.comps[id] == nil {
-			size += len(id)
+	sc.ents = ents
+	for i := range s.tgts {
+		if s.tgts[i].waiters != nil {
+			return false
+		}
+	}
+	tgts := append(sc.tgts[:0], make([]tgtRef, len(s.tgts))...)
+	sc.tgts = tgts
+	// The targets that are components, by the components' ids; the others
+	// (rare at rest) by a walk of the targets.
+	found := 0
+	for _, ent := range ents {
+		if i, ok := s.tidx[ent.id]; ok {
+			tgts[i] = tgtRef{id: ent.id, ent: ent}
+			found++
+		}
+	}
+	if found < len(tgts) {
+		for id, i := range s.tidx {
+			if tgts[i].ent == nil {
+				tgts[i].id = id
+				size += len(id)
+			}
 		}
 	}
 	if size > 1<<31 {
@@ -134,15 +174,14 @@ func (s *surfaceState) freeze() bool {
 		slots: make([]childSlot, 0, nSlots),
 		refs:  make([]span, 0, nRefs),
 	}
-	for i, id := range s.order {
-		ent := s.comps[id]
+	for i, ent := range ents {
 		fc := ent.fast
 		c := &f.comps[i]
 		at := uint32(len(f.arena))
 		f.arena = append(f.arena, fc.src...)
 		c.src = span{at, uint32(len(f.arena))}
 		c.id = c.src
-		if k := bytes.Index(fc.src, []byte(ent.id)); k >= 0 {
+		if k := strings.Index(unsafe.String(unsafe.SliceData(fc.src), len(fc.src)), ent.id); k >= 0 {
 			c.id = span{at + uint32(k), at + uint32(k+len(ent.id))}
 		} else {
 			c.id = span{uint32(len(f.arena)), 0}
@@ -185,7 +224,7 @@ func (s *surfaceState) freeze() bool {
 			}
 		}
 		// The entry is dropped with the surface's table: its woken count
-		// (0, see canFreeze) holds its index while sorted is recorded.
+		// (0, see restComp) holds its index while sorted is recorded.
 		ent.woken = int32(i)
 	}
 	if len(s.sorted) > 0 {
@@ -195,14 +234,14 @@ func (s *surfaceState) freeze() bool {
 		}
 	}
 	f.tgts = make([]frozenTarget, len(s.tgts))
-	for id, i := range s.tidx {
+	for i, r := range tgts {
 		t := &f.tgts[i]
 		t.inbound, t.depth = s.tgts[i].inbound, s.tgts[i].depth
-		if ent := s.comps[id]; ent != nil {
-			t.id = f.comps[ent.woken].id
+		if r.ent != nil {
+			t.id = f.comps[r.ent.woken].id
 		} else {
 			t.id.a = uint32(len(f.arena))
-			f.arena = append(f.arena, id...)
+			f.arena = append(f.arena, r.id...)
 			t.id.b = uint32(len(f.arena))
 		}
 	}

@@ -10,7 +10,7 @@ import "sync"
 // lists of components and surfaces processed and used, a component's old
 // placeholders, the snapshot's placeholders seen, the component scanner's
 // output, slots and keys, the healer's output (every reader copies what it
-// keeps of those).
+// keeps of those), and what freeze collects.
 
 // blockScratch is one set of pooled scratch lists.
 type blockScratch struct {
@@ -20,6 +20,8 @@ type blockScratch struct {
 	csOut, healOut     []byte
 	csSlots            []childSlot
 	csKeys             []keySpan
+	freezeEnts         []*compEntry
+	freezeTgts         []tgtRef
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(blockScratch) }}
@@ -59,6 +61,8 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.heal.out, &b.healOut, take)
 	moveList(&e.cs.slots, &b.csSlots, take)
 	moveList(&e.cs.keys, &b.csKeys, take)
+	moveList(&e.freezeSc.ents, &b.freezeEnts, take)
+	moveList(&e.freezeSc.tgts, &b.freezeTgts, take)
 }
 
 // moveList moves one scratch list: the pooled *pooled into *own when take

@@ -200,7 +200,7 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			// which only a block that lost count lets through, takes the
 			// byte path below, to the same effect).
 			j := i
-			if !s.esc {
+			if !s.esc && jsonwire.IsPlain(c) { // (a quote or backslash: no run)
 				j = jsonwire.PlainRun(seg, i)
 			}
 			if j > i {

@@ -29,10 +29,11 @@ func (e *progressiveEngine) emitRaw(raw []byte, dedup bool, surface string) {
 // part is left without messages.
 func (e *progressiveEngine) finishFeed(out *emitter) {
 	snaps := e.suSnaps
-	defer func() { e.suSnaps = snaps[:0] }()
 	if len(snaps) < 2 {
+		e.suSnaps = snaps[:0]
 		return
 	}
+	defer func() { e.suSnaps = snaps[:0] }()
 	if e.suSeen == nil {
 		e.suSeen = map[string]struct{}{}
 	}

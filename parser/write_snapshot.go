@@ -57,10 +57,8 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 	phs := e.snapshotPlaceholders(s, ents)
 	closing := e.closeComponentMessage(sid)
 	open := e.openComponentMessage(nil)
-	n := len(open) + len(phs) + len(closing)
-	for _, ent := range ents {
-		n += len(ent.pjson) + 1
-	}
+	// (reachBytes: the size of ents' processed forms.)
+	n := len(open) + len(phs) + len(closing) + s.reachBytes + len(ents)
 	b := append(e.out.store.alloc(n), open...)
 	for i, ent := range ents {
 		if i > 0 {
@@ -85,17 +83,9 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 	}
 	s.phPartV = s.phsVer
 	out := s.phPart[:0]
-	nph := 0
-	for _, ent := range ents {
-		nph += len(ent.phs)
-	}
-	useMap := nph > 32
-	if useMap {
-		if e.phSeen == nil {
-			e.phSeen = map[string]struct{}{}
-		}
-		clear(e.phSeen)
-	}
+	// Placeholders seen: a list while short, tested by idSignature first,
+	// then a map.
+	useMap := false
 	seen := e.snapPhs[:0]
 	var sig uint64 // one bit per placeholder seen, by idSignature
 	for _, ent := range ents {
@@ -112,12 +102,23 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 				}
 				sig |= bit
 				seen = append(seen, ph)
+				if len(seen) > 32 {
+					useMap = true
+					if e.phSeen == nil {
+						e.phSeen = map[string]struct{}{}
+					}
+					clear(e.phSeen)
+					for _, ph := range seen {
+						e.phSeen[ph] = struct{}{}
+					}
+				}
 			}
 			out = append(out, ',')
 			out = append(out, ent.lists.phJS[k]...) // (phs not empty: lists set)
 		}
 	}
-	clear(seen)
+	// (seen is not cleared: it holds placeholder names until the block's
+	// end, when releaseIdle empties it.)
 	e.snapPhs = seen[:0]
 	s.phPart = out
 	return out
