@@ -118,16 +118,18 @@ func TestCompScannerRefs(t *testing.T) {
 		ids  string // compFast: the child slots, field:id
 		refs string // compFast: its references, in order
 	}{
-		{"detail and summary", false, `{"id":"r","summary":"s","component":"Card","detail":"d","child":"c"}`, compFast,
-			`{"child":"c","component":"Card","detail":"d","id":"r","summary":"s"}`, "[2:c 8:d 10:s]", "[c d s]"},
-		{"root and own componentId", false, `{"id":"r","component":"X","root":"a","componentId":"m"}`, compFast,
-			`{"component":"X","componentId":"m","id":"r","root":"a"}`, "[5:m 9:a]", "[a]"},
-		{"template list", false, `{"id":"r","component":"X","template":["p",1,{"k":"v"},"q"]}`, compFast,
-			`{"component":"X","id":"r","template":["p",1,{"k":"v"},"q"]}`, "[11:p 11:q]", "[p q]"},
-		{"detail object", false, `{"id":"r","component":"X","detail":{"a":[1]}}`, compFast,
-			`{"component":"X","detail":{"a":[1]},"id":"r"}`, "[]", "[]"},
-		{"v08 properties", true, `{"id":"r","component":{"Card":{"detail":"d","componentId":"m","template":["t"]}}}`, compFast,
-			`{"component":{"Card":{"componentId":"m","detail":"d","template":["t"]}},"id":"r"}`, "[5:m 8:d 11:t]", "[d t]"},
+		// detail, summary, root and template take the generic path (see
+		// entry_refs.go), whatever their value.
+		{"detail and summary", false, `{"id":"r","summary":"s","component":"Card","detail":"d","child":"c"}`, compSlow, "", "", ""},
+		{"root", false, `{"id":"r","component":"X","root":"a"}`, compSlow, "", "", ""},
+		{"template string", false, `{"id":"r","component":"List","template":"s"}`, compSlow, "", "", ""},
+		{"template list", false, `{"id":"r","component":"X","template":["p",1,{"k":"v"},"q"]}`, compSlow, "", "", ""},
+		{"detail object", false, `{"id":"r","component":"X","detail":{"a":[1]}}`, compSlow, "", "", ""},
+		{"v08 reference properties", true, `{"id":"r","component":{"Card":{"detail":"d","componentId":"m","template":["t"]}}}`, compSlow, "", "", ""},
+		{"own componentId", false, `{"id":"r","component":"X","componentId":"m","child":"c"}`, compFast,
+			`{"child":"c","component":"X","componentId":"m","id":"r"}`, "[2:c 5:m]", "[c]"},
+		{"v08 own componentId", true, `{"id":"r","component":{"Card":{"componentId":"m","child":"c"}}}`, compFast,
+			`{"component":{"Card":{"child":"c","componentId":"m"}},"id":"r"}`, "[2:c 5:m]", "[c]"},
 		{"v08 outside the definition", true, `{"id":"r","child":"c","component":{"Text":{}},"x":{"children":["a"]}}`, compFast,
 			`{"child":"c","component":{"Text":{}},"id":"r","x":{"children":["a"]}}`, "[]", "[]"},
 		{"detail with componentId", false, `{"id":"r","component":"X","detail":{"componentId":"a"}}`, compSlow, "", "", ""},
@@ -170,6 +172,14 @@ var refShapeCases = []struct{ name, in string }{
 	{"own_componentId_and_template", fastCS + `{"updateComponents":{"components":[{"children":["a","b"],"component":"Column","id":"root"},{"child":"c","component":"X","componentId":"m","id":"a"},{"component":"Row","id":"b","template":["p",1,{"k":"v"},"q"]},{"component":"Text","id":"m","text":"late"},{"component":"Text","id":"p","text":"p"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"componentIds_not_strings", fastCS + `{"updateComponents":{"components":[{"children":["a","b","c"],"component":"Column","id":"root"},{"children":{"componentId":7,"path":"/p"},"component":"List","id":"a"},{"component":"X","componentId":{"k":[1,null]},"id":"b"},{"component":"X","componentId":false,"id":"c"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"v08_properties_and_outside", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Card":{"child":"c","componentId":"m","detail":"d","template":["t"]}},"id":"a"},{"child":"zz","component":{"Text":{"text":{"literalString":"x"}}},"id":"b","x":{"children":["q"],"path":"p"}},{"component":{"Text":{"text":{"literalString":"m"}}},"id":"m"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// Found by a differential run against the tree before (session 12)
+	// while these fields were read at byte level: a string "template"
+	// counted as a reference, and placeholders for "detail", "summary" and
+	// "template" ids of a component still arriving.
+	{"review_template_string", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s0","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s0","components":[{"component":"List","id":"root","template":"s"},{"component":"Text","id":"s","text":"x"}]}}]</a2ui-json>`},
+	{"review_v08_template_string", `<a2ui-json>[{"beginRendering":{"surfaceId":"s0","root":"root"}},{"surfaceUpdate":{"surfaceId":"s0","components":[{"component":{"List":{"template":"s"}},"id":"root"},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"s"}]}}]</a2ui-json>`},
+	{"review_detail_open", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["s"],"component":"Column","id":"root"},{"component":"X","detail":"r","id":"s"}]}}]</a2ui-json>`},
+	{"review_template_list_open", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["s"],"component":"Column","id":"root"},{"component":"Custom","id":"s","template":["p","r"]}]}}]</a2ui-json>`},
 }
 
 // TestRefShapesMatchGeneric: streams with the special reference fields
@@ -196,24 +206,4 @@ var escShapeCases = []struct{ name, in string }{
 func TestEscapedIDsMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchGeneric(t, escShapeCases)
-}
-
-// TestEscapedIDsSurviveFreeze: a surface at rest whose component names an
-// id that keeps an escape is packed and rebuilt with the decoded id as the
-// reference (release_freeze.go keeps no quoted form of it). (A child with
-// such an id takes the generic path, and its surface is not packed: the
-// reference here is one the processing leaves alone.)
-func TestEscapedIDsSurviveFreeze(t *testing.T) {
-	in := fastCS + `{"updateComponents":{"components":[{"child":"a","component":"Card","detail":"q\"x","id":"root"},{"component":"Text","id":"a","summary":"b\\","text":"a"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`
-	_, e := releaseRunEngine(t, ModeDelta, false, [][]byte{[]byte(in)})
-	s := e.seen["s"]
-	if s == nil || s.frozen == nil {
-		t.Fatal("surface s not packed")
-	}
-	s.thaw()
-	for id, want := range map[string]string{"root": `[a q"x]`, "a": `[b\]`} {
-		if got := fmt.Sprint(s.comps[id].refs); got != want {
-			t.Errorf("references of %s %s, want %s", id, got, want)
-		}
-	}
 }

@@ -10,8 +10,8 @@ import (
 // v0.9-family component (string "component") whose only
 // component references are top-level "child"-like strings,
 // "children"-like lists of strings, a template ("children":
-// {"componentId": ...}) and the reference fields detail, summary, root
-// and template (entry_refs.go), and a v0.8 component ("component": {Type:
+// {"componentId": ...}) and its own "componentId" (entry_refs.go), and a
+// v0.8 component ("component": {Type:
 // props}) whose references are such properties (or "children":
 // {"explicitList": [...]} or {"template": {"componentId": ...}}); its
 // data-binding paths are normalised by edits of its bytes
@@ -26,12 +26,12 @@ import (
 // the reader does not take (a key twice, more than maxFastKeys keys in an
 // object, an escape in a key or an id) is read in its canonical encoding
 // (entry_canon.go). Anything else takes the generic path (decoded maps),
-// which gives the same observable result: a child field below the top
-// level (Tabs' "tabs": [{"child": ...}]), a list element that is not a
+// which gives the same observable result: the reference fields detail,
+// summary, root and template (see entry_refs.go), a child field below the
+// top level (Tabs' "tabs": [{"child": ...}]), a list element that is not a
 // string, a component's own id that keeps an escape, a "path" that is an
 // object or a list or beside a componentId or a child field (v0.8), a
-// template holding a child field or a template, a child named
-// children_<id> (emptyClash). With a catalog, so does a component of a
+// template holding a child field or a template. With a catalog, so does a component of a
 // type whose reference fields are not all well-known names (a Modal's
 // "trigger"), and a component's verdict is taken on its bytes (catalog.go).
 

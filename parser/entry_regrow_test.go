@@ -53,59 +53,11 @@ func manyChildren(n int) string {
 // processed again from scratch (processFast, registerWaits). The outputs
 // must be the same, byte for byte.
 func TestIncrementalProcessingMatchesFull(t *testing.T) {
-	type stream struct {
-		name string
-		in   []byte
-	}
-	var streams []stream
-	for _, s := range regrowStreams {
-		streams = append(streams, stream{s.name, []byte(s.in)})
-	}
-	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		for i, turn := range corpusTurns(t, corpus, 0, 7, 99) {
-			streams = append(streams, stream{fmt.Sprintf("%s turn %d", corpus, i), turn})
-		}
-	}
-	run := func(t *testing.T, mode Mode, chunks [][]byte, incremental bool) string {
-		p, err := New(WithMode(mode))
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := p.eng.(*progressiveEngine)
-		var b strings.Builder
-		write := func(parts []Part, err error) {
-			for _, pt := range parts {
-				fmt.Fprintf(&b, "text=%q\n", pt.Text)
-				for _, m := range pt.Messages {
-					fmt.Fprintf(&b, "msg=%s\n", m)
-				}
-			}
-			fmt.Fprintf(&b, "err=%v\n--\n", err)
-		}
-		for _, c := range chunks {
-			write(p.Feed(c))
-			if !incremental {
-				for _, s := range e.seen {
-					for _, ent := range s.comps {
-						ent.slotsKept = false
-					}
-				}
+	checkSameWithHook(t, regrowStreams, "incremental", "from scratch", func(e *progressiveEngine) {
+		for _, s := range e.seen {
+			for _, ent := range s.comps {
+				ent.slotsKept = false
 			}
 		}
-		write(p.Close())
-		return b.String()
-	}
-	for _, s := range streams {
-		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-			for _, n := range []int{1, 3, 16} {
-				t.Run(fmt.Sprintf("%s/%s/chunk%d", s.name, mode, n), func(t *testing.T) {
-					chunks := chunked(s.in, n)
-					got, want := run(t, mode, chunks, true), run(t, mode, chunks, false)
-					if got != want {
-						t.Fatalf("incremental:\n%s\nfrom scratch:\n%s", got, want)
-					}
-				})
-			}
-		}
-	}
+	})
 }
