@@ -11,14 +11,7 @@ import (
 // encoding, with their child slots) and those it still leaves to the
 // generic path (compSlow).
 func TestCompScannerCanonical(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		v08  bool
-		comp string
-		want int
-		out  string // compFast: the bytes kept
-		ids  string // compFast: the child slots, field:id
-	}{
+	for _, tc := range []scanCase{
 		{"escape in a sorted component", false, `{"id":"r","component":"Row","children":[],"label":"say \"hi\"\n\u00e9\/"}`, compFast,
 			`{"children":[],"component":"Row","id":"r","label":"say \"hi\"\né/"}`, "[]"},
 		{"key twice", false, `{"id":"r","text":"a","component":"Text","text":"b"}`, compFast,
@@ -55,26 +48,46 @@ func TestCompScannerCanonical(t *testing.T) {
 		{"child field after a key twice", false, `{"id":"r","component":"Text","a":1,"a":2,"x":{"child":"c"}}`, compSlow, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var c compScanner
-			got := c.scanAt([]byte(tc.comp), tc.v08, 1, 0)
-			if got != tc.want {
-				t.Fatalf("outcome %d, want %d", got, tc.want)
-			}
-			if got != compFast {
-				return
-			}
-			if string(c.out) != tc.out {
-				t.Errorf("bytes %s, want %s", c.out, tc.out)
-			}
-			var ids []string
-			for _, sl := range c.slots {
-				ids = append(ids, fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b]))
-			}
-			if s := "[" + strings.Join(ids, " ") + "]"; s != tc.ids {
-				t.Errorf("slots %s, want %s", s, tc.ids)
-			}
+			checkScan(t, tc.comp, tc.v08, tc.want, tc.out, tc.ids)
 		})
 	}
+}
+
+// scanCase is a component read by checkScan: the outcome wanted and, for
+// compFast, the bytes kept and the child slots ("[field:id ...]").
+type scanCase struct {
+	name string
+	v08  bool
+	comp string
+	want int
+	out  string
+	ids  string
+}
+
+// checkScan reads comp with a compScanner and checks the outcome and, for
+// compFast, the bytes kept (out) and the child slots (ids, "[field:id
+// ...]"). It returns the scanner, or nil when the outcome is not compFast.
+func checkScan(t *testing.T, comp string, v08 bool, want int, out, ids string) *compScanner {
+	t.Helper()
+	var c compScanner
+	got := c.scanAt([]byte(comp), v08, 1, 0)
+	if got != want {
+		t.Fatalf("outcome %d, want %d", got, want)
+	}
+	if got != compFast {
+		return nil
+	}
+	if string(c.out) != out {
+		t.Errorf("bytes %s, want %s", c.out, out)
+	}
+	var s []string
+	for _, sl := range c.slots {
+		s = append(s, fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b]))
+	}
+	if got := "[" + strings.Join(s, " ") + "]"; got != ids {
+		t.Errorf("slots %s, want %s", got, ids)
+	}
+	return &c
 }
 
 // sortedKeys is manyKeys(n) with its members in key order.

@@ -2,7 +2,6 @@ package parser
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -139,23 +138,9 @@ func TestCompScannerRefs(t *testing.T) {
 		{"template object", false, `{"id":"r","component":"X","template":{"componentId":"a"}}`, compSlow, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var c compScanner
-			got := c.scanAt([]byte(tc.comp), tc.v08, 1, 0)
-			if got != tc.want {
-				t.Fatalf("outcome %d, want %d", got, tc.want)
-			}
-			if got != compFast {
+			c := checkScan(t, tc.comp, tc.v08, tc.want, tc.out, tc.ids)
+			if c == nil {
 				return
-			}
-			if string(c.out) != tc.out {
-				t.Errorf("bytes %s, want %s", c.out, tc.out)
-			}
-			var ids []string
-			for _, sl := range c.slots {
-				ids = append(ids, fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b]))
-			}
-			if s := "[" + strings.Join(ids, " ") + "]"; s != tc.ids {
-				t.Errorf("slots %s, want %s", s, tc.ids)
 			}
 			var names idNames
 			if refs, _ := c.result(&names).refs(&names); fmt.Sprint(refs) != tc.refs {

@@ -1,23 +1,13 @@
 package parser
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // TestCompScannerTemplate checks which template child lists the byte-level
 // reader takes (compFast, with the template's componentId as a
 // cfComponentID slot and the component rewritten with sorted keys) and
 // which it leaves to the generic path (compSlow).
 func TestCompScannerTemplate(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		v08  bool
-		comp string
-		want int
-		out  string // compFast: the bytes kept
-		ids  string // compFast: the child slots, field:id
-	}{
+	for _, tc := range []scanCase{
 		{"v09", false, `{ "id" : "l", "component" : "List", "children" : { "path" : "/items", "componentId" : "item" } }`, compFast,
 			`{"children":{"componentId":"item","path":"/items"},"component":"List","id":"l"}`, "[6:item]"},
 		{"v09 with child and nested values", false, `{"id":"l","component":"Card","children":{"componentId":"x","extra":{"z":[1,{"k":"v"}],"a":true}},"child":"y"}`, compFast,
@@ -47,27 +37,7 @@ func TestCompScannerTemplate(t *testing.T) {
 		{"v08 template not an object", true, `{"id":"l","component":{"List":{"children":{"template":"x"}}}}`, compSlow, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var c compScanner
-			got := c.scanAt([]byte(tc.comp), tc.v08, 1, 0)
-			if got != tc.want {
-				t.Fatalf("outcome %d, want %d", got, tc.want)
-			}
-			if got != compFast {
-				return
-			}
-			if string(c.out) != tc.out {
-				t.Errorf("bytes %s, want %s", c.out, tc.out)
-			}
-			ids := "["
-			for i, sl := range c.slots {
-				if i > 0 {
-					ids += " "
-				}
-				ids += fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b])
-			}
-			if ids += "]"; ids != tc.ids {
-				t.Errorf("slots %s, want %s", ids, tc.ids)
-			}
+			checkScan(t, tc.comp, tc.v08, tc.want, tc.out, tc.ids)
 		})
 	}
 }
