@@ -133,8 +133,8 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		if i, ok = c.list(b, i, field, atTopList); !ok {
 			return i, false
 		}
-	case field == cfOwnID || field >= cfDetail:
-		if i, ok = c.special(b, i, field, 1); !ok {
+	case field == cfOwnID:
+		if i, ok = c.ownComponentID(b, i, 1); !ok {
 			return i, false
 		}
 	case field >= 0:
@@ -284,8 +284,8 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return c.nestedList(b, i)
 	case field == cfChildren || field == cfExplicitList:
 		return c.list(b, i, field, atPropList)
-	case field == cfOwnID || field >= cfDetail:
-		return c.special(b, i, field, 2)
+	case field == cfOwnID:
+		return c.ownComponentID(b, i, 2)
 	case field >= 0:
 		if b[i] != '"' {
 			c.slow = true

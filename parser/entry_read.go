@@ -52,11 +52,6 @@ const (
 	cfOwnID       // "componentId" of the component (v0.9) or its properties (v0.8): processed, no reference
 	cfComponentID // a template's, in "children" (entry_template.go)
 	cfNestedList  // v0.8 "children": {"explicitList": [...]}, met after the others
-	// References the processing leaves as they are (entry_refs.go).
-	cfDetail
-	cfRoot
-	cfSummary
-	cfTemplate
 )
 
 // childSlot is one child id in a fast component's bytes.
@@ -168,10 +163,10 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 		present |= 1 << sl.field
 	}
 	present |= (present >> cfNestedList & 1) | (present >> cfComponentID & 1) // (read as "children")
-	// Sorted property order: child, children, contentChild, detail,
-	// entryPointChild, explicitList, root, summary, template (a
-	// componentId of the component is no reference).
-	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfDetail, cfEntryPointChild, cfExplicitList, cfRoot, cfSummary, cfTemplate} {
+	// Sorted property order: child, children, contentChild,
+	// entryPointChild, explicitList (a componentId of the component is no
+	// reference).
+	for _, f := range [...]uint8{cfChild, cfChildren, cfContentChild, cfEntryPointChild, cfExplicitList} {
 		if present&(1<<f) == 0 {
 			continue
 		}
@@ -405,14 +400,9 @@ func topKey(k []byte) (bit uint8, field int, slow bool) {
 		return seenContentChild, cfContentChild, false
 	case "entryPointChild":
 		return seenEntryPointChild, cfEntryPointChild, false
-	case "detail":
-		return 0, cfDetail, false
-	case "summary":
-		return 0, cfSummary, false
-	case "root":
-		return 0, cfRoot, false
-	case "template":
-		return 0, cfTemplate, false
+	case "detail", "summary", "root", "template":
+		// Reference fields the generic path reads (see entry_refs.go).
+		return 0, -1, true
 	case "componentId":
 		return 0, cfOwnID, false
 	}

@@ -14,17 +14,13 @@ package parser
 // differential run against the tree before, session 12; see
 // TestRefShapesMatchGeneric).
 
-// special reads the value at b[i], at nesting depth depth, of the special
-// field field.
-func (c *compScanner) special(b []byte, i int, field int, depth int) (int, bool) {
-	if field != cfOwnID {
-		c.slow = true
-		return i, false
-	}
+// ownComponentID reads the value at b[i], at nesting depth depth, of the
+// component's own componentId (a cfOwnID slot when it is a string).
+func (c *compScanner) ownComponentID(b []byte, i int, depth int) (int, bool) {
 	c.sorted = true
 	switch b[i] {
 	case '"':
-		return c.slot(b, i, field)
+		return c.slot(b, i, cfOwnID)
 	case '[':
 		// (Processed as a list of child ids.)
 		c.slow = true

@@ -174,17 +174,10 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			if !jsonwire.IsSpace(c) {
 				s.content = true
 			}
-			switch c {
-			case '[':
-				s.buf = append(s.startBuf(), '[')
-				s.stack = append(s.stack, pframe{open: '[', start: 0})
-				s.inList = true
-				s.resetMsg()
-				s.sig = true
-			case '{':
-				s.buf = append(s.startBuf(), '{')
-				s.stack = append(s.stack, pframe{open: '{', start: 0})
-				s.inList = false
+			if c == '[' || c == '{' {
+				s.buf = append(s.startBuf(), c)
+				s.stack = append(s.stack, pframe{open: c, start: 0})
+				s.inList = c == '['
 				s.resetMsg()
 				s.sig = true
 			}
