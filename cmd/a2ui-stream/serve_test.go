@@ -62,11 +62,15 @@ func startServe(t *testing.T, url string, args ...string) *serveProc {
 	t.Cleanup(func() { s.stop(t) })
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
-		s.metrics, s.sse = s.listenAddr("metrics"), s.listenAddr("sse")
+		s.metrics = s.listenAddr("metrics")
 		if s.metrics != "" {
 			if resp, err := http.Get(s.metrics + "/readyz"); err == nil {
 				resp.Body.Close()
 				if resp.StatusCode == http.StatusOK {
+					// Read once ready: every listener is logged before the
+					// consumer subscribes (read before the probe, the SSE
+					// listener could still be missing: a CI failure).
+					s.sse = s.listenAddr("sse")
 					return s
 				}
 			}
