@@ -68,37 +68,97 @@ var beforeRootCases = []struct {
 // leave, and every message of the block is read.
 func TestComponentsBeforeRootWait(t *testing.T) {
 	for _, tc := range beforeRootCases {
-		for _, size := range []int{0, 1, 3, 16} {
-			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-				t.Run(fmt.Sprintf("%s/%s/chunk%d", tc.name, mode, size), func(t *testing.T) {
-					chunks := [][]byte{[]byte(tc.in)}
-					if size > 0 {
-						chunks = chunked([]byte(tc.in), size)
+		checkReachableAsComplete(t, tc.name, tc.in, tc.want)
+	}
+}
+
+// checkReachableAsComplete feeds in whole and at several chunk sizes in
+// the progressive modes: no block fails, and applying the yields leaves
+// the components reachable from the root, and the data, that the complete
+// messages leave. want are substrings of progressive mode's last
+// component message.
+func checkReachableAsComplete(t *testing.T, name, in string, want []string) {
+	t.Helper()
+	for _, size := range []int{0, 1, 3, 16} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(fmt.Sprintf("%s/%s/chunk%d", name, mode, size), func(t *testing.T) {
+				chunks := [][]byte{[]byte(in)}
+				if size > 0 {
+					chunks = chunked([]byte(in), size)
+				}
+				full, ferr := runMode(t, ModeComplete, nil, [][]byte{[]byte(in)})
+				got, gerr := runMode(t, mode, nil, chunks)
+				if ferr != 0 || gerr != 0 {
+					t.Fatalf("errors: complete %d, %s %d", ferr, mode, gerr)
+				}
+				c, g := applyAll(t, full), applyAll(t, got)
+				if err := diffStates("reachable components (complete vs "+mode.String()+")", c.reachable(), g.reachable()); err != nil {
+					t.Error(err)
+				}
+				if err := diffStates("data (complete vs "+mode.String()+")", c.data, g.data); err != nil {
+					t.Error(err)
+				}
+				if mode != ModeProgressive {
+					return
+				}
+				last := lastComponentMessage(t, got)
+				for _, w := range want {
+					if !strings.Contains(last, w) {
+						t.Errorf("last component message %s, want it to contain %s", last, w)
 					}
-					full, ferr := runMode(t, ModeComplete, nil, [][]byte{[]byte(tc.in)})
-					got, gerr := runMode(t, mode, nil, chunks)
-					if ferr != 0 || gerr != 0 {
-						t.Fatalf("errors: complete %d, %s %d", ferr, mode, gerr)
-					}
-					c, g := applyAll(t, full), applyAll(t, got)
-					if err := diffStates("reachable components (complete vs "+mode.String()+")", c.reachable(), g.reachable()); err != nil {
-						t.Error(err)
-					}
-					if err := diffStates("data (complete vs "+mode.String()+")", c.data, g.data); err != nil {
-						t.Error(err)
-					}
-					if mode != ModeProgressive {
-						return
-					}
-					last := lastComponentMessage(t, got)
-					for _, w := range tc.want {
-						if !strings.Contains(last, w) {
-							t.Errorf("last component message %s, want it to contain %s", last, w)
-						}
-					}
-				})
-			}
+				}
+			})
 		}
+	}
+}
+
+// rootMemberCases hold a "root" member that names no surface root: a
+// component's (v0.9 has no root field: the root is the component "root";
+// in v0.8 only beginRendering names it) or a data value's. The progressive
+// modes used to take any "root": "x" in the buffered message as the
+// surface's root, as the reference's pattern does, and yielded only what
+// x reaches. The last two cases check the roots that do count.
+var rootMemberCases = []struct {
+	name string
+	in   string
+	want []string
+}{
+	{
+		name: "v09_component_root_member",
+		in: `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a"]},{"id":"a","component":"X","root":"b"},{"id":"b","component":"Text","text":"y"}]}}]</a2ui-json>`,
+		want: []string{`"id":"root"`, `"id":"a"`, `"id":"b"`},
+	},
+	{
+		name: "v09_data_value_root_member",
+		in: `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+			`{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"root":"t","n":1}}},` +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"t"},{"id":"t","component":"Text","text":{"path":"/root"}}]}}]</a2ui-json>`,
+		want: []string{`"id":"root"`, `"id":"t"`},
+	},
+	{
+		name: "v08_component_root_member",
+		in: `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"main"}},` +
+			`{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"main","component":{"Column":{"children":{"explicitList":["a"]}}}},{"id":"a","component":{"Card":{"child":"b","root":"b"}}},{"id":"b","component":{"Text":{"text":{"literalString":"y"}}}}]}}]</a2ui-json>`,
+		want: []string{`"id":"main"`, `"id":"a"`, `"id":"b"`},
+	},
+	{
+		name: "v08_begin_rendering_root_outside_a_list",
+		in:   `<a2ui-json>{"beginRendering":{"surfaceId":"s","root":"main"}}</a2ui-json><a2ui-json>[{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"main","component":{"Text":{"text":{"literalString":"m"}}}}]}}]</a2ui-json>`,
+		want: []string{`"id":"main"`},
+	},
+	{
+		name: "v08_begin_rendering_root_in_a_list",
+		in:   `<a2ui-json>[{"beginRendering":{"root":"main","surfaceId":"s"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"other","component":{"Text":{"text":{"literalString":"o"}}}},{"id":"main","component":{"Text":{"text":{"literalString":"m"}}}}]}}]</a2ui-json>`,
+		want: []string{`"id":"main"`},
+	},
+}
+
+// TestRootMemberOfComponentOrData: a "root" member below a message's body
+// does not change the surface's root (rootMemberCases).
+func TestRootMemberOfComponentOrData(t *testing.T) {
+	for _, tc := range rootMemberCases {
+		checkReachableAsComplete(t, tc.name, tc.in, tc.want)
 	}
 }
 
@@ -186,6 +246,34 @@ func TestFamilyFromKindKeysIsDeterministic(t *testing.T) {
 			}
 			if len(seen) != 1 {
 				t.Errorf("30 runs gave %d different outputs, want 1", len(seen))
+			}
+		})
+	}
+}
+
+// TestSurfaceIDMemberOfComponent: a component's "surfaceId" member does not
+// move the rest of its message to another surface while it streams. The
+// progressive modes used to take any "surfaceId": "x" in the buffered
+// message as the current surface, as the reference's pattern does: the
+// components after it went to surface x until the message completed, and
+// b's text never showed while it arrived.
+func TestSurfaceIDMemberOfComponent(t *testing.T) {
+	in := []byte(`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"X","surfaceId":"zz"},{"id":"b","component":"Text","text":"long text here"}]}}]</a2ui-json>`)
+	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+		t.Run(mode.String(), func(t *testing.T) {
+			msgs, errs := runMode(t, mode, nil, chunked(in, 1))
+			if errs != 0 {
+				t.Fatalf("%d errors", errs)
+			}
+			partial := false
+			for _, m := range msgs {
+				if strings.Contains(string(m), `"text":"long`) && !strings.Contains(string(m), `"text":"long text here"`) {
+					partial = true
+				}
+			}
+			if !partial {
+				t.Errorf("b's text never showed while it arrived (%d messages)", len(msgs))
 			}
 		})
 	}

@@ -356,6 +356,12 @@ func (e *progressiveEngine) stringClosed() error {
 	if len(content) == 0 {
 		return nil
 	}
+	if s.strKey != keyVersion && !s.inMessageBody() {
+		// A component's or a data value's "surfaceId" or "root" member
+		// names no surface or root (the reference's pattern matched them
+		// anywhere in the message).
+		return nil
+	}
 	switch s.strKey {
 	case keySurfaceID:
 		s.bufSurface = e.surface // most messages name the current surface
@@ -370,6 +376,16 @@ func (e *progressiveEngine) stringClosed() error {
 	}
 	e.resniff()
 	return nil
+}
+
+// inMessageBody reports whether the innermost open container is the body
+// of a top-level message (`{"beginRendering": {…}}`, in a list or not).
+func (s *progScan) inMessageBody() bool {
+	base := 0
+	if s.inList {
+		base = 1
+	}
+	return len(s.stack) == base+2 && s.stack[base].open == '{' && s.stack[base+1].open == '{'
 }
 
 // keyFound handles a ':' after a string: the string was a key.
