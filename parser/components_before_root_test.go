@@ -251,30 +251,44 @@ func TestFamilyFromKindKeysIsDeterministic(t *testing.T) {
 	}
 }
 
-// TestSurfaceIDMemberOfComponent: a component's "surfaceId" member does not
-// move the rest of its message to another surface while it streams. The
-// progressive modes used to take any "surfaceId": "x" in the buffered
-// message as the current surface, as the reference's pattern does: the
-// components after it went to surface x until the message completed, and
-// b's text never showed while it arrived.
-func TestSurfaceIDMemberOfComponent(t *testing.T) {
-	in := []byte(`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
-		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"X","surfaceId":"zz"},{"id":"b","component":"Text","text":"long text here"}]}}]</a2ui-json>`)
-	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-		t.Run(mode.String(), func(t *testing.T) {
-			msgs, errs := runMode(t, mode, nil, chunked(in, 1))
-			if errs != 0 {
-				t.Fatalf("%d errors", errs)
-			}
-			partial := false
-			for _, m := range msgs {
-				if strings.Contains(string(m), `"text":"long`) && !strings.Contains(string(m), `"text":"long text here"`) {
-					partial = true
+// TestMemberOfComponentNamesNothing: a component's "surfaceId" or
+// "version" member does not change the surface or the version of the
+// messages yielded while its message streams. The progressive modes used
+// to take any "surfaceId": "x" or "version": "x" in the buffered message
+// as the message's, as the reference's pattern does: the components after
+// a "surfaceId" went to surface x until the message completed (b's text
+// never showed while it arrived), and a "version" gave the yields that
+// version.
+func TestMemberOfComponentNamesNothing(t *testing.T) {
+	const head = `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},`
+	const tail = `,{"id":"b","component":"Text","text":"long text here"}]}}]</a2ui-json>`
+	for _, tc := range []struct{ name, member string }{
+		{"surfaceId", `{"id":"a","component":"X","surfaceId":"zz"}`},
+		{"version", `{"id":"a","component":"X","version":"2.1"}`},
+	} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(tc.name+"/"+mode.String(), func(t *testing.T) {
+				msgs, errs := runMode(t, mode, nil, chunked([]byte(head+tc.member+tail), 1))
+				if errs != 0 {
+					t.Fatalf("%d errors", errs)
 				}
-			}
-			if !partial {
-				t.Errorf("b's text never showed while it arrived (%d messages)", len(msgs))
-			}
-		})
+				partial := false
+				for _, m := range msgs {
+					var env struct {
+						Version string `json:"version"`
+					}
+					if err := json.Unmarshal(m, &env); err != nil || env.Version != "v0.9" {
+						t.Errorf("message with version %q (%v): %s", env.Version, err, m)
+					}
+					if strings.Contains(string(m), `"text":"long`) && !strings.Contains(string(m), `"text":"long text here"`) {
+						partial = true
+					}
+				}
+				if !partial {
+					t.Errorf("b's text never showed while it arrived (%d messages)", len(msgs))
+				}
+			})
+		}
 	}
 }

@@ -356,10 +356,15 @@ func (e *progressiveEngine) stringClosed() error {
 	if len(content) == 0 {
 		return nil
 	}
-	if s.strKey != keyVersion && !s.inMessageBody() {
-		// A component's or a data value's "surfaceId" or "root" member
-		// names no surface or root (the reference's pattern matched them
-		// anywhere in the message).
+	want := 2 // a body's member
+	if s.strKey == keyVersion {
+		want = 1 // the message's
+	}
+	if s.msgDepth() != want {
+		// A component's or a data value's "surfaceId", "root" or
+		// "version" member names no surface, root or version: those are
+		// the body's and the message's (the reference's pattern matched
+		// them anywhere in the message).
 		return nil
 	}
 	switch s.strKey {
@@ -378,14 +383,20 @@ func (e *progressiveEngine) stringClosed() error {
 	return nil
 }
 
-// inMessageBody reports whether the innermost open container is the body
-// of a top-level message (`{"beginRendering": {…}}`, in a list or not).
-func (s *progScan) inMessageBody() bool {
+// msgDepth is the nesting of the innermost open container in the
+// top-level message: 1 for the message object (`{"version": …}`), 2 for a
+// body (`{"beginRendering": {…}}`), in a list of messages or not, and 0
+// when the stack does not have that shape.
+func (s *progScan) msgDepth() int {
 	base := 0
 	if s.inList {
 		base = 1
 	}
-	return len(s.stack) == base+2 && s.stack[base].open == '{' && s.stack[base+1].open == '{'
+	d := len(s.stack) - base
+	if d < 1 || s.stack[base].open != '{' || s.stack[len(s.stack)-1].open != '{' {
+		return 0
+	}
+	return d
 }
 
 // keyFound handles a ':' after a string: the string was a key.
