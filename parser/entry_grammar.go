@@ -137,6 +137,10 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		if i, ok = c.ownComponentID(b, i, 1); !ok {
 			return i, false
 		}
+	case field >= cfRef:
+		if i, ok = c.refField(b, i, field, 1); !ok {
+			return i, false
+		}
 	case field >= 0:
 		if b[i] != '"' {
 			c.slow = true
@@ -286,6 +290,8 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return c.list(b, i, field, atPropList)
 	case field == cfOwnID:
 		return c.ownComponentID(b, i, 2)
+	case field >= cfRef:
+		return c.refField(b, i, field, 2)
 	case field >= 0:
 		if b[i] != '"' {
 			c.slow = true

@@ -117,14 +117,33 @@ func TestCompScannerRefs(t *testing.T) {
 		ids  string // compFast: the child slots, field:id
 		refs string // compFast: its references, in order
 	}{
-		// detail, summary, root and template take the generic path (see
-		// entry_refs.go), whatever their value.
-		{"detail and summary", false, `{"id":"r","summary":"s","component":"Card","detail":"d","child":"c"}`, compSlow, "", "", ""},
-		{"root", false, `{"id":"r","component":"X","root":"a"}`, compSlow, "", "", ""},
-		{"template string", false, `{"id":"r","component":"List","template":"s"}`, compSlow, "", "", ""},
-		{"template list", false, `{"id":"r","component":"X","template":["p",1,{"k":"v"},"q"]}`, compSlow, "", "", ""},
-		{"detail object", false, `{"id":"r","component":"X","detail":{"a":[1]}}`, compSlow, "", "", ""},
-		{"v08 reference properties", true, `{"id":"r","component":{"Card":{"detail":"d","componentId":"m","template":["t"]}}}`, compSlow, "", "", ""},
+		// detail, summary and root hold one id, template a list of ids:
+		// references only (cfRef, 8); any other value is a plain value.
+		{"detail and summary", false, `{"id":"r","summary":"s","component":"Card","detail":"d","child":"c"}`, compFast,
+			`{"child":"c","component":"Card","detail":"d","id":"r","summary":"s"}`, "[2:c 8:d 8:s]", "[c d s]"},
+		{"root", false, `{"id":"r","component":"X","root":"a"}`, compFast,
+			`{"component":"X","id":"r","root":"a"}`, "[8:a]", "[a]"},
+		{"template string", false, `{"id":"r","component":"List","template":"s"}`, compFast,
+			`{"component":"List","id":"r","template":"s"}`, "[]", "[]"},
+		{"template list", false, `{"id":"r","component":"X","template":["p",1,{"k":"v"},"q","p"]}`, compFast,
+			`{"component":"X","id":"r","template":["p",1,{"k":"v"},"q","p"]}`, "[8:p 8:q 8:p]", "[p q]"},
+		{"template empty list", false, `{"id":"r","component":"X","template":[ ]}`, compFast,
+			`{"component":"X","id":"r","template":[]}`, "[]", "[]"},
+		{"template object", false, `{"id":"r","component":"X","template":{"a":"b"}}`, compFast,
+			`{"component":"X","id":"r","template":{"a":"b"}}`, "[]", "[]"},
+		{"detail object", false, `{"id":"r","component":"X","detail":{"a":[1]}}`, compFast,
+			`{"component":"X","detail":{"a":[1]},"id":"r"}`, "[]", "[]"},
+		{"detail list", false, `{"id":"r","component":"X","detail":["a"],"root":null,"summary":7}`, compFast,
+			`{"component":"X","detail":["a"],"id":"r","root":null,"summary":7}`, "[]", "[]"},
+		{"self and children", false, `{"id":"r","template":["z","r"],"children":["z"],"component":"X","detail":"z"}`, compFast,
+			`{"children":["z"],"component":"X","detail":"z","id":"r","template":["z","r"]}`, "[0:z 8:z 8:z 8:r]", "[z r]"},
+		{"v08 reference properties", true, `{"id":"r","component":{"Card":{"detail":"d","componentId":"m","template":["t"],"child":"c"}}}`, compFast,
+			`{"component":{"Card":{"child":"c","componentId":"m","detail":"d","template":["t"]}},"id":"r"}`, "[2:c 5:m 8:d 8:t]", "[c d t]"},
+		{"v08 reference fields outside the definition", true, `{"id":"r","detail":"d","component":{"Text":{}}}`, compFast,
+			`{"component":{"Text":{}},"detail":"d","id":"r"}`, "[]", "[]"},
+		{"template list with a child field", false, `{"id":"r","component":"X","template":[{"child":"a"}]}`, compSlow, "", "", ""},
+		{"detail escaped id", false, `{"id":"r","component":"X","detail":"a\u0062"}`, compFast,
+			`{"component":"X","detail":"ab","id":"r"}`, "[8:ab]", "[ab]"},
 		{"own componentId", false, `{"id":"r","component":"X","componentId":"m","child":"c"}`, compFast,
 			`{"child":"c","component":"X","componentId":"m","id":"r"}`, "[2:c 5:m]", "[c]"},
 		{"v08 own componentId", true, `{"id":"r","component":{"Card":{"componentId":"m","child":"c"}}}`, compFast,
@@ -135,7 +154,8 @@ func TestCompScannerRefs(t *testing.T) {
 		{"own componentId list", false, `{"id":"r","component":"X","componentId":["a"]}`, compSlow, "", "", ""},
 		{"own componentId not a string", false, `{"id":"r","component":"X","componentId":{"a":1}}`, compFast,
 			`{"component":"X","componentId":{"a":1},"id":"r"}`, "[]", "[]"},
-		{"template object", false, `{"id":"r","component":"X","template":{"componentId":"a"}}`, compSlow, "", "", ""},
+		{"template with componentId", false, `{"id":"r","component":"X","template":{"componentId":"a"}}`, compSlow, "", "", ""},
+		{"summary with children", false, `{"id":"r","component":"X","summary":{"children":["a"]}}`, compSlow, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := checkScan(t, tc.comp, tc.v08, tc.want, tc.out, tc.ids)

@@ -166,6 +166,8 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	for i := range fc.slots {
 		var ok bool
 		switch {
+		case fc.slots[i].field == cfRef:
+			ok = true // a reference the processing leaves as it is
 		case i < 64 && known&(1<<i) != 0:
 			ok = true
 		case i < 64 && still&(1<<i) != 0:

@@ -10,8 +10,9 @@ import (
 // v0.9-family component (string "component") whose only
 // component references are top-level "child"-like strings,
 // "children"-like lists of strings, a template ("children":
-// {"componentId": ...}) and its own "componentId" (entry_refs.go), and a
-// v0.8 component ("component": {Type:
+// {"componentId": ...}), the reference-only fields detail, summary, root
+// and template and its own "componentId" (entry_refs.go), and a v0.8
+// component ("component": {Type:
 // props}) whose references are such properties (or "children":
 // {"explicitList": [...]} or {"template": {"componentId": ...}}); its
 // data-binding paths are normalised by edits of its bytes
@@ -26,9 +27,9 @@ import (
 // the reader does not take (a key twice, more than maxFastKeys keys in an
 // object, an escape in a key or an id) is read in its canonical encoding
 // (entry_canon.go). Anything else takes the generic path (decoded maps),
-// which gives the same observable result: the reference fields detail,
-// summary, root and template (see entry_refs.go), a child field below the
-// top level (Tabs' "tabs": [{"child": ...}]), a list element that is not a
+// which gives the same observable result: a child field below the
+// top level (Tabs' "tabs": [{"child": ...}], a "componentId" in a
+// "detail" object), a list element that is not a
 // string, a component's own id that keeps an escape, a "path" that is an
 // object or a list or beside a componentId or a child field (v0.8), a
 // template holding a child field or a template. With a catalog, so does a component of a
@@ -52,6 +53,10 @@ const (
 	cfOwnID       // "componentId" of the component (v0.9) or its properties (v0.8): processed, no reference
 	cfComponentID // a template's, in "children" (entry_template.go)
 	cfNestedList  // v0.8 "children": {"explicitList": [...]}, met after the others
+	// cfRef: an id in a reference field that is no child field (detail,
+	// summary, root, template; entry_refs.go): a reference the processing
+	// leaves as it is.
+	cfRef
 )
 
 // childSlot is one child id in a fast component's bytes.
@@ -163,6 +168,40 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 		present |= 1 << sl.field
 	}
 	present |= (present >> cfNestedList & 1) | (present >> cfComponentID & 1) // (read as "children")
+	add := func(i int) {
+		id := fc.slotID(i)
+		if string(id) == fc.id {
+			self = true
+		}
+		if set == nil && len(out) >= 16 {
+			set = make(map[string]struct{}, len(fc.slots))
+			for _, x := range out {
+				set[x] = struct{}{}
+			}
+		}
+		if set != nil {
+			if _, dup := set[string(id)]; dup {
+				return
+			}
+		} else if containsBytes(out, id) {
+			return
+		}
+		s := names.id(id)
+		if set != nil {
+			set[s] = struct{}{}
+		}
+		out = append(out, s)
+	}
+	if present&(1<<cfRef) != 0 {
+		// A component with a reference-only field is in its canonical
+		// encoding (entry_refs.go): its slots are in sorted property order.
+		for i, sl := range fc.slots {
+			if sl.field != cfOwnID {
+				add(i)
+			}
+		}
+		return out, self
+	}
 	// Sorted property order: child, children, contentChild,
 	// entryPointChild, explicitList (a componentId of the component is no
 	// reference).
@@ -171,31 +210,9 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 			continue
 		}
 		for i, sl := range fc.slots {
-			if sl.field != f && (f != cfChildren || (sl.field != cfNestedList && sl.field != cfComponentID)) {
-				continue
+			if sl.field == f || (f == cfChildren && (sl.field == cfNestedList || sl.field == cfComponentID)) {
+				add(i)
 			}
-			id := fc.slotID(i)
-			if string(id) == fc.id {
-				self = true
-			}
-			if set == nil && len(out) >= 16 {
-				set = make(map[string]struct{}, len(fc.slots))
-				for _, x := range out {
-					set[x] = struct{}{}
-				}
-			}
-			if set != nil {
-				if _, dup := set[string(id)]; dup {
-					continue
-				}
-			} else if containsBytes(out, id) {
-				continue
-			}
-			s := names.id(id)
-			if set != nil {
-				set[s] = struct{}{}
-			}
-			out = append(out, s)
 		}
 	}
 	return out, self
@@ -400,9 +417,10 @@ func topKey(k []byte) (bit uint8, field int, slow bool) {
 		return seenContentChild, cfContentChild, false
 	case "entryPointChild":
 		return seenEntryPointChild, cfEntryPointChild, false
-	case "detail", "summary", "root", "template":
-		// Reference fields the generic path reads (see entry_refs.go).
-		return 0, -1, true
+	case "detail", "summary", "root":
+		return 0, cfRef, false
+	case "template":
+		return 0, refList, false
 	case "componentId":
 		return 0, cfOwnID, false
 	}

@@ -1,18 +1,69 @@
 package parser
 
-// A component's own "componentId" (v0.9, or a v0.8 definition's
-// properties), which the processing rewrites (it is a child field) but
-// which is no reference: a string id there is a child slot. The generic
-// path read such a component, and wrote it with sorted keys: it is kept
-// in its canonical encoding (compScanner.sorted).
+// The top-level fields protocol.ComponentRefs reads references from
+// besides the child fields, in a v0.9 component or a v0.8 definition's
+// properties, and a component's own "componentId".
 //
-// The other top-level reference fields protocol.ComponentRefs reads
-// besides the child fields ("detail", "summary", "root", "template") still
-// take the generic path: read at byte level, reachability counted a
-// string "template" as a reference and a component still arriving got
-// placeholders for them, where the generic path did neither (a review's
-// differential run against the tree before, session 12; see
-// TestRefShapesMatchGeneric).
+// "detail", "summary" and "root" hold one id, "template" a list of ids:
+// protocol.ComponentRefs counts a string of the first three and the
+// strings of a "template" list (a string "template" is no reference), in
+// cfRef slots. Those are references only: the processing rewrites no
+// child there (processFast, processGrown and the placeholder lists skip
+// them). An object in them, or any other element of a list, is a plain
+// value (one holding a child field takes the generic path, see value,
+// which is where protocol.ComponentRefs reads a "componentId" of
+// theirs).
+//
+// A component's own "componentId" is rewritten by the processing (it is a
+// child field) but is no reference: a string id there is a cfOwnID slot.
+//
+// The generic path read such a component, and wrote it with sorted keys:
+// it is kept in its canonical encoding (compScanner.sorted), whose slots
+// are in protocol.ComponentRefs's order (see fastComp.refs).
+
+import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+
+// refList is topKey's field for a reference field holding a list of ids
+// ("template"); its slots are cfRef ones.
+const refList = cfRef + 1
+
+// refField reads the value at b[i], at nesting depth depth, of the
+// reference field field (cfRef: one id, refList: a list of ids).
+func (c *compScanner) refField(b []byte, i int, field int, depth int) (int, bool) {
+	c.sorted = true
+	switch {
+	case field == cfRef && b[i] == '"':
+		return c.slot(b, i, cfRef)
+	case field == refList && b[i] == '[':
+		return c.refElements(b, i, depth)
+	}
+	return c.value(b, i, depth)
+}
+
+// refElements reads a list of ids at b[i] == '[': its strings are
+// references, anything else in it is a value.
+func (c *compScanner) refElements(b []byte, i int, depth int) (int, bool) {
+	c.out = append(c.out, '[')
+	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		c.out = append(c.out, ']')
+		return i + 1, true
+	}
+	for {
+		var ok, more bool
+		if i = jsonwire.SkipSpace(b, i); i < len(b) && b[i] == '"' {
+			i, ok = c.slot(b, i, cfRef)
+		} else {
+			i, ok = c.value(b, i, depth+1)
+		}
+		if !ok {
+			return i, false
+		}
+		if i, more, ok = c.sep(b, i, ']'); !more {
+			return i, ok
+		}
+	}
+}
 
 // ownComponentID reads the value at b[i], at nesting depth depth, of the
 // component's own componentId (a cfOwnID slot when it is a string).

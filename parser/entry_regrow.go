@@ -128,6 +128,9 @@ func (e *progressiveEngine) appendSlots(s *surfaceState, ent *compEntry, from in
 	}
 	added := false
 	for i := from; i < n; i++ {
+		if fc.slots[i].field == cfRef {
+			continue // (a reference only)
+		}
 		id := fc.slotID(i)
 		if _, ok := s.comps[string(id)]; ok {
 			fc.arrived |= 1 << i
