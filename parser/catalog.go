@@ -141,16 +141,21 @@ func (e *progressiveEngine) fastCatalog() (fast, renderable bool) {
 		name, err := jsonparser.ParseString(v)
 		return err == nil && !e.cat.HasOwnRefFields(name), true
 	}
-	// A v0.8 definition read at byte level has exactly one type, an
-	// object of properties (onlyMemberEnd sends a second one to the
-	// generic path).
+	// A v0.8 definition read at byte level has a type, an object of
+	// properties, first; one with more types is in canonical encoding
+	// (entry_nested.go), so its first is the one handlePartialComponent
+	// checks (firstKey), and each is read for references.
 	var name string
 	var props []byte
+	own := false
 	err := jsonparser.ObjectEach(src, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
-		name, props = string(k), v
+		if name == "" {
+			name, props = string(k), v
+		}
+		own = own || e.cat.HasOwnRefFields(string(k))
 		return nil
 	}, "component")
-	if err != nil || e.cat.HasOwnRefFields(name) {
+	if err != nil || own {
 		return false, false
 	}
 	for _, req := range e.cat.RequiredFields(name) {

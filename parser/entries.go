@@ -397,9 +397,12 @@ func (e *progressiveEngine) putFastEnt(s *surfaceState, fc *fastComp, ent *compE
 }
 
 // sameSlots reports whether two byte-level components have the same child
-// ids in the same fields and order (so the same references).
+// ids in the same fields and order (so the same references), all at the
+// top level.
 func sameSlots(a, b *fastComp) bool {
-	if len(a.slots) != len(b.slots) {
+	if len(a.slots) != len(b.slots) || a.nested || b.nested {
+		// (Below the top level, where a slot is decides whether it is a
+		// reference.)
 		return false
 	}
 	for i, sa := range a.slots {

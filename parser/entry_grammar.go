@@ -141,6 +141,10 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		if i, ok = c.refField(b, i, field, 1); !ok {
 			return i, false
 		}
+	case field >= 0 && b[i] == '{':
+		if i, ok = c.refObject(b, i, 1); !ok {
+			return i, false
+		}
 	case field >= 0:
 		if b[i] != '"' {
 			c.slow = true
@@ -204,24 +208,7 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 	if i, ok = c.props(b, i); !ok {
 		return i, false
 	}
-	return c.onlyMemberEnd(b, i)
-}
-
-// onlyMemberEnd reads the '}' that closes an object of one member after
-// that member: a v0.8 component definition after its properties (a second
-// member is a second type), or {"explicitList": [ids]} after the list.
-// Another member needs the generic path.
-func (c *compScanner) onlyMemberEnd(b []byte, i int) (int, bool) {
-	i = jsonwire.SkipSpace(b, i)
-	if i >= len(b) {
-		return i, false
-	}
-	if b[i] != '}' {
-		c.slow = b[i] == ','
-		return i, false
-	}
-	c.out = append(c.out, '}')
-	return i + 1, true
+	return c.defRest(b, i)
 }
 
 // props reads the properties of a v0.8 component at b[i] == '{'.
@@ -292,6 +279,8 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return c.ownComponentID(b, i, 2)
 	case field >= cfRef:
 		return c.refField(b, i, field, 2)
+	case field >= 0 && b[i] == '{':
+		return c.refObject(b, i, 2)
 	case field >= 0:
 		if b[i] != '"' {
 			c.slow = true
@@ -330,7 +319,7 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 		if i, ok = c.template(b, i, 4); !ok {
 			return i, false
 		}
-		return c.onlyMemberEnd(b, i)
+		return c.listObjRest(b, i)
 	}
 	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
 		c.slow = true
@@ -342,7 +331,7 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	if i, ok = c.list(b, i, cfNestedList, atNestedList); !ok {
 		return i, false
 	}
-	return c.onlyMemberEnd(b, i)
+	return c.listObjRest(b, i)
 }
 
 // list reads a list of child ids at b[i]; at is where the list is, for
@@ -388,7 +377,9 @@ func (c *compScanner) elements(b []byte, i int, field int, at resumePoint) (int,
 		if i, more, ok = c.sep(b, i, ']'); !more {
 			return i, ok
 		}
-		c.mark(at, i, uint8(field))
+		if at != atNone {
+			c.mark(at, i, uint8(field))
+		}
 	}
 }
 
@@ -466,7 +457,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 		}
 		keys, at, edits := 0, len(c.out)-1, len(c.edits)
 		va, vb := -1, 0 // a path string starting with '/' (see pathObject)
-		base := len(c.keys)
+		base, events := len(c.keys), c.events()
 		for {
 			i = jsonwire.SkipSpace(b, i)
 			ka := len(c.out) + 1
@@ -480,12 +471,12 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				c.needCanon()
 				return i, false
 			}
+			cf := -1
 			if isChildField(key) {
 				if !c.noWalk {
-					c.slow = true
-					return i, false
+					cf = childFieldOf(key) // (read below, see childValue)
 				}
-				c.sorted = true // (no reference, not processed)
+				c.sorted = true // (no reference, not processed: noWalk)
 			}
 			if !c.newKey(base, ka, len(c.out)-1) {
 				return i, false
@@ -498,7 +489,11 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			}
 			c.out = append(c.out, ':')
 			a := len(c.out)
-			i, ok = c.value(b, jsonwire.SkipSpace(b, i+1), depth+1)
+			if cf >= 0 {
+				i, ok = c.childValue(b, jsonwire.SkipSpace(b, i+1), cf, depth+1)
+			} else {
+				i, ok = c.value(b, jsonwire.SkipSpace(b, i+1), depth+1)
+			}
 			if !ok {
 				return i, false
 			}
@@ -517,6 +512,12 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				if ok {
 					c.keys = c.keys[:base]
 					if va >= 0 {
+						if !c.noWalk && c.events() != events {
+							// (The processing clears the object: its
+							// child fields go.)
+							c.slow = true
+							return i, false
+						}
 						c.pathObject(at, va, vb, keys, edits, c.noWalk)
 					}
 				}

@@ -221,42 +221,29 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	// At most one placeholder per missing slot: grow the lists once.
 	p.extra, p.extraJS = slices.Grow(p.extra, missing), slices.Grow(p.extraJS, missing)
 	p.waits, p.waitN = slices.Grow(p.waits, missing), slices.Grow(p.waitN, missing)
+	if fc.nested {
+		// (In the walk's order, entry_nested.go.)
+		for _, ev := range fc.walkOrder() {
+			if ev < 0 {
+				p.placeOpen(open[-1-ev], openPH, epoch)
+			} else if miss[ev] {
+				p.placeMissing(fc, int(ev), epoch)
+			}
+		}
+	}
 	for f := range uint8(cfNestedList + 1) {
-		if fields&(1<<f) == 0 {
+		if fields&(1<<f) == 0 || fc.nested {
 			continue
 		}
 		for j, l := range fc.empty[:fc.nEmpty] {
-			// (A list with no slots: it is the field's only placement. Both
-			// lists open take one placeholder, added once; so does a child
-			// named children_<id>, see emptyClash: idx -1 says no child
-			// waits for it yet.)
-			if l.field == f && open[j] && openPH.mark != epoch {
-				openPH.mark, openPH.idx = epoch, -1
-				p.extra = append(p.extra, openPH.ph)
-				p.extraJS = append(p.extraJS, openPH.js)
+			if l.field == f {
+				p.placeOpen(open[j], openPH, epoch)
 			}
 		}
 		for i, sl := range fc.slots {
-			if sl.field != f || !miss[i] {
-				continue
+			if sl.field == f && miss[i] {
+				p.placeMissing(fc, i, epoch)
 			}
-			pn := fc.pns[i]
-			if pn == nil {
-				pn = p.e.names.placeholder(fc.slotID(i), p.e.appendChildPlaceholderJSON)
-				fc.pns[i] = pn
-			}
-			switch {
-			case pn.mark != epoch:
-				pn.mark = epoch
-				p.extra = append(p.extra, pn.ph)
-				p.extraJS = append(p.extraJS, pn.js)
-			case pn.idx >= 0:
-				p.waitN[pn.idx]++
-				continue
-			}
-			pn.idx = len(p.waits)
-			p.waits = append(p.waits, pn.id)
-			p.waitN = append(p.waitN, 1)
 		}
 	}
 	if out == nil {
@@ -290,6 +277,41 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	}
 	out, last, _ = fc.putEdits(out, last, k, len(fc.src))
 	return append(out, fc.src[last:]...), false
+}
+
+// placeOpen adds, for an empty list the stream is still filling (open),
+// the placeholder ph of its component's open lists. (A list with no
+// slots: it is the field's only placement. Both lists open take one
+// placeholder, added once; so does a child named children_<id>, see
+// emptyClash: idx -1 says no child waits for it yet.)
+func (p *placeholderSet) placeOpen(open bool, ph *phName, epoch uint64) {
+	if open && ph.mark != epoch {
+		ph.mark, ph.idx = epoch, -1
+		p.extra = append(p.extra, ph.ph)
+		p.extraJS = append(p.extraJS, ph.js)
+	}
+}
+
+// placeMissing adds the placeholder of fc's slot i, a missing child (once
+// per processing, epoch), and counts its placement.
+func (p *placeholderSet) placeMissing(fc *fastComp, i int, epoch uint64) {
+	pn := fc.pns[i]
+	if pn == nil {
+		pn = p.e.names.placeholder(fc.slotID(i), p.e.appendChildPlaceholderJSON)
+		fc.pns[i] = pn
+	}
+	switch {
+	case pn.mark != epoch:
+		pn.mark = epoch
+		p.extra = append(p.extra, pn.ph)
+		p.extraJS = append(p.extraJS, pn.js)
+	case pn.idx >= 0:
+		p.waitN[pn.idx]++
+		return
+	}
+	pn.idx = len(p.waits)
+	p.waits = append(p.waits, pn.id)
+	p.waitN = append(p.waitN, 1)
 }
 
 // putOpenList writes, after out (which holds fc.src up to last), the bytes

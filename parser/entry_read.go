@@ -26,13 +26,19 @@ import (
 // placeholder there (see processFast). A component whose stream order
 // the reader does not take (a key twice, more than maxFastKeys keys in an
 // object, an escape in a key or an id) is read in its canonical encoding
-// (entry_canon.go). Anything else takes the generic path (decoded maps),
-// which gives the same observable result: a child field below the
-// top level (Tabs' "tabs": [{"child": ...}], a "componentId" in a
-// "detail" object), a list element that is not a
-// string, a component's own id that keeps an escape, a "path" that is an
-// object or a list or beside a componentId or a child field (v0.8), a
-// template holding a child field or a template. With a catalog, so does a component of a
+// (entry_canon.go). Child fields below the top level (Tabs' "tabs":
+// [{"child": ...}], "extra": {"child": ...}, child fields or a template in
+// a template, a v0.8 definition's second type or an {"explicitList"}
+// object's second member, "child": {"componentId": ...}) are slots too,
+// whose walk and reference orders are read from the component's bytes
+// (entry_nested.go); so are the reference-only fields detail, summary,
+// root and template (entry_refs.go). Anything else takes the generic path
+// (decoded maps), which gives the same observable result: a child field
+// inside a reference-only field ("detail": {"componentId": ...}), a list
+// element that is not a string, a component's own id that keeps an
+// escape, a "path" that is an object or a list, or a v0.8 path that
+// clears an object holding a child field. With a catalog, so does a
+// component of a
 // type whose reference fields are not all well-known names (a Modal's
 // "trigger"), and a component's verdict is taken on its bytes (catalog.go).
 
@@ -109,6 +115,9 @@ type fastComp struct {
 	// rewrote: read in its canonical encoding in place of the generic path
 	// (compScanner.rewrote), whose entries compare by value (see putFast).
 	rewrote bool
+	// nested: it has child fields below the top level (entry_nested.go):
+	// more holds the order of its slots in the walk and of its references.
+	nested bool
 	// procN: the slots its entry's last processing covered (the entry's
 	// slotsKept; see processGrown).
 	procN uint8
@@ -124,6 +133,10 @@ type compMore struct {
 	// ids: the decoded ids of its slots with escapes (childSlot.esc), by
 	// slot index.
 	ids [][]byte
+	// walk and refs (fastComp.nested): its slots (i) and empty lists
+	// (-1-j) in the order the processing meets them, and the slots of its
+	// references in their order (see nestedOrder).
+	walk, refs []int32
 }
 
 // slotID returns the id of slot i.
@@ -163,11 +176,6 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 	out := make([]string, 0, len(fc.slots))
 	self := false
 	var set map[string]struct{}
-	var present uint16 // the fields of the slots, as bits
-	for _, sl := range fc.slots {
-		present |= 1 << sl.field
-	}
-	present |= (present >> cfNestedList & 1) | (present >> cfComponentID & 1) // (read as "children")
 	add := func(i int) {
 		id := fc.slotID(i)
 		if string(id) == fc.id {
@@ -192,6 +200,18 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 		}
 		out = append(out, s)
 	}
+	if fc.nested {
+		fc.walkOrder()
+		for _, i := range fc.more.refs {
+			add(int(i))
+		}
+		return out, self
+	}
+	var present uint16 // the fields of the slots, as bits
+	for _, sl := range fc.slots {
+		present |= 1 << sl.field
+	}
+	present |= (present >> cfNestedList & 1) | (present >> cfComponentID & 1) // (read as "children")
 	if present&(1<<cfRef) != 0 {
 		// A component with a reference-only field is in its canonical
 		// encoding (entry_refs.go): its slots are in sorted property order.
@@ -238,6 +258,10 @@ type compScanner struct {
 	emptyObj bool
 	seen     uint8 // top-level special keys seen
 	slow     bool
+	// nested: a child field below the top level was read (entry_nested.go);
+	// walk and refOrder are then its order (see order).
+	nested         bool
+	walk, refOrder []int32
 	// recanon: what sent the component to the generic path (a key twice,
 	// more than maxFastKeys keys, an escape in a key or an id) is not in
 	// its canonical encoding, which is read instead (see canonical).
@@ -337,7 +361,7 @@ const (
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
-	c.nEmpty, c.sorted, c.recanon = 0, false, false
+	c.nEmpty, c.sorted, c.recanon, c.nested = 0, false, false, false
 	c.v08 = v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)
@@ -393,8 +417,12 @@ func (c *compScanner) result(names *idNames) *fastComp {
 		fc.slots = make([]childSlot, n)
 		copy(fc.slots, c.slots)
 	}
-	if len(c.edits) > 0 {
+	if len(c.edits) > 0 || c.nested {
 		fc.more = &compMore{edits: append([]pathEdit(nil), c.edits...)}
+	}
+	if c.nested {
+		fc.nested = true
+		fc.more.walk, fc.more.refs = append(make([]int32, 0, len(c.walk)), c.walk...), append([]int32(nil), c.refOrder...)
 	}
 	fc.decodeIDs()
 	return fc

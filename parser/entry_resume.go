@@ -56,6 +56,7 @@ type scanMark struct {
 	compOK   bool
 	emptyObj bool
 	sorted   bool
+	nested   bool
 	nEmpty   uint8 // compScanner.nEmpty (the lists before it stay as read)
 	off      int   // offset in the object of the next byte to read
 	out      int   // len(out)
@@ -71,7 +72,7 @@ type scanMark struct {
 func (c *compScanner) mark(at resumePoint, i int, field uint8) {
 	c.mk = scanMark{
 		at: at, field: field, seen: c.seen, propSeen: c.propSeen,
-		compOK: c.compOK, emptyObj: c.emptyObj, sorted: c.sorted, nEmpty: c.nEmpty,
+		compOK: c.compOK, emptyObj: c.emptyObj, sorted: c.sorted, nested: c.nested, nEmpty: c.nEmpty,
 		off: i, out: len(c.out), slots: len(c.slots), keys: len(c.keys), edits: len(c.edits),
 		idA: c.idA, idB: c.idB, propBase: c.propBase,
 	}
@@ -94,6 +95,9 @@ func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 	if (r == compFast && (c.nEmpty > 0 || c.sorted)) || (r == compSlow && c.recanon) {
 		r = c.canonical(b)
 	}
+	if r == compFast && c.nested && !c.order() {
+		r = compSlow
+	}
 	return r
 }
 
@@ -103,7 +107,7 @@ func (c *compScanner) resume(b []byte) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys], c.edits[:m.edits]
 	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, m.compOK, m.emptyObj, m.seen, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
-	c.nEmpty, c.sorted, c.recanon = m.nEmpty, m.sorted, false
+	c.nEmpty, c.sorted, c.nested, c.recanon = m.nEmpty, m.sorted, m.nested, false
 	i, ok := c.readFrom(b, &m)
 	return c.outcome(b, i, ok)
 }
@@ -125,7 +129,7 @@ func (c *compScanner) readFrom(b []byte, m *scanMark) (int, bool) {
 		return c.topRest(b, i)
 	case atNestedList:
 		if i, ok = c.elements(b, i, cfNestedList, atNestedList); ok {
-			i, ok = c.onlyMemberEnd(b, i)
+			i, ok = c.listObjRest(b, i)
 		}
 	case atPropList:
 		i, ok = c.elements(b, i, int(m.field), atPropList)
@@ -140,7 +144,7 @@ func (c *compScanner) readFrom(b []byte, m *scanMark) (int, bool) {
 	if i, ok = c.propRest(b, i); !ok {
 		return i, false
 	}
-	if i, ok = c.onlyMemberEnd(b, i); !ok {
+	if i, ok = c.defRest(b, i); !ok {
 		return i, false
 	}
 	c.compOK = true

@@ -13,10 +13,9 @@ package parser
 import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 
 // template reads the template object at b[i] == '{' whose members' values
-// are at nesting depth depth. A key the processing or the references would
-// read in it other than "componentId" (a child field, "template", a v0.8
-// "path") needs the generic path; so does a componentId that is not a
-// string.
+// are at nesting depth depth. Its other child fields, and a "template"
+// (which protocol.ComponentRefs reads before a componentId), are read as
+// child fields below the top level are (entry_nested.go).
 func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 	c.sorted = true
 	c.out = append(c.out, '{')
@@ -26,7 +25,7 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 		c.out = append(c.out, '}')
 		return i + 1, true
 	}
-	base := len(c.keys)
+	base, events := len(c.keys), c.events()
 	at, edits, keys, hasID := len(c.out)-1, len(c.edits), 0, false
 	va, vb := -1, 0 // a v0.8 path string starting with '/' (see pathObject)
 	for {
@@ -37,9 +36,13 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 		}
 		key := c.out[ka : len(c.out)-1]
 		id, path := string(key) == "componentId", c.v08 && string(key) == "path"
-		if !id && (isChildField(key) || string(key) == "template") {
-			c.slow = true
-			return i, false
+		cf := -1
+		switch {
+		case id:
+		case isChildField(key):
+			cf = childFieldOf(key)
+		case string(key) == "template":
+			c.nested = true // (protocol.ComponentRefs reads it first)
 		}
 		hasID, keys = hasID || id, keys+1
 		if !c.newKey(base, ka, len(c.out)-1) {
@@ -50,10 +53,11 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 		}
 		a := len(c.out)
 		switch {
+		case cf >= 0:
+			i, ok = c.childValue(b, i, cf, depth)
 		case id && b[i] == '[':
-			// (Processed as a list of child ids.)
-			c.slow = true
-			return i, false
+			// (Processed as a list of child ids, no reference.)
+			i, ok = c.childValue(b, i, cfOwnID, depth)
 		case id && b[i] == '"':
 			i, ok = c.slot(b, i, cfComponentID)
 		default:
@@ -78,6 +82,10 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 			if ok {
 				c.keys = c.keys[:base]
 				if va >= 0 {
+					if !hasID && c.events() != events {
+						c.slow = true // (cleared by the processing)
+						return i, false
+					}
 					c.pathObject(at, va, vb, keys, edits, hasID)
 				}
 			}

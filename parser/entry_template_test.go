@@ -20,9 +20,9 @@ func TestCompScannerTemplate(t *testing.T) {
 			`{"children":{"componentId":7},"component":"List","id":"l"}`, "[]"},
 		{"v09 componentId an object", false, `{"id":"l","component":"List","children":{"componentId":{"a":null}}}`, compFast,
 			`{"children":{"componentId":{"a":null}},"component":"List","id":"l"}`, "[]"},
-		{"v09 componentId a list", false, `{"id":"l","component":"List","children":{"componentId":["x"]}}`, compSlow, "", ""},
-		{"v09 explicitList in it", false, `{"id":"l","component":"List","children":{"componentId":"x","explicitList":["y"]}}`, compSlow, "", ""},
-		{"v09 template in it", false, `{"id":"l","component":"List","children":{"template":{"componentId":"x"}}}`, compSlow, "", ""},
+		{"v09 componentId a list", false, `{"id":"l","component":"List","children":{"componentId":["x"]}}`, compFast, `{"children":{"componentId":["x"]},"component":"List","id":"l"}`, "[5:x]"},
+		{"v09 explicitList in it", false, `{"id":"l","component":"List","children":{"componentId":"x","explicitList":["y"]}}`, compFast, `{"children":{"componentId":"x","explicitList":["y"]},"component":"List","id":"l"}`, "[6:x 1:y]"},
+		{"v09 template in it", false, `{"id":"l","component":"List","children":{"template":{"componentId":"x"}}}`, compFast, `{"children":{"template":{"componentId":"x"}},"component":"List","id":"l"}`, "[5:x]"},
 		{"v09 duplicate componentId", false, `{"id":"l","component":"List","children":{"componentId":"x","componentId":"z"}}`, compFast,
 			`{"children":{"componentId":"z"},"component":"List","id":"l"}`, "[6:z]"},
 		{"v09 escaped key", false, `{"id":"l","component":"List","children":{"component\u0049d":"x"}}`, compFast,
@@ -33,7 +33,7 @@ func TestCompScannerTemplate(t *testing.T) {
 			`{"component":{"Row":{"children":{"template":{"componentId":"i"}},"explicitList":["t"]}},"id":"l","weight":1}`, "[6:i 1:t]"},
 		{"v08 path in it", true, `{"id":"l","component":{"List":{"children":{"template":{"componentId":"x","path":"/p"}}}}}`, compFast,
 			`{"component":{"List":{"children":{"template":{"componentId":"x","path":"/p"}}}},"id":"l"}`, "[6:x]"},
-		{"v08 second member", true, `{"id":"l","component":{"List":{"children":{"template":{"componentId":"x"},"explicitList":["x"]}}}}`, compSlow, "", ""},
+		{"v08 second member", true, `{"id":"l","component":{"List":{"children":{"template":{"componentId":"x"},"explicitList":["x"]}}}}`, compFast, `{"component":{"List":{"children":{"explicitList":["x"],"template":{"componentId":"x"}}}},"id":"l"}`, "[7:x 5:x]"},
 		{"v08 template not an object", true, `{"id":"l","component":{"List":{"children":{"template":"x"}}}}`, compSlow, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

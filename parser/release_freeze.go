@@ -71,6 +71,7 @@ const (
 	fzYOK
 	fzEmptyObj
 	fzRewrote
+	fzNested
 )
 
 // maxFrozenComps bounds the components of a surface that is frozen: a
@@ -217,7 +218,7 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 		}{
 			{ent.selfRef, fzSelfRef}, {ent.reach, fzReach}, {ent.stale, fzStale},
 			{ent.usesBuf, fzUsesBuf}, {ent.reprocessed, fzReprocessed}, {ent.yOK, fzYOK},
-			{fc.emptyObj, fzEmptyObj}, {fc.rewrote, fzRewrote},
+			{fc.emptyObj, fzEmptyObj}, {fc.rewrote, fzRewrote}, {fc.nested, fzNested},
 		} {
 			if b.on {
 				c.flags |= b.flag
@@ -311,6 +312,7 @@ func (s *surfaceState) thaw() {
 		copy(fc.empty[:], empties[:c.nEmpty])
 		empties = empties[c.nEmpty:]
 		fc.nEmpty, fc.emptyObj, fc.rewrote = c.nEmpty, c.flags&fzEmptyObj != 0, c.flags&fzRewrote != 0
+		fc.nested = c.flags&fzNested != 0 // (its orders are read again when needed, see walkOrder)
 		fc.decodeIDs()
 		ent.id, ent.fast = id, fc
 		if c.refsN > 0 {

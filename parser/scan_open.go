@@ -139,8 +139,8 @@ func (e *progressiveEngine) csEntry(sc *surfaceState) *compEntry {
 // component, or nil, changing nothing, when the case does not apply.
 func (e *progressiveEngine) growFast(sc *surfaceState, ent *compEntry) *fastComp {
 	c := &e.cs
-	if ent == nil || ent.fast == nil || !ent.fast.owned || ent.fast.rewrote || c.rewrote || ent.fast.more != nil || len(c.edits) > 0 {
-		return nil // (rewritten ones compare by value, see putFast; edits are copied by result)
+	if ent == nil || ent.fast == nil || !ent.fast.owned || ent.fast.rewrote || c.rewrote || ent.fast.more != nil || len(c.edits) > 0 || c.nested {
+		return nil // (rewritten ones compare by value, see putFast; edits and nested orders are copied by result)
 	}
 	fc := ent.fast
 	if string(fc.src) == string(c.out) {

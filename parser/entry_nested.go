@@ -1,0 +1,362 @@
+package parser
+
+// Child fields below the top level of a component read at byte level:
+// in an object or a list of objects of a property (Tabs' "tabs":
+// [{"child": ...}], "extra": {"child": ...}), in a template, in a v0.8
+// definition's second type or an {"explicitList": [...]} object's second
+// member, and a child field whose value is an object ("child":
+// {"componentId": ...}). The processing (placeholderSet.walk) applies the
+// placeholder rule to every object at any depth, and protocol.ComponentRefs
+// reads some of these as references: such a component is read in its
+// canonical encoding (compScanner.sorted), its child ids and empty child
+// lists are slots as the top-level ones are (their byte positions are all
+// processFast needs to rewrite them), and the order in which the walk
+// meets them and the references' order are read from its bytes by
+// nestedOrder, which follows the walk and ComponentRefs step by step.
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
+
+// childFieldOf is the index in childFields of child field k (a
+// componentId below the top level is cfOwnID: no reference of its own).
+func childFieldOf(k []byte) int {
+	switch string(k) {
+	case "children":
+		return cfChildren
+	case "explicitList":
+		return cfExplicitList
+	case "child":
+		return cfChild
+	case "contentChild":
+		return cfContentChild
+	case "entryPointChild":
+		return cfEntryPointChild
+	}
+	return cfOwnID
+}
+
+// events counts the slots and empty lists read so far.
+func (c *compScanner) events() int {
+	return len(c.slots) + int(c.nEmpty)
+}
+
+// childValue reads the value at b[i] of child field cf (a childFields
+// index) below the top level: a string is a slot, a list of strings slots
+// (an empty "children" or "explicitList" an empty list), an object is
+// walked; a list holding anything else needs the generic path.
+func (c *compScanner) childValue(b []byte, i int, cf int, depth int) (int, bool) {
+	c.nested, c.sorted = true, true
+	if i >= len(b) {
+		return i, false
+	}
+	switch b[i] {
+	case '"':
+		return c.slot(b, i, cf)
+	case '[':
+		if j := jsonwire.SkipSpace(b, i+1); cf != cfChildren && cf != cfExplicitList && j < len(b) && b[j] == ']' {
+			c.out = append(c.out, '[', ']')
+			return j + 1, true
+		}
+		return c.list(b, i, cf, atNone)
+	}
+	return c.value(b, i, depth)
+}
+
+// refObject reads the object at b[i] of a top-level child field ("child":
+// {"componentId": ...}): walked, a reference by its componentId.
+func (c *compScanner) refObject(b []byte, i int, depth int) (int, bool) {
+	c.nested, c.sorted = true, true
+	return c.value(b, i, depth)
+}
+
+// defRest reads what follows a type of a v0.8 definition: its end, or
+// more types (each walked, its properties read as the first's).
+func (c *compScanner) defRest(b []byte, i int) (int, bool) {
+	for {
+		var more, ok bool
+		if i, more, ok = c.sep(b, i, '}'); !more {
+			return i, ok
+		}
+		c.nested, c.sorted = true, true
+		i = jsonwire.SkipSpace(b, i)
+		ka := len(c.out) + 1
+		var esc bool
+		if i, esc, ok = c.str(b, i); !ok {
+			return i, false
+		}
+		if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
+			c.slow = true
+			return i, false
+		}
+		if i, ok = c.colon(b, i); !ok {
+			return i, false
+		}
+		if b[i] == '{' {
+			i, ok = c.props(b, i)
+		} else {
+			i, ok = c.value(b, i, 2)
+		}
+		if !ok {
+			return i, false
+		}
+	}
+}
+
+// listObjRest reads what follows the first member of a v0.8
+// {"explicitList": [...]} or {"template": {...}} object: its end, or more
+// members, walked (a "path" there, which the processing would act on,
+// needs the generic path).
+func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
+	for {
+		var more, ok bool
+		if i, more, ok = c.sep(b, i, '}'); !more {
+			return i, ok
+		}
+		c.nested, c.sorted = true, true
+		var ka int
+		if i, ka, ok = c.memberKey(b, i); !ok {
+			return i, false
+		}
+		key := c.out[ka : len(c.out)-1]
+		if string(key) == "path" {
+			c.slow = true
+			return i, false
+		}
+		cf := -1
+		if isChildField(key) {
+			cf = childFieldOf(key)
+		}
+		if i, ok = c.colon(b, i); !ok {
+			return i, false
+		}
+		if cf >= 0 {
+			i, ok = c.childValue(b, i, cf, 4)
+		} else {
+			i, ok = c.value(b, i, 4)
+		}
+		if !ok {
+			return i, false
+		}
+	}
+}
+
+// order reads, for a component with child fields below the top level
+// (nested), the order of its slots and empty lists in the walk and of its
+// references (see nestedOrder); it reports false when they do not match
+// the slots read (the generic path then decides).
+func (c *compScanner) order() bool {
+	var r orderReader
+	ok := r.read(c.out, c.slots, c.empty[:c.nEmpty])
+	c.walk, c.refOrder = append(c.walk[:0], r.walk...), append(c.refOrder[:0], r.refs...)
+	return ok
+}
+
+// walkOrder returns fc.more.walk (fc.nested), which a component thawed
+// (release_freeze.go) reads again from its bytes.
+func (fc *fastComp) walkOrder() []int32 {
+	if fc.more == nil || fc.more.walk == nil {
+		fc.nestedOrder()
+	}
+	return fc.more.walk
+}
+
+// nestedOrder fills fc.more's walk and reference orders.
+func (fc *fastComp) nestedOrder() {
+	var r orderReader
+	r.read(fc.src, fc.slots, fc.empty[:fc.nEmpty])
+	if fc.more == nil {
+		fc.more = &compMore{}
+	}
+	fc.more.walk, fc.more.refs = append(make([]int32, 0, len(r.walk)), r.walk...), r.refs
+}
+
+// orderReader reads a component's compact bytes (in canonical encoding)
+// as placeholderSet.walk and protocol.ComponentRefs read its decoded form.
+type orderReader struct {
+	src   []byte
+	slots []childSlot
+	empty []emptyList
+	walk  []int32 // slot i as i, empty list j as -1-j
+	refs  []int32 // slot indexes
+	ok    bool
+}
+
+// member is a member of an object in orderReader.src: its key is
+// src[ka:kb], its value src[va:vb].
+type member struct{ ka, kb, va, vb int }
+
+func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) bool {
+	*r = orderReader{src: src, slots: slots, empty: empty, ok: true}
+	top := r.members(0)
+	if m, found := r.find(top, "component"); found && src[m.va] == '{' {
+		// v0.8: the definition is walked, each type's properties hold
+		// the references.
+		r.walkObject(m.va)
+		for _, t := range r.members(m.va) {
+			if src[t.va] == '{' {
+				r.propRefs(t.va)
+			}
+		}
+	} else {
+		r.walkObject(0)
+		r.propRefs(0)
+	}
+	return r.ok && len(r.walk) == len(slots)+len(empty)
+}
+
+// members lists the members of the object at src[i].
+func (r *orderReader) members(i int) []member {
+	var ms []member
+	for i++; r.src[i] != '}'; {
+		ke := jsonwire.StringEnd(r.src, i+1)
+		va := ke + 2
+		vb := skipCompact(r.src, va)
+		ms = append(ms, member{i + 1, ke, va, vb})
+		if i = vb; r.src[i] == ',' {
+			i++
+		}
+	}
+	return ms
+}
+
+func (r *orderReader) find(ms []member, key string) (member, bool) {
+	for _, m := range ms {
+		if string(r.src[m.ka:m.kb]) == key {
+			return m, true
+		}
+	}
+	return member{}, false
+}
+
+// elements lists the offsets of the elements of the list at src[i].
+func (r *orderReader) elements(i int) []int {
+	var at []int
+	for i++; r.src[i] != ']'; {
+		at = append(at, i)
+		if i = skipCompact(r.src, i); r.src[i] == ',' {
+			i++
+		}
+	}
+	return at
+}
+
+// slotAt is the index of the slot of the string at src[i] (-1: none).
+func (r *orderReader) slotAt(i int) int32 {
+	k, found := slices.BinarySearchFunc(r.slots, int32(i+1), func(s childSlot, a int32) int { return cmp.Compare(s.a, a) })
+	if !found || r.src[i] != '"' {
+		r.ok = false
+		return -1
+	}
+	return int32(k)
+}
+
+// walkObject is placeholderSet.walk of the object at src[i]: its child
+// fields in childFields' order, then its other objects and lists in key
+// order (its bytes').
+func (r *orderReader) walkObject(i int) {
+	ms := r.members(i)
+	for f, name := range childFields {
+		m, found := r.find(ms, name)
+		if !found {
+			continue
+		}
+		switch r.src[m.va] {
+		case '"':
+			r.walk = append(r.walk, r.slotAt(m.va))
+		case '[':
+			el := r.elements(m.va)
+			for _, at := range el {
+				r.walk = append(r.walk, r.slotAt(at))
+			}
+			if len(el) == 0 && (f == cfChildren || f == cfExplicitList) {
+				j := slices.IndexFunc(r.empty, func(l emptyList) bool { return int(l.at) == m.va+1 })
+				if j < 0 {
+					r.ok = false
+				}
+				r.walk = append(r.walk, int32(-1-j))
+			}
+		}
+	}
+	for _, m := range ms {
+		r.walkValue(m.va)
+	}
+}
+
+// walkValue walks the objects in the value at src[i].
+func (r *orderReader) walkValue(i int) {
+	switch r.src[i] {
+	case '{':
+		r.walkObject(i)
+	case '[':
+		for _, at := range r.elements(i) {
+			r.walkValue(at)
+		}
+	}
+}
+
+// propRefs is protocol.ComponentRefs of the properties at src[i] (the
+// catalog's reference fields of the type are the well-known ones, see
+// fastCatalog): in key order, a single reference field's string or
+// object's componentId, a list field's strings or object's explicitList,
+// template's componentId or componentId, and the "child" of the objects
+// of a list.
+func (r *orderReader) propRefs(i int) {
+	str := func(m member, found bool) {
+		if found && r.src[m.va] == '"' {
+			r.refs = append(r.refs, r.slotAt(m.va))
+		}
+	}
+	strs := func(i int) {
+		for _, at := range r.elements(i) {
+			if r.src[at] == '"' {
+				r.refs = append(r.refs, r.slotAt(at))
+			}
+		}
+	}
+	for _, m := range r.members(i) {
+		v := r.src[m.va]
+		switch string(r.src[m.ka:m.kb]) {
+		case "child", "contentChild", "entryPointChild":
+			if v == '{' {
+				str(r.find(r.members(m.va), "componentId"))
+			} else {
+				str(m, true)
+			}
+		case "children", "explicitList":
+			if v == '[' {
+				strs(m.va)
+				break
+			}
+			if v != '{' {
+				break
+			}
+			ms := r.members(m.va)
+			if el, found := r.find(ms, "explicitList"); found {
+				if r.src[el.va] == '[' {
+					strs(el.va)
+				}
+			} else if t, found := r.find(ms, "template"); found {
+				if r.src[t.va] == '{' {
+					str(r.find(r.members(t.va), "componentId"))
+				}
+			} else {
+				str(r.find(ms, "componentId"))
+			}
+		}
+		if v != '[' {
+			continue
+		}
+		for _, at := range r.elements(m.va) {
+			if r.src[at] != '{' {
+				continue
+			}
+			if ch, found := r.find(r.members(at), "child"); found && r.src[ch.va] == '"' && ch.vb-ch.va > 2 {
+				r.refs = append(r.refs, r.slotAt(ch.va))
+			}
+		}
+	}
+}

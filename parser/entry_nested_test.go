@@ -1,0 +1,250 @@
+package parser
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"testing"
+)
+
+var nestedStreams = flag.Int("nested.streams", 40, "random streams of TestNestedRandomMatchesGeneric")
+
+// TestCompScannerNested: child fields below the top level are slots, the
+// component is in canonical encoding, and the orders of the walk (slot i,
+// empty list -1-j) and of the references follow placeholderSet.walk and
+// protocol.ComponentRefs.
+func TestCompScannerNested(t *testing.T) {
+	for _, tc := range []struct {
+		scanCase
+		walk, refs string
+	}{
+		{scanCase{"v09 tabs", false, `{"id":"t","component":"Tabs","tabs":[{"title":"A","child":"x"},{"child":"","title":"B"}],"child":"c"}`, compFast,
+			`{"child":"c","component":"Tabs","id":"t","tabs":[{"child":"x","title":"A"},{"child":"","title":"B"}]}`, "[2:c 2:x 2:]"}, "[0 1 2]", "[0 1]"},
+		{scanCase{"v09 extra object", false, `{"id":"t","component":"Card","extra":{"child":"c","children":["a","b"]},"child":"d"}`, compFast,
+			`{"child":"d","component":"Card","extra":{"child":"c","children":["a","b"]},"id":"t"}`, "[2:d 2:c 0:a 0:b]"}, "[0 2 3 1]", "[0]"},
+		{scanCase{"v09 nested empty list", false, `{"id":"t","component":"Card","x":{"children":[]},"children":["a"]}`, compFast,
+			`{"children":["a"],"component":"Card","id":"t","x":{"children":[]}}`, "[0:a]"}, "[0 -1]", "[0]"},
+		{scanCase{"v09 child object", false, `{"id":"t","component":"Card","child":{"componentId":"x"}}`, compFast,
+			`{"child":{"componentId":"x"},"component":"Card","id":"t"}`, "[5:x]"}, "[0]", "[0]"},
+		{scanCase{"v09 child list elsewhere", false, `{"id":"t","component":"Card","x":{"child":["a","b"],"contentChild":[]}}`, compFast,
+			`{"component":"Card","id":"t","x":{"child":["a","b"],"contentChild":[]}}`, "[2:a 2:b]"}, "[0 1]", "[]"},
+		{scanCase{"v09 deep", false, `{"id":"t","component":"Card","b":[[{"child":"y"}]],"a":{"q":{"child":"x"},"child":"w"}}`, compFast,
+			`{"a":{"child":"w","q":{"child":"x"}},"b":[[{"child":"y"}]],"component":"Card","id":"t"}`, "[2:w 2:x 2:y]"}, "[0 1 2]", "[]"},
+		{scanCase{"v08 deeper than properties", true, `{"id":"t","component":{"Tabs":{"tabItems":[{"child":"x","title":{"literalString":"A"}}],"child":"c"}}}`, compFast,
+			`{"component":{"Tabs":{"child":"c","tabItems":[{"child":"x","title":{"literalString":"A"}}]}},"id":"t"}`, "[2:c 2:x]"}, "[0 1]", "[0 1]"},
+		{scanCase{"v08 second type", true, `{"id":"t","component":{"Row":{"children":{"explicitList":["a"]}},"Card":{"child":"c"}}}`, compFast,
+			`{"component":{"Card":{"child":"c"},"Row":{"children":{"explicitList":["a"]}}},"id":"t"}`, "[2:c 7:a]"}, "[0 1]", "[0 1]"},
+		{scanCase{"v08 explicitList second member", true, `{"id":"t","component":{"Row":{"children":{"explicitList":["a"],"x":{"child":"b"}}}}}`, compFast,
+			`{"component":{"Row":{"children":{"explicitList":["a"],"x":{"child":"b"}}}},"id":"t"}`, "[7:a 2:b]"}, "[0 1]", "[0]"},
+		{scanCase{"v08 child in a template", true, `{"id":"t","component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","child":"c"}}}}}`, compFast,
+			`{"component":{"List":{"children":{"template":{"child":"c","componentId":"i","dataBinding":"/d"}}}},"id":"t"}`, "[2:c 6:i]"}, "[0 1]", "[1]"},
+		{scanCase{"v08 path clears a child", true, `{"id":"t","component":{"Text":{"text":{"path":"/a","child":"c"}}}}`, compSlow, "", ""}, "", ""},
+		{scanCase{"v09 non-string element", false, `{"id":"t","component":"Card","x":{"children":["a",1]}}`, compSlow, "", ""}, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := checkScan(t, tc.comp, tc.v08, tc.want, tc.out, tc.ids)
+			if c == nil {
+				return
+			}
+			if !c.nested {
+				t.Fatal("not nested")
+			}
+			if got := fmt.Sprint(c.walk); got != tc.walk {
+				t.Errorf("walk %s, want %s", got, tc.walk)
+			}
+			if got := fmt.Sprint(c.refOrder); got != tc.refs {
+				t.Errorf("refs %s, want %s", got, tc.refs)
+			}
+		})
+	}
+}
+
+// nestedShapes are streams whose components have child fields below the
+// top level (keys in order, see byteLevelShapes).
+var nestedShapes = []struct {
+	name      string
+	in        string
+	byteLevel []string
+}{
+	{"v09_tabs_child_later", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"},{"child":"b","title":"B"},{"child":"a","title":"C"}]},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"b","text":"y"}]}}]</a2ui-json>`, []string{"root", "a"}},
+	{"v09_extra_and_open_lists", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["k"],"component":"Card","extra":{"child":"c","children":[]},"id":"root","x":{"children":["a","b"]}},{"component":"Text","id":"b","text":"y"},{"component":"Text","id":"k","text":"k"}]}}]</a2ui-json>`, []string{"root", "b"}},
+	{"v09_template_with_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":{"child":"h","componentId":"item","path":"/items"},"component":"List","id":"root"},{"component":"Text","id":"item","text":"i"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"h","text":"h"}]}}]</a2ui-json>`, []string{"root"}},
+	{"v08_nested", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Card":{"child":"c"},"Row":{"children":{"explicitList":["a","b"],"more":{"child":"d"}}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"d"}}},"id":"d"},{"component":{"Tabs":{"tabItems":[{"child":"e","title":{"literalString":"T"}}]}},"id":"c"}]}}]</a2ui-json>`, []string{"root", "a"}},
+	// A surface at rest (frozen at the block's end) then touched.
+	{"v09_at_rest_then_touched", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"}]},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json> then <a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"z","text":"z"},{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"},{"child":"q","title":"Q"}]}]}}]</a2ui-json>`, []string{"root", "a"}},
+}
+
+// TestNestedShapesMatchGeneric: each shape is read at byte level and gives,
+// call by call, the generic path's bytes, both modes, one byte at a time,
+// split at every byte, with and without a catalog, with the same entries.
+func TestNestedShapesMatchGeneric(t *testing.T) {
+	t.Parallel()
+	for _, tc := range nestedShapes {
+		in := []byte(tc.in)
+		t.Run(tc.name, func(t *testing.T) {
+			checkByteLevel(t, in, tc.byteLevel)
+			for _, n := range []int{1, 3, 16, len(in)} {
+				checkSameBytes(t, chunked(in, n))
+			}
+			for k := 1; k < len(in); k++ {
+				checkSameBytes(t, [][]byte{in[:k], in[k:]})
+			}
+			checkSameEntries(t, chunked(in, 1))
+		})
+	}
+}
+
+// TestNestedRandomMatchesGeneric: random streams of components mixing
+// child fields below the top level with top-level ones, cut at random
+// chunk sizes and one byte at a time, give the generic path's bytes in
+// both modes (-nested.streams sets how many).
+func TestNestedRandomMatchesGeneric(t *testing.T) {
+	t.Parallel()
+	for seed := range uint64(*nestedStreams) {
+		r := rand.New(rand.NewPCG(seed, 15))
+		v08 := r.IntN(2) == 0
+		in := []byte(randomNestedStream(r, v08))
+		for _, n := range []int{1, 1 + r.IntN(7), 1 + r.IntN(40)} {
+			chunks := chunked(in, n)
+			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+				fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
+				for i := range fast {
+					if fast[i] != slow[i] {
+						t.Fatalf("seed %d, %s, chunks of %d, call %d, stream %s:\nbyte-level: %s\n   generic: %s", seed, mode, n, i, in, fast[i], slow[i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// randomNestedStream is a block (or two) of components with ids from a
+// small set, keys in order at every depth.
+func randomNestedStream(r *rand.Rand, v08 bool) string {
+	// Component k references ids after its own (no cycles), or one that
+	// never arrives.
+	ids := []string{"root", "a", "b", "c", "d", "e"}
+	cur := 0
+	id := func() string {
+		if k := cur + 1 + r.IntN(len(ids)-cur); k < len(ids) {
+			return ids[k]
+		}
+		return "m"
+	}
+	str := func(s string) string { return `"` + s + `"` }
+	list := func() string {
+		var el []string
+		for range r.IntN(3) {
+			el = append(el, str(id()))
+		}
+		return "[" + strings.Join(el, ",") + "]"
+	}
+	var obj func(depth int) string
+	obj = func(depth int) string {
+		m := map[string]string{}
+		for range 1 + r.IntN(3) {
+			switch k := r.IntN(9); {
+			case k == 0:
+				m["child"] = str(id())
+			case k == 1:
+				m["children"] = list()
+			case k == 2:
+				m["contentChild"] = str(id())
+			case k == 3 && depth < 3:
+				m["x"] = obj(depth + 1)
+			case k == 4 && depth < 3:
+				m["items"] = "[" + obj(depth+1) + "," + obj(depth+1) + "]"
+			case k == 5:
+				m["title"] = str("t")
+			case k == 6 && depth > 0:
+				m["componentId"] = str(id())
+			case k == 7:
+				m["explicitList"] = list()
+			default:
+				m["n"] = "1"
+			}
+		}
+		return sortedObject(m)
+	}
+	comp := func() string {
+		cur = r.IntN(len(ids) - 1)
+		if r.IntN(3) == 0 {
+			cur = 0
+		}
+		props := map[string]string{}
+		for range 1 + r.IntN(4) {
+			switch k := r.IntN(6); k {
+			case 0:
+				props["child"] = str(id())
+			case 1:
+				if v08 {
+					props["children"] = `{"explicitList":` + list() + `}`
+				} else {
+					props["children"] = list()
+				}
+			case 2:
+				props["tabs"] = "[" + obj(1) + "," + obj(1) + "]"
+			case 3:
+				props["extra"] = obj(1)
+			case 4:
+				props["zz"] = obj(1)
+			default:
+				props["text"] = str("t")
+			}
+		}
+		if v08 {
+			def := map[string]string{"Card": sortedObject(props)}
+			if r.IntN(4) == 0 {
+				def["Row"] = obj(1)
+			}
+			return sortedObject(map[string]string{"component": sortedObject(def), "id": str(ids[cur])})
+		}
+		props["component"], props["id"] = str("Card"), str(ids[cur])
+		return sortedObject(props)
+	}
+	var b strings.Builder
+	if v08 {
+		b.WriteString(`<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}}`)
+	} else {
+		b.WriteString(`<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}`)
+	}
+	for range 1 + r.IntN(3) {
+		var cs []string
+		for range 1 + r.IntN(3) {
+			cs = append(cs, comp())
+		}
+		if v08 {
+			b.WriteString(`,{"surfaceUpdate":{"surfaceId":"s","components":[` + strings.Join(cs, ",") + `]}}`)
+		} else {
+			b.WriteString(`,{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` + strings.Join(cs, ",") + `]}}`)
+		}
+		if r.IntN(3) == 0 && v08 {
+			b.WriteString(`]</a2ui-json> and <a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}}`)
+		} else if r.IntN(3) == 0 {
+			b.WriteString(`]</a2ui-json> and <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"t","catalogId":"c"}}`)
+		}
+	}
+	b.WriteString(`]</a2ui-json>`)
+	return b.String()
+}
+
+// sortedObject writes m's members in key order.
+func sortedObject(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q:%s", k, m[k])
+	}
+	b.WriteByte('}')
+	return b.String()
+}
