@@ -205,7 +205,14 @@ func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) boo
 		r.walkObject(0)
 		r.propRefs(0)
 	}
-	return r.ok && len(r.walk) == len(slots)+len(empty)
+	// (The reference-only slots, entry_refs.go, are in no walk.)
+	refOnly := 0
+	for _, sl := range slots {
+		if sl.field == cfRef {
+			refOnly++
+		}
+	}
+	return r.ok && len(r.walk)+refOnly == len(slots)+len(empty)
 }
 
 // members lists the members of the object at src[i].
@@ -320,13 +327,13 @@ func (r *orderReader) propRefs(i int) {
 	for _, m := range r.members(i) {
 		v := r.src[m.va]
 		switch string(r.src[m.ka:m.kb]) {
-		case "child", "contentChild", "entryPointChild":
+		case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
 			if v == '{' {
 				str(r.find(r.members(m.va), "componentId"))
 			} else {
 				str(m, true)
 			}
-		case "children", "explicitList":
+		case "children", "explicitList", "template":
 			if v == '[' {
 				strs(m.va)
 				break

@@ -40,6 +40,12 @@ func TestCompScannerNested(t *testing.T) {
 			`{"component":{"Row":{"children":{"explicitList":["a"],"x":{"child":"b"}}}},"id":"t"}`, "[7:a 2:b]"}, "[0 1]", "[0]"},
 		{scanCase{"v08 child in a template", true, `{"id":"t","component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","child":"c"}}}}}`, compFast,
 			`{"component":{"List":{"children":{"template":{"child":"c","componentId":"i","dataBinding":"/d"}}}},"id":"t"}`, "[2:c 6:i]"}, "[0 1]", "[1]"},
+		// With the reference-only fields (entry_refs.go): their slots are in
+		// the references, in key order, and in no walk.
+		{scanCase{"v09 tabs beside detail and template", false, `{"id":"t","component":"Tabs","tabs":[{"title":"A","child":"x"}],"detail":"d","template":["p","q"]}`, compFast,
+			`{"component":"Tabs","detail":"d","id":"t","tabs":[{"child":"x","title":"A"}],"template":["p","q"]}`, "[8:d 2:x 8:p 8:q]"}, "[1]", "[0 1 2 3]"},
+		{scanCase{"v08 nested beside summary", true, `{"id":"t","component":{"Card":{"x":{"child":"c"},"summary":"s"}}}`, compFast,
+			`{"component":{"Card":{"summary":"s","x":{"child":"c"}}},"id":"t"}`, "[8:s 2:c]"}, "[1]", "[0]"},
 		{scanCase{"v08 path clears a child", true, `{"id":"t","component":{"Text":{"text":{"path":"/a","child":"c"}}}}`, compSlow, "", ""}, "", ""},
 		{scanCase{"v09 non-string element", false, `{"id":"t","component":"Card","x":{"children":["a",1]}}`, compSlow, "", ""}, "", ""},
 	} {
@@ -73,6 +79,7 @@ var nestedShapes = []struct {
 	{"v09_template_with_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":{"child":"h","componentId":"item","path":"/items"},"component":"List","id":"root"},{"component":"Text","id":"item","text":"i"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"h","text":"h"}]}}]</a2ui-json>`, []string{"root"}},
 	{"v08_nested", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Card":{"child":"c"},"Row":{"children":{"explicitList":["a","b"],"more":{"child":"d"}}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"d"}}},"id":"d"},{"component":{"Tabs":{"tabItems":[{"child":"e","title":{"literalString":"T"}}]}},"id":"c"}]}}]</a2ui-json>`, []string{"root", "a"}},
 	// A surface at rest (frozen at the block's end) then touched.
+	{"v09_nested_beside_reference_only", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Tabs","detail":"d","id":"root","tabs":[{"child":"a","title":"A"}],"template":["p"]},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"d","text":"d"},{"component":"Text","id":"p","text":"p"}]}}]</a2ui-json>`, []string{"root", "a"}},
 	{"v09_at_rest_then_touched", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"}]},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json> then <a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"z","text":"z"},{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"},{"child":"q","title":"Q"}]}]}}]</a2ui-json>`, []string{"root", "a"}},
 }
 
@@ -145,7 +152,7 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 	obj = func(depth int) string {
 		m := map[string]string{}
 		for range 1 + r.IntN(3) {
-			switch k := r.IntN(9); {
+			switch k := r.IntN(10); {
 			case k == 0:
 				m["child"] = str(id())
 			case k == 1:
@@ -162,6 +169,8 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 				m["componentId"] = str(id())
 			case k == 7:
 				m["explicitList"] = list()
+			case k == 8 && r.IntN(2) == 0:
+				m[[]string{"detail", "template"}[r.IntN(2)]] = str(id())
 			default:
 				m["n"] = "1"
 			}
@@ -175,7 +184,7 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 		}
 		props := map[string]string{}
 		for range 1 + r.IntN(4) {
-			switch k := r.IntN(6); k {
+			switch k := r.IntN(8); k {
 			case 0:
 				props["child"] = str(id())
 			case 1:
@@ -190,6 +199,20 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 				props["extra"] = obj(1)
 			case 4:
 				props["zz"] = obj(1)
+			case 5:
+				// Reference-only fields (entry_refs.go) beside nested ones,
+				// and holding them.
+				if r.IntN(2) == 0 {
+					props[[]string{"detail", "summary", "root"}[r.IntN(3)]] = str(id())
+				} else {
+					props[[]string{"detail", "summary", "root"}[r.IntN(3)]] = obj(1)
+				}
+			case 6:
+				if r.IntN(2) == 0 {
+					props["template"] = list()
+				} else {
+					props["template"] = "[" + obj(1) + "," + str(id()) + "]"
+				}
 			default:
 				props["text"] = str("t")
 			}

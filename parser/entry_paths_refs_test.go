@@ -141,7 +141,8 @@ func TestCompScannerRefs(t *testing.T) {
 			`{"component":{"Card":{"child":"c","componentId":"m","detail":"d","template":["t"]}},"id":"r"}`, "[2:c 5:m 8:d 8:t]", "[c d t]"},
 		{"v08 reference fields outside the definition", true, `{"id":"r","detail":"d","component":{"Text":{}}}`, compFast,
 			`{"component":{"Text":{}},"detail":"d","id":"r"}`, "[]", "[]"},
-		{"template list with a child field", false, `{"id":"r","component":"X","template":[{"child":"a"}]}`, compSlow, "", "", ""},
+		{"template list with a child field", false, `{"id":"r","component":"X","template":[{"child":"a"}]}`, compFast,
+			`{"component":"X","id":"r","template":[{"child":"a"}]}`, "[2:a]", "[a]"},
 		{"detail escaped id", false, `{"id":"r","component":"X","detail":"a\u0062"}`, compFast,
 			`{"component":"X","detail":"ab","id":"r"}`, "[8:ab]", "[ab]"},
 		{"own componentId", false, `{"id":"r","component":"X","componentId":"m","child":"c"}`, compFast,
@@ -150,12 +151,15 @@ func TestCompScannerRefs(t *testing.T) {
 			`{"component":{"Card":{"child":"c","componentId":"m"}},"id":"r"}`, "[2:c 5:m]", "[c]"},
 		{"v08 outside the definition", true, `{"id":"r","child":"c","component":{"Text":{}},"x":{"children":["a"]}}`, compFast,
 			`{"child":"c","component":{"Text":{}},"id":"r","x":{"children":["a"]}}`, "[]", "[]"},
-		{"detail with componentId", false, `{"id":"r","component":"X","detail":{"componentId":"a"}}`, compSlow, "", "", ""},
+		{"detail with componentId", false, `{"id":"r","component":"X","detail":{"componentId":"a"}}`, compFast,
+			`{"component":"X","detail":{"componentId":"a"},"id":"r"}`, "[5:a]", "[a]"},
 		{"own componentId list", false, `{"id":"r","component":"X","componentId":["a"]}`, compSlow, "", "", ""},
 		{"own componentId not a string", false, `{"id":"r","component":"X","componentId":{"a":1}}`, compFast,
 			`{"component":"X","componentId":{"a":1},"id":"r"}`, "[]", "[]"},
-		{"template with componentId", false, `{"id":"r","component":"X","template":{"componentId":"a"}}`, compSlow, "", "", ""},
-		{"summary with children", false, `{"id":"r","component":"X","summary":{"children":["a"]}}`, compSlow, "", "", ""},
+		{"template with componentId", false, `{"id":"r","component":"X","template":{"componentId":"a"}}`, compFast,
+			`{"component":"X","id":"r","template":{"componentId":"a"}}`, "[5:a]", "[a]"},
+		{"summary with children", false, `{"id":"r","component":"X","summary":{"children":["a"]}}`, compFast,
+			`{"component":"X","id":"r","summary":{"children":["a"]}}`, "[0:a]", "[]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := checkScan(t, tc.comp, tc.v08, tc.want, tc.out, tc.ids)

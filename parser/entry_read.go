@@ -33,8 +33,7 @@ import (
 // whose walk and reference orders are read from the component's bytes
 // (entry_nested.go); so are the reference-only fields detail, summary,
 // root and template (entry_refs.go). Anything else takes the generic path
-// (decoded maps), which gives the same observable result: a child field
-// inside a reference-only field ("detail": {"componentId": ...}), a list
+// (decoded maps), which gives the same observable result: a list
 // element that is not a string, a component's own id that keeps an
 // escape, a "path" that is an object or a list, or a v0.8 path that
 // clears an object holding a child field. With a catalog, so does a

@@ -10,9 +10,10 @@ package parser
 // cfRef slots. Those are references only: the processing rewrites no
 // child there (processFast, processGrown and the placeholder lists skip
 // them). An object in them, or any other element of a list, is a plain
-// value (one holding a child field takes the generic path, see value,
-// which is where protocol.ComponentRefs reads a "componentId" of
-// theirs).
+// value; one holding a child field makes the component a nested one
+// (entry_nested.go), whose order reader takes the references
+// protocol.ComponentRefs reads there (a "componentId" in a "detail"
+// object, the "child" of an object in a "template" list).
 //
 // A component's own "componentId" is rewritten by the processing (it is a
 // child field) but is no reference: a string id there is a cfOwnID slot.
