@@ -130,7 +130,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 	case field == cfChildren || field == cfExplicitList:
-		if i, ok = c.list(b, i, field, atTopList); !ok {
+		if i, ok = c.list(b, i, field, atTopList, 1); !ok {
 			return i, false
 		}
 	case field == cfOwnID:
@@ -274,7 +274,7 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	case field == cfChildren && b[i] == '{':
 		return c.nestedList(b, i)
 	case field == cfChildren || field == cfExplicitList:
-		return c.list(b, i, field, atPropList)
+		return c.list(b, i, field, atPropList, 2)
 	case field == cfOwnID:
 		return c.ownComponentID(b, i, 2)
 	case field >= cfRef:
@@ -328,16 +328,16 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	if i, ok = c.colon(b, i); !ok {
 		return i, false
 	}
-	if i, ok = c.list(b, i, cfNestedList, atNestedList); !ok {
+	if i, ok = c.list(b, i, cfNestedList, atNestedList, 3); !ok {
 		return i, false
 	}
 	return c.listObjRest(b, i)
 }
 
-// list reads a list of child ids at b[i]; at is where the list is, for
-// the checkpoints between its elements. An empty one is recorded (see
-// emptyList).
-func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, bool) {
+// list reads a list of child ids at b[i], the value of a member at
+// nesting depth depth; at is where the list is, for the checkpoints
+// between its elements. An empty one is recorded (see emptyList).
+func (c *compScanner) list(b []byte, i int, field int, at resumePoint, depth int) (int, bool) {
 	if i >= len(b) {
 		return i, false
 	}
@@ -357,20 +357,27 @@ func (c *compScanner) list(b []byte, i int, field int, at resumePoint) (int, boo
 		c.out = append(c.out, ']')
 		return i + 1, true
 	}
-	return c.elements(b, i, field, at)
+	return c.elements(b, i, field, at, depth)
 }
 
-// elements reads the child ids of a list from b[i], the start of one,
-// and the list's end.
-func (c *compScanner) elements(b []byte, i int, field int, at resumePoint) (int, bool) {
+// elements reads the child ids of a list (the value of a member at
+// nesting depth depth) from b[i], the start of one, and the list's end.
+// An element that is not a string is no child id (child ids are strings:
+// protocol.ComponentRefs skips it too): it is a value, kept as it is and
+// walked as any other (a child field in an object there is read).
+func (c *compScanner) elements(b []byte, i int, field int, at resumePoint, depth int) (int, bool) {
 	for {
 		i = jsonwire.SkipSpace(b, i)
-		if i >= len(b) || b[i] != '"' {
-			c.slow = i < len(b)
+		if i >= len(b) {
 			return i, false
 		}
 		var ok bool
-		if i, ok = c.slot(b, i, field); !ok {
+		if b[i] == '"' {
+			i, ok = c.slot(b, i, field)
+		} else {
+			i, ok = c.value(b, i, depth+1)
+		}
+		if !ok {
 			return i, false
 		}
 		var more bool

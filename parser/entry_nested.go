@@ -19,6 +19,7 @@ import (
 	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // childFieldOf is the index in childFields of child field k (a
@@ -61,7 +62,7 @@ func (c *compScanner) childValue(b []byte, i int, cf int, depth int) (int, bool)
 			c.out = append(c.out, '[', ']')
 			return j + 1, true
 		}
-		return c.list(b, i, cf, atNone)
+		return c.list(b, i, cf, atNone, depth)
 	}
 	return c.value(b, i, depth)
 }
@@ -150,7 +151,7 @@ func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 // the slots read (the generic path then decides).
 func (c *compScanner) order() bool {
 	var r orderReader
-	ok := r.read(c.out, c.slots, c.empty[:c.nEmpty])
+	ok := r.read(c.out, c.slots, c.empty[:c.nEmpty], c.cat)
 	c.walk, c.refOrder = append(c.walk[:0], r.walk...), append(c.refOrder[:0], r.refs...)
 	return ok
 }
@@ -164,10 +165,12 @@ func (fc *fastComp) walkOrder() []int32 {
 	return fc.more.walk
 }
 
-// nestedOrder fills fc.more's walk and reference orders.
+// nestedOrder fills fc.more's walk and reference orders. (It is read
+// again for a thawed component, whose references are its entry's: it
+// reads them as without a catalog.)
 func (fc *fastComp) nestedOrder() {
 	var r orderReader
-	r.read(fc.src, fc.slots, fc.empty[:fc.nEmpty])
+	r.read(fc.src, fc.slots, fc.empty[:fc.nEmpty], nil)
 	if fc.more == nil {
 		fc.more = &compMore{}
 	}
@@ -183,14 +186,17 @@ type orderReader struct {
 	walk  []int32 // slot i as i, empty list j as -1-j
 	refs  []int32 // slot indexes
 	ok    bool
+	// cat: the catalog, whose list reference fields of a type do not
+	// have the "child" of their objects read (see propRefs).
+	cat *protocol.Catalog
 }
 
 // member is a member of an object in orderReader.src: its key is
 // src[ka:kb], its value src[va:vb].
 type member struct{ ka, kb, va, vb int }
 
-func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) bool {
-	*r = orderReader{src: src, slots: slots, empty: empty, ok: true}
+func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList, cat *protocol.Catalog) bool {
+	*r = orderReader{src: src, slots: slots, empty: empty, ok: true, cat: cat}
 	top := r.members(0)
 	if m, found := r.find(top, "component"); found && src[m.va] == '{' {
 		// v0.8: the definition is walked, each type's properties hold
@@ -198,12 +204,13 @@ func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) boo
 		r.walkObject(m.va)
 		for _, t := range r.members(m.va) {
 			if src[t.va] == '{' {
-				r.propRefs(t.va)
+				r.propRefs(t.va, string(src[t.ka:t.kb]))
 			}
 		}
 	} else {
 		r.walkObject(0)
-		r.propRefs(0)
+		m, _ := r.find(top, "component")
+		r.propRefs(0, string(src[m.va+1:m.vb-1]))
 	}
 	// (The reference-only slots, entry_refs.go, are in no walk.)
 	refOnly := 0
@@ -277,7 +284,9 @@ func (r *orderReader) walkObject(i int) {
 		case '[':
 			el := r.elements(m.va)
 			for _, at := range el {
-				r.walk = append(r.walk, r.slotAt(at))
+				if r.src[at] == '"' { // (anything else is no child id)
+					r.walk = append(r.walk, r.slotAt(at))
+				}
 			}
 			if len(el) == 0 && (f == cfChildren || f == cfExplicitList) {
 				j := slices.IndexFunc(r.empty, func(l emptyList) bool { return int(l.at) == m.va+1 })
@@ -310,8 +319,9 @@ func (r *orderReader) walkValue(i int) {
 // fastCatalog): in key order, a single reference field's string or
 // object's componentId, a list field's strings or object's explicitList,
 // template's componentId or componentId, and the "child" of the objects
-// of a list.
-func (r *orderReader) propRefs(i int) {
+// of a list that is not one of the catalog's list fields of type typ.
+func (r *orderReader) propRefs(i int, typ string) {
+	_, list := r.cat.RefFields(typ)
 	str := func(m member, found bool) {
 		if found && r.src[m.va] == '"' {
 			r.refs = append(r.refs, r.slotAt(m.va))
@@ -354,7 +364,7 @@ func (r *orderReader) propRefs(i int) {
 				str(r.find(ms, "componentId"))
 			}
 		}
-		if v != '[' {
+		if v != '[' || slices.Contains(list, string(r.src[m.ka:m.kb])) {
 			continue
 		}
 		for _, at := range r.elements(m.va) {

@@ -47,7 +47,13 @@ func TestCompScannerNested(t *testing.T) {
 		{scanCase{"v08 nested beside summary", true, `{"id":"t","component":{"Card":{"x":{"child":"c"},"summary":"s"}}}`, compFast,
 			`{"component":{"Card":{"summary":"s","x":{"child":"c"}}},"id":"t"}`, "[8:s 2:c]"}, "[1]", "[0]"},
 		{scanCase{"v08 path clears a child", true, `{"id":"t","component":{"Text":{"text":{"path":"/a","child":"c"}}}}`, compSlow, "", ""}, "", ""},
-		{scanCase{"v09 non-string element", false, `{"id":"t","component":"Card","x":{"children":["a",1]}}`, compSlow, "", ""}, "", ""},
+		// An element that is not a string is no child id: a value, walked.
+		{scanCase{"v09 non-string element", false, `{"id":"t","component":"Card","x":{"children":["a",1]}}`, compFast,
+			`{"component":"Card","id":"t","x":{"children":["a",1]}}`, "[0:a]"}, "[0]", "[]"},
+		{scanCase{"v09 object element with a child", false, `{"id":"t","component":"Column","children":[null,"a",{"child":"b","n":[1,{"child":"c"}]},["d"]]}`, compFast,
+			`{"children":[null,"a",{"child":"b","n":[1,{"child":"c"}]},["d"]],"component":"Column","id":"t"}`, "[0:a 2:b 2:c]"}, "[0 1 2]", "[0 1]"},
+		{scanCase{"v08 object element in explicitList", true, `{"id":"t","component":{"Row":{"children":{"explicitList":[{"child":"b"},"a",2.5]}}}}`, compFast,
+			`{"component":{"Row":{"children":{"explicitList":[{"child":"b"},"a",2.5]}}},"id":"t"}`, "[2:b 7:a]"}, "[1 0]", "[1]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := checkScan(t, tc.comp, tc.v08, tc.want, tc.out, tc.ids)

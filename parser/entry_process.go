@@ -357,14 +357,6 @@ func (p *placeholderSet) needsWalk(v any, depth int) bool {
 	return false
 }
 
-func childKey(v any) string {
-	if s, ok := v.(string); ok {
-		return s
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
 // walk copies v, applying the placeholder and path rules to every object.
 func (p *placeholderSet) walk(v any, compID string) any {
 	switch x := v.(type) {
@@ -392,8 +384,10 @@ func (p *placeholderSet) walk(v any, compID string) any {
 			case []any:
 				kids := make([]any, 0, len(cv))
 				for _, child := range cv {
-					ck := childKey(child)
-					if _, seen := p.s.comps[ck]; seen {
+					// A child id is a string: anything else stays as it
+					// is (and is walked below).
+					ck, isID := child.(string)
+					if _, seen := p.s.comps[ck]; seen || !isID {
 						kids = append(kids, child)
 						continue
 					}

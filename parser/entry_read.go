@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // This file is the byte-level path for the common component shapes: a
@@ -32,11 +33,15 @@ import (
 // object's second member, "child": {"componentId": ...}) are slots too,
 // whose walk and reference orders are read from the component's bytes
 // (entry_nested.go); so are the reference-only fields detail, summary,
-// root and template (entry_refs.go). Anything else takes the generic path
-// (decoded maps), which gives the same observable result: a list
-// element that is not a string, a component's own id that keeps an
-// escape, a "path" that is an object or a list, or a v0.8 path that
-// clears an object holding a child field. With a catalog, so does a
+// root and template (entry_refs.go). An element of a child list that is
+// not a string is no child id (child ids are strings): a value, kept as
+// it is and walked (see elements). Anything else takes the generic path
+// (decoded maps), which gives the same observable result: a component's
+// own id that keeps an escape, a "path" that is an object or a list, a
+// "path" as a v0.8 definition's property or beside a componentId, a v0.8
+// path that clears an object holding a child field, a v0.8 template that
+// is no object, more than two empty child lists, or a v0.9 component whose
+// "component" is no string. With a catalog, so does a
 // component of a
 // type whose reference fields are not all well-known names (a Modal's
 // "trigger"), and a component's verdict is taken on its bytes (catalog.go).
@@ -285,6 +290,9 @@ type compScanner struct {
 	// "children" and one "explicitList").
 	empty  [2]emptyList
 	nEmpty uint8
+	// cat: the engine's catalog (its list reference fields, see
+	// orderReader.propRefs).
+	cat *protocol.Catalog
 	// Buffers of canonical (entry_canon.go).
 	canon []byte
 	cw    canonWriter

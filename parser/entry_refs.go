@@ -74,9 +74,8 @@ func (c *compScanner) ownComponentID(b []byte, i int, depth int) (int, bool) {
 	case '"':
 		return c.slot(b, i, cfOwnID)
 	case '[':
-		// (Processed as a list of child ids.)
-		c.slow = true
-		return i, false
+		// (Processed as a list of child ids, no reference: a nested one.)
+		return c.childValue(b, i, cfOwnID, depth)
 	}
 	// A componentId or a child in an object, which would be read, takes
 	// the generic path (value).

@@ -123,16 +123,16 @@ func (c *compScanner) readFrom(b []byte, m *scanMark) (int, bool) {
 		}
 		return c.topRest(b, i)
 	case atTopList:
-		if i, ok = c.elements(b, i, int(m.field), atTopList); !ok {
+		if i, ok = c.elements(b, i, int(m.field), atTopList, 1); !ok {
 			return i, false
 		}
 		return c.topRest(b, i)
 	case atNestedList:
-		if i, ok = c.elements(b, i, cfNestedList, atNestedList); ok {
+		if i, ok = c.elements(b, i, cfNestedList, atNestedList, 3); ok {
 			i, ok = c.listObjRest(b, i)
 		}
 	case atPropList:
-		i, ok = c.elements(b, i, int(m.field), atPropList)
+		i, ok = c.elements(b, i, int(m.field), atPropList, 2)
 	case atProp:
 		i, ok = c.propMember(b, i)
 	}

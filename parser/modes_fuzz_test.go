@@ -345,7 +345,8 @@ func danglingChildField(v any, comps map[string]string) bool {
 					return true
 				}
 				for _, child := range cv {
-					if _, ok := comps[childKey(child)]; !ok {
+					id, isID := child.(string) // (anything else is no child)
+					if _, ok := comps[id]; isID && !ok {
 						return true
 					}
 				}
