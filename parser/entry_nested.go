@@ -19,6 +19,7 @@ import (
 	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // childFieldOf is the index in childFields of child field k (a
@@ -91,6 +92,8 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 		if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
 			c.slow = true
 			return i, false
+		} else if c.rules {
+			c.single, c.lists = c.cat.RefFields(string(key))
 		}
 		if i, ok = c.colon(b, i); !ok {
 			return i, false
@@ -150,6 +153,9 @@ func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 // the slots read (the generic path then decides).
 func (c *compScanner) order() bool {
 	var r orderReader
+	if c.rules {
+		r.cat = c.cat
+	}
 	ok := r.read(c.out, c.slots, c.empty[:c.nEmpty])
 	c.walk, c.refOrder = append(c.walk[:0], r.walk...), append(c.refOrder[:0], r.refs...)
 	return ok
@@ -164,7 +170,8 @@ func (fc *fastComp) walkOrder() []int32 {
 	return fc.more.walk
 }
 
-// nestedOrder fills fc.more's walk and reference orders.
+// nestedOrder fills fc.more's walk and reference orders (the latter
+// without a catalog's reference fields: see compMore.catRefs).
 func (fc *fastComp) nestedOrder() {
 	var r orderReader
 	r.read(fc.src, fc.slots, fc.empty[:fc.nEmpty])
@@ -177,6 +184,9 @@ func (fc *fastComp) nestedOrder() {
 // orderReader reads a component's compact bytes (in canonical encoding)
 // as placeholderSet.walk and protocol.ComponentRefs read its decoded form.
 type orderReader struct {
+	// cat: the catalog whose reference fields of the types are read (nil:
+	// the well-known ones only, see compScanner.catalogRead).
+	cat   *protocol.Catalog
 	src   []byte
 	slots []childSlot
 	empty []emptyList
@@ -190,20 +200,25 @@ type orderReader struct {
 type member struct{ ka, kb, va, vb int }
 
 func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) bool {
-	*r = orderReader{src: src, slots: slots, empty: empty, ok: true}
+	*r = orderReader{cat: r.cat, src: src, slots: slots, empty: empty, ok: true}
 	top := r.members(0)
-	if m, found := r.find(top, "component"); found && src[m.va] == '{' {
+	m, found := r.find(top, "component")
+	if found && src[m.va] == '{' {
 		// v0.8: the definition is walked, each type's properties hold
 		// the references.
 		r.walkObject(m.va)
 		for _, t := range r.members(m.va) {
 			if src[t.va] == '{' {
-				r.propRefs(t.va)
+				r.propRefs(t.va, src[t.ka:t.kb])
 			}
 		}
 	} else {
 		r.walkObject(0)
-		r.propRefs(0)
+		if found && src[m.va] == '"' {
+			r.propRefs(0, src[m.va+1:m.vb-1])
+		} else {
+			r.propRefs(0, nil)
+		}
 	}
 	// (The reference-only slots, entry_refs.go, are in no walk.)
 	refOnly := 0
@@ -305,13 +320,16 @@ func (r *orderReader) walkValue(i int) {
 	}
 }
 
-// propRefs is protocol.ComponentRefs of the properties at src[i] (the
-// catalog's reference fields of the type are the well-known ones, see
-// fastCatalog): in key order, a single reference field's string or
-// object's componentId, a list field's strings or object's explicitList,
+// propRefs is protocol.ComponentRefs of the properties at src[i] of type
+// typ: in key order, a single reference field's string or object's
+// componentId, a list field's strings or object's explicitList,
 // template's componentId or componentId, and the "child" of the objects
-// of a list.
-func (r *orderReader) propRefs(i int) {
+// of a list that is no list field of the catalog's.
+func (r *orderReader) propRefs(i int, typ []byte) {
+	var single, list []string
+	if r.cat != nil {
+		single, list = r.cat.RefFields(string(typ))
+	}
 	str := func(m member, found bool) {
 		if found && r.src[m.va] == '"' {
 			r.refs = append(r.refs, r.slotAt(m.va))
@@ -325,15 +343,16 @@ func (r *orderReader) propRefs(i int) {
 		}
 	}
 	for _, m := range r.members(i) {
-		v := r.src[m.va]
-		switch string(r.src[m.ka:m.kb]) {
-		case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
+		v, k := r.src[m.va], r.src[m.ka:m.kb]
+		inList := hasName(list, k)
+		switch kind := refKind(k); {
+		case kind == cfRef || hasName(single, k):
 			if v == '{' {
 				str(r.find(r.members(m.va), "componentId"))
 			} else {
 				str(m, true)
 			}
-		case "children", "explicitList", "template":
+		case kind == refList || inList:
 			if v == '[' {
 				strs(m.va)
 				break
@@ -354,7 +373,7 @@ func (r *orderReader) propRefs(i int) {
 				str(r.find(ms, "componentId"))
 			}
 		}
-		if v != '[' {
+		if v != '[' || inList {
 			continue
 		}
 		for _, at := range r.elements(m.va) {
@@ -366,4 +385,16 @@ func (r *orderReader) propRefs(i int) {
 			}
 		}
 	}
+}
+
+// refKind is the kind of reference field protocol.ComponentRefs always
+// takes k for: cfRef (one id), refList (a list) or -1 (none).
+func refKind(k []byte) int {
+	switch string(k) {
+	case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
+		return cfRef
+	case "children", "explicitList", "template":
+		return refList
+	}
+	return -1
 }

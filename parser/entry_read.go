@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // This file is the byte-level path for the common component shapes: a
@@ -32,14 +33,17 @@ import (
 // object's second member, "child": {"componentId": ...}) are slots too,
 // whose walk and reference orders are read from the component's bytes
 // (entry_nested.go); so are the reference-only fields detail, summary,
-// root and template (entry_refs.go). Anything else takes the generic path
-// (decoded maps), which gives the same observable result: a list
-// element that is not a string, a component's own id that keeps an
-// escape, a "path" that is an object or a list, or a v0.8 path that
-// clears an object holding a child field. With a catalog, so does a
-// component of a
-// type whose reference fields are not all well-known names (a Modal's
-// "trigger"), and a component's verdict is taken on its bytes (catalog.go).
+// root and template (entry_refs.go), and, with a catalog, its reference
+// fields of a component's type (a Modal's "trigger"), read again in
+// canonical encoding once the type is known (compScanner.catalogRead).
+// Anything else takes the generic path (decoded maps), which gives the
+// same observable result: a list element that is not a string, a
+// component's own id that keeps an escape, a "path" that is an object or
+// a list, a v0.8 path that clears an object holding a child field, or a
+// type whose catalog names a child list, componentId, id or component
+// among its single reference fields (componentId, id or component among
+// its list ones: see ruleKinds). With a catalog, a component's verdict is
+// taken on its bytes (catalog.go).
 
 // Outcomes of compScanner.scan.
 const (
@@ -136,6 +140,9 @@ type compMore struct {
 	// (-1-j) in the order the processing meets them, and the slots of its
 	// references in their order (see nestedOrder).
 	walk, refs []int32
+	// catRefs: its reference order follows its catalog's reference fields
+	// (catalogRead), which nestedOrder does not know: it is not frozen.
+	catRefs bool
 }
 
 // slotID returns the id of slot i.
@@ -269,7 +276,8 @@ type compScanner struct {
 	// twice, escapes only where a character needs one).
 	canonIn bool
 	// rewrote: the component read is the canonical encoding of one that
-	// needed it (recanon).
+	// needed it (recanon), or was read with its type's reference fields
+	// (catalogRead: its references may have escapes, see slot).
 	rewrote bool
 	// sorted: a template, a path to normalise, a v0.8 empty definition or
 	// {} child list, or a child named children_<id> (see emptyClash) was
@@ -289,6 +297,12 @@ type compScanner struct {
 	canon []byte
 	cw    canonWriter
 	v08   bool // reading a v0.8 component
+	// cat: the catalog whose reference fields of a component's type the
+	// reader takes (nil: none); rules: this read takes them (catalogRead),
+	// single and lists being those of the type being read.
+	cat           *protocol.Catalog
+	rules         bool
+	single, lists []string
 	// keys holds the bounds (in out) of the keys read so far in the
 	// objects being read, innermost last: a duplicate key needs the
 	// generic path (decoding keeps the last value).
@@ -422,6 +436,7 @@ func (c *compScanner) result(names *idNames) *fastComp {
 	if c.nested {
 		fc.nested = true
 		fc.more.walk, fc.more.refs = append(make([]int32, 0, len(c.walk)), c.walk...), append([]int32(nil), c.refOrder...)
+		fc.more.catRefs = c.rules
 	}
 	fc.decodeIDs()
 	return fc

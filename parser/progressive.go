@@ -212,6 +212,7 @@ func newProgressiveEngine(cfg *config) (engine, error) {
 	e.defaultVersion = "v0.9"
 	if e.cat != nil {
 		e.refs = e.cat.RefFields
+		e.cs.cat = e.cat
 		e.setFamily(e.cat.Family())
 		e.famFixed = true
 		if e.fam == protocol.FamilyV09 {
