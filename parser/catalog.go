@@ -16,7 +16,10 @@ import (
 // or where an invalid message's report is needed. The comparison encoding
 // is the one read, so that a string with invalid UTF-8 (written \xHH,
 // which is not JSON) goes to the schema library, which sees the string as
-// it is.
+// it is. A catalog does not select the generic component path: the
+// byte-level reader takes a type's reference fields of its own
+// (compScanner.catalogRead, entry_refs.go), and renderable checks a v0.8
+// definition's required properties.
 
 // validate is e.cat.Validate([]any{msg}) (nil without a catalog): the
 // error, with its report, of an invalid message.
@@ -122,48 +125,36 @@ func (e *progressiveEngine) withoutStubs(msg map[string]any) map[string]any {
 	return msg
 }
 
-// fastCatalog is the catalog's say on the component e.cs just read at
-// byte level (nothing without a catalog): fast reports whether its
-// references are the ones the byte-level reader found (its type has no
-// reference fields of its own; otherwise it takes the generic path), and
-// renderable whether a v0.8 definition has the required
-// properties of its type, as handlePartialComponent checks them.
-func (e *progressiveEngine) fastCatalog() (fast, renderable bool) {
-	if e.cat == nil {
-		return true, true
-	}
-	src := e.cs.out
-	if e.fam != protocol.FamilyV08 {
-		v, typ, _, err := jsonparser.Get(src, "component")
-		if err != nil || typ != jsonparser.String {
-			return false, false
-		}
-		name, err := jsonparser.ParseString(v)
-		return err == nil && !e.cat.HasOwnRefFields(name), true
+// renderable is the catalog's say on the component e.cs just read at byte
+// level (true without a catalog): whether a v0.8 definition has the
+// required properties of its type, as handlePartialComponent checks them.
+// (A type's reference fields of its own are the reader's, see
+// compScanner.catalogRead.)
+func (e *progressiveEngine) renderable() bool {
+	if e.cat == nil || e.fam != protocol.FamilyV08 {
+		return true
 	}
 	// A v0.8 definition read at byte level has a type, an object of
 	// properties, first; one with more types is in canonical encoding
 	// (entry_nested.go), so its first is the one handlePartialComponent
-	// checks (firstKey), and each is read for references.
+	// checks (firstKey).
 	var name string
 	var props []byte
-	own := false
-	err := jsonparser.ObjectEach(src, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
+	err := jsonparser.ObjectEach(e.cs.out, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
 		if name == "" {
 			name, props = string(k), v
 		}
-		own = own || e.cat.HasOwnRefFields(string(k))
 		return nil
 	}, "component")
-	if err != nil || own {
-		return false, false
+	if err != nil {
+		return false
 	}
 	for _, req := range e.cat.RequiredFields(name) {
 		if _, _, _, err := jsonparser.Get(props, req); err != nil {
-			return true, false
+			return false
 		}
 	}
-	return true, true
+	return true
 }
 
 // validEncoded is valid for a data model message the data model reader

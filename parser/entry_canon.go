@@ -31,6 +31,13 @@ func (c *compScanner) canonical(b []byte) int {
 	if c.slow {
 		src = b
 	}
+	return c.reread(src, false)
+}
+
+// reread reads src again in its canonical encoding; unless force (which
+// makes it a rewrite), a read whose bytes are already in that order is
+// kept as it is (with its checkpoint).
+func (c *compScanner) reread(src []byte, force bool) int {
 	if !utf8.Valid(src) {
 		c.slow = true
 		return compSlow
@@ -41,10 +48,10 @@ func (c *compScanner) canonical(b []byte) int {
 		c.slow, c.recanon = true, false
 		return compSlow
 	}
-	if !c.slow && string(canon) == string(c.out) {
+	if !force && !c.slow && string(canon) == string(c.out) {
 		return compFast // already in that order: the checkpoint stays good
 	}
-	rewrite := c.slow
+	rewrite := c.slow || c.rewrote || force
 	c.canonIn = true
 	r := c.scan(canon, c.v08)
 	c.canonIn, c.rewrote = false, rewrite && r == compFast

@@ -75,6 +75,9 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		c.slow = true
 		return i, false
 	}
+	if c.rules && !c.v08 && bit&(seenID|seenComponent) == 0 {
+		field = c.ruleField(key, field)
+	}
 	if c.v08 && field >= 0 {
 		// Outside a v0.8 definition: neither processed nor a reference.
 		field, c.sorted = -1, true
@@ -197,6 +200,8 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 	if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
 		c.slow = true
 		return i, false
+	} else if c.rules {
+		c.single, c.lists = c.cat.RefFields(string(key))
 	}
 	if i, ok = c.colon(b, i); !ok {
 		return i, false
@@ -258,6 +263,9 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	if slow || string(key) == "path" || bit == seenID || bit == seenComponent {
 		c.slow = true
 		return i, false
+	}
+	if c.rules {
+		field = c.ruleField(key, field)
 	}
 	if bit != 0 && c.propSeen&bit != 0 {
 		c.needCanon()

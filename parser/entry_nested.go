@@ -92,6 +92,8 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 		if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
 			c.slow = true
 			return i, false
+		} else if c.rules {
+			c.single, c.lists = c.cat.RefFields(string(key))
 		}
 		if i, ok = c.colon(b, i); !ok {
 			return i, false
@@ -151,7 +153,11 @@ func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 // the slots read (the generic path then decides).
 func (c *compScanner) order() bool {
 	var r orderReader
-	ok := r.read(c.out, c.slots, c.empty[:c.nEmpty], c.cat)
+	// (Without the catalog's rules too: a catalog list field, even a
+	// well-known one such as Column's "children", turns off the rule of
+	// the "child" of its objects, see propRefs.)
+	r.cat = c.cat
+	ok := r.read(c.out, c.slots, c.empty[:c.nEmpty])
 	c.walk, c.refOrder = append(c.walk[:0], r.walk...), append(c.refOrder[:0], r.refs...)
 	return ok
 }
@@ -165,12 +171,11 @@ func (fc *fastComp) walkOrder() []int32 {
 	return fc.more.walk
 }
 
-// nestedOrder fills fc.more's walk and reference orders. (It is read
-// again for a thawed component, whose references are its entry's: it
-// reads them as without a catalog.)
+// nestedOrder fills fc.more's walk and reference orders (the latter
+// without a catalog's reference fields: see compMore.catRefs).
 func (fc *fastComp) nestedOrder() {
 	var r orderReader
-	r.read(fc.src, fc.slots, fc.empty[:fc.nEmpty], nil)
+	r.read(fc.src, fc.slots, fc.empty[:fc.nEmpty])
 	if fc.more == nil {
 		fc.more = &compMore{}
 	}
@@ -180,37 +185,42 @@ func (fc *fastComp) nestedOrder() {
 // orderReader reads a component's compact bytes (in canonical encoding)
 // as placeholderSet.walk and protocol.ComponentRefs read its decoded form.
 type orderReader struct {
+	// cat: the catalog whose reference fields of the types are read (nil:
+	// the well-known ones only, see compScanner.catalogRead); its list
+	// fields do not have the "child" of their objects read (propRefs).
+	cat   *protocol.Catalog
 	src   []byte
 	slots []childSlot
 	empty []emptyList
 	walk  []int32 // slot i as i, empty list j as -1-j
 	refs  []int32 // slot indexes
 	ok    bool
-	// cat: the catalog, whose list reference fields of a type do not
-	// have the "child" of their objects read (see propRefs).
-	cat *protocol.Catalog
 }
 
 // member is a member of an object in orderReader.src: its key is
 // src[ka:kb], its value src[va:vb].
 type member struct{ ka, kb, va, vb int }
 
-func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList, cat *protocol.Catalog) bool {
-	*r = orderReader{src: src, slots: slots, empty: empty, ok: true, cat: cat}
+func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) bool {
+	*r = orderReader{cat: r.cat, src: src, slots: slots, empty: empty, ok: true}
 	top := r.members(0)
-	if m, found := r.find(top, "component"); found && src[m.va] == '{' {
+	m, found := r.find(top, "component")
+	if found && src[m.va] == '{' {
 		// v0.8: the definition is walked, each type's properties hold
 		// the references.
 		r.walkObject(m.va)
 		for _, t := range r.members(m.va) {
 			if src[t.va] == '{' {
-				r.propRefs(t.va, string(src[t.ka:t.kb]))
+				r.propRefs(t.va, src[t.ka:t.kb])
 			}
 		}
 	} else {
 		r.walkObject(0)
-		m, _ := r.find(top, "component")
-		r.propRefs(0, string(src[m.va+1:m.vb-1]))
+		if found && src[m.va] == '"' {
+			r.propRefs(0, src[m.va+1:m.vb-1])
+		} else {
+			r.propRefs(0, nil)
+		}
 	}
 	// (The reference-only slots, entry_refs.go, are in no walk.)
 	refOnly := 0
@@ -314,14 +324,16 @@ func (r *orderReader) walkValue(i int) {
 	}
 }
 
-// propRefs is protocol.ComponentRefs of the properties at src[i] (the
-// catalog's reference fields of the type are the well-known ones, see
-// fastCatalog): in key order, a single reference field's string or
-// object's componentId, a list field's strings or object's explicitList,
+// propRefs is protocol.ComponentRefs of the properties at src[i] of type
+// typ: in key order, a single reference field's string or object's
+// componentId, a list field's strings or object's explicitList,
 // template's componentId or componentId, and the "child" of the objects
-// of a list that is not one of the catalog's list fields of type typ.
-func (r *orderReader) propRefs(i int, typ string) {
-	_, list := r.cat.RefFields(typ)
+// of a list that is no list field of the catalog's.
+func (r *orderReader) propRefs(i int, typ []byte) {
+	var single, list []string
+	if r.cat != nil {
+		single, list = r.cat.RefFields(string(typ))
+	}
 	str := func(m member, found bool) {
 		if found && r.src[m.va] == '"' {
 			r.refs = append(r.refs, r.slotAt(m.va))
@@ -335,15 +347,16 @@ func (r *orderReader) propRefs(i int, typ string) {
 		}
 	}
 	for _, m := range r.members(i) {
-		v := r.src[m.va]
-		switch string(r.src[m.ka:m.kb]) {
-		case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
+		v, k := r.src[m.va], r.src[m.ka:m.kb]
+		inList := hasName(list, k)
+		switch kind := refKind(k); {
+		case kind == cfRef || hasName(single, k):
 			if v == '{' {
 				str(r.find(r.members(m.va), "componentId"))
 			} else {
 				str(m, true)
 			}
-		case "children", "explicitList", "template":
+		case kind == refList || inList:
 			if v == '[' {
 				strs(m.va)
 				break
@@ -364,7 +377,7 @@ func (r *orderReader) propRefs(i int, typ string) {
 				str(r.find(ms, "componentId"))
 			}
 		}
-		if v != '[' || slices.Contains(list, string(r.src[m.ka:m.kb])) {
+		if v != '[' || inList {
 			continue
 		}
 		for _, at := range r.elements(m.va) {
@@ -376,4 +389,16 @@ func (r *orderReader) propRefs(i int, typ string) {
 			}
 		}
 	}
+}
+
+// refKind is the kind of reference field protocol.ComponentRefs always
+// takes k for: cfRef (one id), refList (a list) or -1 (none).
+func refKind(k []byte) int {
+	switch string(k) {
+	case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
+		return cfRef
+	case "children", "explicitList", "template":
+		return refList
+	}
+	return -1
 }

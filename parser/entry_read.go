@@ -33,18 +33,21 @@ import (
 // object's second member, "child": {"componentId": ...}) are slots too,
 // whose walk and reference orders are read from the component's bytes
 // (entry_nested.go); so are the reference-only fields detail, summary,
-// root and template (entry_refs.go). An element of a child list that is
-// not a string is no child id (child ids are strings): a value, kept as
-// it is and walked (see elements). Anything else takes the generic path
-// (decoded maps), which gives the same observable result: a component's
-// own id that keeps an escape, a "path" that is an object or a list, a
-// "path" as a v0.8 definition's property or beside a componentId, a v0.8
-// path that clears an object holding a child field, a v0.8 template that
-// is no object, more than two empty child lists, or a v0.9 component whose
-// "component" is no string. With a catalog, so does a
-// component of a
-// type whose reference fields are not all well-known names (a Modal's
-// "trigger"), and a component's verdict is taken on its bytes (catalog.go).
+// root and template (entry_refs.go), and, with a catalog, its reference
+// fields of a component's type (a Modal's "trigger"), read again in
+// canonical encoding once the type is known (compScanner.catalogRead).
+// An element of a child list that is not a string is no child id (child
+// ids are strings): a value, kept as it is and walked (see elements).
+// Anything else takes the generic path (decoded maps), which gives the
+// same observable result: a component's own id that keeps an escape, a
+// "path" that is an object or a list, a "path" as a v0.8 definition's
+// property or beside a componentId, a v0.8 path that clears an object
+// holding a child field, a v0.8 template that is no object, more than two
+// empty child lists, a v0.9 component whose "component" is no string, or
+// a type whose catalog names a child list, componentId, id or component
+// among its single reference fields (componentId, id or component among
+// its list ones: see ruleKinds). With a catalog, a component's verdict is
+// taken on its bytes (catalog.go).
 
 // Outcomes of compScanner.scan.
 const (
@@ -141,6 +144,9 @@ type compMore struct {
 	// (-1-j) in the order the processing meets them, and the slots of its
 	// references in their order (see nestedOrder).
 	walk, refs []int32
+	// catRefs: its reference order follows its catalog's reference fields
+	// (catalogRead), which nestedOrder does not know: it is not frozen.
+	catRefs bool
 }
 
 // slotID returns the id of slot i.
@@ -274,7 +280,8 @@ type compScanner struct {
 	// twice, escapes only where a character needs one).
 	canonIn bool
 	// rewrote: the component read is the canonical encoding of one that
-	// needed it (recanon).
+	// needed it (recanon), or was read with its type's reference fields
+	// (catalogRead: its references may have escapes, see slot).
 	rewrote bool
 	// sorted: a template, a path to normalise, a v0.8 empty definition or
 	// {} child list, or a child named children_<id> (see emptyClash) was
@@ -290,13 +297,16 @@ type compScanner struct {
 	// "children" and one "explicitList").
 	empty  [2]emptyList
 	nEmpty uint8
-	// cat: the engine's catalog (its list reference fields, see
-	// orderReader.propRefs).
-	cat *protocol.Catalog
 	// Buffers of canonical (entry_canon.go).
 	canon []byte
 	cw    canonWriter
 	v08   bool // reading a v0.8 component
+	// cat: the catalog whose reference fields of a component's type the
+	// reader takes (nil: none); rules: this read takes them (catalogRead),
+	// single and lists being those of the type being read.
+	cat           *protocol.Catalog
+	rules         bool
+	single, lists []string
 	// keys holds the bounds (in out) of the keys read so far in the
 	// objects being read, innermost last: a duplicate key needs the
 	// generic path (decoding keeps the last value).
@@ -430,6 +440,7 @@ func (c *compScanner) result(names *idNames) *fastComp {
 	if c.nested {
 		fc.nested = true
 		fc.more.walk, fc.more.refs = append(make([]int32, 0, len(c.walk)), c.walk...), append([]int32(nil), c.refOrder...)
+		fc.more.catRefs = c.rules
 	}
 	fc.decodeIDs()
 	return fc

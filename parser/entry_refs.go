@@ -81,3 +81,101 @@ func (c *compScanner) ownComponentID(b []byte, i int, depth int) (int, bool) {
 	// the generic path (value).
 	return c.value(b, i, depth)
 }
+
+// A catalog's reference fields of a component's type (its RefFields) are
+// read as protocol.ComponentRefs reads them: a name among the type's
+// single fields (a Modal's "trigger") is read as "detail" is, one among its
+// list fields as "template" is (a "template" among the single fields
+// holds one id); a list field also stops the "child" of the objects of its
+// list from counting (see orderReader.propRefs). The processing rewrites
+// only child fields (placeholderSet.walk): those fields are references
+// only, cfRef slots. A component of such a type is read once without the
+// catalog (its type is then known), then again in its canonical encoding
+// (as the generic path, which read it before, wrote it) with its type's
+// fields (rules), which leaves no checkpoint (entry_resume.go): every
+// checkpoint is one of a read without them.
+
+// catalogRead is the catalog's say on the component just read (compFast):
+// read again with the reference fields of its type (v0.8: of each type of
+// its definition) when they need it (see ruleKinds), the generic path when
+// the reader cannot take them.
+func (c *compScanner) catalogRead() int {
+	r := orderReader{src: c.out}
+	m, _ := r.find(r.members(0), "component")
+	own, ok := false, true
+	note := func(single, list []string) {
+		o, k := ruleKinds(single, list)
+		own, ok = own || o, ok && k
+	}
+	if c.v08 {
+		for _, t := range r.members(m.va) {
+			note(c.cat.RefFields(string(c.out[t.ka:t.kb])))
+		}
+	} else {
+		c.single, c.lists = c.cat.RefFields(string(c.out[m.va+1 : m.vb-1]))
+		note(c.single, c.lists)
+	}
+	switch {
+	case !ok:
+		c.slow = true
+		return compSlow
+	case !own:
+		return compFast
+	}
+	c.rules = true
+	return c.reread(c.out, true)
+}
+
+// ruleKinds reports whether a type's reference fields single and list make
+// its components read differently from a type without (own): a name that
+// is no well-known one of its kind, or a list field whose list's objects'
+// "child" would count ("template", a single name); and whether the reader
+// can take them (ok): not a child list among the single fields, nor a
+// component's own componentId, id or type.
+func ruleKinds(single, list []string) (own, ok bool) {
+	for _, k := range single {
+		switch k {
+		case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
+		case "children", "explicitList", "componentId", "id", "component":
+			return own, false
+		default:
+			own = true
+		}
+	}
+	for _, k := range list {
+		switch k {
+		case "children", "explicitList":
+		case "componentId", "id", "component":
+			return own, false
+		default:
+			own = true
+		}
+	}
+	return own, true
+}
+
+// ruleField is topKey's field of key k under the type's reference fields
+// (rules): a child field keeps its own (a single name wins over a list
+// one, as in protocol.ComponentRefs), a single field is cfRef, a list field
+// refList.
+func (c *compScanner) ruleField(k []byte, field int) int {
+	switch {
+	case field >= 0 && field < cfOwnID:
+		return field
+	case hasName(c.single, k):
+		return cfRef
+	case hasName(c.lists, k) && field != cfRef:
+		return refList
+	}
+	return field
+}
+
+// hasName reports whether names holds k.
+func hasName(names []string, k []byte) bool {
+	for _, n := range names {
+		if n == string(k) {
+			return true
+		}
+	}
+	return false
+}

@@ -85,7 +85,7 @@ func (c *compScanner) mark(at resumePoint, i int, field uint8) {
 // one of another object replaces the checkpoint.
 func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 	var r int
-	c.rewrote = false
+	c.rewrote, c.rules = false, false
 	if c.mk.at != atNone && c.gen == gen && c.start == start && c.v08 == v08 && c.mk.off <= len(b) {
 		r = c.resume(b)
 	} else {
@@ -94,6 +94,9 @@ func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 	}
 	if (r == compFast && (c.nEmpty > 0 || c.sorted)) || (r == compSlow && c.recanon) {
 		r = c.canonical(b)
+	}
+	if r == compFast && c.cat != nil {
+		r = c.catalogRead()
 	}
 	if r == compFast && c.nested && !c.order() {
 		r = compSlow

@@ -110,7 +110,7 @@ func restComp(ent *compEntry) bool {
 	fc := ent.fast
 	return fc != nil && ent.raw == nil && ent.phs == nil && ent.lists == nil && ent.woken == 0 &&
 		!ent.isDirty && !ent.isUnsent && !ent.listed && fc.pns == nil &&
-		len(ent.refs) <= len(fc.slots) && len(fc.src) <= 1<<30 && (fc.more == nil || fc.more.edits == nil)
+		len(ent.refs) <= len(fc.slots) && len(fc.src) <= 1<<30 && (fc.more == nil || (fc.more.edits == nil && !fc.more.catRefs))
 }
 
 // freeze moves s's components into their compact form when s is at rest

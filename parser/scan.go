@@ -437,10 +437,7 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 		case compInvalid:
 			return nil
 		case compFast:
-			fast, renderable := e.fastCatalog()
-			if !fast {
-				break
-			}
+			renderable := e.renderable()
 			// Read at byte level; the enclosing message reuses it.
 			s.foundValid = true
 			sc := e.state(e.surface)

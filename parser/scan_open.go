@@ -89,10 +89,7 @@ func (e *progressiveEngine) sniffComponents() {
 			case compInvalid:
 				continue
 			case compFast:
-				fast, renderable := e.fastCatalog()
-				if !fast {
-					break
-				}
+				renderable := e.renderable()
 				if !e.cs.emptyObj && renderable {
 					sc := e.state(e.surface)
 					ent := e.csEntry(sc)

@@ -1,0 +1,357 @@
+package parser
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// refCatalogs are the specification's v0.9 basic and v0.8 standard
+// catalogs with two types of their own: Panel, with the single reference
+// fields header and template and the list fields items, slots and detail
+// (a single name among the list fields), and Odd, whose "children" holds
+// one id (a reference the byte-level reader cannot take: its components
+// take the generic path).
+func refCatalogs(t *testing.T) (v09, v08 *protocol.Catalog) {
+	t.Helper()
+	id09 := map[string]any{"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/ComponentId"}
+	list09 := map[string]any{"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/ChildList"}
+	load := func(spec protocol.CatalogSpec, panel, odd map[string]any) *protocol.Catalog {
+		raw, err := os.ReadFile(spec.CatalogSchema.(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cat map[string]any
+		if err := json.Unmarshal(raw, &cat); err != nil {
+			t.Fatal(err)
+		}
+		comps := cat["components"].(map[string]any)
+		comps["Panel"], comps["Odd"] = panel, odd
+		if defs, ok := cat["$defs"].(map[string]any); ok {
+			ac := defs["anyComponent"].(map[string]any)
+			ac["oneOf"] = append(ac["oneOf"].([]any), map[string]any{"$ref": "#/components/Panel"}, map[string]any{"$ref": "#/components/Odd"})
+		}
+		spec.CatalogSchema = cat
+		c, err := protocol.LoadCatalog(spec, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	// A list of ids or objects (a list field for RefFields).
+	idsOr := func(id map[string]any) map[string]any {
+		return map[string]any{"type": "array", "items": map[string]any{"anyOf": []any{id, map[string]any{"type": "object"}}}}
+	}
+	// Any value (the reference field's kind stays the schema's).
+	orAny := func(s map[string]any) map[string]any { return map[string]any{"anyOf": []any{s, map[string]any{}}} }
+	typed := func(name string, props map[string]any) map[string]any {
+		props["component"] = map[string]any{"const": name}
+		return map[string]any{"type": "object", "allOf": []any{
+			map[string]any{"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/ComponentCommon"},
+			map[string]any{"type": "object", "properties": props, "required": []any{"component"}},
+		}}
+	}
+	v09 = load(speccatalog.BasicV09Spec(t),
+		typed("Panel", map[string]any{"header": orAny(id09), "template": orAny(id09), "items": orAny(list09), "slots": orAny(idsOr(id09)), "detail": orAny(idsOr(id09))}),
+		typed("Odd", map[string]any{"children": id09}))
+	id08 := map[string]any{"type": "string", "title": "ComponentId"}
+	list08 := map[string]any{"type": "object", "properties": map[string]any{"explicitList": map[string]any{"type": "array", "items": map[string]any{"type": "string"}}}}
+	v08 = load(speccatalog.StandardV08Spec(t),
+		map[string]any{"type": "object", "properties": map[string]any{"header": orAny(id08), "template": orAny(id08), "items": orAny(list08), "slots": orAny(idsOr(id08)), "detail": orAny(list08)}},
+		map[string]any{"type": "object", "properties": map[string]any{"children": id08}})
+	for _, c := range []*protocol.Catalog{v09, v08} {
+		for typ, want := range map[string][2][]string{
+			"Panel": {{"header", "template"}, {"detail", "items", "slots"}},
+			"Odd":   {{"children"}, nil},
+		} {
+			if single, list := c.RefFields(typ); !slices.Equal(single, want[0]) || !slices.Equal(list, want[1]) {
+				t.Fatalf("v%s catalog: %s has reference fields %q, %q; want %q, %q", c.Version(), typ, single, list, want[0], want[1])
+			}
+		}
+	}
+	return v09, v08
+}
+
+// catalogRefStreams are streams with components of types with reference
+// fields of their own: the v0.9 basic catalog's Modal (trigger, content)
+// and the test catalogs' Panel and Odd (see refCatalogs). byteLevel names
+// the components read at byte level; keys in stream order, the type last
+// in some (it is known only once the component is read).
+var catalogRefStreams = []struct {
+	name, in  string
+	byteLevel []string
+}{
+	{"v09_modal_refs_arrive_later", fastCS + `{"updateComponents":{"components":[{"children":["m"],"component":"Column","id":"root"},{"id":"m","component":"Modal","trigger":"b","content":"c"},{"component":"Text","id":"b","text":"open it"},{"component":"Text","id":"c","text":"inside"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "m", "b", "c"}},
+	{"v09_modal_refs_arrived_earlier", fastCS + `{"updateComponents":{"components":[{"component":"Text","id":"b","text":"open it"},{"component":"Text","id":"c","text":"inside"},{"children":["m"],"component":"Column","id":"root"},{"content":"c","id":"m","trigger":"b","component":"Modal"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "m", "b", "c"}},
+	{"v09_modal_type_last", fastCS + `{"updateComponents":{"components":[{"id":"root","trigger":"b","content":"c","component":"Modal"},{"component":"Text","id":"c","text":"inside"},{"component":"Text","id":"b","text":"open it"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "b", "c"}},
+	{"v09_modal_escapes", fastCS + `{"updateComponents":{"components":[{"id":"root","component":"Modal","trigger":"q\"x","content":"e\\"},{"id":"q\"x","component":"Modal","trigger":"e\\","content":"e\\"},{"component":"Text","id":"e\\","text":"E"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root"}}, // (an own id with an escape: generic)
+	{"v09_modal_in_later_blocks", fastCS + `{"updateComponents":{"components":[{"child":"m","component":"Card","id":"root"},{"id":"m","component":"Modal","trigger":"b","content":"c"},{"component":"Text","id":"b","text":"B"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
+		`<a2ui-json>[{"updateComponents":{"components":[{"id":"m","component":"Modal","trigger":"c","content":"n"},{"component":"Text","id":"n","text":"N"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
+		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"c","text":"C"},{"component":"Text","id":"b","text":"B2"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "m", "b", "n", "c"}},
+	{"v09_panel_fields", fastCS + `{"updateComponents":{"components":[{"id":"root","component":"Panel","header":"h","template":"t","items":["i1","i2","i3"],"slots":["s1",{"child":"x"},{"k":[1]}],"detail":["d1",{"child":"y"}],"children":["w"],"text":"z"},{"component":"Text","id":"i2","text":"2"},{"component":"Text","id":"h","text":"H"},{"component":"Text","id":"x","text":"X"},{"component":"Text","id":"t","text":"T"},{"component":"Text","id":"s1","text":"S"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "i2", "h", "x", "t", "s1"}},
+	{"v09_panel_value_shapes", fastCS + `{"updateComponents":{"components":[{"children":["a","b","c","d","e"],"component":"Column","id":"root"},{"id":"a","component":"Panel","items":{"explicitList":["x","y"]}},{"id":"b","items":{"componentId":"y","path":"/p"},"component":"Panel"},{"id":"c","component":"Panel","items":{"template":{"componentId":"z"}},"header":{"componentId":"x"}},{"id":"d","component":"Panel","items":"x","header":["y",{"child":"z"}],"template":{"k":"z"}},{"id":"e","component":"Panel","header":7,"slots":{"explicitList":["z"]},"template":["y"]},{"component":"Text","id":"y","text":"Y"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "a", "b", "c", "d", "e", "y"}},
+	{"v09_odd_takes_generic", fastCS + `{"updateComponents":{"components":[{"id":"root","component":"Odd","children":"a"},{"id":"a","component":"Modal","trigger":"b","content":"b"},{"component":"Text","id":"b","text":"B"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"a", "b"}},
+	{"v08_panel_fields", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Panel":{"header":"h","template":"t","items":{"explicitList":["i1","i2"]},"slots":["s1",{"child":"x"}],"detail":{"explicitList":["d1"]},"child":"w"}}},{"component":{"Text":{"text":{"literalString":"H"}}},"id":"h"},{"component":{"Text":{"text":{"literalString":"2"}}},"id":"i2"},{"component":{"Text":{"text":{"literalString":"T"}}},"id":"t"}],"surfaceId":"s"}}]</a2ui-json>`, []string{"root", "h", "i2", "t"}},
+	{"v08_two_types", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Panel":{"header":"b","slots":["c"]},"Card":{"child":"a"}}},{"component":{"Text":{"text":{"literalString":"C"}}},"id":"c"},{"id":"b","component":{"Panel":{"items":{"template":{"componentId":"a","dataBinding":"/x"}},"header":{"componentId":"c"}}}}],"surfaceId":"s"}}]</a2ui-json>`, []string{"root", "c", "b"}},
+	{"v08_odd_and_modal", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Odd":{"children":"m"}}},{"component":{"Modal":{"contentChild":"b","entryPointChild":"a"}},"id":"m"},{"component":{"Text":{"text":{"literalString":"A"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`, []string{"m", "a"}},
+}
+
+// TestCatalogRefFieldsMatchGeneric: with a catalog, the components of
+// types with reference fields of their own are read at byte level (but
+// Odd's) and the streams give the generic path's messages byte for byte,
+// in both modes, fed one byte at a time, in two pieces split at every
+// byte and at a few chunk sizes; the surface at rest is frozen and thawed
+// with the same output.
+func TestCatalogRefFieldsMatchGeneric(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	v09, v08 := refCatalogs(t)
+	for _, tc := range catalogRefStreams {
+		t.Run(tc.name, func(t *testing.T) {
+			cat := WithCatalog(v09)
+			if strings.HasPrefix(tc.name, "v08") {
+				cat = WithCatalog(v08)
+			}
+			in := []byte(tc.in)
+			checkByteLevelWith(t, in, tc.byteLevel, cat)
+			for _, n := range []int{1, 3, 16, len(in)} {
+				checkSameBytes(t, chunked(in, n), cat)
+			}
+			for k := 1; k < len(in); k++ {
+				checkSameBytes(t, [][]byte{in[:k], in[k:]}, cat)
+			}
+		})
+	}
+}
+
+// checkByteLevelWith is checkByteLevel with options, which also checks
+// that the other components of surface "s" took the generic path.
+func checkByteLevelWith(t *testing.T, in []byte, ids []string, opts ...Option) {
+	t.Helper()
+	p, err := New(append([]Option{WithMode(ModeProgressive)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := strings.LastIndex(string(in), "]</a2ui-json>")
+	if _, err := p.Feed(in[:end]); err != nil {
+		t.Fatal(err)
+	}
+	s := p.eng.(*progressiveEngine).seen["s"]
+	if s == nil {
+		t.Fatal("no surface s")
+	}
+	for id, ent := range s.comps {
+		if byteLevel := ent.fast != nil; byteLevel != slices.Contains(ids, id) {
+			t.Errorf("component %q read at byte level: %v, want %v", id, byteLevel, !byteLevel)
+		}
+	}
+}
+
+// TestRuleKinds: which catalog reference fields make a type's components
+// read with them (own), and which the reader cannot take (ok false).
+func TestRuleKinds(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		single, list []string
+		own, ok      bool
+	}{
+		{"none", nil, nil, false, true},
+		{"well-known", []string{"child", "detail"}, []string{"children", "explicitList"}, false, true},
+		{"own single", []string{"child", "trigger"}, nil, true, true},
+		{"own list", nil, []string{"items"}, true, true},
+		{"template among list fields", nil, []string{"template"}, true, true},
+		{"template among single fields", []string{"template"}, nil, true, true},
+		{"single name among list fields", nil, []string{"child"}, true, true},
+		{"children among single fields", []string{"trigger", "children"}, nil, true, false},
+		{"explicitList among single fields", []string{"explicitList"}, nil, false, false},
+		{"componentId", nil, []string{"componentId"}, false, false},
+		{"id", []string{"id"}, nil, false, false},
+		{"component", nil, []string{"items", "component"}, true, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if own, ok := ruleKinds(tc.single, tc.list); own != tc.own || ok != tc.ok {
+				t.Errorf("ruleKinds(%q, %q) = %v, %v; want %v, %v", tc.single, tc.list, own, ok, tc.own, tc.ok)
+			}
+		})
+	}
+}
+
+var catRefStreamsN = flag.Int("catrefs.streams", 0, "random streams of TestCatalogRefFieldsRandomMatchGeneric (0: 200, 50 with -short)")
+
+// randomCatalogRefStream writes a v0.9 (or v0.8) stream of 1 to 3 blocks
+// updating one surface, from seed, for the catalogs of refCatalogs:
+// components of the types Modal (v0.9: trigger and content, ids or, now
+// and then, another shape), Panel (its reference fields and child fields
+// in every value shape), Odd, Card, Column and Text. The types with
+// reference fields of their own (and Odd, read by the generic path) have
+// their members in a random order, the others in key order (see
+// canonShapeCases); ids are drawn from a small set, so references arrive
+// before and after their components and name the component itself.
+func randomCatalogRefStream(seed int64, v08 bool) []byte {
+	r := rand.New(rand.NewSource(seed))
+	ids := []string{"root", "a", "b", "c", "d", "e"}
+	id := func() string { return strconv.Quote(ids[r.Intn(len(ids))]) }
+	idList := func() string {
+		var l []string
+		for n := r.Intn(4); n > 0; n-- {
+			l = append(l, id())
+		}
+		return "[" + strings.Join(l, ",") + "]"
+	}
+	value := func() string {
+		switch k := r.Intn(12); {
+		case k < 5:
+			return id()
+		case k < 7:
+			return idList()
+		case k == 7:
+			return `{"explicitList":` + idList() + `}`
+		case k == 8:
+			return `{"componentId":` + id() + `}`
+		case k == 9:
+			return `[` + id() + `,{"child":` + id() + `,"n":1}]`
+		case k == 10:
+			return `{"template":{"componentId":` + id() + `,"dataBinding":"/x"}}`
+		}
+		return [...]string{`7`, `null`, `{"k":"v"}`, `""`}[r.Intn(4)]
+	}
+	text := `"x"`
+	if v08 {
+		text = `{"literalString":"x"}`
+	}
+	// fields writes the members of a component of type typ.
+	fields := func(typ string) (members []string, shuffle bool) {
+		add := func(k, v string) { members = append(members, strconv.Quote(k)+":"+v) }
+		switch typ {
+		case "Panel":
+			for _, f := range []string{"trigger", "content", "header", "items", "slots", "template", "detail", "children", "child"} {
+				if r.Intn(3) == 0 {
+					add(f, value())
+				}
+			}
+			if r.Intn(2) == 0 {
+				add("text", text)
+			}
+			return members, true
+		case "Modal":
+			if v08 {
+				add("contentChild", id())
+				add("entryPointChild", id())
+				return members, false
+			}
+			for _, f := range []string{"trigger", "content"} {
+				if r.Intn(6) == 0 {
+					add(f, value())
+				} else {
+					add(f, id())
+				}
+			}
+			return members, true
+		case "Odd":
+			add("children", id())
+			return members, true
+		case "Card":
+			add("child", id())
+		case "Column":
+			if v08 {
+				add("children", `{"explicitList":`+idList()+`}`)
+			} else {
+				add("children", idList())
+			}
+		default:
+			add("text", text)
+		}
+		return members, false
+	}
+	var b strings.Builder
+	if v08 {
+		b.WriteString(`<a2ui-json>[{"beginRendering":{"root":"root","surfaceId":"s"}}]</a2ui-json>` + "\n")
+	} else {
+		b.WriteString(`<a2ui-json>[{"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` + "\n")
+	}
+	for range 1 + r.Intn(3) {
+		var comps []string
+		perm := r.Perm(len(ids)) // (no id twice in a block)
+		for c := range 1 + r.Intn(4) {
+			cid := strconv.Quote(ids[perm[c]])
+			typ := [...]string{"Modal", "Modal", "Panel", "Panel", "Odd", "Card", "Column", "Text"}[r.Intn(8)]
+			members, shuffle := fields(typ)
+			var top []string
+			if v08 {
+				if shuffle {
+					r.Shuffle(len(members), func(i, j int) { members[i], members[j] = members[j], members[i] })
+				}
+				def := fmt.Sprintf(`{%q:{%s}}`, typ, strings.Join(members, ","))
+				if r.Intn(6) == 0 {
+					// (Until its second type arrives, a Card.)
+					def = fmt.Sprintf(`{"Card":{"child":%s},%q:{%s}}`, id(), typ, strings.Join(members, ","))
+					shuffle = false
+				}
+				top = []string{`"component":` + def, `"id":` + cid}
+			} else {
+				top = append(members, `"component":"`+typ+`"`, `"id":`+cid)
+			}
+			if shuffle {
+				r.Shuffle(len(top), func(i, j int) { top[i], top[j] = top[j], top[i] })
+			} else {
+				slices.Sort(top) // (no key is a prefix of another's quoted form)
+			}
+			comps = append(comps, "{"+strings.Join(top, ",")+"}")
+		}
+		if v08 {
+			fmt.Fprintf(&b, `<a2ui-json>[{"surfaceUpdate":{"components":[%s],"surfaceId":"s"}}]</a2ui-json>`+"\n", strings.Join(comps, ","))
+		} else {
+			fmt.Fprintf(&b, `<a2ui-json>[{"updateComponents":{"components":[%s],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`+"\n", strings.Join(comps, ","))
+		}
+	}
+	return []byte(b.String())
+}
+
+// TestCatalogRefFieldsRandomMatchGeneric: random streams of components of
+// types with reference fields of their own (see randomCatalogRefStream),
+// v0.9 and v0.8, with their catalog, give the generic path's messages byte
+// for byte in both modes, fed one byte at a time, in chunks of a random
+// size and in two pieces split at a few random bytes (-catrefs.streams for
+// more streams).
+func TestCatalogRefFieldsRandomMatchGeneric(t *testing.T) {
+	t.Parallel() // long: runs beside the other long tests
+	v09, v08 := refCatalogs(t)
+	n := *catRefStreamsN
+	if n == 0 {
+		n = 200
+		if testing.Short() {
+			n = 50
+		}
+	}
+	for seed := range int64(n) {
+		for _, isV08 := range []bool{false, true} {
+			in := randomCatalogRefStream(seed, isV08)
+			cat := WithCatalog(v09)
+			if isV08 {
+				cat = WithCatalog(v08)
+			}
+			r := rand.New(rand.NewSource(seed))
+			splits := [][][]byte{chunked(in, 1), chunked(in, 2+r.Intn(20))}
+			for range 3 {
+				k := 1 + r.Intn(len(in)-1)
+				splits = append(splits, [][]byte{in[:k], in[k:]})
+			}
+			for _, chunks := range splits {
+				if t.Run(fmt.Sprintf("seed%d_v08_%v_%dchunks", seed, isV08, len(chunks)), func(t *testing.T) {
+					checkSameBytes(t, chunks, cat)
+				}) {
+					continue
+				}
+				t.Fatalf("input:\n%s", in)
+			}
+		}
+	}
+}
