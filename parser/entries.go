@@ -319,8 +319,13 @@ func (ent *compEntry) rawMap() map[string]any {
 	return ent.raw
 }
 
-// put records comp (complete or healed) under id.
+// put records comp (complete or healed) under id: at byte level when
+// its shape allows (see fastDecoded), else as its map.
 func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any) {
+	if fc := e.fastDecoded(comp); fc != nil && fc.id == id {
+		e.putFast(s, fc)
+		return
+	}
 	ent := s.comps[id]
 	if ent != nil && decodedValuesEqual(ent.rawMap(), comp) {
 		return
@@ -360,6 +365,12 @@ func (e *progressiveEngine) putFastEnt(s *surfaceState, fc *fastComp, ent *compE
 		haveRefs = true
 		if slices.Equal(refs, ent.refs) && self == ent.selfRef {
 			if m, ok := decodeObject(fc.src); ok && decodedValuesEqual(ent.rawMap(), m) {
+				if ent.fast == nil && fc.rewrote {
+					// A map entry (put while the family was unknown)
+					// is read at byte level from now on: the same
+					// value, so the same processed form.
+					ent.fast, ent.raw = fc, nil
+				}
 				return false
 			}
 		}

@@ -53,7 +53,7 @@ import (
 //   - entries: messages.go (complete messages), entries.go (a surface's
 //     components), entry_read.go, entry_grammar.go, entry_template.go,
 //     entry_resume.go and entry_canon.go (a component read at byte
-//     level), entry_process.go and entry_regrow.go (its processed form,
+//     level), entry_decoded.go (one that arrives decoded), entry_process.go and entry_regrow.go (its processed form,
 //     with placeholders), catalog.go, limits.go;
 //   - reachability: reach.go, reach_topology.go, reach_targets.go
 //     (what a surface knows of each id referenced or waited for);

@@ -1,0 +1,38 @@
+package parser
+
+import "github.com/a2ui-stream/a2ui-stream/protocol"
+
+// A component that reaches the engine decoded (closed outside the
+// byte-level case: a lost bracket count, a message with two kinds or a
+// body holding a message kind, then decoded whole; healed while its
+// object was not one the scanner reads) is read at byte level too when
+// its shape allows: its canonical encoding, which appendJSON writes for
+// the map and which is what the generic path outputs for it, is read by
+// the component scanner like the canonical encoding of a rewritten
+// component (entry_canon.go), and its entry compares by value (see
+// putFast). Only the shapes the scanner does not read keep the map entry
+// (put).
+
+// fastDecoded returns the byte-level form of the decoded component comp,
+// or nil when the scanner does not read its shape (or, with a catalog, its
+// type has reference fields of its own).
+func (e *progressiveEngine) fastDecoded(comp map[string]any) *fastComp {
+	if !e.fastComps() {
+		return nil
+	}
+	c := &e.cs
+	c.canon = appendJSON(c.canon[:0], comp)
+	c.canonIn = true
+	r := c.scan(c.canon, e.fam == protocol.FamilyV08)
+	c.canonIn = false
+	c.mk.at = atNone // (its checkpoints are not offsets of the object sniffed)
+	if r != compFast {
+		return nil
+	}
+	if fast, _ := e.fastCatalog(); !fast {
+		return nil
+	}
+	fc := c.result(&e.names)
+	fc.rewrote = true
+	return fc
+}

@@ -1,0 +1,243 @@
+package parser
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
+)
+
+// decodedCases are streams whose components reach the engine decoded
+// (message-level oddities): each is read at byte level through its
+// canonical encoding (fastDecoded), and gives the generic path's output.
+var decodedCases = []struct{ name, in string }{
+	{"lost_bracket_count", fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"Text","id":"a","text":"x"}}},"version":"v0.9"},{"updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"b","text":"y","text":"z"}]},"version":"v0.9"}]</a2ui-json>`},
+	{"closed_outside_list", fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"}},{"component":"Text","id":"a","text":"x"},{"child":"a","component":"Card","id":"b"}]}},{"updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"a","text":"y"}]},"version":"v0.9"}]</a2ui-json>`},
+	{"component_in_a_component", fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a","n"],"component":"Column","extra":{"component":"Text","id":"n","text":"q"},"id":"root","more":"zzzz","z":["a"]},{"component":"Text","id":"a","text":"x"}]},"version":"v0.9"}]</a2ui-json>`},
+	{"component_after_id_in_a_component", fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a","n"],"component":"Column","id":"root","props":{"component":"Text","id":"n","text":"q"},"z":["a"]},{"component":"Text","id":"a","text":"x"}]},"version":"v0.9"}]</a2ui-json>`},
+	{"closed_outside_list_v08", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a"]}}},"id":"root"}},{"component":{"Text":{"text":{"path":"x"}}},"id":"a"}]}}]</a2ui-json>`},
+	{"lost_bracket_count_v08", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"path":"x"}}},"id":"a"}}}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"b"}}},"id":"b"}]}}]</a2ui-json>`},
+	{"family_unknown_at_sniff", `<a2ui-json>[{"version":"v0.9","update\u0043omponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"Text","id":"a","text":"x"},{"children":[],"component":"Row","id":"b"}]}},{"createSurface":{"surfaceId":"s","catalogId":"c"},"version":"v0.9"},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"a","text":"x"},{"children":["a"],"component":"Row","id":"b"}]}}]</a2ui-json>`},
+	{"family_unknown_at_sniff_v08", `<a2ui-json>[{"surface\u0055pdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a"]}}},"id":"root"},{"component":{"Text":{"text":{"path":"/x"}}},"id":"a"}]}},{"beginRendering":{"surfaceId":"s","root":"root"}}]</a2ui-json>`},
+	{"two_kinds", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"},"updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"a","text":"x"},{"child":"a","component":"Card","id":"b"}]}}]</a2ui-json>`},
+	{"two_kinds_v08", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"},"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a"]}}},"id":"root"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a"}]}}]</a2ui-json>`},
+	{"body_holds_a_kind", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","createSurface":{"surfaceId":"t"},"components":[{"children":["a"],"component":"Column","id":"root"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+	{"body_holds_a_kind_v08", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","beginRendering":{"surfaceId":"t"},"components":[{"component":{"Column":{"children":{"explicitList":["a"]}}},"id":"root"},{"component":{"Text":{"text":{"path":"y"}}},"id":"a"}]}}]</a2ui-json>`},
+	{"non_string_id_and_component", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b","c"],"component":"Column","id":"root"},{"component":"Text","id":7},{"component":7,"id":"a","text":"x"},{"component":{"Text":{}},"id":"b"},{"component":"Text","id":"c","text":"c"}]}}]</a2ui-json>`},
+	{"non_string_component_v08", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":"Text","id":"a"},{"component":{"Text":{"text":{"literalString":"b"}}},"id":"b"},{"component":{"Text":{}},"id":true}]}}]</a2ui-json>`},
+}
+
+// TestDecodedShapesMatchGeneric: components that reach the engine decoded
+// give the generic path's output, call by call, split at every byte.
+func TestDecodedShapesMatchGeneric(t *testing.T) {
+	t.Parallel()
+	matchGeneric(t, decodedCases)
+}
+
+// TestDecodedShapesMatchGenericWithCatalog is TestDecodedShapesMatchGeneric
+// with the family's catalog (validation of the components read from their
+// canonical encoding), split at every byte.
+func TestDecodedShapesMatchGenericWithCatalog(t *testing.T) {
+	t.Parallel()
+	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
+	for _, tc := range decodedCases {
+		cat := v09
+		if strings.HasSuffix(tc.name, "v08") {
+			cat = v08
+		}
+		in := []byte(tc.in)
+		t.Run(tc.name, func(t *testing.T) {
+			checkSameBytes(t, chunked(in, 1), cat)
+			for k := 1; k < len(in); k++ {
+				checkSameBytes(t, [][]byte{in[:k], in[k:]}, cat)
+			}
+		})
+	}
+}
+
+// decodedMapEntries feeds in and returns the ids of the components whose
+// entries held a map (the generic path's form) after some call, and at
+// the end, by surface.
+func decodedMapEntries(t *testing.T, mode Mode, chunks [][]byte) (ever, end []string) {
+	t.Helper()
+	p, err := New(WithMode(mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.eng.(*progressiveEngine)
+	look := func(out []string) []string {
+		for sid, s := range e.seen {
+			s.thaw()
+			for id, ent := range s.comps {
+				if k := sid + "/" + id; ent.fast == nil && !slices.Contains(out, k) {
+					out = append(out, k)
+				}
+			}
+		}
+		return out
+	}
+	for _, c := range chunks {
+		p.Feed(c)
+		ever = look(ever)
+	}
+	end = look(nil)
+	p.Close()
+	slices.Sort(ever)
+	slices.Sort(end)
+	return ever, end
+}
+
+// TestDecodedComponentsReadAtByteLevel: in the streams of decodedCases,
+// only the components of shapes the scanner does not read ever have a map
+// entry, fed whole and one byte at a time; those healed while the family
+// is unknown have one until their message completes.
+func TestDecodedComponentsReadAtByteLevel(t *testing.T) {
+	want := map[string][]string{
+		"non_string_id_and_component": {"s/a", "s/b"},
+		"non_string_component_v08":    {"s/a"},
+	}
+	for _, tc := range decodedCases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := []byte(tc.in)
+			for _, chunks := range [][][]byte{{in}, chunked(in, 1)} {
+				for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+					ever, end := decodedMapEntries(t, mode, chunks)
+					if !slices.Equal(end, want[tc.name]) {
+						t.Errorf("%s, %d chunks: map entries at the end %v, want %v", mode, len(chunks), end, want[tc.name])
+					}
+					if !strings.HasPrefix(tc.name, "family_unknown") && !slices.Equal(ever, want[tc.name]) {
+						t.Errorf("%s, %d chunks: map entries %v, want %v", mode, len(chunks), ever, want[tc.name])
+					}
+				}
+			}
+		})
+	}
+}
+
+// randomDecodedStream builds a stream of messages of the family (v08)
+// whose components reach the engine decoded in various ways (decodedCases'
+// oddities), with keys sorted so that the byte-level path's output is the
+// generic path's.
+func randomDecodedStream(r *rand.Rand, v08 bool) string {
+	ids := []string{"root", "a", "b", "c"}
+	id := func() string { return ids[r.IntN(len(ids))] }
+	comp := func() string {
+		x := id()
+		if v08 {
+			switch r.IntN(4) {
+			case 0:
+				return fmt.Sprintf(`{"component":{"Column":{"children":{"explicitList":["%s","%s"]}}},"id":"%s"}`, id(), id(), x)
+			case 1:
+				return fmt.Sprintf(`{"component":{"Text":{"text":{"path":"%s"}}},"id":"%s"}`, id(), x)
+			case 2:
+				return fmt.Sprintf(`{"component":{"Card":{"child":"%s"}},"id":"%s"}`, id(), x)
+			}
+			return fmt.Sprintf(`{"component":{"Text":{"text":{"literalString":"%s"}}},"id":"%s"}`, id(), x)
+		}
+		switch r.IntN(5) {
+		case 0:
+			return fmt.Sprintf(`{"children":["%s","%s"],"component":"Column","id":"%s"}`, id(), id(), x)
+		case 1:
+			return fmt.Sprintf(`{"children":[],"component":"Row","id":"%s"}`, x)
+		case 2:
+			return fmt.Sprintf(`{"child":"%s","component":"Card","id":"%s"}`, id(), x)
+		case 3:
+			return fmt.Sprintf(`{"component":"Text","id":"%s","text":"%s","text":"%s"}`, x, id(), id())
+		}
+		return fmt.Sprintf(`{"component":"Text","id":"%s","text":"%s"}`, x, id())
+	}
+	list := func(closer string) string {
+		var cs []string
+		for range 1 + r.IntN(3) {
+			cs = append(cs, comp())
+		}
+		return `"components":[` + strings.Join(cs, ",") + closer
+	}
+	kind, start := "updateComponents", `{"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.9"}`
+	other := `"createSurface":{"surfaceId":"t"}`
+	if v08 {
+		kind, start, other = "surfaceUpdate", `{"beginRendering":{"root":"root","surfaceId":"s"}}`, `"beginRendering":{"surfaceId":"t"}`
+	}
+	var msgs []string
+	if r.IntN(3) == 0 {
+		// The family unknown while the first message's components arrive.
+		esc := kind[:len(kind)-1] + `\u00` + fmt.Sprintf("%x", kind[len(kind)-1])
+		msgs = append(msgs, `{"`+esc+`":{`+list("]")+`,"surfaceId":"s"}}`)
+	}
+	msgs = append(msgs, start)
+	for range 1 + r.IntN(4) {
+		switch r.IntN(5) {
+		case 0: // two kinds
+			msgs = append(msgs, `{`+start[1:len(start)-1]+`,"`+kind+`":{`+list("]")+`,"surfaceId":"s"}}`)
+		case 1: // a body holding a message kind
+			msgs = append(msgs, `{"`+kind+`":{`+other+`,`+list("]")+`,"surfaceId":"s"}}`)
+		case 2: // closed outside the list (a lost bracket count)
+			msgs = append(msgs, `{"`+kind+`":{"surfaceId":"s",`+list("}")+`}}`)
+		default:
+			msgs = append(msgs, `{"`+kind+`":{`+list("]")+`,"surfaceId":"s"}}`)
+		}
+	}
+	return "<a2ui-json>[" + strings.Join(msgs, ",") + "]</a2ui-json>"
+}
+
+// TestDecodedRandomMatchesGeneric: random streams of decodedCases'
+// oddities give the generic path's output, in both modes, one byte at a
+// time and split at random places, half of them with the family's
+// catalog.
+func TestDecodedRandomMatchesGeneric(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(15, 13))
+	cats := []Option{WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))}
+	n := 300
+	if testing.Short() {
+		n = 40
+	}
+	for i := range n {
+		in := []byte(randomDecodedStream(r, i%2 == 1))
+		splits := [][][]byte{chunked(in, 1), {in}}
+		for range 3 {
+			a := r.IntN(len(in))
+			b := a + r.IntN(len(in)-a)
+			splits = append(splits, [][]byte{in[:a], in[a:b], in[b:]})
+		}
+		for _, chunks := range splits {
+			if i%4 >= 2 {
+				// With the family's catalog.
+				checkSameBytes(t, chunks, cats[i%2])
+				continue
+			}
+			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+				fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
+				if !slices.Equal(fast, slow) {
+					for k := range fast {
+						if fast[k] != slow[k] {
+							t.Fatalf("stream %d %s, %d chunks, call %d:\n%s\nbyte-level: %s\n   generic: %s", i, mode, len(chunks), k, in, fast[k], slow[k])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDecodedThenStreamOrder: a component read decoded (closed outside its
+// list), then again at byte level in another key order with the same
+// value, is unchanged, as on the generic path (its entry compares by
+// value). Fed whole, and in two pieces at the second message: healed
+// while it arrives, the first one is read at byte level in its stream
+// order, which the generic path does not share.
+func TestDecodedThenStreamOrder(t *testing.T) {
+	first := fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a"],"component":"Column","id":"root"}},{"component":"Text","id":"a","text":"x"}]}},`
+	second := `{"updateComponents":{"surfaceId":"s","components":[{"text":"x","id":"a","component":"Text"}]},"version":"v0.9"}]</a2ui-json>`
+	for _, chunks := range [][][]byte{{[]byte(first + second)}, {[]byte(first), []byte(second)}} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
+			if !slices.Equal(fast, slow) {
+				t.Fatalf("%s, %d chunks:\nbyte-level: %q\n   generic: %q", mode, len(chunks), fast, slow)
+			}
+		}
+	}
+}
