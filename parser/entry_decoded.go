@@ -14,22 +14,19 @@ import "github.com/a2ui-stream/a2ui-stream/protocol"
 // (put).
 
 // fastDecoded returns the byte-level form of the decoded component comp,
-// or nil when the scanner does not read its shape (or, with a catalog, its
-// type has reference fields of its own).
+// or nil when the scanner does not read its shape.
 func (e *progressiveEngine) fastDecoded(comp map[string]any) *fastComp {
 	if !e.fastComps() {
 		return nil
 	}
 	c := &e.cs
-	c.canon = appendJSON(c.canon[:0], comp)
-	c.canonIn = true
-	r := c.scan(c.canon, e.fam == protocol.FamilyV08)
+	c.decoded = appendJSON(c.decoded[:0], comp)
+	c.rewrote, c.rules, c.canonIn = false, false, true
+	r := c.scan(c.decoded, e.fam == protocol.FamilyV08)
 	c.canonIn = false
-	c.mk.at = atNone // (its checkpoints are not offsets of the object sniffed)
+	r = c.settle(c.decoded, r) // (the catalog's fields, a nested component's orders)
+	c.mk.at = atNone           // (its checkpoints are not offsets of the object sniffed)
 	if r != compFast {
-		return nil
-	}
-	if fast, _ := e.fastCatalog(); !fast {
 		return nil
 	}
 	fc := c.result(&e.names)

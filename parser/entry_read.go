@@ -297,10 +297,11 @@ type compScanner struct {
 	// "children" and one "explicitList").
 	empty  [2]emptyList
 	nEmpty uint8
-	// Buffers of canonical (entry_canon.go).
-	canon []byte
-	cw    canonWriter
-	v08   bool // reading a v0.8 component
+	// Buffers of canonical (entry_canon.go), and of a decoded component's
+	// encoding (fastDecoded).
+	canon, decoded []byte
+	cw             canonWriter
+	v08            bool // reading a v0.8 component
 	// cat: the catalog whose reference fields of a component's type the
 	// reader takes (nil: none); rules: this read takes them (catalogRead),
 	// single and lists being those of the type being read.

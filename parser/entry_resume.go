@@ -92,6 +92,13 @@ func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 		c.gen, c.start = gen, start
 		r = c.scan(b, v08)
 	}
+	return c.settle(b, r)
+}
+
+// settle completes a read of b with outcome r: the read again in canonical
+// encoding when the component needs it, the catalog's reference fields,
+// and the orders of a nested component.
+func (c *compScanner) settle(b []byte, r int) int {
 	if (r == compFast && (c.nEmpty > 0 || c.sorted)) || (r == compSlow && c.recanon) {
 		r = c.canonical(b)
 	}
