@@ -150,3 +150,12 @@ func (r *dataReader) dropLargeScratch() {
 		r.cw.mem = nil
 	}
 }
+
+// dropSniffScratch drops the scratch lists of the entries a sniff yields
+// when larger than a stream keeps idle: a sniff of a large message yields
+// a part of its entries (an eighth of them, and more, as sniffs come less
+// often while it grows), which the lists would hold between chunks.
+func (r *dataReader) dropSniffScratch() {
+	r.changed, r.recIdx = dropLarge(r.changed, keepScratch), dropLarge(r.recIdx, keepScratch)
+	r.kept, r.list, r.check = dropLarge(r.kept, keepScratch), dropLarge(r.list, keepScratch), dropLarge(r.check, keepScratch)
+}

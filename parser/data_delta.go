@@ -238,7 +238,7 @@ func (e *progressiveEngine) reduceEncoded(gen uint64) {
 		return
 	}
 	changed, _ := d.changedMembers(value, d.changed[:0], true, !last)
-	defer func() { clear(changed); d.changed = changed[:0] }()
+	defer func() { clear(changed); d.changed = dropLarge(changed, keepScratch) }()
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	if len(changed) > 0 && changed[0].key == "" {
 		// The empty key has no path of its own ("/" is the whole data

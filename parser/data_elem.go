@@ -127,33 +127,53 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 	var el dataElem
 	keyTok, hasKey := get("key")
 	keyed := hasKey && keyTok[0] == '"'
-	if keyed {
-		el.key = string(keyTok[1 : len(keyTok)-1])
-	}
 	// entryValue: the first of these present, unless null.
-	hasVal := false
+	var val []byte
 	for _, vk := range [...]string{"value", "valueString", "valueNumber", "valueBoolean"} {
 		if v, ok := get(vk); ok {
-			hasVal = true
-			if string(v) != "null" {
-				el.hasVal, el.cmp = true, string(v)
-			}
+			val = v
 			break
 		}
 	}
-	// pruneEntries keeps an element with a key and a value member, which
-	// appendJSON writes with its members sorted.
-	if hasVal && hasKey {
-		slices.SortFunc(ms, func(a, b flatMember) int { return bytes.Compare(a.name[1:len(a.name)-1], b.name[1:len(b.name)-1]) })
-		out := append(r.enc[:0], '{')
-		for k, m := range ms {
-			if k > 0 {
-				out = append(out, ',')
-			}
-			out = append(append(append(out, m.name...), ':'), m.val...)
+	el.hasVal = val != nil && string(val) != "null"
+	if val == nil || !hasKey {
+		if keyed {
+			el.key = string(keyTok[1 : len(keyTok)-1])
 		}
-		r.enc = append(out, '}')
-		el.pruned = string(r.enc)
+		if el.hasVal {
+			el.cmp = string(val)
+		}
+		clear(ms)
+		return el, true
+	}
+	// pruneEntries keeps an element with a key and a value member, which
+	// appendJSON writes with its members sorted; the key and the value
+	// are the bytes of its tokens there (one string for the three, since
+	// a large data model message has one element per key, see
+	// TestLargeDataBlockHeap).
+	slices.SortFunc(ms, func(a, b flatMember) int { return bytes.Compare(a.name[1:len(a.name)-1], b.name[1:len(b.name)-1]) })
+	out := append(r.enc[:0], '{')
+	var ka, va int
+	for k, m := range ms {
+		if k > 0 {
+			out = append(out, ',')
+		}
+		out = append(append(out, m.name...), ':')
+		switch &m.val[0] { // (a scalar token is never empty)
+		case &keyTok[0]:
+			ka = len(out)
+		case &val[0]:
+			va = len(out)
+		}
+		out = append(out, m.val...)
+	}
+	r.enc = append(out, '}')
+	el.pruned = string(r.enc)
+	if keyed {
+		el.key = el.pruned[ka+1 : ka+len(keyTok)-1]
+	}
+	if el.hasVal {
+		el.cmp = el.pruned[va : va+len(val)]
 	}
 	clear(ms)
 	return el, true

@@ -1,6 +1,11 @@
 package parser
 
-import "hash/maphash"
+import (
+	"encoding/binary"
+	"hash/maphash"
+	"strings"
+	"unsafe"
+)
 
 // keyIndex maps the keys of a list's items (a data object's entries, a
 // v0.8 contents list's elements) to an item's index: what a
@@ -96,7 +101,8 @@ type dataContents struct {
 	id    uint64 // which data (see dataChecked)
 	repl  int    // entries replaced by a later one with the same key
 	list  bool
-	ents  []readEntry
+	ents  []uint32 // the offset in arena of each entry
+	arena entArena
 	idx   keyIndex // key -> index in ents
 	elems []dataElem
 	// For the list: key -> index in elems of its last element with a
@@ -104,8 +110,95 @@ type dataContents struct {
 	valIdx, lastIdx keyIndex
 }
 
+// entArena holds the entries of a data object, since a large data model
+// message has one entry per key (see TestLargeDataBlockHeap): each as
+// its key's length (uvarint), its key, its encoding's length and its
+// encoding, about the bytes of the entry in the message, instead of two
+// strings (and their headers, 32 bytes an entry). It is only appended
+// to, never written over (a reset drops it), so that the strings read
+// from it (in place, see ent) stay what they are while a caller holds
+// them; a record that keeps one past the data (keyRecord's map) copies
+// it when the arena is large (see entKept). Offsets fit in 32 bits, as
+// the key index's do: the arena is about the size of one message.
+type entArena []byte
+
+// add appends the entry key: enc, returning its offset.
+func (a *entArena) add(key, enc string) uint32 {
+	at := uint32(len(*a))
+	b := binary.AppendUvarint(*a, uint64(len(key)))
+	b = append(b, key...)
+	b = binary.AppendUvarint(b, uint64(len(enc)))
+	*a = append(b, enc...)
+	return at
+}
+
+// at returns the offsets of the key and of the encoding of the entry at
+// offset i: arena[ka:kb] and arena[ea:eb].
+func (a entArena) at(i uint32) (ka, kb, ea, eb int) {
+	n, w := uvarint(a[i:])
+	ka = int(i) + w
+	kb = ka + n
+	m, v := uvarint(a[kb:])
+	ea = kb + v
+	return ka, kb, ea, ea + m
+}
+
+// uvarint reads a length the arena holds, and its width.
+func uvarint(b []byte) (n, w int) {
+	if b[0] < 0x80 {
+		return int(b[0]), 1 // (the usual: below 128)
+	}
+	u, w := binary.Uvarint(b)
+	return int(u), w
+}
+
+// view is b as a string, in place: b must not be written while the string
+// is used.
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// ent returns entry i (its strings in place, see entArena).
+func (c *dataContents) ent(i int) readEntry {
+	ka, kb, ea, eb := c.arena.at(c.ents[i])
+	return readEntry{view(c.arena[ka:kb]), view(c.arena[ea:eb])}
+}
+
+// entKept returns entry i for a record that keeps it past the data: in
+// place when the arena is small (the record then keeps the arena, about
+// the size of the strings it holds), else copied (one allocation).
+func (c *dataContents) entKept(i int) readEntry {
+	if cap(c.arena) <= maxSharedArena {
+		return c.ent(i)
+	}
+	ka, kb, ea, eb := c.arena.at(c.ents[i])
+	s := string(c.arena[ka:eb])
+	return readEntry{s[:kb-ka], s[ea-ka:]}
+}
+
+// kept is s for a record that keeps it past the data: copied when it is
+// a string of the arena and the arena is large (see entKept).
+func (c *dataContents) kept(s string) string {
+	if cap(c.arena) <= maxSharedArena || len(s) == 0 {
+		return s
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	if a := uintptr(unsafe.Pointer(unsafe.SliceData(c.arena))); p < a || p >= a+uintptr(cap(c.arena)) {
+		return s
+	}
+	return strings.Clone(s)
+}
+
+// maxSharedArena is the size up to which an arena is kept by the records
+// that keep its strings past the data, rather than copying them.
+const maxSharedArena = 4 << 10
+
 // entKey and elemKey are the keys of ents and elems, for their indexes.
-func (c *dataContents) entKey(i int) string  { return c.ents[i].key }
+func (c *dataContents) entKey(i int) string {
+	at := c.ents[i]
+	n, w := uvarint(c.arena[at:])
+	ka := int(at) + w
+	return view(c.arena[ka : ka+n])
+}
+
 func (c *dataContents) elemKey(i int) string { return c.elems[i].key }
 
 // valAt returns the index in elems of key's last element with a value.
@@ -124,16 +217,14 @@ func (c *dataContents) lastIs(key string, i int) bool {
 }
 
 // dataEntry is an entry of a data object: its key and its value's
-// encodings (see data_record.go), held in the entry itself, since a large
-// data model message has one entry per key (see TestLargeDataBlockHeap).
+// encodings (see data_record.go).
 type dataEntry struct {
 	key, out, cmp string
 }
 
 // readEntry is a complete entry as the reader holds it: its value is
 // valid UTF-8 (the scanner checked it), so that its two encodings are the
-// same, held once (16 bytes an entry less than a dataEntry, see
-// TestLargeDataBlockHeap).
+// same, held once.
 type readEntry struct {
 	key, enc string
 }
@@ -152,8 +243,8 @@ type dataElem struct {
 
 func (c *dataContents) reset(list bool, id uint64) {
 	c.list, c.id, c.repl = list, id, 0
-	clear(c.ents)
 	c.ents = c.ents[:0]
+	c.arena = nil
 	c.idx.reset()
 	clear(c.elems)
 	c.elems = c.elems[:0]
@@ -176,11 +267,11 @@ func (c *dataContents) addElem(el dataElem) {
 // value the records linked to c keep, see keyRecord).
 func (r *dataReader) addEntry(c *dataContents, key, enc string) {
 	if i, ok := c.idx.get(key, c.entKey); ok {
-		r.pinEntry(c, i, key, c.ents[i].enc)
-		c.ents[i].enc = enc
+		r.pinEntry(c, i, key, c.ent(i).enc)
+		c.ents[i] = c.arena.add(key, enc)
 		c.repl++
 		return
 	}
-	c.ents = append(c.ents, readEntry{key, enc})
+	c.ents = append(c.ents, c.arena.add(key, enc))
 	c.idx.set(key, len(c.ents)-1, c.entKey)
 }

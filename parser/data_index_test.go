@@ -1,8 +1,10 @@
 package parser
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
+	"unsafe"
 )
 
 // TestKeyIndex checks keyIndex against a map[string]int: keys added one
@@ -67,4 +69,61 @@ func indexKeys(n, every int) []string {
 		}
 	}
 	return out
+}
+
+// TestEntArena checks the reader's entries held in an arena: what each
+// entry reads back (lengths on one byte and on more, an empty key or
+// value), the strings read early unchanged as the arena grows and is
+// dropped, and what a record keeping them past the data gets: the
+// arena's own strings (small arena) or copies (large arena), and a
+// string not of the arena as it is.
+func TestEntArena(t *testing.T) {
+	long := func(c byte, n int) string { return string(bytes.Repeat([]byte{c}, n)) }
+	for _, tc := range []struct {
+		name   string
+		ents   [][2]string
+		copied bool // entKept and kept copy the arena's strings
+	}{
+		{"short", [][2]string{{"a", "1"}, {"", "null"}, {"b", ""}}, false},
+		{"lengths around 128", [][2]string{{long('k', 127), long('v', 128)}, {long('x', 128), "2"}, {"y", long('w', 300)}}, false},
+		{"large arena", [][2]string{{"a", long('v', 5000)}, {long('k', 20000), "3"}, {"c", "4"}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c dataContents
+			var got []readEntry
+			for _, e := range tc.ents {
+				c.ents = append(c.ents, c.arena.add(e[0], e[1]))
+				got = append(got, c.ent(len(c.ents)-1))
+			}
+			for i, e := range tc.ents {
+				want := readEntry{e[0], e[1]}
+				if en := c.ent(i); en != want || got[i] != want || c.entKey(i) != e[0] {
+					t.Errorf("entry %d: ent, entry read early or entKey differ", i)
+				}
+				// (Strings read from the arena as it is now: those read
+				// before it grew are of its earlier copy.)
+				in := c.ent(i).enc
+				kept := c.entKept(i)
+				if kept != want {
+					t.Errorf("entry %d: entKept differs", i)
+				}
+				if e[1] != "" && (unsafe.StringData(kept.enc) != unsafe.StringData(in)) != tc.copied {
+					t.Errorf("entry %d: entKept copied %v, want %v", i, !tc.copied, tc.copied)
+				}
+				if k := c.kept(in); k != e[1] || e[1] != "" && (unsafe.StringData(k) != unsafe.StringData(in)) != tc.copied {
+					t.Errorf("entry %d: kept %d bytes (copied: want %v)", i, len(k), tc.copied)
+				}
+			}
+			if s := long('z', 10); unsafe.StringData(c.kept(s)) != unsafe.StringData(s) {
+				t.Errorf("kept copied a string not of the arena")
+			}
+			c.reset(false, 1)
+			c.ents = append(c.ents, c.arena.add("other", long('o', 6000)))
+			for i, e := range tc.ents {
+				if want := (readEntry{e[0], e[1]}); got[i] != want {
+					t.Errorf("entry %d read before the reset changed", i)
+				}
+			}
+		})
+	}
 }

@@ -57,7 +57,7 @@ func (k *keyRecord) linked(key string) (string, bool) {
 	}
 	c := k.r.contents(k.id)
 	if i, ok := c.idx.get(key, c.entKey); ok && i < k.upto {
-		return c.ents[i].enc, true
+		return c.ent(i).enc, true
 	}
 	return "", false
 }
@@ -78,7 +78,7 @@ func (k *keyRecord) getRaw(tok []byte) (string, bool) {
 	return k.get(decodeKey(tok))
 }
 
-// set holds v under key.
+// set holds v under key (copied when the reader's, see entArena).
 func (k *keyRecord) set(key, v string) {
 	if _, had := k.get(key); !had {
 		k.n++
@@ -87,10 +87,11 @@ func (k *keyRecord) set(key, v string) {
 		delete(k.m, key)
 		return
 	}
-	if k.m == nil {
-		k.m = map[string]string{}
+	if k.r != nil {
+		c := k.r.contents(k.id)
+		key, v = c.kept(key), c.kept(v)
 	}
-	k.m[key] = v
+	k.setMap(key, v)
 }
 
 // holds reports whether v is the encoding held under key.
@@ -99,7 +100,8 @@ func (k *keyRecord) holds(key, v string) bool {
 	return ok && prev == v
 }
 
-// setMap holds v (noValue: nothing) under key in the map.
+// setMap holds v (noValue: nothing) under key in the map, as they are
+// (not the reader's entries', see entArena).
 func (k *keyRecord) setMap(key, v string) {
 	if k.m == nil {
 		k.m = map[string]string{}
@@ -125,7 +127,8 @@ func (k *keyRecord) differs(key, cmp string) bool {
 // entries linked already stay linked.
 func (k *keyRecord) link(r *dataReader, c *dataContents, open bool, openKey string) {
 	k.attach(r, c)
-	for _, en := range c.ents[k.upto:] {
+	for i := k.upto; i < len(c.ents); i++ {
+		en := c.ent(i)
 		if v, ok := k.m[en.key]; ok {
 			if v == en.enc {
 				delete(k.m, en.key)
@@ -133,7 +136,7 @@ func (k *keyRecord) link(r *dataReader, c *dataContents, open bool, openKey stri
 			continue
 		}
 		if en.enc == "null" || open && en.key == openKey {
-			k.setMap(en.key, noValue)
+			k.setMap(c.kept(en.key), noValue)
 			continue
 		}
 		k.n++
@@ -165,7 +168,7 @@ func (k *keyRecord) record(r *dataReader, c *dataContents, idx []int32, open *da
 	j := 0
 	for ; j < len(idx) && int(idx[j]) < k.upto; j++ {
 		// A linked entry replaced since (see pin): linked anew.
-		key := c.ents[idx[j]].key
+		key := c.entKey(int(idx[j]))
 		if v, ok := k.m[key]; ok {
 			if v == noValue {
 				k.n++
@@ -174,7 +177,7 @@ func (k *keyRecord) record(r *dataReader, c *dataContents, idx []int32, open *da
 		}
 	}
 	for i := k.upto; i < len(c.ents); i++ {
-		en := &c.ents[i]
+		en := c.ent(i)
 		rec := j < len(idx) && int(idx[j]) == i
 		if rec {
 			j++
@@ -194,7 +197,7 @@ func (k *keyRecord) record(r *dataReader, c *dataContents, idx []int32, open *da
 		case rec:
 			k.n++
 		default:
-			k.setMap(en.key, noValue)
+			k.setMap(c.kept(en.key), noValue)
 		}
 	}
 	k.upto = len(c.ents)
@@ -214,7 +217,9 @@ func (k *keyRecord) appendAll(dst []dataEntry) []dataEntry {
 		}
 	}
 	if k.r != nil {
-		for _, en := range k.r.contents(k.id).ents[:k.upto] {
+		c := k.r.contents(k.id)
+		for i := range k.upto {
+			en := c.ent(i)
 			if _, ok := k.m[en.key]; !ok {
 				dst = append(dst, en.entry())
 			}
@@ -230,7 +235,7 @@ func (k *keyRecord) pin(i int, key, old string) {
 		return
 	}
 	if _, ok := k.m[key]; !ok {
-		k.setMap(key, old)
+		k.setMap(key, k.r.contents(k.id).kept(old)) // (key is not the reader's)
 	}
 }
 
@@ -244,8 +249,10 @@ func (k *keyRecord) unlink() {
 	if k.limit > 0 && k.n > k.limit {
 		k.m, k.n, k.dropped = nil, 0, true
 	} else {
-		for _, en := range r.contents(k.id).ents[:k.upto] {
-			if _, ok := k.m[en.key]; !ok {
+		c := r.contents(k.id)
+		for i := range k.upto {
+			if _, ok := k.m[c.entKey(i)]; !ok {
+				en := c.entKept(i)
 				k.setMap(en.key, en.enc)
 			}
 		}

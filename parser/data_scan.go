@@ -532,8 +532,7 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 		return ok
 	}
 	if canonicalScalar(b) {
-		out := string(b)
-		r.addEntry(c, key, out)
+		r.addEntry(c, key, view(b))
 		return true
 	}
 	// The bytes of a complete member are valid UTF-8 (the scanner checked
@@ -543,7 +542,6 @@ func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 	if !ok {
 		return false
 	}
-	out := string(enc)
-	r.addEntry(c, key, out)
+	r.addEntry(c, key, view(enc))
 	return true
 }

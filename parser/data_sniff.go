@@ -55,6 +55,12 @@ func (e *progressiveEngine) sniffData(flag uint8) error {
 			return err
 		}
 	}
+	if e.data != nil {
+		e.data.dropSniffScratch()
+	}
+	for _, r := range e.nested {
+		r.dropSniffScratch()
+	}
 	return nil
 }
 

@@ -77,7 +77,8 @@ func (e *progressiveEngine) changedEntries(v *dataView, slot dataSlot) (*keyReco
 		}
 	}
 	k := &r.checked
-	for i, en := range c.ents {
+	for i := range c.ents {
+		en := c.ent(i)
 		// Yielding a v0.9 sniff records the message's "value" and "path"
 		// under those keys (dedupeEncoded): entries of these names are
 		// always compared.

@@ -41,6 +41,16 @@ func shrink[T any](s []T, max int) []T {
 	return s[:0]
 }
 
+// dropLarge empties a scratch list, or drops it when it is larger than max
+// elements: a list a large message grew, not kept from one sniff to the
+// next (see TestLargeDataBlockHeap).
+func dropLarge[T any](s []T, max int) []T {
+	if cap(s) > max {
+		return nil
+	}
+	return s[:0]
+}
+
 // blockDone notes that a block ended (or failed): its state is released at
 // the end of the call, unless another block is open by then.
 func (e *progressiveEngine) blockDone() {
