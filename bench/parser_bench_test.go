@@ -58,7 +58,7 @@ func BenchmarkFeedFixedCost(b *testing.B) {
 	for _, mode := range []parser.Mode{parser.ModeComplete, parser.ModeDelta, parser.ModeProgressive} {
 		for _, borrow := range []bool{false, true} {
 			name := "in-block/" + mode.String()
-			opts := []parser.Option{parser.WithMode(mode), parser.WithMaxBlockSize(1 << 62)}
+			opts := []parser.Option{parser.WithMode(mode), parser.WithMaxBlockSize(1<<31 - 1)} // (the largest)
 			if borrow {
 				name += "/borrowed"
 				opts = append(opts, parser.WithBorrowedOutput())

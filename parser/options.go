@@ -168,10 +168,21 @@ func WithCatalog(cat *protocol.Catalog) Option {
 // never buffers more than this for a block. JSON whitespace past the bound
 // does not count unless more content follows it, so a block of exactly n
 // bytes of JSON passes whatever newline or spaces precede its closing
-// marker (a fenced block always ends in one).
+// marker (a fenced block always ends in one). It is at most 2 GiB - 1: the
+// progressive modes index a message's bytes with 32-bit offsets.
 func WithMaxBlockSize(n int) Option {
-	return limitOption("max block size", n, func(c *config) *int { return &c.maxBlockSize })
+	set := limitOption("max block size", n, func(c *config) *int { return &c.maxBlockSize })
+	return func(c *config) error {
+		if n > maxBlockSizeLimit {
+			return fmt.Errorf("parser: max block size must be at most %d (2 GiB - 1), got %d", maxBlockSizeLimit, n)
+		}
+		return set(c)
+	}
 }
+
+// maxBlockSizeLimit bounds WithMaxBlockSize: offsets into a block fit in
+// 32 bits (the data model reader's index and entries, data_index.go).
+const maxBlockSizeLimit = 1<<31 - 1
 
 // WithMaxDepth bounds JSON nesting (default DefaultMaxDepth). Deeper JSON
 // fails with a *SyntaxError wrapping ErrTooDeep.

@@ -269,13 +269,14 @@ func TestClosed(t *testing.T) {
 
 func TestOptionsValidated(t *testing.T) {
 	for name, opt := range map[string]Option{
-		"zero block size":     WithMaxBlockSize(0),
-		"negative depth":      WithMaxDepth(-1),
-		"zero surfaces":       WithMaxSurfaces(0),
-		"negative components": WithMaxComponents(-1),
-		"bad mode":            WithMode(Mode(9)),
-		"bad framing":         WithFraming(Framing(9)),
-		"nil logger":          WithLogger(nil),
+		"zero block size":       WithMaxBlockSize(0),
+		"block size past 2 GiB": WithMaxBlockSize(pastBlockSizeLimit()),
+		"negative depth":        WithMaxDepth(-1),
+		"zero surfaces":         WithMaxSurfaces(0),
+		"negative components":   WithMaxComponents(-1),
+		"bad mode":              WithMode(Mode(9)),
+		"bad framing":           WithFraming(Framing(9)),
+		"nil logger":            WithLogger(nil),
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := New(opt); err == nil || !strings.HasPrefix(err.Error(), "parser: ") {
@@ -285,9 +286,19 @@ func TestOptionsValidated(t *testing.T) {
 	}
 }
 
+// pastBlockSizeLimit is maxBlockSizeLimit+1 (negative where int has 32
+// bits, which fails too).
+func pastBlockSizeLimit() int {
+	n := maxBlockSizeLimit
+	return n + 1
+}
+
 // TestLimitOptionsSetTheirLimit checks that each limit option sets its own
 // limit.
 func TestLimitOptionsSetTheirLimit(t *testing.T) {
+	if _, err := New(WithMaxBlockSize(maxBlockSizeLimit)); err != nil {
+		t.Fatalf("the largest block size: %v", err)
+	}
 	p, err := New(WithMaxBlockSize(11), WithMaxDepth(12), WithMaxSurfaces(13), WithMaxComponents(14))
 	if err != nil {
 		t.Fatal(err)

@@ -166,7 +166,7 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 			}
 		}
 	}
-	if size > 1<<31 {
+	if int64(size) > 1<<31 {
 		return false
 	}
 	f := &frozenSurface{
