@@ -47,14 +47,18 @@ import (
 //
 //   - scan: scan_grammar.go (complete mode's grammar, read first),
 //     scan.go (the pass over each byte, messages as they complete),
-//     scan_open.go (the open component or data model message at a call's
-//     end), heal.go, scan_pool.go; decode.go and encode.go are the
-//     generic path's maps;
+//     scan_keys.go (what keys and string values tell: kinds, a
+//     message's surface, root and version), scan_open.go (the open
+//     component or data model message at a call's end), heal.go,
+//     scan_pool.go; decode.go and encode.go are the generic path's maps;
 //   - entries: messages.go (complete messages), entries.go (a surface's
 //     components), entry_read.go, entry_grammar.go, entry_template.go,
 //     entry_resume.go and entry_canon.go (a component read at byte
-//     level), entry_decoded.go (one that arrives decoded), entry_process.go and entry_regrow.go (its processed form,
-//     with placeholders), catalog.go, limits.go;
+//     level), entry_refs.go (reference-only fields, a catalog's own),
+//     entry_nested.go (child fields below the top level),
+//     entry_paths.go (v0.8 data-binding paths), entry_decoded.go (one
+//     that arrives decoded), entry_process.go and entry_regrow.go (its
+//     processed form, with placeholders), catalog.go, limits.go;
 //   - reachability: reach.go, reach_topology.go, reach_targets.go
 //     (what a surface knows of each id referenced or waited for);
 //   - data model: data_sniff.go, data_scan.go, data_index.go,
