@@ -73,32 +73,24 @@ type progressiveEngine struct {
 	cat      *protocol.Catalog
 	refs     protocol.RefFieldsFunc
 	fam      protocol.Family
-	famFixed bool // family fixed by the catalog
 	maxDepth int
-	delta    bool
-	generic  bool // tests: never take the byte-level component path
 
 	// Default version string of constructed v0.9-family messages.
 	defaultVersion string
 
-	sc            progScan
-	val           scanner // complete mode's grammar, read first (scan_grammar.go)
-	grammarBroken bool    // the message in progress broke the grammar: sc reads no more of the block
-	countLost     bool    // the block lost count of its brackets: sc alone reads the rest of it
-	lost          int     // blocks read through a lost count (for tests)
-	heal          healer
-	cs            compScanner // byte-level component reader
-	names         idNames     // interned ids of byte-level components
-	epoch         uint64      // processing epoch (see processFast)
+	sc    progScan
+	val   scanner // complete mode's grammar, read first (scan_grammar.go)
+	lost  int     // blocks read through a lost count (for tests)
+	heal  healer
+	cs    compScanner // byte-level component reader
+	names idNames     // interned ids of byte-level components
+	epoch uint64      // processing epoch (see processFast)
 
 	// Stream state (survives blocks).
 	surface      string // current surface ("" = none)
 	rootIDs      map[string]string
 	defaultRoot  string
-	hasDefault   bool
 	unboundRoot  string
-	hasUnbound   bool
-	kindSeen     bool
 	seen         map[string]*surfaceState // surface -> components
 	yieldedStart map[string]bool
 	// gate caches what yieldReachable reads of rootIDs and yieldedStart for
@@ -108,7 +100,6 @@ type progressiveEngine struct {
 	pending     map[string][]map[string]any
 	dataYielded map[string]map[string]*dataRecord // surface -> path -> record of the data yielded (see dataState)
 	surfaceVer  map[string]string
-	dirty       bool
 
 	// The input of the last data model sniff, to skip decoding it again
 	// while it does not change (dataGen counts changes to dataYielded).
@@ -136,8 +127,7 @@ type progressiveEngine struct {
 
 	openLists [2]openList // listStillOpen's records: "children", "explicitList"
 
-	forceYield bool // yield held-back snapshots (block end)
-	deferredN  int  // surfaces whose snapshot is held back (at least; see flushDeferred)
+	deferredN int // surfaces whose snapshot is held back (at least; see flushDeferred)
 
 	snapPhs []string // scratch for snapshotPlaceholders
 	phsOld  []string // scratch for process
@@ -151,7 +141,6 @@ type progressiveEngine struct {
 	waitPool []waitRef
 	closing  closingEnc // see closeComponentMessage
 
-	unbound     bool          // e.seen may hold the surface "" (see unboundState)
 	cur         *surfaceState // cache of state(curID)
 	curID       string
 	missScratch []bool // scratch for processFast
@@ -169,8 +158,6 @@ type progressiveEngine struct {
 	limitErr     *LimitError         // a refusal not yet returned
 
 	// Releasing a block's state (release.go).
-	inBlock bool // a block is open
-	release bool // a block ended since the last release
 	// recUsed lists the records of yielded data used since the last
 	// release (see boundRecords).
 	recUsed []*dataRecord
@@ -184,7 +171,23 @@ type progressiveEngine struct {
 	freezes     int             // tests: surfaces frozen (see freeze)
 	thaws       int             // tests: surfaces thawed
 	frozenWork  int             // tests: components frozen and thawed
-	keepIdle    bool            // tests: never release a block's state
+
+	// Flags, together (a bool between wider fields takes eight bytes:
+	// the engine is allocated per stream).
+	famFixed      bool // family fixed by the catalog
+	delta         bool
+	generic       bool // tests: never take the byte-level component path
+	grammarBroken bool // the message in progress broke the grammar: sc reads no more of the block
+	countLost     bool // the block lost count of its brackets: sc alone reads the rest of it
+	hasDefault    bool // defaultRoot is set
+	hasUnbound    bool // unboundRoot is set
+	kindSeen      bool
+	dirty         bool
+	forceYield    bool // yield held-back snapshots (block end)
+	unbound       bool // e.seen may hold the surface "" (see unboundState)
+	inBlock       bool // a block is open
+	release       bool // a block ended since the last release
+	keepIdle      bool // tests: never release a block's state
 }
 
 func newProgressiveEngine(cfg *config) (engine, error) {

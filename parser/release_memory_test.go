@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"unsafe"
 )
 
 // Memory held by the progressive modes: what a parser keeps once a turn's
@@ -299,5 +300,22 @@ func TestStreamHeld(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// engineSizeClass is the allocation size class the engine (one per
+// progressive or delta stream) fits in: its size plus the 8-byte header
+// the runtime adds to objects over 512 bytes with pointers.
+const engineSizeClass = 2304
+
+// TestEngineFitsItsSizeClass guards the held memory per stream against a
+// field that tips the engine into the next size class (2688 bytes: 384
+// bytes more per stream, which TestStreamHeld's bound would not see). A
+// session's merges did that once by 8 bytes. When it fails, pack the
+// fields (bools together, see the engine's flags) or, if the field is
+// worth it, raise engineSizeClass to the next class and say so.
+func TestEngineFitsItsSizeClass(t *testing.T) {
+	if size := unsafe.Sizeof(progressiveEngine{}) + 8; size > engineSizeClass {
+		t.Errorf("progressiveEngine takes %d bytes with its header, over the %d-byte size class", size, engineSizeClass)
 	}
 }

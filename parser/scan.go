@@ -38,17 +38,17 @@ type progScan struct {
 
 	afterStr    bool // a string closed and only whitespace followed
 	afterStrAdj bool // ... and nothing at all followed
-	lastStrA    int  // content bounds of the last closed string
-	lastStrB    int
 	prevColon   bool
 	valKey      keyClass
 	valKeyCut   bool
+	lastStrA    int // content bounds of the last closed string
+	lastStrB    int
 
 	// Facts about the buffered message (reset when it completes).
 	bufSurface  string
 	bufRoot     string
-	hasBufRoot  bool
 	bufVersion  string
+	hasBufRoot  bool
 	compTok     bool                // a "components" string token
 	dataTokV08  bool                // a "dataModelUpdate" token
 	dataTokV09  bool                // an "updateDataModel" token
@@ -59,8 +59,8 @@ type progScan struct {
 	content     bool // the block has a byte other than whitespace
 	sig         bool // a significant byte arrived since the last sniff
 	blockOff    int64
-	blockOffSet bool
 	off         int64 // stream offset of the byte being scanned
+	blockOffSet bool
 
 	utf8need byte
 	utf8lo   byte
