@@ -40,11 +40,7 @@ func TestNonStringElementNoChild(t *testing.T) {
 // elementShapes are streams whose child lists hold elements that are not
 // strings, at the top level, in an explicitList, below the top level and
 // in a component's own componentId (keys in order, see byteLevelShapes).
-var elementShapes = []struct {
-	name      string
-	in        string
-	byteLevel []string
-}{
+var elementShapes = []byteShape{
 	{"v09_numbers_then_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":[7,"a",1.5e3,"b"],"component":"Column","id":"root"},{"component":"Text","id":"7","text":"x"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"a","text":"y"}]}}]</a2ui-json>`, []string{"root", "7"}},
 	{"v09_objects_and_lists", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":[{"child":"a","k":1},null,["b"],true,"c",{"children":[]}],"component":"Column","id":"root"},{"component":"Text","id":"c","text":"y"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"a","text":"y"}]}}]</a2ui-json>`, []string{"root", "c"}},
 	{"v09_at_depth_and_own_componentId", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Card","componentId":["a",2],"explicitList":[false,"b"],"id":"root","x":{"children":["a",{"n":1},3]}},{"component":"Text","id":"b","text":"y"}]}}]</a2ui-json>`, []string{"root", "b"}},
@@ -57,26 +53,7 @@ var elementShapes = []struct {
 // entries.
 func TestNonStringElementsMatchGeneric(t *testing.T) {
 	t.Parallel()
-	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
-	for _, tc := range elementShapes {
-		cat := v09
-		if strings.HasPrefix(tc.name, "v08") {
-			cat = v08
-		}
-		in := []byte(tc.in)
-		t.Run(tc.name, func(t *testing.T) {
-			checkByteLevel(t, in, tc.byteLevel)
-			for _, opts := range [][]Option{nil, {cat}} {
-				for _, n := range []int{1, 3, 16, len(in)} {
-					checkSameBytes(t, chunked(in, n), opts...)
-				}
-				for k := 1; k < len(in); k++ {
-					checkSameBytes(t, [][]byte{in[:k], in[k:]}, opts...)
-				}
-			}
-			checkSameEntries(t, chunked(in, 1))
-		})
-	}
+	checkByteLevelShapes(t, elementShapes)
 }
 
 // TestNonStringElementsRandomMatchGeneric: random streams of components

@@ -192,18 +192,8 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 		c.out = append(c.out, '}')
 		return i + 1, true
 	}
-	ka := len(c.out) + 1
-	i, esc, ok := c.str(b, i)
+	i, ok := c.defType(b, i)
 	if !ok {
-		return i, false
-	}
-	if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
-		c.slow = true
-		return i, false
-	} else if c.rules {
-		c.single, c.lists = c.cat.RefFields(string(key))
-	}
-	if i, ok = c.colon(b, i); !ok {
 		return i, false
 	}
 	if b[i] != '{' {

@@ -74,6 +74,25 @@ func (c *compScanner) refObject(b []byte, i int, depth int) (int, bool) {
 	return c.value(b, i, depth)
 }
 
+// defType reads a type of a v0.8 definition at b[i] and its colon, taking
+// the type's reference fields under the catalog's rules; a type with an
+// escape, empty, or named as a child field or "path" needs the generic
+// path.
+func (c *compScanner) defType(b []byte, i int) (int, bool) {
+	ka := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		return i, false
+	}
+	if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
+		c.slow = true
+		return i, false
+	} else if c.rules {
+		c.single, c.lists = c.cat.RefFields(string(key))
+	}
+	return c.colon(b, i)
+}
+
 // defRest reads what follows a type of a v0.8 definition: its end, or
 // more types (each walked, its properties read as the first's).
 func (c *compScanner) defRest(b []byte, i int) (int, bool) {
@@ -83,19 +102,7 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 			return i, ok
 		}
 		c.nested, c.sorted = true, true
-		i = jsonwire.SkipSpace(b, i)
-		ka := len(c.out) + 1
-		var esc bool
-		if i, esc, ok = c.str(b, i); !ok {
-			return i, false
-		}
-		if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
-			c.slow = true
-			return i, false
-		} else if c.rules {
-			c.single, c.lists = c.cat.RefFields(string(key))
-		}
-		if i, ok = c.colon(b, i); !ok {
+		if i, ok = c.defType(b, jsonwire.SkipSpace(b, i)); !ok {
 			return i, false
 		}
 		if b[i] == '{' {

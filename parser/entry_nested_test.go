@@ -75,11 +75,7 @@ func TestCompScannerNested(t *testing.T) {
 
 // nestedShapes are streams whose components have child fields below the
 // top level (keys in order, see byteLevelShapes).
-var nestedShapes = []struct {
-	name      string
-	in        string
-	byteLevel []string
-}{
+var nestedShapes = []byteShape{
 	{"v09_tabs_child_later", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"},{"child":"b","title":"B"},{"child":"a","title":"C"}]},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"b","text":"y"}]}}]</a2ui-json>`, []string{"root", "a"}},
 	{"v09_extra_and_open_lists", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["k"],"component":"Card","extra":{"child":"c","children":[]},"id":"root","x":{"children":["a","b"]}},{"component":"Text","id":"b","text":"y"},{"component":"Text","id":"k","text":"k"}]}}]</a2ui-json>`, []string{"root", "b"}},
 	{"v09_template_with_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":{"child":"h","componentId":"item","path":"/items"},"component":"List","id":"root"},{"component":"Text","id":"item","text":"i"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"h","text":"h"}]}}]</a2ui-json>`, []string{"root"}},
@@ -94,19 +90,7 @@ var nestedShapes = []struct {
 // split at every byte, with and without a catalog, with the same entries.
 func TestNestedShapesMatchGeneric(t *testing.T) {
 	t.Parallel()
-	for _, tc := range nestedShapes {
-		in := []byte(tc.in)
-		t.Run(tc.name, func(t *testing.T) {
-			checkByteLevel(t, in, tc.byteLevel)
-			for _, n := range []int{1, 3, 16, len(in)} {
-				checkSameBytes(t, chunked(in, n))
-			}
-			for k := 1; k < len(in); k++ {
-				checkSameBytes(t, [][]byte{in[:k], in[k:]})
-			}
-			checkSameEntries(t, chunked(in, 1))
-		})
-	}
+	checkByteLevelShapes(t, nestedShapes)
 }
 
 // TestNestedRandomMatchesGeneric: random streams of components mixing

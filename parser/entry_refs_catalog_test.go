@@ -306,11 +306,7 @@ func randomCatalogRefStream(seed int64, v08 bool) []byte {
 			}
 			comps = append(comps, "{"+strings.Join(top, ",")+"}")
 		}
-		if v08 {
-			fmt.Fprintf(&b, `<a2ui-json>[{"surfaceUpdate":{"components":[%s],"surfaceId":"s"}}]</a2ui-json>`+"\n", strings.Join(comps, ","))
-		} else {
-			fmt.Fprintf(&b, `<a2ui-json>[{"updateComponents":{"components":[%s],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`+"\n", strings.Join(comps, ","))
-		}
+		writeComponentBlock(&b, v08, comps)
 	}
 	return []byte(b.String())
 }
@@ -339,12 +335,7 @@ func TestCatalogRefFieldsRandomMatchGeneric(t *testing.T) {
 				cat = WithCatalog(v08)
 			}
 			r := rand.New(rand.NewSource(seed))
-			splits := [][][]byte{chunked(in, 1), chunked(in, 2+r.Intn(20))}
-			for range 3 {
-				k := 1 + r.Intn(len(in)-1)
-				splits = append(splits, [][]byte{in[:k], in[k:]})
-			}
-			for _, chunks := range splits {
+			for _, chunks := range randomSplits(in, r) {
 				if t.Run(fmt.Sprintf("seed%d_v08_%v_%dchunks", seed, isV08, len(chunks)), func(t *testing.T) {
 					checkSameBytes(t, chunks, cat)
 				}) {

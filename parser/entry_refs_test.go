@@ -167,11 +167,7 @@ func randomRefStream(seed int64, v08 bool) []byte {
 				comps = append(comps, "{"+strings.Join(members, ",")+"}")
 			}
 		}
-		if v08 {
-			fmt.Fprintf(&b, `<a2ui-json>[{"surfaceUpdate":{"components":[%s],"surfaceId":"s"}}]</a2ui-json>`+"\n", strings.Join(comps, ","))
-		} else {
-			fmt.Fprintf(&b, `<a2ui-json>[{"updateComponents":{"components":[%s],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`+"\n", strings.Join(comps, ","))
-		}
+		writeComponentBlock(&b, v08, comps)
 	}
 	return []byte(b.String())
 }
@@ -194,12 +190,7 @@ func TestRefFieldsRandomMatchGeneric(t *testing.T) {
 		for _, v08 := range []bool{false, true} {
 			in := randomRefStream(seed, v08)
 			r := rand.New(rand.NewSource(seed))
-			splits := [][][]byte{chunked(in, 1), chunked(in, 2+r.Intn(20))}
-			for range 3 {
-				k := 1 + r.Intn(len(in)-1)
-				splits = append(splits, [][]byte{in[:k], in[k:]})
-			}
-			for _, chunks := range splits {
+			for _, chunks := range randomSplits(in, r) {
 				for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 					fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
 					for i := range fast {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -14,11 +15,7 @@ import (
 // keys sorted, and these with theirs sorted up to their id (a component
 // is kept in canonical encoding from the read that shows its shape), so
 // that both paths give the same bytes.
-var byteLevelShapes = []struct {
-	name      string
-	in        string
-	byteLevel []string
-}{
+var byteLevelShapes = []byteShape{
 	// A child named children_<id>, the placeholder of an empty list of
 	// the component while it is open (emptyClash): one placeholder for
 	// both, the component in canonical encoding.
@@ -39,8 +36,24 @@ var byteLevelShapes = []struct {
 // placeholders, waits and dependence on the buffer.
 func TestByteLevelShapes(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
+	checkByteLevelShapes(t, byteLevelShapes)
+}
+
+// byteShape is a stream whose components byteLevel are read at byte
+// level (keys in order, see byteLevelShapes).
+type byteShape struct {
+	name      string
+	in        string
+	byteLevel []string
+}
+
+// checkByteLevelShapes checks that each shape is read at byte level and
+// gives the generic path's bytes, call by call, both modes, one byte at a
+// time, split at every byte, with and without the family's catalog (a
+// name that starts with v08 is v0.8), with the same entries.
+func checkByteLevelShapes(t *testing.T, shapes []byteShape) {
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
-	for _, tc := range byteLevelShapes {
+	for _, tc := range shapes {
 		cat := v09
 		if strings.HasPrefix(tc.name, "v08") {
 			cat = v08
@@ -118,5 +131,27 @@ func checkSameBytes(t *testing.T, chunks [][]byte, opts ...Option) {
 				t.Fatalf("%s call %d:\nbyte-level: %s\n   generic: %s", mode, i, out[0][i], out[1][i])
 			}
 		}
+	}
+}
+
+// randomSplits are the chunkings a random differential test feeds in: one
+// byte at a time, chunks of a random size, and three two-piece splits at
+// random bytes (r seeded by the stream's seed).
+func randomSplits(in []byte, r *rand.Rand) [][][]byte {
+	splits := [][][]byte{chunked(in, 1), chunked(in, 2+r.Intn(20))}
+	for range 3 {
+		k := 1 + r.Intn(len(in)-1)
+		splits = append(splits, [][]byte{in[:k], in[k:]})
+	}
+	return splits
+}
+
+// writeComponentBlock writes a block of one component update holding
+// comps, v0.8 or v0.9, for surface "s".
+func writeComponentBlock(b *strings.Builder, v08 bool, comps []string) {
+	if v08 {
+		fmt.Fprintf(b, `<a2ui-json>[{"surfaceUpdate":{"components":[%s],"surfaceId":"s"}}]</a2ui-json>`+"\n", strings.Join(comps, ","))
+	} else {
+		fmt.Fprintf(b, `<a2ui-json>[{"updateComponents":{"components":[%s],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`+"\n", strings.Join(comps, ","))
 	}
 }
