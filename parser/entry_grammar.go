@@ -115,7 +115,9 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		z := len(c.out) - 1
-		if esc {
+		if esc && (!c.canonIn || bit != seenID) {
+			// (An escape the canonical encoding keeps in the id: its
+			// decoding is the component's id, see ownID.)
 			c.needCanon()
 			return i, false
 		}
@@ -124,7 +126,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		if bit == seenID {
-			c.idA, c.idB = a, z
+			c.idA, c.idB, c.idEsc = a, z, esc
 		} else {
 			c.compOK = true
 		}

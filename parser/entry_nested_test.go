@@ -138,7 +138,12 @@ func TestNestedRandomMatchesGeneric(t *testing.T) {
 func randomNestedStream(r *rand.Rand, v08 bool) string {
 	// Component k references ids after its own (no cycles), or one that
 	// never arrives.
+	// Ids are JSON string bodies: some keep an escape in their canonical
+	// encoding, written at times in another encoding.
 	ids := []string{"root", "a", "b", "c", "d", "e"}
+	if r.IntN(2) == 0 {
+		ids = []string{"root", `a\"`, "b", `c\\`, "d", `e\u0001`}
+	}
 	cur := 0
 	id := func() string {
 		if k := cur + 1 + r.IntN(len(ids)-cur); k < len(ids) {
@@ -146,7 +151,12 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 		}
 		return "m"
 	}
-	str := func(s string) string { return `"` + s + `"` }
+	str := func(s string) string {
+		if r.IntN(3) == 0 {
+			s = strings.NewReplacer(`\\`, `\u005c`, `\u0001`, `\u0001`).Replace(s)
+		}
+		return `"` + s + `"`
+	}
 	list := func() string {
 		var el []string
 		for range r.IntN(3) {

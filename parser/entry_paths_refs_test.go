@@ -209,6 +209,22 @@ var escShapeCases = []struct{ name, in string }{
 	{"escaped_child_ids_at_rest", fastCS + `{"updateComponents":{"components":[{"children":["q\"x"],"component":"Column","id":"root"},{"component":"Text","id":"q\"x","text":"q"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
 		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"q\"x","text":"changed"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"v08_escaped_child_ids", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a\"","b"]}}},"id":"root"},{"component":{"Card":{"child":"\t"}},"id":"b"}],"surfaceId":"s"}},{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a\""}],"surfaceId":"s"}}]</a2ui-json>`},
+	// A component's own id that keeps an escape (its id is the decoding,
+	// its bytes keep the canonical encoding).
+	{"escaped_own_ids", fastCS + `{"updateComponents":{"components":[{"children":["q\"x","b\\","e\u0001"],"component":"Column","id":"root"},{"children":[],"component":"Row","id":"q\"x"},{"child":"b\u005cq","component":"Card","id":"b\\","label":"x"},{"children":["z\t","e\u0002"],"component":"Row","id":"e\u0001"}],"surfaceId":"s"},"version":"v0.9"},{"updateComponents":{"components":[{"children":["n"],"component":"Row","id":"q\"x"},{"component":"Text","id":"z\t","text":"z"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
+		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"b\\","text":"changed"},{"component":"Text","id":"n","text":"n"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"escaped_own_id_self_reference", fastCS + `{"updateComponents":{"components":[{"child":"b\\","component":"Card","id":"root"},{"child":"b\u005c","component":"Card","id":"b\\"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"v08_escaped_own_ids", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a\"","b"]}}},"id":"root"},{"component":{"Row":{"children":{"explicitList":[]}}},"id":"a\""},{"component":{"Card":{"child":"\t"}},"id":"b"}],"surfaceId":"s"}},{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a"}}},"id":"\t"},{"component":{"Row":{"children":{"explicitList":["b"]}}},"id":"a\""}],"surfaceId":"s"}}]</a2ui-json>`},
+}
+
+// TestEscapedOwnIDsByteLevel: components whose own id keeps an escape are
+// read at byte level, under their decoded ids.
+func TestEscapedOwnIDsByteLevel(t *testing.T) {
+	checkByteLevel(t, []byte(escShapeCases[3].in), []string{"q\"x", "b\\", "e\x01"})
+	checkByteLevel(t, []byte(escShapeCases[5].in), []string{"a\""})
+	for _, tc := range escShapeCases[3:6] {
+		checkSameEntries(t, chunked([]byte(tc.in), 1))
+	}
 }
 
 // TestEscapedIDsMatchGeneric: streams with child ids that keep an escape

@@ -264,6 +264,10 @@ type compScanner struct {
 	out      []byte
 	slots    []childSlot
 	idA, idB int
+	// idEsc: the id, out[idA:idB], keeps an escape of its canonical
+	// encoding (see ownID).
+	idEsc    bool
+	idDec    []byte
 	compOK   bool
 	emptyObj bool
 	seen     uint8 // top-level special keys seen
@@ -377,7 +381,7 @@ const (
 // the identity of the object read before.
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
-	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
+	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, false, 0, false
 	c.nEmpty, c.sorted, c.recanon, c.nested = 0, false, false, false
 	c.v08 = v08
 	c.mk.at = atNone
@@ -413,6 +417,8 @@ func (c *compScanner) outcome(b []byte, i int, ok bool) int {
 // was kept in canonical encoding: so is this one (see canonical), so that
 // the versions read the same, and processFast puts that placeholder once.
 func (c *compScanner) emptyClash() bool {
+	// (Both in canonical encoding when either has an escape: equal bytes
+	// are equal ids.)
 	id := c.out[c.idA:c.idB]
 	for _, sl := range c.slots {
 		if k := c.out[sl.a:sl.b]; len(k) == len("children_")+len(id) && string(k[:len("children_")]) == "children_" && string(k[len("children_"):]) == string(id) {
@@ -422,11 +428,20 @@ func (c *compScanner) emptyClash() bool {
 	return false
 }
 
+// ownID returns the id of the component just read, decoded.
+func (c *compScanner) ownID() []byte {
+	if !c.idEsc {
+		return c.out[c.idA:c.idB]
+	}
+	c.idDec, _, _ = jsonwire.AppendUnescaped(c.idDec[:0], c.out[c.idA:c.idB])
+	return c.idDec
+}
+
 // result copies the scanned component into a new fastComp.
 func (c *compScanner) result(names *idNames) *fastComp {
 	src := make([]byte, len(c.out))
 	copy(src, c.out)
-	fc := &fastComp{id: names.id(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj, empty: c.empty, nEmpty: c.nEmpty, rewrote: c.rewrote}
+	fc := &fastComp{id: names.id(c.ownID()), src: src, emptyObj: c.emptyObj, empty: c.empty, nEmpty: c.nEmpty, rewrote: c.rewrote}
 	if n := len(c.slots); n <= len(fc.inline) {
 		fc.slots = fc.inline[:n:n]
 		copy(fc.slots, c.slots)

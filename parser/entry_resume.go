@@ -108,7 +108,7 @@ func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 func (c *compScanner) resume(b []byte) int {
 	m := c.mk
 	c.out, c.slots, c.keys, c.edits = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys], c.edits[:m.edits]
-	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, m.compOK, m.emptyObj, m.seen, false
+	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, false, m.compOK, m.emptyObj, m.seen, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
 	c.nEmpty, c.sorted, c.nested, c.recanon = m.nEmpty, m.sorted, m.nested, false
 	i, ok := c.readFrom(b, &m)

@@ -125,7 +125,7 @@ func (e *progressiveEngine) sniffComponents() {
 // read (nil: none).
 func (e *progressiveEngine) csEntry(sc *surfaceState) *compEntry {
 	c := &e.cs
-	return sc.comps[string(c.out[c.idA:c.idB])]
+	return sc.comps[string(c.ownID())]
 }
 
 // growFast handles the common case of a component still arriving (or
