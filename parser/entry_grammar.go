@@ -358,12 +358,7 @@ func (c *compScanner) list(b []byte, i int, field int, at resumePoint, depth int
 	c.out = append(c.out, '[')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
-		if int(c.nEmpty) == len(c.empty) {
-			c.slow = true
-			return i, false
-		}
-		c.empty[c.nEmpty] = emptyList{field: uint8(field), at: int32(len(c.out))}
-		c.nEmpty++
+		c.empty = append(c.empty, emptyList{field: uint8(field), at: int32(len(c.out))})
 		c.out = append(c.out, ']')
 		return i + 1, true
 	}

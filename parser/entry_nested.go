@@ -42,7 +42,7 @@ func childFieldOf(k []byte) int {
 
 // events counts the slots and empty lists read so far.
 func (c *compScanner) events() int {
-	return len(c.slots) + int(c.nEmpty)
+	return len(c.slots) + len(c.empty)
 }
 
 // childValue reads the value at b[i] of child field cf (a childFields
@@ -157,7 +157,7 @@ func (c *compScanner) order() bool {
 	// well-known one such as Column's "children", turns off the rule of
 	// the "child" of its objects, see propRefs.)
 	r.cat = c.cat
-	ok := r.read(c.out, c.slots, c.empty[:c.nEmpty])
+	ok := r.read(c.out, c.slots, c.empty)
 	c.walk, c.refOrder = append(c.walk[:0], r.walk...), append(c.refOrder[:0], r.refs...)
 	return ok
 }
@@ -175,7 +175,7 @@ func (fc *fastComp) walkOrder() []int32 {
 // without a catalog's reference fields: see compMore.catRefs).
 func (fc *fastComp) nestedOrder() {
 	var r orderReader
-	r.read(fc.src, fc.slots, fc.empty[:fc.nEmpty])
+	r.read(fc.src, fc.slots, fc.empty)
 	if fc.more == nil {
 		fc.more = &compMore{}
 	}

@@ -46,6 +46,8 @@ func TestCompScannerNested(t *testing.T) {
 			`{"component":"Tabs","detail":"d","id":"t","tabs":[{"child":"x","title":"A"}],"template":["p","q"]}`, "[8:d 2:x 8:p 8:q]"}, "[1]", "[0 1 2 3]"},
 		{scanCase{"v08 nested beside summary", true, `{"id":"t","component":{"Card":{"x":{"child":"c"},"summary":"s"}}}`, compFast,
 			`{"component":{"Card":{"summary":"s","x":{"child":"c"}}},"id":"t"}`, "[8:s 2:c]"}, "[1]", "[0]"},
+		{scanCase{"v09 three empty lists", false, `{"id":"t","component":"Card","x":{"children":[]},"children":[],"tabs":[{"explicitList":[],"child":"c"},{"children":[]}]}`, compFast,
+			`{"children":[],"component":"Card","id":"t","tabs":[{"child":"c","explicitList":[]},{"children":[]}],"x":{"children":[]}}`, "[2:c]"}, "[-1 -2 0 -3 -4]", "[0]"},
 		{scanCase{"v08 path clears a child", true, `{"id":"t","component":{"Text":{"text":{"path":"/a","child":"c"}}}}`, compSlow, "", ""}, "", ""},
 		// An element that is not a string is no child id: a value, walked.
 		{scanCase{"v09 non-string element", false, `{"id":"t","component":"Card","x":{"children":["a",1]}}`, compFast,

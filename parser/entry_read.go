@@ -104,9 +104,8 @@ type fastComp struct {
 	slots    []childSlot // child ids, in byte order
 	emptyObj bool        // an empty object in it (v0.8: in its definition)
 	inline   [2]childSlot
-	empty    [2]emptyList // its empty child lists, nEmpty of them
-	nEmpty   uint8
-	pns      []*phName // placeholders of the slots, once looked up
+	empty    []emptyList // its empty child lists
+	pns      []*phName   // placeholders of the slots, once looked up
 	// arrived caches, for the surface arrivedIn, which of the first 64
 	// slots name a component that arrived (a component never leaves its
 	// surface's table, so a set bit stays true).
@@ -297,10 +296,8 @@ type compScanner struct {
 	// walk (a v0.8 component's member other than its definition).
 	edits  []pathEdit
 	noWalk bool
-	// The empty child lists read so far (a component has at most two: one
-	// "children" and one "explicitList").
-	empty  [2]emptyList
-	nEmpty uint8
+	// The empty child lists read so far.
+	empty []emptyList
 	// Buffers of canonical (entry_canon.go).
 	canon []byte
 	cw    canonWriter
@@ -382,7 +379,7 @@ const (
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
 	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, false, 0, false
-	c.nEmpty, c.sorted, c.recanon, c.nested = 0, false, false, false
+	c.empty, c.sorted, c.recanon, c.nested = c.empty[:0], false, false, false
 	c.v08 = v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)
@@ -441,7 +438,7 @@ func (c *compScanner) ownID() []byte {
 func (c *compScanner) result(names *idNames) *fastComp {
 	src := make([]byte, len(c.out))
 	copy(src, c.out)
-	fc := &fastComp{id: names.id(c.ownID()), src: src, emptyObj: c.emptyObj, empty: c.empty, nEmpty: c.nEmpty, rewrote: c.rewrote}
+	fc := &fastComp{id: names.id(c.ownID()), src: src, emptyObj: c.emptyObj, empty: append([]emptyList(nil), c.empty...), rewrote: c.rewrote}
 	if n := len(c.slots); n <= len(fc.inline) {
 		fc.slots = fc.inline[:n:n]
 		copy(fc.slots, c.slots)
