@@ -467,9 +467,9 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			c.out = append(c.out, '}')
 			return i + 1, true
 		}
-		keys, at, edits := 0, len(c.out)-1, len(c.edits)
+		keys, at, edits, hasID := 0, len(c.out)-1, len(c.edits), false
 		va, vb := -1, 0 // a path string starting with '/' (see pathObject)
-		base, events := len(c.keys), c.events()
+		base := len(c.keys)
 		for {
 			i = jsonwire.SkipSpace(b, i)
 			ka := len(c.out) + 1
@@ -495,6 +495,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			}
 			keys++
 			isPath := c.v08 && string(key) == "path"
+			hasID = hasID || string(key) == "componentId"
 			i = jsonwire.SkipSpace(b, i)
 			if i >= len(b) || b[i] != ':' {
 				return i, false
@@ -524,13 +525,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				if ok {
 					c.keys = c.keys[:base]
 					if va >= 0 {
-						if !c.noWalk && c.events() != events {
-							// (The processing clears the object: its
-							// child fields go.)
-							c.slow = true
-							return i, false
-						}
-						c.pathObject(at, va, vb, keys, edits, c.noWalk)
+						c.pathObject(at, va, vb, keys, edits, c.noWalk || hasID)
 					}
 				}
 				return i, ok

@@ -192,6 +192,7 @@ type orderReader struct {
 	src   []byte
 	slots []childSlot
 	empty []emptyList
+	v08   bool    // a v0.8 component: its data-binding paths count (see walkObject)
 	walk  []int32 // slot i as i, empty list j as -1-j
 	refs  []int32 // slot indexes
 	ok    bool
@@ -206,6 +207,7 @@ func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) boo
 	top := r.members(0)
 	m, found := r.find(top, "component")
 	if found && src[m.va] == '{' {
+		r.v08 = true
 		// v0.8: the definition is walked, each type's properties hold
 		// the references.
 		r.walkObject(m.va)
@@ -283,6 +285,16 @@ func (r *orderReader) slotAt(i int) int32 {
 // order (its bytes').
 func (r *orderReader) walkObject(i int) {
 	ms := r.members(i)
+	// v0.8: an object with a path string starting with '/' and no
+	// componentId is cleared, and a path of another kind (not null)
+	// becomes a string: neither is walked further.
+	skip := -1
+	if p, found := r.find(ms, "path"); r.v08 && found {
+		if _, keep := r.find(ms, "componentId"); !keep && r.src[p.va] == '"' && r.src[p.va+1] == '/' {
+			return
+		}
+		skip = p.va
+	}
 	for f, name := range childFields {
 		m, found := r.find(ms, name)
 		if !found {
@@ -308,7 +320,9 @@ func (r *orderReader) walkObject(i int) {
 		}
 	}
 	for _, m := range ms {
-		r.walkValue(m.va)
+		if m.va != skip {
+			r.walkValue(m.va)
+		}
 	}
 }
 

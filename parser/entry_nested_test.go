@@ -48,7 +48,10 @@ func TestCompScannerNested(t *testing.T) {
 			`{"component":{"Card":{"summary":"s","x":{"child":"c"}}},"id":"t"}`, "[8:s 2:c]"}, "[1]", "[0]"},
 		{scanCase{"v09 three empty lists", false, `{"id":"t","component":"Card","x":{"children":[]},"children":[],"tabs":[{"explicitList":[],"child":"c"},{"children":[]}]}`, compFast,
 			`{"children":[],"component":"Card","id":"t","tabs":[{"child":"c","explicitList":[]},{"children":[]}],"x":{"children":[]}}`, "[2:c]"}, "[-1 -2 0 -3 -4]", "[0]"},
-		{scanCase{"v08 path clears a child", true, `{"id":"t","component":{"Text":{"text":{"path":"/a","child":"c"}}}}`, compSlow, "", ""}, "", ""},
+		{scanCase{"v08 path clears a child", true, `{"id":"t","component":{"Text":{"text":{"path":"/a","child":"c","x":{"children":[]}}}}}`, compFast,
+			`{"component":{"Text":{"text":{"child":"c","path":"/a","x":{"children":[]}}}},"id":"t"}`, "[8:c]"}, "[]", "[]"},
+		{scanCase{"v08 object path holds a child", true, `{"id":"t","component":{"Text":{"text":{"path":{"child":"c"}},"x":{"child":"d"}}}}`, compFast,
+			`{"component":{"Text":{"text":{"path":{"child":"c"}},"x":{"child":"d"}}},"id":"t"}`, "[8:c 2:d]"}, "[1]", "[]"},
 		// An element that is not a string is no child id: a value, walked.
 		{scanCase{"v09 non-string element", false, `{"id":"t","component":"Card","x":{"children":["a",1]}}`, compFast,
 			`{"component":"Card","id":"t","x":{"children":["a",1]}}`, "[0:a]"}, "[0]", "[]"},
@@ -170,7 +173,12 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 	obj = func(depth int) string {
 		m := map[string]string{}
 		for range 1 + r.IntN(3) {
-			switch k := r.IntN(10); {
+			switch k := r.IntN(11); {
+			case k == 10 && v08:
+				// Data-binding paths (entry_paths.go): one that clears
+				// its object, one beside a componentId, one that is an
+				// object or a list (not walked), other kinds.
+				m["path"] = []string{`"/p"`, `"//p"`, `"p"`, `null`, `7`, `{"child":"q","children":[]}`, `["x",{"path":"/y"}]`}[r.IntN(7)]
 			case k == 0:
 				m["child"] = str(id())
 			case k == 1:

@@ -23,12 +23,13 @@ type pathEdit struct {
 
 // Ops of pathEdit.
 const (
-	editClear  = iota // the object src[a:b] becomes {"path":"/" + src[x:y]}
-	editSlash         // "/" inserted at a (== b), after a string's quote
-	editNumber        // the number src[a:b] becomes the string "/" + it
-	editTrue          // true becomes "/True"
-	editFalse         // false becomes "/False"
-	editTrim          // the string src[a:b] becomes "/" + src[x:y]
+	editClear   = iota // the object src[a:b] becomes {"path":"/" + src[x:y]}
+	editSlash          // "/" inserted at a (== b), after a string's quote
+	editNumber         // the number src[a:b] becomes the string "/" + it
+	editTrue           // true becomes "/True"
+	editFalse          // false becomes "/False"
+	editTrim           // the string src[a:b] becomes "/" + src[x:y]
+	editMarshal        // the object or list src[a:b] becomes the string "/" + pyStr of it
 )
 
 // pathValue handles the value out[va:] of a "path" key just read in an
@@ -59,8 +60,14 @@ func (c *compScanner) pathValue(va int, walk bool) (lead, ok bool) {
 		c.sorted = true // (unchanged)
 		return false, true
 	case '{', '[':
-		c.slow = true
-		return false, false
+		// Python's str() of the value (see putEdits); what it holds is
+		// not walked.
+		c.sorted = true
+		if walk {
+			c.unwalkFrom(va)
+			c.edits = append(c.edits, pathEdit{op: editMarshal, a: int32(va), b: int32(len(c.out))})
+		}
+		return false, true
 	}
 	c.sorted = true
 	if walk {
@@ -91,11 +98,29 @@ func (c *compScanner) pathObject(at, va, vb, keys, edits int, keep bool) {
 	case keys == 1 && x == va+2:
 		return
 	case !keep:
+		c.unwalkFrom(at)
 		c.edits = append(c.edits[:edits], pathEdit{op: editClear, a: int32(at), b: int32(len(c.out)), x: int32(x), y: int32(vb - 1)})
 	case x > va+2 && !c.noWalk:
 		c.edits = append(c.edits, pathEdit{op: editTrim, a: int32(va), b: int32(vb), x: int32(x), y: int32(vb - 1)})
 	}
 	c.sorted = true
+}
+
+// unwalkFrom makes what was read from out[at] on a value the processing
+// does not walk (an object it clears, a path it replaces): its slots are
+// references it leaves as they are (cfRef: protocol.ComponentRefs may
+// still read them, see orderReader.propRefs), its empty lists and edits
+// go.
+func (c *compScanner) unwalkFrom(at int) {
+	for i := len(c.slots) - 1; i >= 0 && int(c.slots[i].a) > at; i-- {
+		c.slots[i].field = cfRef
+	}
+	for len(c.empty) > 0 && int(c.empty[len(c.empty)-1].at) > at {
+		c.empty = c.empty[:len(c.empty)-1]
+	}
+	for len(c.edits) > 0 && int(c.edits[len(c.edits)-1].a) >= at {
+		c.edits = c.edits[:len(c.edits)-1]
+	}
 }
 
 // putEdits writes, after out (which holds fc.src up to last), the bytes
@@ -121,6 +146,9 @@ func (fc *fastComp) putEdits(out []byte, last, k, upto int) ([]byte, int, int) {
 			out = append(out, `"/True"`...)
 		case editFalse:
 			out = append(out, `"/False"`...)
+		case editMarshal:
+			d := jsonDecoder{b: fc.src[ed.a:ed.b]}
+			out = appendJSONString(out, "/"+pyStr(d.value(0)))
 		}
 		last = int(ed.b)
 	}

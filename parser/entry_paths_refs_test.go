@@ -52,8 +52,14 @@ func TestCompScannerPaths(t *testing.T) {
 		{"template path prefixed", `{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"r"}`, compFast,
 			`{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"r"}`,
 			`{"component":{"List":{"children":{"template":{"componentId":7,"path":"/p"}}}},"id":"r"}`},
-		{"object path", pre + `{"text":{"path":{"a":1}}}` + post, compSlow, "", ""},
-		{"path with componentId", pre + `{"text":{"componentId":"c","path":"/x"}}` + post, compSlow, "", ""},
+		{"object path", pre + `{"text":{"path":{"b":[1,"<\b"],"a":{"path":"q"}}}}` + post, compFast,
+			pre + `{"text":{"path":{"a":{"path":"q"},"b":[1,"<\u0008"]}}}` + post, pre + `{"text":{"path":"/{\"a\":{\"path\":\"q\"},\"b\":[1,\"\\u003c\\b\"]}"}}` + post},
+		{"list path", pre + `{"text":{"path":[],"x":1},"u":{"path":[null,2.50]}}` + post, compFast,
+			pre + `{"text":{"path":[],"x":1},"u":{"path":[null,2.50]}}` + post, pre + `{"text":{"path":"/[]","x":1},"u":{"path":"/[null,2.50]"}}` + post},
+		{"path with componentId", pre + `{"text":{"componentId":"c","path":"//x","z":1}}` + post, compFast,
+			pre + `{"text":{"componentId":"c","path":"//x","z":1}}` + post, pre + `{"text":{"componentId":"loading_c","path":"/x","z":1}}` + post},
+		{"path with a componentId not a string", pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post, compFast,
+			pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post, pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post},
 		{"path property", pre + `{"path":"/x"}` + post, compSlow, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -95,6 +101,11 @@ var pathShapeCases = []struct{ name, in string }{
 	{"with_placeholders", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"alignment":{"path":"al"},"children":{"explicitList":["a","zz"]},"distribution":{"literalString":"x","path":"/d"}}},"id":"root"},{"component":{"Card":{"child":"gone","title":{"path":"t"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"with_open_list", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Row":{"alignment":{"path":"x"},"children":{"explicitList":[]},"label":{"path":"y"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"template_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","path":"///p"}}}},"id":"a"},{"component":{"List":{"children":{"template":{"dataBinding":"/d","path":"/p"}}}},"id":"b"},{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"c"},{"component":{"Text":{"text":{"literalString":"i"}}},"id":"i"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// Paths that are objects or lists (what they hold is not walked), and
+	// objects cleared by their path whose child fields go (protocol.
+	// ComponentRefs may still read them: references, no placeholders).
+	{"object_and_list_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"path":{"child":"gone","children":[],"x":{"path":"/q","z":1}}},"usageHint":{"path":["<&>",{"children":["g2"]}]}}},"id":"a"},{"component":{"Card":{"child":"c","title":{"path":{}}}},"id":"b"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"cleared_objects_with_children", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","t"]}}},"id":"root"},{"component":{"Card":{"extra":{"child":"c1","children":["d1",""],"path":"/p","x":{"children":[]}},"title":{"literalString":"t"}}},"id":"a"},{"component":{"Tabs":{"tabItems":[{"child":"c2","path":"//p"},{"child":"c3","title":{"path":"t"}}]}},"id":"b"},{"component":{"Text":{"text":{"componentId":"c4","literalString":"x","path":"///w"}}},"id":"t"},{"component":{"Text":{"text":{"literalString":"c3"}}},"id":"c3"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"escapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a\"b","path":"\/\/x\ty"},"usageHint":{"path":"q\\"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
@@ -103,6 +114,17 @@ var pathShapeCases = []struct{ name, in string }{
 func TestPathShapesMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchGeneric(t, pathShapeCases)
+}
+
+// TestPathShapesByteLevel: components with paths that are objects or
+// lists, or objects their path clears, are read at byte level, with the
+// generic path's placeholders and waits.
+func TestPathShapesByteLevel(t *testing.T) {
+	checkByteLevel(t, []byte(pathShapeCases[5].in), []string{"a", "b"})
+	checkByteLevel(t, []byte(pathShapeCases[6].in), []string{"a", "b", "t"})
+	for _, tc := range pathShapeCases[5:7] {
+		checkSameEntries(t, chunked([]byte(tc.in), 1))
+	}
 }
 
 // TestCompScannerRefs checks the special reference fields (entry_refs.go):

@@ -25,7 +25,7 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 		c.out = append(c.out, '}')
 		return i + 1, true
 	}
-	base, events := len(c.keys), c.events()
+	base := len(c.keys)
 	at, edits, keys, hasID := len(c.out)-1, len(c.edits), 0, false
 	va, vb := -1, 0 // a v0.8 path string starting with '/' (see pathObject)
 	for {
@@ -82,10 +82,6 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 			if ok {
 				c.keys = c.keys[:base]
 				if va >= 0 {
-					if !hasID && c.events() != events {
-						c.slow = true // (cleared by the processing)
-						return i, false
-					}
 					c.pathObject(at, va, vb, keys, edits, hasID)
 				}
 			}
