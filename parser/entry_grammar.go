@@ -188,6 +188,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 // it (see canonical).
 func (c *compScanner) def(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
+	c.defPath.start(c, len(c.out)-1)
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.emptyObj, c.sorted = true, true
@@ -199,10 +200,18 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 	if !ok {
 		return i, false
 	}
-	if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
+	key := c.out[ka : len(c.out)-1]
+	if esc || len(key) == 0 || isChildField(key) {
 		c.slow = true
 		return i, false
-	} else if c.rules {
+	}
+	if i, path, ok := c.defPath.member(c, b, i, key); path || !ok {
+		if !ok {
+			return i, false
+		}
+		return c.defRest(b, i)
+	}
+	if c.rules {
 		c.single, c.lists = c.cat.RefFields(string(key))
 	}
 	if i, ok = c.colon(b, i); !ok {
@@ -228,6 +237,7 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 		return i + 1, true
 	}
 	c.propSeen, c.propBase = 0, len(c.keys)
+	c.propPath.start(c, len(c.out)-1)
 	i, ok := c.propMember(b, i)
 	if !ok {
 		return i, false
@@ -243,6 +253,7 @@ func (c *compScanner) propRest(b []byte, i int) (int, bool) {
 		if i, more, ok = c.sep(b, i, '}'); !more {
 			if ok {
 				c.keys = c.keys[:c.propBase]
+				c.propPath.end(c)
 			}
 			return i, ok
 		}
@@ -262,9 +273,12 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	}
 	key := c.out[ka : len(c.out)-1]
 	bit, field, slow := topKey(key)
-	if slow || string(key) == "path" || bit == seenID || bit == seenComponent {
+	if slow || bit == seenID || bit == seenComponent {
 		c.slow = true
 		return i, false
+	}
+	if i, path, ok := c.propPath.member(c, b, i, key); path || !ok {
+		return i, ok
 	}
 	if c.rules {
 		field = c.ruleField(key, field)
@@ -281,8 +295,12 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return i, false
 	}
 	switch {
-	case field == cfChildren && b[i] == '{':
+	case field == cfChildren && b[i] == '{' && listObject(b, i):
 		return c.nestedList(b, i)
+	case field == cfChildren && b[i] == '{':
+		// Another object: walked as a template is (its componentId a
+		// reference in "children", protocol.ComponentRefs reads it so).
+		return c.template(b, i, 3)
 	case field == cfChildren || field == cfExplicitList:
 		return c.list(b, i, field, atPropList, 2)
 	case field == cfOwnID:
@@ -303,10 +321,32 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	return c.value(b, i, 2)
 }
 
+// listObject reports whether the object at b[i] == '{' is empty or starts
+// with an "explicitList" or a "template" (written as such), or is cut
+// before its first key's end: nestedList reads it.
+func listObject(b []byte, i int) bool {
+	j := jsonwire.SkipSpace(b, i+1)
+	if j >= len(b) || b[j] == '}' {
+		return true
+	}
+	k := b[j:]
+	for _, name := range [...]string{`"explicitList"`, `"template"`} {
+		if len(k) < len(name) && string(k) == name[:len(k)] {
+			return true
+		}
+		if len(k) >= len(name) && string(k[:len(name)]) == name {
+			return true
+		}
+	}
+	return false
+}
+
 // nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'. An
 // empty one is an empty object, as an empty definition is (see def).
 func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
+	c.listPath.start(c, len(c.out)-1)
+	c.listPath.keys = 1 // (its first, read below)
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.emptyObj, c.sorted = true, true

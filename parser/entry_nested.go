@@ -80,6 +80,9 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 	for {
 		var more, ok bool
 		if i, more, ok = c.sep(b, i, '}'); !more {
+			if ok {
+				c.defPath.end(c)
+			}
 			return i, ok
 		}
 		c.nested, c.sorted = true, true
@@ -89,10 +92,19 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 		if i, esc, ok = c.str(b, i); !ok {
 			return i, false
 		}
-		if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
+		key := c.out[ka : len(c.out)-1]
+		if esc || len(key) == 0 || isChildField(key) {
 			c.slow = true
 			return i, false
-		} else if c.rules {
+		}
+		var path bool
+		if i, path, ok = c.defPath.member(c, b, i, key); path || !ok {
+			if !ok {
+				return i, false
+			}
+			continue
+		}
+		if c.rules {
 			c.single, c.lists = c.cat.RefFields(string(key))
 		}
 		if i, ok = c.colon(b, i); !ok {
@@ -111,12 +123,14 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 
 // listObjRest reads what follows the first member of a v0.8
 // {"explicitList": [...]} or {"template": {...}} object: its end, or more
-// members, walked (a "path" there, which the processing would act on,
-// needs the generic path).
+// members, walked (a "path" there as objPath reads it).
 func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 	for {
 		var more, ok bool
 		if i, more, ok = c.sep(b, i, '}'); !more {
+			if ok {
+				c.listPath.end(c)
+			}
 			return i, ok
 		}
 		c.nested, c.sorted = true, true
@@ -125,9 +139,12 @@ func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		key := c.out[ka : len(c.out)-1]
-		if string(key) == "path" {
-			c.slow = true
-			return i, false
+		var path bool
+		if i, path, ok = c.listPath.member(c, b, i, key); path || !ok {
+			if !ok {
+				return i, false
+			}
+			continue
 		}
 		cf := -1
 		if isChildField(key) {

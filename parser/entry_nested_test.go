@@ -169,6 +169,9 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 		}
 		return "[" + strings.Join(el, ",") + "]"
 	}
+	path := func() string {
+		return []string{`"/p"`, `"//p"`, `"p"`, `null`, `7`, `{"child":"q","children":[]}`, `["x",{"path":"/y"}]`}[r.IntN(7)]
+	}
 	var obj func(depth int) string
 	obj = func(depth int) string {
 		m := map[string]string{}
@@ -178,7 +181,7 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 				// Data-binding paths (entry_paths.go): one that clears
 				// its object, one beside a componentId, one that is an
 				// object or a list (not walked), other kinds.
-				m["path"] = []string{`"/p"`, `"//p"`, `"p"`, `null`, `7`, `{"child":"q","children":[]}`, `["x",{"path":"/y"}]`}[r.IntN(7)]
+				m["path"] = path()
 			case k == 0:
 				m["child"] = str(id())
 			case k == 1:
@@ -214,7 +217,10 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 			case 0:
 				props["child"] = str(id())
 			case 1:
-				if v08 {
+				if v08 && r.IntN(3) == 0 {
+					// (An object walked as a template is.)
+					props["children"] = obj(1)
+				} else if v08 {
 					props["children"] = `{"explicitList":` + list() + `}`
 				} else {
 					props["children"] = list()
@@ -244,9 +250,15 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 			}
 		}
 		if v08 {
+			if r.IntN(6) == 0 {
+				props["path"] = path()
+			}
 			def := map[string]string{"Card": sortedObject(props)}
 			if r.IntN(4) == 0 {
 				def["Row"] = obj(1)
+			}
+			if r.IntN(8) == 0 {
+				def["path"] = path()
 			}
 			return sortedObject(map[string]string{"component": sortedObject(def), "id": str(ids[cur])})
 		}

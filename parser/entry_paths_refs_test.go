@@ -3,6 +3,8 @@ package parser
 import (
 	"fmt"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
 // TestCompScannerPaths checks the v0.8 data-binding paths the byte-level
@@ -60,7 +62,16 @@ func TestCompScannerPaths(t *testing.T) {
 			pre + `{"text":{"componentId":"c","path":"//x","z":1}}` + post, pre + `{"text":{"componentId":"loading_c","path":"/x","z":1}}` + post},
 		{"path with a componentId not a string", pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post, compFast,
 			pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post, pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post},
-		{"path property", pre + `{"path":"/x"}` + post, compSlow, "", ""},
+		{"path property", pre + `{"b":{"path":"q"},"child":"c","path":"//x"}` + post, compFast,
+			pre + `{"b":{"path":"q"},"child":"c","path":"//x"}` + post, pre + `{"path":"/x"}` + post},
+		{"definition path", `{"id":"r","component":{"Text":{"text":{"path":"q"}},"path":"/x"}}`, compFast,
+			`{"component":{"Text":{"text":{"path":"q"}},"path":"/x"},"id":"r"}`, `{"component":{"path":"/x"},"id":"r"}`},
+		{"definition path only", `{"id":"r","component":{"path":7}}`, compFast,
+			`{"component":{"path":7},"id":"r"}`, `{"component":{"path":"/7"},"id":"r"}`},
+		{"definition path first", `{"id":"r","component":{"path":{"a":1},"x":{"child":"c"}}}`, compFast,
+			`{"component":{"path":{"a":1},"x":{"child":"c"}},"id":"r"}`, `{"component":{"path":"/{\"a\":1}","x":{"child":"loading_c"}},"id":"r"}`},
+		{"path property beside a componentId", pre + `{"componentId":"i","path":"//x","z":1}` + post, compFast,
+			pre + `{"componentId":"i","path":"//x","z":1}` + post, pre + `{"componentId":"loading_i","path":"/x","z":1}` + post},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var c compScanner
@@ -74,12 +85,16 @@ func TestCompScannerPaths(t *testing.T) {
 			if string(c.out) != tc.out {
 				t.Errorf("bytes %s, want %s", c.out, tc.out)
 			}
-			// The processed form, every child missing.
+			// The processed form, every child missing (a reference the
+			// processing does not walk is no child).
 			var names idNames
 			fc := c.result(&names)
 			var out []byte
 			last, j := 0, 0
 			for _, sl := range fc.slots {
+				if sl.field == cfRef {
+					continue
+				}
 				out, last, j = fc.putEdits(out, last, j, int(sl.a))
 				out = append(append(out, fc.src[last:sl.a]...), "loading_"...)
 				last = int(sl.a)
@@ -106,6 +121,11 @@ var pathShapeCases = []struct{ name, in string }{
 	// ComponentRefs may still read them: references, no placeholders).
 	{"object_and_list_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"path":{"child":"gone","children":[],"x":{"path":"/q","z":1}}},"usageHint":{"path":["<&>",{"children":["g2"]}]}}},"id":"a"},{"component":{"Card":{"child":"c","title":{"path":{}}}},"id":"b"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"cleared_objects_with_children", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","t"]}}},"id":"root"},{"component":{"Card":{"extra":{"child":"c1","children":["d1",""],"path":"/p","x":{"children":[]}},"title":{"literalString":"t"}}},"id":"a"},{"component":{"Tabs":{"tabItems":[{"child":"c2","path":"//p"},{"child":"c3","title":{"path":"t"}}]}},"id":"b"},{"component":{"Text":{"text":{"componentId":"c4","literalString":"x","path":"///w"}}},"id":"t"},{"component":{"Text":{"text":{"literalString":"c3"}}},"id":"c3"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// A path as a definition's member or a property.
+	{"definition_and_property_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c","d"]}}},"id":"root"},{"component":{"Card":{"child":"c1","path":"/p","title":{"literalString":"t"}}},"id":"a"},{"component":{"Card":{"child":"c2","componentId":"c3","path":"//p"}},"id":"b"},{"component":{"Card":{"child":"c4"},"path":"/d"},"id":"c"},{"component":{"Text":{"text":{"literalString":"x"}},"path":["q"]},"id":"d"},{"component":{"path":"p"},"id":"e"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// v0.8 "children" objects that are no {"explicitList"} nor
+	// {"template"} first: walked as a template is; a path there.
+	{"children_objects", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c","d","e"]}}},"id":"root"},{"component":{"List":{"children":{"componentId":"i1"}}},"id":"a"},{"component":{"List":{"children":{"componentId":"i2","path":"//p"}}},"id":"b"},{"component":{"List":{"children":{"path":"/p","template":{"componentId":"i3","dataBinding":"/d"}}}},"id":"c"},{"component":{"List":{"children":{"dataBinding":"/d","explicitList":["i4",7]}}},"id":"d"},{"component":{"List":{"children":{"child":"i5","explicitList":[]}}},"id":"e"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"escapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a\"b","path":"\/\/x\ty"},"usageHint":{"path":"q\\"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
@@ -122,8 +142,15 @@ func TestPathShapesMatchGeneric(t *testing.T) {
 func TestPathShapesByteLevel(t *testing.T) {
 	checkByteLevel(t, []byte(pathShapeCases[5].in), []string{"a", "b"})
 	checkByteLevel(t, []byte(pathShapeCases[6].in), []string{"a", "b", "t"})
-	for _, tc := range pathShapeCases[5:7] {
+	checkByteLevel(t, []byte(pathShapeCases[7].in), []string{"a", "b", "c", "d", "e"})
+	checkByteLevel(t, []byte(pathShapeCases[8].in), []string{"a", "b", "c", "d", "e"})
+	for _, tc := range pathShapeCases[5:9] {
 		checkSameEntries(t, chunked([]byte(tc.in), 1))
+		// (With a catalog: its verdicts on the definitions.)
+		in := []byte(tc.in)
+		for _, n := range []int{1, len(in)} {
+			checkSameBytes(t, chunked(in, n), WithCatalog(speccatalog.StandardV08(t)))
+		}
 	}
 }
 
