@@ -362,11 +362,15 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 		if i, ok = c.colon(b, i); !ok {
 			return i, false
 		}
-		if b[i] != '{' {
-			c.slow = true
-			return i, false
+		if b[i] == '{' {
+			i, ok = c.template(b, i, 4)
+		} else {
+			// A template that is no object: a value (walked), no
+			// reference.
+			c.sorted = true
+			i, ok = c.value(b, i, 4)
 		}
-		if i, ok = c.template(b, i, 4); !ok {
+		if !ok {
 			return i, false
 		}
 		return c.listObjRest(b, i)

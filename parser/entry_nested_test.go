@@ -220,6 +220,8 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 				if v08 && r.IntN(3) == 0 {
 					// (An object walked as a template is.)
 					props["children"] = obj(1)
+				} else if v08 && r.IntN(4) == 0 {
+					props["children"] = `{"template":` + []string{str(id()), list(), obj(1)}[r.IntN(3)] + `}`
 				} else if v08 {
 					props["children"] = `{"explicitList":` + list() + `}`
 				} else {

@@ -126,6 +126,8 @@ var pathShapeCases = []struct{ name, in string }{
 	// v0.8 "children" objects that are no {"explicitList"} nor
 	// {"template"} first: walked as a template is; a path there.
 	{"children_objects", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c","d","e"]}}},"id":"root"},{"component":{"List":{"children":{"componentId":"i1"}}},"id":"a"},{"component":{"List":{"children":{"componentId":"i2","path":"//p"}}},"id":"b"},{"component":{"List":{"children":{"path":"/p","template":{"componentId":"i3","dataBinding":"/d"}}}},"id":"c"},{"component":{"List":{"children":{"dataBinding":"/d","explicitList":["i4",7]}}},"id":"d"},{"component":{"List":{"children":{"child":"i5","explicitList":[]}}},"id":"e"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// A v0.8 template that is no object: a value, walked, no reference.
+	{"templates_not_objects", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"List":{"children":{"template":"x"}}},"id":"a"},{"component":{"List":{"children":{"template":["x",{"child":"c","path":"p"}],"z":{"children":[]}}}},"id":"b"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"escapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a\"b","path":"\/\/x\ty"},"usageHint":{"path":"q\\"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
@@ -144,7 +146,8 @@ func TestPathShapesByteLevel(t *testing.T) {
 	checkByteLevel(t, []byte(pathShapeCases[6].in), []string{"a", "b", "t"})
 	checkByteLevel(t, []byte(pathShapeCases[7].in), []string{"a", "b", "c", "d", "e"})
 	checkByteLevel(t, []byte(pathShapeCases[8].in), []string{"a", "b", "c", "d", "e"})
-	for _, tc := range pathShapeCases[5:9] {
+	checkByteLevel(t, []byte(pathShapeCases[9].in), []string{"a", "b"})
+	for _, tc := range pathShapeCases[5:10] {
 		checkSameEntries(t, chunked([]byte(tc.in), 1))
 		// (With a catalog: its verdicts on the definitions.)
 		in := []byte(tc.in)

@@ -37,17 +37,31 @@ import (
 // fields of a component's type (a Modal's "trigger"), read again in
 // canonical encoding once the type is known (compScanner.catalogRead).
 // An element of a child list that is not a string is no child id (child
-// ids are strings): a value, kept as it is and walked (see elements).
+// ids are strings): a value, kept as it is and walked (see elements). A
+// component's own id that keeps an escape in its canonical encoding is
+// read in that encoding, its decoding the id (ownID). Any number of empty
+// child lists is recorded. v0.8 data-binding paths of every kind are
+// edits (entry_paths.go): one that is an object or a list, one in the
+// definition, its properties or a "children" object (objPath), and one
+// that clears an object holding child fields, whose ids become references
+// the processing leaves alone (cfRef, see unwalkFrom); a v0.8 "children"
+// object that is no {"explicitList"} is read as a template, and a
+// template that is no object as a value.
 // Anything else takes the generic path (decoded maps), which gives the
-// same observable result: a component's own id that keeps an escape, a
-// "path" that is an object or a list, a "path" as a v0.8 definition's
-// property or beside a componentId, a v0.8 path that clears an object
-// holding a child field, a v0.8 template that is no object, more than two
-// empty child lists, a v0.9 component whose "component" is no string, or
-// a type whose catalog names a child list, componentId, id or component
-// among its single reference fields (componentId, id or component among
-// its list ones: see ruleKinds). With a catalog, a component's verdict is
-// taken on its bytes (catalog.go).
+// same observable result: a v0.9 component whose "component" is no
+// string (an object is a definition as v0.8's, without the path rules;
+// anything else has its top-level child fields walked but no
+// references), an id or a type that is no string, a type that keeps an
+// escape, an empty definition key or one that is a child field, a
+// top-level (v0.8: property) "children" or "explicitList" that is no list
+// (nor, for "children", an object), a "child", "contentChild" or
+// "entryPointChild" there that is no string nor object, a v0.8
+// definition or type's properties that are no object, an empty object as
+// the component, or a type whose catalog names a child list,
+// componentId, id or component among its single reference fields
+// (componentId, id or component among its list ones: see ruleKinds).
+// With a catalog, a component's verdict is taken on its bytes
+// (catalog.go).
 
 // Outcomes of compScanner.scan.
 const (
