@@ -40,11 +40,6 @@ func childFieldOf(k []byte) int {
 	return cfOwnID
 }
 
-// events counts the slots and empty lists read so far.
-func (c *compScanner) events() int {
-	return len(c.slots) + len(c.empty)
-}
-
 // childValue reads the value at b[i] of child field cf (a childFields
 // index) below the top level: a string is a slot, a list of strings slots
 // (an empty "children" or "explicitList" an empty list), an object is

@@ -14,6 +14,8 @@ package parser
 // is read in its canonical encoding (compScanner.sorted), whose offsets
 // the edits are.
 
+import "bytes"
+
 // pathEdit replaces src[a:b] of a component's bytes.
 type pathEdit struct {
 	op   uint8
@@ -39,7 +41,7 @@ const (
 // object's end decides on, see pathObject).
 func (c *compScanner) pathValue(va int, walk bool) (lead, ok bool) {
 	v := c.out[va:]
-	if !c.canonIn && bytesHasByte(v, '\\') {
+	if !c.canonIn && bytes.IndexByte(v, '\\') >= 0 {
 		// (In the canonical encoding, an escape is no '/'.)
 		c.needCanon()
 		return false, false
@@ -104,6 +106,54 @@ func (c *compScanner) pathObject(at, va, vb, keys, edits int, keep bool) {
 		c.edits = append(c.edits, pathEdit{op: editTrim, a: int32(va), b: int32(vb), x: int32(x), y: int32(vb - 1)})
 	}
 	c.sorted = true
+}
+
+// objPath is what pathObject needs of an object a "path" may be a member
+// of: where it starts in out (at), the edits before it, its keys so far,
+// whether one is a componentId, and its path string starting with '/'
+// (out[va:vb]; va -1: none).
+type objPath struct {
+	at, edits, keys, va, vb int
+	hasID                   bool
+}
+
+// start records the object starting at out[at].
+func (o *objPath) start(c *compScanner, at int) {
+	*o = objPath{at: at, edits: len(c.edits), va: -1}
+}
+
+// member reads, after the key k of a member of the object (its ':' next),
+// a "path" with its value; other reports false for any other key, which
+// the caller reads. A path outside a canonical encoding needs one.
+func (o *objPath) member(c *compScanner, b []byte, i int, k []byte) (next int, path, ok bool) {
+	o.keys++
+	o.hasID = o.hasID || string(k) == "componentId"
+	if string(k) != "path" {
+		return i, false, true
+	}
+	if !c.canonIn {
+		c.needCanon()
+		return i, true, false
+	}
+	if i, ok = c.colon(b, i); !ok {
+		return i, true, false
+	}
+	a := len(c.out)
+	if i, ok = c.value(b, i, 2); !ok {
+		return i, true, false
+	}
+	lead, ok := c.pathValue(a, true)
+	if lead {
+		o.va, o.vb = a, len(c.out)
+	}
+	return i, true, ok
+}
+
+// end applies the object's path, if any, at its end.
+func (o *objPath) end(c *compScanner) {
+	if o.va >= 0 {
+		c.pathObject(o.at, o.va, o.vb, o.keys, o.edits, o.hasID)
+	}
 }
 
 // unwalkFrom makes what was read from out[at] on a value the processing

@@ -341,54 +341,6 @@ type compScanner struct {
 	start int
 }
 
-// objPath is what pathObject needs of an object a "path" may be a member
-// of: where it starts in out (at), the edits before it, its keys so far,
-// whether one is a componentId, and its path string starting with '/'
-// (out[va:vb]; va -1: none).
-type objPath struct {
-	at, edits, keys, va, vb int
-	hasID                   bool
-}
-
-// start records the object starting at out[at].
-func (o *objPath) start(c *compScanner, at int) {
-	*o = objPath{at: at, edits: len(c.edits), va: -1}
-}
-
-// member reads, after the key k of a member of the object (its ':' next),
-// a "path" with its value; other reports false for any other key, which
-// the caller reads. A path outside a canonical encoding needs one.
-func (o *objPath) member(c *compScanner, b []byte, i int, k []byte) (next int, path, ok bool) {
-	o.keys++
-	o.hasID = o.hasID || string(k) == "componentId"
-	if string(k) != "path" {
-		return i, false, true
-	}
-	if !c.canonIn {
-		c.needCanon()
-		return i, true, false
-	}
-	if i, ok = c.colon(b, i); !ok {
-		return i, true, false
-	}
-	a := len(c.out)
-	if i, ok = c.value(b, i, 2); !ok {
-		return i, true, false
-	}
-	lead, ok := c.pathValue(a, true)
-	if lead {
-		o.va, o.vb = a, len(c.out)
-	}
-	return i, true, ok
-}
-
-// end applies the object's path, if any, at its end.
-func (o *objPath) end(c *compScanner) {
-	if o.va >= 0 {
-		c.pathObject(o.at, o.va, o.vb, o.keys, o.edits, o.hasID)
-	}
-}
-
 // keySpan is the bounds of a key in compScanner.out.
 type keySpan struct{ a, b int }
 
@@ -644,13 +596,4 @@ func plainString(s string) bool {
 		}
 	}
 	return true
-}
-
-func bytesHasByte(b []byte, x byte) bool {
-	for _, c := range b {
-		if c == x {
-			return true
-		}
-	}
-	return false
 }
