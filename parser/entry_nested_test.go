@@ -199,7 +199,11 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 			case k == 7:
 				m["explicitList"] = list()
 			case k == 8 && r.IntN(2) == 0:
-				m[[]string{"detail", "template"}[r.IntN(2)]] = str(id())
+				// (A plain value below the top level: in its canonical
+				// encoding, since a value with another escape keeps the
+				// stream's bytes in a component read in stream order,
+				// where the generic path writes the canonical ones.)
+				m[[]string{"detail", "template"}[r.IntN(2)]] = `"` + id() + `"`
 			default:
 				m["n"] = "1"
 			}
