@@ -140,14 +140,18 @@ func (e *progressiveEngine) renderable() bool {
 	// checks (firstKey).
 	var name string
 	var props []byte
-	err := jsonparser.ObjectEach(e.cs.out, func(k, v []byte, _ jsonparser.ValueType, _ int) error {
+	var vt jsonparser.ValueType
+	err := jsonparser.ObjectEach(e.cs.out, func(k, v []byte, t jsonparser.ValueType, _ int) error {
 		if name == "" {
-			name, props = string(k), v
+			name, props, vt = string(k), v, t
 		}
 		return nil
 	}, "component")
 	if err != nil {
 		return false
+	}
+	if vt != jsonparser.Object {
+		return true // (no properties to check: a "path" first, see objPath)
 	}
 	for _, req := range e.cat.RequiredFields(name) {
 		if _, _, _, err := jsonparser.Get(props, req); err != nil {

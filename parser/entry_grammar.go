@@ -115,7 +115,9 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		z := len(c.out) - 1
-		if esc {
+		if esc && (!c.canonIn || bit != seenID) {
+			// (An escape the canonical encoding keeps in the id: its
+			// decoding is the component's id, see ownID.)
 			c.needCanon()
 			return i, false
 		}
@@ -124,7 +126,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		if bit == seenID {
-			c.idA, c.idB = a, z
+			c.idA, c.idB, c.idEsc = a, z, esc
 		} else {
 			c.compOK = true
 		}
@@ -186,15 +188,19 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 // it (see canonical).
 func (c *compScanner) def(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
+	c.defPath.start(c, len(c.out)-1)
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.emptyObj, c.sorted = true, true
 		c.out = append(c.out, '}')
 		return i + 1, true
 	}
-	i, ok := c.defType(b, i)
+	i, path, ok := c.defType(b, i)
 	if !ok {
 		return i, false
+	}
+	if path {
+		return c.defRest(b, i)
 	}
 	if b[i] != '{' {
 		c.slow = true
@@ -216,6 +222,7 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 		return i + 1, true
 	}
 	c.propSeen, c.propBase = 0, len(c.keys)
+	c.propPath.start(c, len(c.out)-1)
 	i, ok := c.propMember(b, i)
 	if !ok {
 		return i, false
@@ -231,6 +238,7 @@ func (c *compScanner) propRest(b []byte, i int) (int, bool) {
 		if i, more, ok = c.sep(b, i, '}'); !more {
 			if ok {
 				c.keys = c.keys[:c.propBase]
+				c.propPath.end(c)
 			}
 			return i, ok
 		}
@@ -250,9 +258,12 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	}
 	key := c.out[ka : len(c.out)-1]
 	bit, field, slow := topKey(key)
-	if slow || string(key) == "path" || bit == seenID || bit == seenComponent {
+	if slow || bit == seenID || bit == seenComponent {
 		c.slow = true
 		return i, false
+	}
+	if i, path, ok := c.propPath.member(c, b, i, key); path || !ok {
+		return i, ok
 	}
 	if c.rules {
 		field = c.ruleField(key, field)
@@ -269,8 +280,12 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return i, false
 	}
 	switch {
-	case field == cfChildren && b[i] == '{':
+	case field == cfChildren && b[i] == '{' && listObject(b, i):
 		return c.nestedList(b, i)
+	case field == cfChildren && b[i] == '{':
+		// Another object: walked as a template is (its componentId a
+		// reference in "children", protocol.ComponentRefs reads it so).
+		return c.template(b, i, 3)
 	case field == cfChildren || field == cfExplicitList:
 		return c.list(b, i, field, atPropList, 2)
 	case field == cfOwnID:
@@ -291,47 +306,6 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	return c.value(b, i, 2)
 }
 
-// nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'. An
-// empty one is an empty object, as an empty definition is (see def).
-func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
-	c.out = append(c.out, '{')
-	i = jsonwire.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		c.emptyObj, c.sorted = true, true
-		c.out = append(c.out, '}')
-		return i + 1, true
-	}
-	ka := len(c.out) + 1
-	i, esc, ok := c.str(b, i)
-	if !ok {
-		return i, false
-	}
-	if key := c.out[ka : len(c.out)-1]; !esc && string(key) == "template" {
-		if i, ok = c.colon(b, i); !ok {
-			return i, false
-		}
-		if b[i] != '{' {
-			c.slow = true
-			return i, false
-		}
-		if i, ok = c.template(b, i, 4); !ok {
-			return i, false
-		}
-		return c.listObjRest(b, i)
-	}
-	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
-		c.slow = true
-		return i, false
-	}
-	if i, ok = c.colon(b, i); !ok {
-		return i, false
-	}
-	if i, ok = c.list(b, i, cfNestedList, atNestedList, 3); !ok {
-		return i, false
-	}
-	return c.listObjRest(b, i)
-}
-
 // list reads a list of child ids at b[i], the value of a member at
 // nesting depth depth; at is where the list is, for the checkpoints
 // between its elements. An empty one is recorded (see emptyList).
@@ -346,12 +320,7 @@ func (c *compScanner) list(b []byte, i int, field int, at resumePoint, depth int
 	c.out = append(c.out, '[')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == ']' {
-		if int(c.nEmpty) == len(c.empty) {
-			c.slow = true
-			return i, false
-		}
-		c.empty[c.nEmpty] = emptyList{field: uint8(field), at: int32(len(c.out))}
-		c.nEmpty++
+		c.empty = append(c.empty, emptyList{field: uint8(field), at: int32(len(c.out))})
 		c.out = append(c.out, ']')
 		return i + 1, true
 	}
@@ -460,9 +429,9 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			c.out = append(c.out, '}')
 			return i + 1, true
 		}
-		keys, at, edits := 0, len(c.out)-1, len(c.edits)
+		keys, at, edits, hasID := 0, len(c.out)-1, len(c.edits), false
 		va, vb := -1, 0 // a path string starting with '/' (see pathObject)
-		base, events := len(c.keys), c.events()
+		base := len(c.keys)
 		for {
 			i = jsonwire.SkipSpace(b, i)
 			ka := len(c.out) + 1
@@ -488,6 +457,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 			}
 			keys++
 			isPath := c.v08 && string(key) == "path"
+			hasID = hasID || string(key) == "componentId"
 			i = jsonwire.SkipSpace(b, i)
 			if i >= len(b) || b[i] != ':' {
 				return i, false
@@ -517,13 +487,7 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 				if ok {
 					c.keys = c.keys[:base]
 					if va >= 0 {
-						if !c.noWalk && c.events() != events {
-							// (The processing clears the object: its
-							// child fields go.)
-							c.slow = true
-							return i, false
-						}
-						c.pathObject(at, va, vb, keys, edits, c.noWalk)
+						c.pathObject(at, va, vb, keys, edits, c.noWalk || hasID)
 					}
 				}
 				return i, ok

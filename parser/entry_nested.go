@@ -40,11 +40,6 @@ func childFieldOf(k []byte) int {
 	return cfOwnID
 }
 
-// events counts the slots and empty lists read so far.
-func (c *compScanner) events() int {
-	return len(c.slots) + int(c.nEmpty)
-}
-
 // childValue reads the value at b[i] of child field cf (a childFields
 // index) below the top level: a string is a slot, a list of strings slots
 // (an empty "children" or "explicitList" an empty list), an object is
@@ -74,23 +69,29 @@ func (c *compScanner) refObject(b []byte, i int, depth int) (int, bool) {
 	return c.value(b, i, depth)
 }
 
-// defType reads a type of a v0.8 definition at b[i] and its colon, taking
-// the type's reference fields under the catalog's rules; a type with an
-// escape, empty, or named as a child field or "path" needs the generic
-// path.
-func (c *compScanner) defType(b []byte, i int) (int, bool) {
+// defType reads a member of a v0.8 definition at b[i]: a type and its
+// colon, taking the type's reference fields under the catalog's rules, or
+// a "path" member with its value (path; see defPath). A type with an
+// escape, empty, or named as a child field needs the generic path.
+func (c *compScanner) defType(b []byte, i int) (next int, path, ok bool) {
 	ka := len(c.out) + 1
 	i, esc, ok := c.str(b, i)
 	if !ok {
-		return i, false
+		return i, false, false
 	}
-	if key := c.out[ka : len(c.out)-1]; esc || len(key) == 0 || isChildField(key) || string(key) == "path" {
+	key := c.out[ka : len(c.out)-1]
+	if esc || len(key) == 0 || isChildField(key) {
 		c.slow = true
-		return i, false
-	} else if c.rules {
+		return i, false, false
+	}
+	if i, path, ok := c.defPath.member(c, b, i, key); path || !ok {
+		return i, path, ok
+	}
+	if c.rules {
 		c.single, c.lists = c.cat.RefFields(string(key))
 	}
-	return c.colon(b, i)
+	i, ok = c.colon(b, i)
+	return i, false, ok
 }
 
 // defRest reads what follows a type of a v0.8 definition: its end, or
@@ -99,11 +100,18 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 	for {
 		var more, ok bool
 		if i, more, ok = c.sep(b, i, '}'); !more {
+			if ok {
+				c.defPath.end(c)
+			}
 			return i, ok
 		}
 		c.nested, c.sorted = true, true
-		if i, ok = c.defType(b, jsonwire.SkipSpace(b, i)); !ok {
+		var path bool
+		if i, path, ok = c.defType(b, jsonwire.SkipSpace(b, i)); !ok {
 			return i, false
+		}
+		if path {
+			continue
 		}
 		if b[i] == '{' {
 			i, ok = c.props(b, i)
@@ -118,12 +126,14 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 
 // listObjRest reads what follows the first member of a v0.8
 // {"explicitList": [...]} or {"template": {...}} object: its end, or more
-// members, walked (a "path" there, which the processing would act on,
-// needs the generic path).
+// members, walked (a "path" there as objPath reads it).
 func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 	for {
 		var more, ok bool
 		if i, more, ok = c.sep(b, i, '}'); !more {
+			if ok {
+				c.listPath.end(c)
+			}
 			return i, ok
 		}
 		c.nested, c.sorted = true, true
@@ -132,9 +142,12 @@ func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		key := c.out[ka : len(c.out)-1]
-		if string(key) == "path" {
-			c.slow = true
-			return i, false
+		var path bool
+		if i, path, ok = c.listPath.member(c, b, i, key); path || !ok {
+			if !ok {
+				return i, false
+			}
+			continue
 		}
 		cf := -1
 		if isChildField(key) {
@@ -164,7 +177,7 @@ func (c *compScanner) order() bool {
 	// well-known one such as Column's "children", turns off the rule of
 	// the "child" of its objects, see propRefs.)
 	r.cat = c.cat
-	ok := r.read(c.out, c.slots, c.empty[:c.nEmpty])
+	ok := r.read(c.out, c.slots, c.empty)
 	c.walk, c.refOrder = append(c.walk[:0], r.walk...), append(c.refOrder[:0], r.refs...)
 	return ok
 }
@@ -182,7 +195,7 @@ func (fc *fastComp) walkOrder() []int32 {
 // without a catalog's reference fields: see compMore.catRefs).
 func (fc *fastComp) nestedOrder() {
 	var r orderReader
-	r.read(fc.src, fc.slots, fc.empty[:fc.nEmpty])
+	r.read(fc.src, fc.slots, fc.empty)
 	if fc.more == nil {
 		fc.more = &compMore{}
 	}
@@ -199,6 +212,7 @@ type orderReader struct {
 	src   []byte
 	slots []childSlot
 	empty []emptyList
+	v08   bool    // a v0.8 component: its data-binding paths count (see walkObject)
 	walk  []int32 // slot i as i, empty list j as -1-j
 	refs  []int32 // slot indexes
 	ok    bool
@@ -213,6 +227,7 @@ func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) boo
 	top := r.members(0)
 	m, found := r.find(top, "component")
 	if found && src[m.va] == '{' {
+		r.v08 = true
 		// v0.8: the definition is walked, each type's properties hold
 		// the references.
 		r.walkObject(m.va)
@@ -290,6 +305,16 @@ func (r *orderReader) slotAt(i int) int32 {
 // order (its bytes').
 func (r *orderReader) walkObject(i int) {
 	ms := r.members(i)
+	// v0.8: an object with a path string starting with '/' and no
+	// componentId is cleared, and a path of another kind (not null)
+	// becomes a string: neither is walked further.
+	skip := -1
+	if p, found := r.find(ms, "path"); r.v08 && found {
+		if _, keep := r.find(ms, "componentId"); !keep && r.src[p.va] == '"' && r.src[p.va+1] == '/' {
+			return
+		}
+		skip = p.va
+	}
 	for f, name := range childFields {
 		m, found := r.find(ms, name)
 		if !found {
@@ -315,7 +340,9 @@ func (r *orderReader) walkObject(i int) {
 		}
 	}
 	for _, m := range ms {
-		r.walkValue(m.va)
+		if m.va != skip {
+			r.walkValue(m.va)
+		}
 	}
 }
 

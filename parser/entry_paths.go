@@ -14,6 +14,8 @@ package parser
 // is read in its canonical encoding (compScanner.sorted), whose offsets
 // the edits are.
 
+import "bytes"
+
 // pathEdit replaces src[a:b] of a component's bytes.
 type pathEdit struct {
 	op   uint8
@@ -23,12 +25,13 @@ type pathEdit struct {
 
 // Ops of pathEdit.
 const (
-	editClear  = iota // the object src[a:b] becomes {"path":"/" + src[x:y]}
-	editSlash         // "/" inserted at a (== b), after a string's quote
-	editNumber        // the number src[a:b] becomes the string "/" + it
-	editTrue          // true becomes "/True"
-	editFalse         // false becomes "/False"
-	editTrim          // the string src[a:b] becomes "/" + src[x:y]
+	editClear   = iota // the object src[a:b] becomes {"path":"/" + src[x:y]}
+	editSlash          // "/" inserted at a (== b), after a string's quote
+	editNumber         // the number src[a:b] becomes the string "/" + it
+	editTrue           // true becomes "/True"
+	editFalse          // false becomes "/False"
+	editTrim           // the string src[a:b] becomes "/" + src[x:y]
+	editMarshal        // the object or list src[a:b] becomes the string "/" + pyStr of it
 )
 
 // pathValue handles the value out[va:] of a "path" key just read in an
@@ -38,7 +41,7 @@ const (
 // object's end decides on, see pathObject).
 func (c *compScanner) pathValue(va int, walk bool) (lead, ok bool) {
 	v := c.out[va:]
-	if !c.canonIn && bytesHasByte(v, '\\') {
+	if !c.canonIn && bytes.IndexByte(v, '\\') >= 0 {
 		// (In the canonical encoding, an escape is no '/'.)
 		c.needCanon()
 		return false, false
@@ -59,8 +62,14 @@ func (c *compScanner) pathValue(va int, walk bool) (lead, ok bool) {
 		c.sorted = true // (unchanged)
 		return false, true
 	case '{', '[':
-		c.slow = true
-		return false, false
+		// Python's str() of the value (see putEdits); what it holds is
+		// not walked.
+		c.sorted = true
+		if walk {
+			c.unwalkFrom(va)
+			c.edits = append(c.edits, pathEdit{op: editMarshal, a: int32(va), b: int32(len(c.out))})
+		}
+		return false, true
 	}
 	c.sorted = true
 	if walk {
@@ -91,11 +100,77 @@ func (c *compScanner) pathObject(at, va, vb, keys, edits int, keep bool) {
 	case keys == 1 && x == va+2:
 		return
 	case !keep:
+		c.unwalkFrom(at)
 		c.edits = append(c.edits[:edits], pathEdit{op: editClear, a: int32(at), b: int32(len(c.out)), x: int32(x), y: int32(vb - 1)})
 	case x > va+2 && !c.noWalk:
 		c.edits = append(c.edits, pathEdit{op: editTrim, a: int32(va), b: int32(vb), x: int32(x), y: int32(vb - 1)})
 	}
 	c.sorted = true
+}
+
+// objPath is what pathObject needs of an object a "path" may be a member
+// of: where it starts in out (at), the edits before it, its keys so far,
+// whether one is a componentId, and its path string starting with '/'
+// (out[va:vb]; va -1: none).
+type objPath struct {
+	at, edits, keys, va, vb int
+	hasID                   bool
+}
+
+// start records the object starting at out[at].
+func (o *objPath) start(c *compScanner, at int) {
+	*o = objPath{at: at, edits: len(c.edits), va: -1}
+}
+
+// member reads, after the key k of a member of the object (its ':' next),
+// a "path" with its value; other reports false for any other key, which
+// the caller reads. A path outside a canonical encoding needs one.
+func (o *objPath) member(c *compScanner, b []byte, i int, k []byte) (next int, path, ok bool) {
+	o.keys++
+	o.hasID = o.hasID || string(k) == "componentId"
+	if string(k) != "path" {
+		return i, false, true
+	}
+	if !c.canonIn {
+		c.needCanon()
+		return i, true, false
+	}
+	if i, ok = c.colon(b, i); !ok {
+		return i, true, false
+	}
+	a := len(c.out)
+	if i, ok = c.value(b, i, 2); !ok {
+		return i, true, false
+	}
+	lead, ok := c.pathValue(a, true)
+	if lead {
+		o.va, o.vb = a, len(c.out)
+	}
+	return i, true, ok
+}
+
+// end applies the object's path, if any, at its end.
+func (o *objPath) end(c *compScanner) {
+	if o.va >= 0 {
+		c.pathObject(o.at, o.va, o.vb, o.keys, o.edits, o.hasID)
+	}
+}
+
+// unwalkFrom makes what was read from out[at] on a value the processing
+// does not walk (an object it clears, a path it replaces): its slots are
+// references it leaves as they are (cfRef: protocol.ComponentRefs may
+// still read them, see orderReader.propRefs), its empty lists and edits
+// go.
+func (c *compScanner) unwalkFrom(at int) {
+	for i := len(c.slots) - 1; i >= 0 && int(c.slots[i].a) > at; i-- {
+		c.slots[i].field = cfRef
+	}
+	for len(c.empty) > 0 && int(c.empty[len(c.empty)-1].at) > at {
+		c.empty = c.empty[:len(c.empty)-1]
+	}
+	for len(c.edits) > 0 && int(c.edits[len(c.edits)-1].a) >= at {
+		c.edits = c.edits[:len(c.edits)-1]
+	}
 }
 
 // putEdits writes, after out (which holds fc.src up to last), the bytes
@@ -121,6 +196,9 @@ func (fc *fastComp) putEdits(out []byte, last, k, upto int) ([]byte, int, int) {
 			out = append(out, `"/True"`...)
 		case editFalse:
 			out = append(out, `"/False"`...)
+		case editMarshal:
+			d := jsonDecoder{b: fc.src[ed.a:ed.b]}
+			out = appendJSONString(out, "/"+pyStr(d.value(0)))
 		}
 		last = int(ed.b)
 	}

@@ -3,6 +3,8 @@ package parser
 import (
 	"fmt"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
 // TestCompScannerPaths checks the v0.8 data-binding paths the byte-level
@@ -52,9 +54,24 @@ func TestCompScannerPaths(t *testing.T) {
 		{"template path prefixed", `{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"r"}`, compFast,
 			`{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"r"}`,
 			`{"component":{"List":{"children":{"template":{"componentId":7,"path":"/p"}}}},"id":"r"}`},
-		{"object path", pre + `{"text":{"path":{"a":1}}}` + post, compSlow, "", ""},
-		{"path with componentId", pre + `{"text":{"componentId":"c","path":"/x"}}` + post, compSlow, "", ""},
-		{"path property", pre + `{"path":"/x"}` + post, compSlow, "", ""},
+		{"object path", pre + `{"text":{"path":{"b":[1,"<\b"],"a":{"path":"q"}}}}` + post, compFast,
+			pre + `{"text":{"path":{"a":{"path":"q"},"b":[1,"<\u0008"]}}}` + post, pre + `{"text":{"path":"/{\"a\":{\"path\":\"q\"},\"b\":[1,\"\\u003c\\b\"]}"}}` + post},
+		{"list path", pre + `{"text":{"path":[],"x":1},"u":{"path":[null,2.50]}}` + post, compFast,
+			pre + `{"text":{"path":[],"x":1},"u":{"path":[null,2.50]}}` + post, pre + `{"text":{"path":"/[]","x":1},"u":{"path":"/[null,2.50]"}}` + post},
+		{"path with componentId", pre + `{"text":{"componentId":"c","path":"//x","z":1}}` + post, compFast,
+			pre + `{"text":{"componentId":"c","path":"//x","z":1}}` + post, pre + `{"text":{"componentId":"loading_c","path":"/x","z":1}}` + post},
+		{"path with a componentId not a string", pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post, compFast,
+			pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post, pre + `{"text":{"componentId":5,"path":"/x","z":1}}` + post},
+		{"path property", pre + `{"b":{"path":"q"},"child":"c","path":"//x"}` + post, compFast,
+			pre + `{"b":{"path":"q"},"child":"c","path":"//x"}` + post, pre + `{"path":"/x"}` + post},
+		{"definition path", `{"id":"r","component":{"Text":{"text":{"path":"q"}},"path":"/x"}}`, compFast,
+			`{"component":{"Text":{"text":{"path":"q"}},"path":"/x"},"id":"r"}`, `{"component":{"path":"/x"},"id":"r"}`},
+		{"definition path only", `{"id":"r","component":{"path":7}}`, compFast,
+			`{"component":{"path":7},"id":"r"}`, `{"component":{"path":"/7"},"id":"r"}`},
+		{"definition path first", `{"id":"r","component":{"path":{"a":1},"x":{"child":"c"}}}`, compFast,
+			`{"component":{"path":{"a":1},"x":{"child":"c"}},"id":"r"}`, `{"component":{"path":"/{\"a\":1}","x":{"child":"loading_c"}},"id":"r"}`},
+		{"path property beside a componentId", pre + `{"componentId":"i","path":"//x","z":1}` + post, compFast,
+			pre + `{"componentId":"i","path":"//x","z":1}` + post, pre + `{"componentId":"loading_i","path":"/x","z":1}` + post},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var c compScanner
@@ -68,12 +85,16 @@ func TestCompScannerPaths(t *testing.T) {
 			if string(c.out) != tc.out {
 				t.Errorf("bytes %s, want %s", c.out, tc.out)
 			}
-			// The processed form, every child missing.
+			// The processed form, every child missing (a reference the
+			// processing does not walk is no child).
 			var names idNames
 			fc := c.result(&names)
 			var out []byte
 			last, j := 0, 0
 			for _, sl := range fc.slots {
+				if sl.field == cfRef {
+					continue
+				}
 				out, last, j = fc.putEdits(out, last, j, int(sl.a))
 				out = append(append(out, fc.src[last:sl.a]...), "loading_"...)
 				last = int(sl.a)
@@ -95,6 +116,18 @@ var pathShapeCases = []struct{ name, in string }{
 	{"with_placeholders", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"alignment":{"path":"al"},"children":{"explicitList":["a","zz"]},"distribution":{"literalString":"x","path":"/d"}}},"id":"root"},{"component":{"Card":{"child":"gone","title":{"path":"t"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"with_open_list", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Row":{"alignment":{"path":"x"},"children":{"explicitList":[]},"label":{"path":"y"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"template_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"List":{"children":{"template":{"componentId":"i","dataBinding":"/d","path":"///p"}}}},"id":"a"},{"component":{"List":{"children":{"template":{"dataBinding":"/d","path":"/p"}}}},"id":"b"},{"component":{"List":{"children":{"template":{"componentId":7,"path":"p"}}}},"id":"c"},{"component":{"Text":{"text":{"literalString":"i"}}},"id":"i"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// Paths that are objects or lists (what they hold is not walked), and
+	// objects cleared by their path whose child fields go (protocol.
+	// ComponentRefs may still read them: references, no placeholders).
+	{"object_and_list_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"path":{"child":"gone","children":[],"x":{"path":"/q","z":1}}},"usageHint":{"path":["<&>",{"children":["g2"]}]}}},"id":"a"},{"component":{"Card":{"child":"c","title":{"path":{}}}},"id":"b"}],"surfaceId":"s"}}]</a2ui-json>`},
+	{"cleared_objects_with_children", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","t"]}}},"id":"root"},{"component":{"Card":{"extra":{"child":"c1","children":["d1",""],"path":"/p","x":{"children":[]}},"title":{"literalString":"t"}}},"id":"a"},{"component":{"Tabs":{"tabItems":[{"child":"c2","path":"//p"},{"child":"c3","title":{"path":"t"}}]}},"id":"b"},{"component":{"Text":{"text":{"componentId":"c4","literalString":"x","path":"///w"}}},"id":"t"},{"component":{"Text":{"text":{"literalString":"c3"}}},"id":"c3"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// A path as a definition's member or a property.
+	{"definition_and_property_paths", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c","d"]}}},"id":"root"},{"component":{"Card":{"child":"c1","path":"/p","title":{"literalString":"t"}}},"id":"a"},{"component":{"Card":{"child":"c2","componentId":"c3","path":"//p"}},"id":"b"},{"component":{"Card":{"child":"c4"},"path":"/d"},"id":"c"},{"component":{"Text":{"text":{"literalString":"x"}},"path":["q"]},"id":"d"},{"component":{"path":"p"},"id":"e"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// v0.8 "children" objects that are no {"explicitList"} nor
+	// {"template"} first: walked as a template is; a path there.
+	{"children_objects", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c","d","e"]}}},"id":"root"},{"component":{"List":{"children":{"componentId":"i1"}}},"id":"a"},{"component":{"List":{"children":{"componentId":"i2","path":"//p"}}},"id":"b"},{"component":{"List":{"children":{"path":"/p","template":{"componentId":"i3","dataBinding":"/d"}}}},"id":"c"},{"component":{"List":{"children":{"dataBinding":"/d","explicitList":["i4",7]}}},"id":"d"},{"component":{"List":{"children":{"child":"i5","explicitList":[]}}},"id":"e"}],"surfaceId":"s"}}]</a2ui-json>`},
+	// A v0.8 template that is no object: a value, walked, no reference.
+	{"templates_not_objects", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"List":{"children":{"template":"x"}}},"id":"a"},{"component":{"List":{"children":{"template":["x",{"child":"c","path":"p"}],"z":{"children":[]}}}},"id":"b"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"escapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a\"b","path":"\/\/x\ty"},"usageHint":{"path":"q\\"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
@@ -103,6 +136,25 @@ var pathShapeCases = []struct{ name, in string }{
 func TestPathShapesMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchGeneric(t, pathShapeCases)
+}
+
+// TestPathShapesByteLevel: components with paths that are objects or
+// lists, or objects their path clears, are read at byte level, with the
+// generic path's placeholders and waits.
+func TestPathShapesByteLevel(t *testing.T) {
+	checkByteLevel(t, []byte(pathShapeCases[5].in), []string{"a", "b"})
+	checkByteLevel(t, []byte(pathShapeCases[6].in), []string{"a", "b", "t"})
+	checkByteLevel(t, []byte(pathShapeCases[7].in), []string{"a", "b", "c", "d", "e"})
+	checkByteLevel(t, []byte(pathShapeCases[8].in), []string{"a", "b", "c", "d", "e"})
+	checkByteLevel(t, []byte(pathShapeCases[9].in), []string{"a", "b"})
+	for _, tc := range pathShapeCases[5:10] {
+		checkSameEntries(t, chunked([]byte(tc.in), 1))
+		// (With a catalog: its verdicts on the definitions.)
+		in := []byte(tc.in)
+		for _, n := range []int{1, len(in)} {
+			checkSameBytes(t, chunked(in, n), WithCatalog(speccatalog.StandardV08(t)))
+		}
+	}
 }
 
 // TestCompScannerRefs checks the special reference fields (entry_refs.go):
@@ -209,6 +261,22 @@ var escShapeCases = []struct{ name, in string }{
 	{"escaped_child_ids_at_rest", fastCS + `{"updateComponents":{"components":[{"children":["q\"x"],"component":"Column","id":"root"},{"component":"Text","id":"q\"x","text":"q"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
 		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"q\"x","text":"changed"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"v08_escaped_child_ids", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a\"","b"]}}},"id":"root"},{"component":{"Card":{"child":"\t"}},"id":"b"}],"surfaceId":"s"}},{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a\""}],"surfaceId":"s"}}]</a2ui-json>`},
+	// A component's own id that keeps an escape (its id is the decoding,
+	// its bytes keep the canonical encoding).
+	{"escaped_own_ids", fastCS + `{"updateComponents":{"components":[{"children":["q\"x","b\\","e\u0001"],"component":"Column","id":"root"},{"children":[],"component":"Row","id":"q\"x"},{"child":"b\u005cq","component":"Card","id":"b\\","label":"x"},{"children":["z\t","e\u0002"],"component":"Row","id":"e\u0001"}],"surfaceId":"s"},"version":"v0.9"},{"updateComponents":{"components":[{"children":["n"],"component":"Row","id":"q\"x"},{"component":"Text","id":"z\t","text":"z"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
+		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"b\\","text":"changed"},{"component":"Text","id":"n","text":"n"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"escaped_own_id_self_reference", fastCS + `{"updateComponents":{"components":[{"child":"b\\","component":"Card","id":"root"},{"child":"b\u005c","component":"Card","id":"b\\"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
+	{"v08_escaped_own_ids", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a\"","b"]}}},"id":"root"},{"component":{"Row":{"children":{"explicitList":[]}}},"id":"a\""},{"component":{"Card":{"child":"\t"}},"id":"b"}],"surfaceId":"s"}},{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a"}}},"id":"\t"},{"component":{"Row":{"children":{"explicitList":["b"]}}},"id":"a\""}],"surfaceId":"s"}}]</a2ui-json>`},
+}
+
+// TestEscapedOwnIDsByteLevel: components whose own id keeps an escape are
+// read at byte level, under their decoded ids.
+func TestEscapedOwnIDsByteLevel(t *testing.T) {
+	checkByteLevel(t, []byte(escShapeCases[3].in), []string{"q\"x", "b\\", "e\x01"})
+	checkByteLevel(t, []byte(escShapeCases[5].in), []string{"a\""})
+	for _, tc := range escShapeCases[3:6] {
+		checkSameEntries(t, chunked([]byte(tc.in), 1))
+	}
 }
 
 // TestEscapedIDsMatchGeneric: streams with child ids that keep an escape

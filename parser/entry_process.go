@@ -191,17 +191,21 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	// An empty list makes the processed form depend on the buffer: the
 	// lists the stream is still filling get the loading_children_<id>
 	// placeholder (no missing child waits for it).
-	var open [len(fc.empty)]bool
+	open := p.e.openScratch[:0]
 	var openPH *phName
-	if fc.nEmpty > 0 {
+	if len(fc.empty) > 0 {
 		p.usesBuf = true
-		for j, l := range fc.empty[:fc.nEmpty] {
-			if open[j] = p.e.listStillOpen(l.listField()); open[j] {
+		nOpen := 0
+		for _, l := range fc.empty {
+			open = append(open, p.e.listStillOpen(l.listField()))
+			if open[len(open)-1] {
 				missing++
+				nOpen++
 				fields |= 1 << l.field
 			}
 		}
-		if open[0] || open[1] {
+		p.e.openScratch = open
+		if nOpen > 0 {
 			b := append(append(p.e.phScratch[:0], "children_"...), fc.id...)
 			p.e.phScratch = b
 			openPH = p.e.names.placeholder(b, p.e.appendChildPlaceholderJSON)
@@ -235,7 +239,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		if fields&(1<<f) == 0 || fc.nested {
 			continue
 		}
-		for j, l := range fc.empty[:fc.nEmpty] {
+		for j, l := range fc.empty {
 			if l.field == f {
 				p.placeOpen(open[j], openPH, epoch)
 			}
@@ -249,7 +253,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	if out == nil {
 		n := len(fc.src) + missing*len("loading_")
 		if openPH != nil {
-			n += 2 * (len(openPH.ph) + 2)
+			n += len(fc.empty) * (len(openPH.ph) + 2)
 		}
 		out = make([]byte, 0, n)
 	}
@@ -260,7 +264,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		}
 		// The open lists and path edits before this slot (slots, lists
 		// and edits are in byte order).
-		for ; j < int(fc.nEmpty) && fc.empty[j].at < sl.a; j++ {
+		for ; j < len(fc.empty) && fc.empty[j].at < sl.a; j++ {
 			out, last, k = fc.putEdits(out, last, k, int(fc.empty[j].at))
 			out, last = fc.putOpenList(out, last, j, open[j], openPH)
 		}
@@ -271,7 +275,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 		out = append(out, "loading_"...)
 		last = int(sl.a)
 	}
-	for ; j < int(fc.nEmpty); j++ {
+	for ; j < len(fc.empty); j++ {
 		out, last, k = fc.putEdits(out, last, k, int(fc.empty[j].at))
 		out, last = fc.putOpenList(out, last, j, open[j], openPH)
 	}
@@ -281,7 +285,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 
 // placeOpen adds, for an empty list the stream is still filling (open),
 // the placeholder ph of its component's open lists. (A list with no
-// slots: it is the field's only placement. Both lists open take one
+// slots: it is the field's only placement. All its open lists take one
 // placeholder, added once; so does a child named children_<id>, see
 // emptyClash: idx -1 says no child waits for it yet.)
 func (p *placeholderSet) placeOpen(open bool, ph *phName, epoch uint64) {

@@ -37,17 +37,31 @@ import (
 // fields of a component's type (a Modal's "trigger"), read again in
 // canonical encoding once the type is known (compScanner.catalogRead).
 // An element of a child list that is not a string is no child id (child
-// ids are strings): a value, kept as it is and walked (see elements).
+// ids are strings): a value, kept as it is and walked (see elements). A
+// component's own id that keeps an escape in its canonical encoding is
+// read in that encoding, its decoding the id (ownID). Any number of empty
+// child lists is recorded. v0.8 data-binding paths of every kind are
+// edits (entry_paths.go): one that is an object or a list, one in the
+// definition, its properties or a "children" object (objPath), and one
+// that clears an object holding child fields, whose ids become references
+// the processing leaves alone (cfRef, see unwalkFrom); a v0.8 "children"
+// object that is no {"explicitList"} is read as a template, and a
+// template that is no object as a value.
 // Anything else takes the generic path (decoded maps), which gives the
-// same observable result: a component's own id that keeps an escape, a
-// "path" that is an object or a list, a "path" as a v0.8 definition's
-// property or beside a componentId, a v0.8 path that clears an object
-// holding a child field, a v0.8 template that is no object, more than two
-// empty child lists, a v0.9 component whose "component" is no string, or
-// a type whose catalog names a child list, componentId, id or component
-// among its single reference fields (componentId, id or component among
-// its list ones: see ruleKinds). With a catalog, a component's verdict is
-// taken on its bytes (catalog.go).
+// same observable result: a v0.9 component whose "component" is no
+// string (an object is a definition as v0.8's, without the path rules;
+// anything else has its top-level child fields walked but no
+// references), an id or a type that is no string, a type that keeps an
+// escape, an empty definition key or one that is a child field, a
+// top-level (v0.8: property) "children" or "explicitList" that is no list
+// (nor, for "children", an object), a "child", "contentChild" or
+// "entryPointChild" there that is no string nor object, a v0.8
+// definition or type's properties that are no object, an empty object as
+// the component, or a type whose catalog names a child list,
+// componentId, id or component among its single reference fields
+// (componentId, id or component among its list ones: see ruleKinds).
+// With a catalog, a component's verdict is taken on its bytes
+// (catalog.go).
 
 // Outcomes of compScanner.scan.
 const (
@@ -104,9 +118,8 @@ type fastComp struct {
 	slots    []childSlot // child ids, in byte order
 	emptyObj bool        // an empty object in it (v0.8: in its definition)
 	inline   [2]childSlot
-	empty    [2]emptyList // its empty child lists, nEmpty of them
-	nEmpty   uint8
-	pns      []*phName // placeholders of the slots, once looked up
+	empty    []emptyList // its empty child lists
+	pns      []*phName   // placeholders of the slots, once looked up
 	// arrived caches, for the surface arrivedIn, which of the first 64
 	// slots name a component that arrived (a component never leaves its
 	// surface's table, so a set bit stays true).
@@ -264,6 +277,10 @@ type compScanner struct {
 	out      []byte
 	slots    []childSlot
 	idA, idB int
+	// idEsc: the id, out[idA:idB], keeps an escape of its canonical
+	// encoding (see ownID).
+	idEsc    bool
+	idDec    []byte
 	compOK   bool
 	emptyObj bool
 	seen     uint8 // top-level special keys seen
@@ -293,10 +310,8 @@ type compScanner struct {
 	// walk (a v0.8 component's member other than its definition).
 	edits  []pathEdit
 	noWalk bool
-	// The empty child lists read so far (a component has at most two: one
-	// "children" and one "explicitList").
-	empty  [2]emptyList
-	nEmpty uint8
+	// The empty child lists read so far.
+	empty []emptyList
 	// Buffers of canonical (entry_canon.go), and of a decoded component's
 	// encoding (fastDecoded).
 	canon, decoded []byte
@@ -316,6 +331,10 @@ type compScanner struct {
 	// keys seen, and where their keys start in keys.
 	propSeen uint8
 	propBase int
+	// A "path" as a member of the v0.8 definition (def), of the
+	// properties being read (prop) or of a "children" object (list), read
+	// in canonical encoding only.
+	defPath, propPath, listPath objPath
 	// The checkpoint of the last read (see scanAt), of the object starting
 	// at offset start of the scanner's buffer in message generation gen.
 	mk    scanMark
@@ -378,8 +397,8 @@ const (
 // the identity of the object read before.
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
-	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, 0, false
-	c.nEmpty, c.sorted, c.recanon, c.nested = 0, false, false, false
+	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, false, 0, false
+	c.empty, c.sorted, c.recanon, c.nested = c.empty[:0], false, false, false
 	c.v08 = v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)
@@ -414,6 +433,8 @@ func (c *compScanner) outcome(b []byte, i int, ok bool) int {
 // was kept in canonical encoding: so is this one (see canonical), so that
 // the versions read the same, and processFast puts that placeholder once.
 func (c *compScanner) emptyClash() bool {
+	// (Both in canonical encoding when either has an escape: equal bytes
+	// are equal ids.)
 	id := c.out[c.idA:c.idB]
 	for _, sl := range c.slots {
 		if k := c.out[sl.a:sl.b]; len(k) == len("children_")+len(id) && string(k[:len("children_")]) == "children_" && string(k[len("children_"):]) == string(id) {
@@ -423,11 +444,20 @@ func (c *compScanner) emptyClash() bool {
 	return false
 }
 
+// ownID returns the id of the component just read, decoded.
+func (c *compScanner) ownID() []byte {
+	if !c.idEsc {
+		return c.out[c.idA:c.idB]
+	}
+	c.idDec, _, _ = jsonwire.AppendUnescaped(c.idDec[:0], c.out[c.idA:c.idB])
+	return c.idDec
+}
+
 // result copies the scanned component into a new fastComp.
 func (c *compScanner) result(names *idNames) *fastComp {
 	src := make([]byte, len(c.out))
 	copy(src, c.out)
-	fc := &fastComp{id: names.id(src[c.idA:c.idB]), src: src, emptyObj: c.emptyObj, empty: c.empty, nEmpty: c.nEmpty, rewrote: c.rewrote}
+	fc := &fastComp{id: names.id(c.ownID()), src: src, emptyObj: c.emptyObj, empty: append([]emptyList(nil), c.empty...), rewrote: c.rewrote}
 	if n := len(c.slots); n <= len(fc.inline) {
 		fc.slots = fc.inline[:n:n]
 		copy(fc.slots, c.slots)
@@ -567,13 +597,4 @@ func plainString(s string) bool {
 		}
 	}
 	return true
-}
-
-func bytesHasByte(b []byte, x byte) bool {
-	for _, c := range b {
-		if c == x {
-			return true
-		}
-	}
-	return false
 }

@@ -24,7 +24,7 @@ import (
 // nothing, when the case does not apply.
 func (e *progressiveEngine) processGrown(s *surfaceState, ent *compEntry) bool {
 	fc := ent.fast
-	if !ent.slotsKept || fc == nil || ent.usesBuf || fc.nEmpty > 0 || fc.more != nil ||
+	if !ent.slotsKept || fc == nil || ent.usesBuf || len(fc.empty) > 0 || fc.more != nil ||
 		e.cat != nil || len(fc.slots) > 64 || fc.arrivedIn != s {
 		return false
 	}

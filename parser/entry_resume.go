@@ -57,12 +57,12 @@ type scanMark struct {
 	emptyObj bool
 	sorted   bool
 	nested   bool
-	nEmpty   uint8 // compScanner.nEmpty (the lists before it stay as read)
-	off      int   // offset in the object of the next byte to read
-	out      int   // len(out)
-	slots    int   // len(slots)
-	edits    int   // len(edits)
-	keys     int   // len(keys)
+	nEmpty   int // len(compScanner.empty) (the lists before it stay as read)
+	off      int // offset in the object of the next byte to read
+	out      int // len(out)
+	slots    int // len(slots)
+	edits    int // len(edits)
+	keys     int // len(keys)
 	idA, idB int
 	propBase int
 }
@@ -72,7 +72,7 @@ type scanMark struct {
 func (c *compScanner) mark(at resumePoint, i int, field uint8) {
 	c.mk = scanMark{
 		at: at, field: field, seen: c.seen, propSeen: c.propSeen,
-		compOK: c.compOK, emptyObj: c.emptyObj, sorted: c.sorted, nested: c.nested, nEmpty: c.nEmpty,
+		compOK: c.compOK, emptyObj: c.emptyObj, sorted: c.sorted, nested: c.nested, nEmpty: len(c.empty),
 		off: i, out: len(c.out), slots: len(c.slots), keys: len(c.keys), edits: len(c.edits),
 		idA: c.idA, idB: c.idB, propBase: c.propBase,
 	}
@@ -99,7 +99,7 @@ func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 // encoding when the component needs it, the catalog's reference fields,
 // and the orders of a nested component.
 func (c *compScanner) settle(b []byte, r int) int {
-	if (r == compFast && (c.nEmpty > 0 || c.sorted)) || (r == compSlow && c.recanon) {
+	if (r == compFast && (len(c.empty) > 0 || c.sorted)) || (r == compSlow && c.recanon) {
 		r = c.canonical(b)
 	}
 	if r == compFast && c.cat != nil {
@@ -115,9 +115,10 @@ func (c *compScanner) settle(b []byte, r int) int {
 func (c *compScanner) resume(b []byte) int {
 	m := c.mk
 	c.out, c.slots, c.keys, c.edits = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys], c.edits[:m.edits]
-	c.idA, c.idB, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, m.compOK, m.emptyObj, m.seen, false
+	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, false, m.compOK, m.emptyObj, m.seen, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
-	c.nEmpty, c.sorted, c.nested, c.recanon = m.nEmpty, m.sorted, m.nested, false
+	c.defPath.va, c.propPath.va, c.listPath.va = -1, -1, -1 // (a path there is read in canonical encoding: no checkpoint)
+	c.empty, c.sorted, c.nested, c.recanon = c.empty[:m.nEmpty], m.sorted, m.nested, false
 	i, ok := c.readFrom(b, &m)
 	return c.outcome(b, i, ok)
 }

@@ -12,7 +12,7 @@ import (
 func scanState(c *compScanner, outcome int) string {
 	s := fmt.Sprintf("outcome=%d out=%q slots=%v", outcome, c.out, c.slots)
 	if outcome == compFast {
-		s += fmt.Sprintf(" id=[%d:%d] emptyObj=%t empty=%v", c.idA, c.idB, c.emptyObj, c.empty[:c.nEmpty])
+		s += fmt.Sprintf(" id=[%d:%d] emptyObj=%t empty=%v", c.idA, c.idB, c.emptyObj, c.empty)
 	}
 	return s
 }

@@ -25,7 +25,7 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 		c.out = append(c.out, '}')
 		return i + 1, true
 	}
-	base, events := len(c.keys), c.events()
+	base := len(c.keys)
 	at, edits, keys, hasID := len(c.out)-1, len(c.edits), 0, false
 	va, vb := -1, 0 // a v0.8 path string starting with '/' (see pathObject)
 	for {
@@ -82,14 +82,77 @@ func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 			if ok {
 				c.keys = c.keys[:base]
 				if va >= 0 {
-					if !hasID && c.events() != events {
-						c.slow = true // (cleared by the processing)
-						return i, false
-					}
 					c.pathObject(at, va, vb, keys, edits, hasID)
 				}
 			}
 			return i, ok
 		}
 	}
+}
+
+// listObject reports whether the object at b[i] == '{' is empty or starts
+// with an "explicitList" or a "template" (written as such), or is cut
+// before its first key's end: nestedList reads it.
+func listObject(b []byte, i int) bool {
+	j := jsonwire.SkipSpace(b, i+1)
+	if j >= len(b) || b[j] == '}' {
+		return true
+	}
+	k := b[j:]
+	for _, name := range [...]string{`"explicitList"`, `"template"`} {
+		if len(k) < len(name) && string(k) == name[:len(k)] {
+			return true
+		}
+		if len(k) >= len(name) && string(k[:len(name)]) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// nestedList reads a v0.8 {"explicitList": [ids]} at b[i] == '{'. An
+// empty one is an empty object, as an empty definition is (see def).
+func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
+	c.out = append(c.out, '{')
+	c.listPath.start(c, len(c.out)-1)
+	c.listPath.keys = 1 // (its first, read below)
+	i = jsonwire.SkipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		c.emptyObj, c.sorted = true, true
+		c.out = append(c.out, '}')
+		return i + 1, true
+	}
+	ka := len(c.out) + 1
+	i, esc, ok := c.str(b, i)
+	if !ok {
+		return i, false
+	}
+	if key := c.out[ka : len(c.out)-1]; !esc && string(key) == "template" {
+		if i, ok = c.colon(b, i); !ok {
+			return i, false
+		}
+		if b[i] == '{' {
+			i, ok = c.template(b, i, 4)
+		} else {
+			// A template that is no object: a value (walked), no
+			// reference.
+			c.sorted = true
+			i, ok = c.value(b, i, 4)
+		}
+		if !ok {
+			return i, false
+		}
+		return c.listObjRest(b, i)
+	}
+	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
+		c.slow = true
+		return i, false
+	}
+	if i, ok = c.colon(b, i); !ok {
+		return i, false
+	}
+	if i, ok = c.list(b, i, cfNestedList, atNestedList, 3); !ok {
+		return i, false
+	}
+	return c.listObjRest(b, i)
 }

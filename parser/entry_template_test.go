@@ -34,7 +34,10 @@ func TestCompScannerTemplate(t *testing.T) {
 		{"v08 path in it", true, `{"id":"l","component":{"List":{"children":{"template":{"componentId":"x","path":"/p"}}}}}`, compFast,
 			`{"component":{"List":{"children":{"template":{"componentId":"x","path":"/p"}}}},"id":"l"}`, "[6:x]"},
 		{"v08 second member", true, `{"id":"l","component":{"List":{"children":{"template":{"componentId":"x"},"explicitList":["x"]}}}}`, compFast, `{"component":{"List":{"children":{"explicitList":["x"],"template":{"componentId":"x"}}}},"id":"l"}`, "[7:x 5:x]"},
-		{"v08 template not an object", true, `{"id":"l","component":{"List":{"children":{"template":"x"}}}}`, compSlow, "", ""},
+		{"v08 template not an object", true, `{"id":"l","component":{"List":{"children":{"template":"x"}}}}`, compFast,
+			`{"component":{"List":{"children":{"template":"x"}}},"id":"l"}`, "[]"},
+		{"v08 template a list", true, `{"id":"l","component":{"List":{"children":{"template":["x",{"child":"c"}],"dataBinding":"/d"}}}}`, compFast,
+			`{"component":{"List":{"children":{"dataBinding":"/d","template":["x",{"child":"c"}]}}},"id":"l"}`, "[2:c]"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkScan(t, tc.comp, tc.v08, tc.want, tc.out, tc.ids)

@@ -144,6 +144,7 @@ type progressiveEngine struct {
 	cur         *surfaceState // cache of state(curID)
 	curID       string
 	missScratch []bool // scratch for processFast
+	openScratch []bool // scratch for processFast
 	phScratch   []byte // scratch for processFast: a placeholder's child id
 
 	dstate *deltaState

@@ -110,7 +110,7 @@ func restComp(ent *compEntry) bool {
 	fc := ent.fast
 	return fc != nil && ent.raw == nil && ent.phs == nil && ent.lists == nil && ent.woken == 0 &&
 		!ent.isDirty && !ent.isUnsent && !ent.listed && fc.pns == nil &&
-		len(ent.refs) <= len(fc.slots) && len(fc.src) <= 1<<30 && (fc.more == nil || (fc.more.edits == nil && !fc.more.catRefs))
+		len(ent.refs) <= len(fc.slots) && len(fc.src) <= 1<<30 && len(fc.empty) <= 255 && (fc.more == nil || (fc.more.edits == nil && !fc.more.catRefs))
 }
 
 // freeze moves s's components into their compact form when s is at rest
@@ -210,8 +210,8 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 		}
 		c.hash, c.yHash = ent.hash, ent.yHash
 		c.depth, c.gen, c.phsYieldedN = int32(ent.depth), ent.gen, ent.phsYieldedN
-		c.nEmpty, c.valid = fc.nEmpty, ent.valid
-		f.empties = append(f.empties, fc.empty[:fc.nEmpty]...)
+		c.nEmpty, c.valid = uint8(len(fc.empty)), ent.valid
+		f.empties = append(f.empties, fc.empty...)
 		for _, b := range [...]struct {
 			on   bool
 			flag uint16
@@ -309,9 +309,10 @@ func (s *surfaceState) thaw() {
 		if c.slotsN > 0 {
 			fc.slots, slots = slots[:c.slotsN:c.slotsN], slots[c.slotsN:]
 		}
-		copy(fc.empty[:], empties[:c.nEmpty])
-		empties = empties[c.nEmpty:]
-		fc.nEmpty, fc.emptyObj, fc.rewrote = c.nEmpty, c.flags&fzEmptyObj != 0, c.flags&fzRewrote != 0
+		if c.nEmpty > 0 {
+			fc.empty, empties = append([]emptyList(nil), empties[:c.nEmpty]...), empties[c.nEmpty:]
+		}
+		fc.emptyObj, fc.rewrote = c.flags&fzEmptyObj != 0, c.flags&fzRewrote != 0
 		fc.nested = c.flags&fzNested != 0 // (its orders are read again when needed, see walkOrder)
 		fc.decodeIDs()
 		ent.id, ent.fast = id, fc

@@ -125,7 +125,7 @@ func (e *progressiveEngine) sniffComponents() {
 // read (nil: none).
 func (e *progressiveEngine) csEntry(sc *surfaceState) *compEntry {
 	c := &e.cs
-	return sc.comps[string(c.out[c.idA:c.idB])]
+	return sc.comps[string(c.ownID())]
 }
 
 // growFast handles the common case of a component still arriving (or
@@ -169,7 +169,7 @@ func (e *progressiveEngine) growFast(sc *surfaceState, ent *compEntry) *fastComp
 	// (record) and recomputed before it is read again.
 	fc.src = append(fc.src[:0], c.out...)
 	fc.slots = append(fc.slots[:0], c.slots...)
-	fc.empty, fc.nEmpty = c.empty, c.nEmpty
+	fc.empty = append(fc.empty[:0], c.empty...)
 	refs, self := ent.refs, ent.selfRef
 	if !same {
 		var ok bool
