@@ -305,8 +305,12 @@ func TestStreamHeld(t *testing.T) {
 
 // engineSizeClass is the allocation size class the engine (one per
 // progressive or delta stream) fits in: its size plus the 8-byte header
-// the runtime adds to objects over 512 bytes with pointers.
-const engineSizeClass = 2304
+// the runtime adds to objects over 512 bytes with pointers. It was 2304
+// until session 13, whose last merge (the component reader's v0.8 path
+// states and a slice of empty lists: 2,504 bytes) took it to 2688, 384
+// bytes more per stream: packing alone could not bring it back (about 200
+// bytes over).
+const engineSizeClass = 2688
 
 // TestEngineFitsItsSizeClass guards the held memory per stream against a
 // field that tips the engine into the next size class (2688 bytes: 384
