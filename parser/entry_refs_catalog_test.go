@@ -319,7 +319,7 @@ func randomCatalogRefStream(seed int64, v08 bool) []byte {
 // more streams).
 func TestCatalogRefFieldsRandomMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
-	v09, v08 := refCatalogs(t)
+	v09Cat, v08Cat := refCatalogs(t)
 	n := *catRefStreamsN
 	if n == 0 {
 		n = 200
@@ -327,22 +327,10 @@ func TestCatalogRefFieldsRandomMatchGeneric(t *testing.T) {
 			n = 50
 		}
 	}
-	for seed := range int64(n) {
-		for _, isV08 := range []bool{false, true} {
-			in := randomCatalogRefStream(seed, isV08)
-			cat := WithCatalog(v09)
-			if isV08 {
-				cat = WithCatalog(v08)
-			}
-			r := rand.New(rand.NewSource(seed))
-			for _, chunks := range randomSplits(in, r) {
-				if t.Run(fmt.Sprintf("seed%d_v08_%v_%dchunks", seed, isV08, len(chunks)), func(t *testing.T) {
-					checkSameBytes(t, chunks, cat)
-				}) {
-					continue
-				}
-				t.Fatalf("input:\n%s", in)
-			}
+	checkRandomMatchGeneric(t, n, randomCatalogRefStream, func(v08 bool) []Option {
+		if v08 {
+			return []Option{WithCatalog(v08Cat)}
 		}
-	}
+		return []Option{WithCatalog(v09Cat)}
+	})
 }

@@ -186,20 +186,5 @@ func TestRefFieldsRandomMatchGeneric(t *testing.T) {
 			n = 40
 		}
 	}
-	for seed := range int64(n) {
-		for _, v08 := range []bool{false, true} {
-			in := randomRefStream(seed, v08)
-			r := rand.New(rand.NewSource(seed))
-			for _, chunks := range randomSplits(in, r) {
-				for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-					fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
-					for i := range fast {
-						if fast[i] != slow[i] {
-							t.Fatalf("seed %d (v08 %v), %s, %d chunks, call %d:\nbyte-level: %s\n   generic: %s\ninput:\n%s", seed, v08, mode, len(chunks), i, fast[i], slow[i], in)
-						}
-					}
-				}
-			}
-		}
-	}
+	checkRandomMatchGeneric(t, n, randomRefStream, func(bool) []Option { return nil })
 }

@@ -155,3 +155,24 @@ func writeComponentBlock(b *strings.Builder, v08 bool, comps []string) {
 		fmt.Fprintf(b, `<a2ui-json>[{"updateComponents":{"components":[%s],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`+"\n", strings.Join(comps, ","))
 	}
 }
+
+// checkRandomMatchGeneric feeds n random streams of each family (stream,
+// by seed), with opts (by family), in the chunkings of randomSplits, and
+// checks the byte-level path gives the generic path's bytes (see
+// checkSameBytes); it stops at the first stream that differs.
+func checkRandomMatchGeneric(t *testing.T, n int, stream func(seed int64, v08 bool) []byte, opts func(v08 bool) []Option) {
+	t.Helper()
+	for seed := range int64(n) {
+		for _, v08 := range []bool{false, true} {
+			in := stream(seed, v08)
+			r := rand.New(rand.NewSource(seed))
+			for _, chunks := range randomSplits(in, r) {
+				if !t.Run(fmt.Sprintf("seed%d_v08_%v_%dchunks", seed, v08, len(chunks)), func(t *testing.T) {
+					checkSameBytes(t, chunks, opts(v08)...)
+				}) {
+					t.Fatalf("input:\n%s", in)
+				}
+			}
+		}
+	}
+}
