@@ -22,7 +22,11 @@ package parser
 // it is kept in its canonical encoding (compScanner.sorted), whose slots
 // are in protocol.ComponentRefs's order (see fastComp.refs).
 
-import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+import (
+	"github.com/buger/jsonparser"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
 
 // refList is topKey's field for a reference field holding a list of ids
 // ("template"); its slots are cfRef ones.
@@ -100,20 +104,19 @@ func (c *compScanner) ownComponentID(b []byte, i int, depth int) (int, bool) {
 // its definition) when they need it (see ruleKinds), the generic path when
 // the reader cannot take them.
 func (c *compScanner) catalogRead() int {
-	r := orderReader{src: c.out}
-	m, _ := r.find(r.members(0), "component")
+	// (On every read with a catalog, a sniff's too: the type is found in
+	// place, without listing the members.)
 	own, ok := false, true
-	note := func(single, list []string) {
-		o, k := ruleKinds(single, list)
-		own, ok = own || o, ok && k
-	}
 	if c.v08 {
-		for _, t := range r.members(m.va) {
-			note(c.cat.RefFields(string(c.out[t.ka:t.kb])))
-		}
+		jsonparser.ObjectEach(c.out, func(typ, _ []byte, _ jsonparser.ValueType, _ int) error {
+			o, k := ruleKinds(c.cat.RefFields(string(typ)))
+			own, ok = own || o, ok && k
+			return nil
+		}, "component")
 	} else {
-		c.single, c.lists = c.cat.RefFields(string(c.out[m.va+1 : m.vb-1]))
-		note(c.single, c.lists)
+		typ, _, _, _ := jsonparser.Get(c.out, "component") // (a string without escapes: see topMember)
+		c.single, c.lists = c.cat.RefFields(string(typ))
+		own, ok = ruleKinds(c.single, c.lists)
 	}
 	switch {
 	case !ok:

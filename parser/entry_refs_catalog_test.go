@@ -136,20 +136,8 @@ func TestCatalogRefFieldsMatchGeneric(t *testing.T) {
 // that the other components of surface "s" took the generic path.
 func checkByteLevelWith(t *testing.T, in []byte, ids []string, opts ...Option) {
 	t.Helper()
-	p, err := New(append([]Option{WithMode(ModeProgressive)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	end := strings.LastIndex(string(in), "]</a2ui-json>")
-	if _, err := p.Feed(in[:end]); err != nil {
-		t.Fatal(err)
-	}
-	s := p.eng.(*progressiveEngine).seen["s"]
-	if s == nil {
-		t.Fatal("no surface s")
-	}
-	for id, ent := range s.comps {
-		if byteLevel := ent.fast != nil; byteLevel != slices.Contains(ids, id) {
+	for id, byteLevel := range byteLevelComps(t, in, opts...) {
+		if byteLevel != slices.Contains(ids, id) {
 			t.Errorf("component %q read at byte level: %v, want %v", id, byteLevel, !byteLevel)
 		}
 	}
@@ -272,11 +260,7 @@ func randomCatalogRefStream(seed int64, v08 bool) []byte {
 		return members, false
 	}
 	var b strings.Builder
-	if v08 {
-		b.WriteString(`<a2ui-json>[{"beginRendering":{"root":"root","surfaceId":"s"}}]</a2ui-json>` + "\n")
-	} else {
-		b.WriteString(`<a2ui-json>[{"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` + "\n")
-	}
+	writeSurfaceStart(&b, v08)
 	for range 1 + r.Intn(3) {
 		var comps []string
 		perm := r.Perm(len(ids)) // (no id twice in a block)

@@ -109,11 +109,7 @@ func randomRefStream(seed int64, v08 bool) []byte {
 		return [...]string{`7`, `null`, `true`, `""`}[r.Intn(4)]
 	}
 	var b strings.Builder
-	if v08 {
-		b.WriteString(`<a2ui-json>[{"beginRendering":{"root":"root","surfaceId":"s"}}]</a2ui-json>` + "\n")
-	} else {
-		b.WriteString(`<a2ui-json>[{"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` + "\n")
-	}
+	writeSurfaceStart(&b, v08)
 	for range 1 + r.Intn(3) {
 		var comps []string
 		for c := range 1 + r.Intn(5) {

@@ -79,7 +79,20 @@ func checkByteLevelShapes(t *testing.T, shapes []byteShape) {
 // components ids of surface "s" were read at byte level.
 func checkByteLevel(t *testing.T, in []byte, ids []string) {
 	t.Helper()
-	p, err := New(WithMode(ModeProgressive))
+	fast := byteLevelComps(t, in)
+	for _, id := range ids {
+		if !fast[id] {
+			t.Errorf("component %s not read at byte level", id)
+		}
+	}
+}
+
+// byteLevelComps feeds in (with opts) up to its last block's closing
+// "]" and returns, for each component of surface "s", whether it was read
+// at byte level.
+func byteLevelComps(t *testing.T, in []byte, opts ...Option) map[string]bool {
+	t.Helper()
+	p, err := New(append([]Option{WithMode(ModeProgressive)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,12 +104,11 @@ func checkByteLevel(t *testing.T, in []byte, ids []string) {
 	if s == nil {
 		t.Fatal("no surface s")
 	}
-	for _, id := range ids {
-		ent := s.comps[id]
-		if ent == nil || ent.fast == nil {
-			t.Errorf("component %s not read at byte level", id)
-		}
+	fast := make(map[string]bool, len(s.comps))
+	for id, ent := range s.comps {
+		fast[id] = ent.fast != nil
 	}
+	return fast
 }
 
 // checkSameBytes checks that the byte-level component path yields, call
@@ -144,6 +156,16 @@ func randomSplits(in []byte, r *rand.Rand) [][][]byte {
 		splits = append(splits, [][]byte{in[:k], in[k:]})
 	}
 	return splits
+}
+
+// writeSurfaceStart writes a block that starts surface "s" (root "root"),
+// v0.8 or v0.9.
+func writeSurfaceStart(b *strings.Builder, v08 bool) {
+	if v08 {
+		b.WriteString(`<a2ui-json>[{"beginRendering":{"root":"root","surfaceId":"s"}}]</a2ui-json>` + "\n")
+	} else {
+		b.WriteString(`<a2ui-json>[{"createSurface":{"catalogId":"c","surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` + "\n")
+	}
 }
 
 // writeComponentBlock writes a block of one component update holding
