@@ -93,11 +93,13 @@ func componentVariants(raw []byte) []map[string]any {
 }
 
 // TestFastPathMatchesGenericWithCatalog: with a catalog, components read at
-// byte level give, call by call, the messages the generic path gives: on
-// the streaming suite's cases that name a catalog, on corpus turns with
-// the specification's catalogs, and on the byte-level path's own cases.
+// byte level give, call by call, their recorded messages (the generic
+// path's) up to key order (renderCanonical): on the streaming suite's
+// cases that name a catalog, on corpus turns with the specification's
+// catalogs, and on the byte-level path's own cases.
 func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
+	g := newPathGolden(t)
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	cases, confDir := loadStreamingSuite(t)
 	for _, c := range cases {
@@ -113,20 +115,20 @@ func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
 			for _, st := range c.Steps {
 				all = append(all, st.Input...)
 			}
-			for _, n := range []int{1, 3, 16, len(all)} {
-				checkSamePaths(t, chunked(all, n), WithCatalog(cat))
-			}
+			g.checkModes(t, t.Name()[len(g.name)+1:], renderCanonical, splitsOf(all, false, 1, 3, 16, 0), WithCatalog(cat))
 		})
 	}
+	picked := []int{0, 1, 7, 42, 150}
 	for _, corpus := range []struct {
 		name string
 		cat  Option
 	}{{"stream_v09", v09}, {"stream_v08", v08}} {
-		turns := corpusTurns(t, corpus.name, 0, 1, 7, 42, 150)
+		turns := corpusTurns(t, corpus.name, picked...)
 		for ti, turn := range turns {
 			for _, n := range []int{1, 16, 256} {
-				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus.name, ti, n), func(t *testing.T) {
-					checkSamePaths(t, chunked(turn, n), corpus.cat)
+				name := fmt.Sprintf("%s/turn%d/chunk%d", corpus.name, picked[ti], n)
+				t.Run(name, func(t *testing.T) {
+					g.checkModes(t, name, renderCanonical, [][][]byte{chunked(turn, n)}, corpus.cat)
 				})
 			}
 		}
@@ -137,9 +139,7 @@ func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
 			cat = v08
 		}
 		t.Run("case/"+tc.name, func(t *testing.T) {
-			for _, n := range []int{1, 7, len(tc.in)} {
-				checkSamePaths(t, chunked([]byte(tc.in), n), cat)
-			}
+			g.checkModes(t, "case/"+tc.name, renderCanonical, splitsOf([]byte(tc.in), false, 1, 7, 0), cat)
 		})
 	}
 }

@@ -130,71 +130,24 @@ var canonShapeCases = []struct{ name, in string }{
 	{"v08_shapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]},"alignment":"x","children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"Text":{"text":{"path":"\/x"}}},"id":"a"},{"component":{"Text":{"text":{"literalString":"b"},"usageHint":"h1","usageHint":"h2"}},"id":"b"},{"component":{"Text":{"text":{"literalString":"c"}}},"id":"c","weight":1,"weight":2}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
-// runRaw feeds chunks in mode and returns, per Feed and Close call, the
-// messages of its parts byte for byte, with the byte-level component path
-// on or off.
-func runRaw(t *testing.T, mode Mode, generic bool, chunks [][]byte) []string {
-	t.Helper()
-	p, err := New(WithMode(mode))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.eng.(*progressiveEngine).generic = generic
-	var out []string
-	record := func(parts []Part, err error) {
-		var s strings.Builder
-		for _, pt := range parts {
-			fmt.Fprintf(&s, "text=%q;", pt.Text)
-			for _, m := range pt.Messages {
-				fmt.Fprintf(&s, "%s;", m)
-			}
-		}
-		if err != nil {
-			s.WriteString("error=" + err.Error())
-		}
-		out = append(out, s.String())
-	}
-	for _, c := range chunks {
-		record(p.Feed(c))
-	}
-	record(p.Close())
-	return out
-}
-
 // TestCanonicalShapesMatchGeneric: streams with components read in their
-// canonical encoding give, call by call and byte for byte, the messages of
-// the generic path, fed one byte at a time, in two pieces split at every
-// byte, and at a few chunk sizes.
+// canonical encoding give, call by call and byte for byte, their recorded
+// output (the generic path's), fed one byte at a time, in two pieces
+// split at every byte, and at a few chunk sizes.
 func TestCanonicalShapesMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
-	matchGeneric(t, canonShapeCases)
+	matchRecorded(t, canonShapeCases)
 }
 
-// matchGeneric checks that each stream gives, call by call and byte for
-// byte, the messages of the generic path, in both progressive modes, fed
-// one byte at a time, in two pieces split at every byte, and at a few
-// chunk sizes.
-func matchGeneric(t *testing.T, cases []struct{ name, in string }) {
+// matchRecorded checks that each stream gives, call by call and byte for
+// byte (renderRaw), its recorded output (golden_paths_test.go), in both
+// progressive modes, fed one byte at a time, in two pieces split at every
+// byte, and at a few chunk sizes. t is the top-level test.
+func matchRecorded(t *testing.T, cases []struct{ name, in string }) {
+	g := newPathGolden(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			in := []byte(tc.in)
-			splits := [][][]byte{}
-			for _, n := range []int{1, 3, 16, len(in)} {
-				splits = append(splits, chunked(in, n))
-			}
-			for k := 1; k < len(in); k++ {
-				splits = append(splits, [][]byte{in[:k], in[k:]})
-			}
-			for _, chunks := range splits {
-				for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-					fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
-					for i := range fast {
-						if fast[i] != slow[i] {
-							t.Fatalf("%s, %d chunks, call %d:\nbyte-level: %s\n   generic: %s", mode, len(chunks), i, fast[i], slow[i])
-						}
-					}
-				}
-			}
+			g.checkModes(t, tc.name, renderRaw, splitsOf([]byte(tc.in), true, 1, 3, 16, 0))
 		})
 	}
 }

@@ -34,7 +34,7 @@ var decodedCases = []struct{ name, in string }{
 // give the generic path's output, call by call, split at every byte.
 func TestDecodedShapesMatchGeneric(t *testing.T) {
 	t.Parallel()
-	matchGeneric(t, decodedCases)
+	matchRecorded(t, decodedCases)
 }
 
 // TestDecodedShapesMatchGenericWithCatalog is TestDecodedShapesMatchGeneric
@@ -42,18 +42,15 @@ func TestDecodedShapesMatchGeneric(t *testing.T) {
 // canonical encoding), split at every byte.
 func TestDecodedShapesMatchGenericWithCatalog(t *testing.T) {
 	t.Parallel()
+	g := newPathGolden(t)
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	for _, tc := range decodedCases {
 		cat := v09
 		if strings.HasSuffix(tc.name, "v08") {
 			cat = v08
 		}
-		in := []byte(tc.in)
 		t.Run(tc.name, func(t *testing.T) {
-			checkSameBytes(t, chunked(in, 1), cat)
-			for k := 1; k < len(in); k++ {
-				checkSameBytes(t, [][]byte{in[:k], in[k:]}, cat)
-			}
+			g.checkModes(t, tc.name, renderBytes, splitsOf([]byte(tc.in), true, 1), cat)
 		})
 	}
 }
@@ -184,11 +181,13 @@ func randomDecodedStream(r *rand.Rand, v08 bool) string {
 }
 
 // TestDecodedRandomMatchesGeneric: random streams of decodedCases'
-// oddities give the generic path's output, in both modes, one byte at a
-// time and split at random places, half of them with the family's
-// catalog.
+// oddities give their recorded output (the generic path's), in both
+// modes, one byte at a time and split at random places, half of them with
+// the family's catalog (key "stream=I", the streams drawn one after the
+// other from one seed).
 func TestDecodedRandomMatchesGeneric(t *testing.T) {
 	t.Parallel()
+	g := newPathGolden(t)
 	r := rand.New(rand.NewPCG(15, 13))
 	cats := []Option{WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))}
 	n := 300
@@ -203,41 +202,28 @@ func TestDecodedRandomMatchesGeneric(t *testing.T) {
 			b := a + r.IntN(len(in)-a)
 			splits = append(splits, [][]byte{in[:a], in[a:b], in[b:]})
 		}
-		for _, chunks := range splits {
-			if i%4 >= 2 {
-				// With the family's catalog.
-				checkSameBytes(t, chunks, cats[i%2])
-				continue
-			}
-			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-				fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
-				if !slices.Equal(fast, slow) {
-					for k := range fast {
-						if fast[k] != slow[k] {
-							t.Fatalf("stream %d %s, %d chunks, call %d:\n%s\nbyte-level: %s\n   generic: %s", i, mode, len(chunks), k, in, fast[k], slow[k])
-						}
-					}
-				}
-			}
+		key := fmt.Sprintf("stream=%d", i)
+		if i%4 >= 2 {
+			// With the family's catalog.
+			g.checkModes(t, key, renderBytes, splits, cats[i%2])
+		} else {
+			g.checkModes(t, key, renderRaw, splits)
+		}
+		if t.Failed() {
+			t.Fatalf("stream %d:\n%s", i, in)
 		}
 	}
 }
 
 // TestDecodedThenStreamOrder: a component read decoded (closed outside its
 // list), then again at byte level in another key order with the same
-// value, is unchanged, as on the generic path (its entry compares by
-// value). Fed whole, and in two pieces at the second message: healed
-// while it arrives, the first one is read at byte level in its stream
-// order, which the generic path does not share.
+// value, is unchanged, as recorded from the generic path (its entry
+// compares by value). Fed whole, and in two pieces at the second message:
+// healed while it arrives, the first one is read at byte level in its
+// stream order, which the generic path does not share.
 func TestDecodedThenStreamOrder(t *testing.T) {
+	g := newPathGolden(t)
 	first := fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a"],"component":"Column","id":"root"}},{"component":"Text","id":"a","text":"x"}]}},`
 	second := `{"updateComponents":{"surfaceId":"s","components":[{"text":"x","id":"a","component":"Text"}]},"version":"v0.9"}]</a2ui-json>`
-	for _, chunks := range [][][]byte{{[]byte(first + second)}, {[]byte(first), []byte(second)}} {
-		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-			fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
-			if !slices.Equal(fast, slow) {
-				t.Fatalf("%s, %d chunks:\nbyte-level: %q\n   generic: %q", mode, len(chunks), fast, slow)
-			}
-		}
-	}
+	g.checkModes(t, "whole_and_at_the_second_message", renderRaw, [][][]byte{{[]byte(first + second)}, {[]byte(first), []byte(second)}})
 }

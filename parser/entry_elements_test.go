@@ -17,21 +17,20 @@ var elementStreams = flag.Int("elements.streams", 300, "random streams of TestNo
 // skips anything else), so it is no child: kept as it is, with no
 // placeholder and no wait, even when a component's id is its encoding.
 // (The generic path once made "loading_" + its JSON of it.) An object
-// there is walked as any other value: its child fields are.
+// there is walked as any other value: its child fields are. (The
+// generic path agrees where TestNonStringElementsMatchGeneric records.)
 func TestNonStringElementNoChild(t *testing.T) {
 	in := fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":[1,"a",null,{"child":"b"},["c"]],"component":"Column","id":"root"},{"component":"Text","id":"1","text":"one"}]}}]</a2ui-json>`
-	for _, generic := range []bool{false, true} {
-		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-			out := strings.Join(runRaw(t, mode, generic, chunked([]byte(in), 1)), "\n")
-			for _, want := range []string{`"children":[1,"loading_a",null,{"child":"loading_b"},["c"]]`, `"id":"loading_a"`, `"id":"loading_b"`} {
-				if !strings.Contains(out, want) {
-					t.Errorf("generic=%v %s: no %s in\n%s", generic, mode, want, out)
-				}
+	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+		out := strings.Join(renderRaw(t, newPathParser(t, []Option{WithMode(mode)}), chunked([]byte(in), 1)), "\n")
+		for _, want := range []string{`"children":[1,"loading_a",null,{"child":"loading_b"},["c"]]`, `"id":"loading_a"`, `"id":"loading_b"`} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %s in\n%s", mode, want, out)
 			}
-			for _, bad := range []string{`loading_1`, `loading_null`, `loading_{`, `loading_[`, `loading_c`} {
-				if strings.Contains(out, bad) {
-					t.Errorf("generic=%v %s: %s in\n%s", generic, mode, bad, out)
-				}
+		}
+		for _, bad := range []string{`loading_1`, `loading_null`, `loading_{`, `loading_[`, `loading_c`} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: %s in\n%s", mode, bad, out)
 			}
 		}
 	}
@@ -48,9 +47,9 @@ var elementShapes = []byteShape{
 }
 
 // TestNonStringElementsMatchGeneric: each shape is read at byte level and
-// gives, call by call, the generic path's bytes, both modes, one byte at a
-// time, split at every byte, with and without a catalog, with the same
-// entries.
+// gives, call by call, its recorded bytes (the generic path's), both
+// modes, one byte at a time, split at every byte, with and without a
+// catalog, with the recorded entries.
 func TestNonStringElementsMatchGeneric(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, elementShapes)
@@ -59,11 +58,14 @@ func TestNonStringElementsMatchGeneric(t *testing.T) {
 // TestNonStringElementsRandomMatchGeneric: random streams of components
 // whose child lists mix ids with other values (numbers, literals, lists,
 // objects with child fields), beside the common shapes, cut at random
-// chunk sizes and one byte at a time, give the generic path's bytes in
-// both modes, with and without a catalog (-elements.streams sets how
-// many).
+// chunk sizes and one byte at a time, give their recorded bytes (the
+// generic path's) in both modes, with and without a catalog
+// (-elements.streams sets how many; those beyond the default 300 must be
+// recorded first, see golden_paths_test.go).
 func TestNonStringElementsRandomMatchGeneric(t *testing.T) {
 	t.Parallel()
+	g := newPathGolden(t)
+	g.partial = *elementStreams != 300
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	for seed := range uint64(*elementStreams) {
 		r := rand.New(rand.NewPCG(seed, 16))
@@ -80,7 +82,7 @@ func TestNonStringElementsRandomMatchGeneric(t *testing.T) {
 		if seed%4 == 0 {
 			n = 1
 		}
-		checkSameBytes(t, chunked(in, n), opts...)
+		g.checkModes(t, fmt.Sprintf("seed=%d v08=%v", seed, v08mode), renderBytes, [][][]byte{chunked(in, n)}, opts...)
 		if t.Failed() {
 			t.Fatalf("seed %d, chunks of %d, catalog %v, stream %s", seed, n, opts != nil, in)
 		}

@@ -3,6 +3,8 @@ package parser
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,52 +129,49 @@ var emptyListCases = []struct {
 	{"v08_empty_definition_then_more", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{},"weight":1},{"id":"x","component":{"Row":{"children":{},"alignment":"center"}}},{"id":"y","component":{"Row":{"children":{}}}}]}}]</a2ui-json>`},
 }
 
-// checkSameEntries feeds chunks to two engines, one reading components at
-// byte level and one generic, and checks after every call that each
-// component processed in both has the same placeholders (each once, in
-// the same order), waits and dependence on the buffer.
-func checkSameEntries(t *testing.T, chunks [][]byte) {
+// checkSameEntries feeds chunks in progressive mode and checks that,
+// after every call, each component processed (reached, not stale) has its
+// recorded placeholders (each once, in the same order), waits and
+// dependence on the buffer, key "NAME entries" (the generic path's, see
+// golden_paths_test.go).
+func checkSameEntries(t *testing.T, g *pathGolden, name string, chunks [][]byte) {
 	t.Helper()
-	var ps [2]*Parser
-	for i := range ps {
-		p, err := New(WithMode(ModeProgressive))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.eng.(*progressiveEngine).generic = i == 1
-		ps[i] = p
-	}
-	for n, c := range chunks {
-		for _, p := range ps {
-			p.Feed(c)
-		}
-		fast, slow := ps[0].eng.(*progressiveEngine), ps[1].eng.(*progressiveEngine)
-		for sid, fs := range fast.seen {
-			ss := slow.seen[sid]
-			if ss == nil {
-				continue
-			}
-			for id, fe := range fs.comps {
-				se := ss.comps[id]
-				if se == nil || fe.stale || se.stale || !fe.reach || !se.reach {
-					continue
-				}
-				got := fmt.Sprint(fe.phs, fe.waits(), waitCounts(fe), fe.usesBuf)
-				want := fmt.Sprint(se.phs, se.waits(), waitCounts(se), se.usesBuf)
-				if got != want {
-					t.Fatalf("call %d, component %s: byte-level %s, generic %s", n, id, got, want)
+	g.check(t, name+" entries", ModeProgressive, renderEntries, [][][]byte{chunks})
+}
+
+// renderEntries renders, after each Feed call, the placeholders, waits
+// and dependence on the buffer of each component processed (reached, not
+// stale), by surface and id. A surface at rest is thawed first (a frozen
+// one has none of these, and its entries are built again as they were,
+// see release_freeze.go; the generic path never freezes).
+func renderEntries(t *testing.T, p *Parser, chunks [][]byte) []string {
+	e := p.eng.(*progressiveEngine)
+	var out []string
+	for _, c := range chunks {
+		p.Feed(c)
+		var b strings.Builder
+		for _, sid := range slices.Sorted(maps.Keys(e.seen)) {
+			s := e.seen[sid]
+			s.thaw()
+			for _, id := range slices.Sorted(maps.Keys(s.comps)) {
+				if ent := s.comps[id]; !ent.stale && ent.reach {
+					fmt.Fprintf(&b, "%q/%q: %v %v %v %v;", sid, id, ent.phs, ent.waits(), waitCounts(ent), ent.usesBuf)
 				}
 			}
 		}
+		out = append(out, b.String())
 	}
+	return out
 }
 
 // TestFastPathEmptyLists: components with empty child lists, read at byte
-// level, give call by call the messages of the generic path (those
-// components byte for byte), with and without a catalog, fed one byte at a
-// time, in two pieces split at every byte, and at a few chunk sizes.
+// level, give call by call their recorded messages (the generic path's;
+// those components byte for byte, see renderCanonical), with and without
+// a catalog, fed one byte at a time, in two pieces split at every byte,
+// and at a few chunk sizes, and their recorded entries.
 func TestFastPathEmptyLists(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
+	g := newPathGolden(t)
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	for _, tc := range emptyListCases {
 		cat := v09
@@ -184,15 +183,11 @@ func TestFastPathEmptyLists(t *testing.T) {
 			name string
 			opts []Option
 		}{{"no catalog", nil}, {"catalog", []Option{cat}}} {
-			t.Run(tc.name+"/"+opts.name, func(t *testing.T) {
-				for _, n := range []int{1, 3, 16, len(in)} {
-					checkSamePaths(t, chunked(in, n), opts.opts...)
-				}
-				for k := 1; k < len(in); k++ {
-					checkSamePaths(t, [][]byte{in[:k], in[k:]}, opts.opts...)
-				}
+			name := tc.name + "/" + opts.name
+			t.Run(name, func(t *testing.T) {
+				g.checkModes(t, name, renderCanonical, splitsOf(in, true, 1, 3, 16, 0), opts.opts...)
 				if opts.opts == nil {
-					checkSameEntries(t, chunked(in, 1))
+					checkSameEntries(t, g, tc.name, chunked(in, 1))
 				}
 			})
 		}

@@ -91,8 +91,9 @@ var nestedShapes = []byteShape{
 }
 
 // TestNestedShapesMatchGeneric: each shape is read at byte level and gives,
-// call by call, the generic path's bytes, both modes, one byte at a time,
-// split at every byte, with and without a catalog, with the same entries.
+// call by call, its recorded bytes (the generic path's), both modes, one
+// byte at a time, split at every byte, with and without a catalog, with
+// the recorded entries.
 func TestNestedShapesMatchGeneric(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, nestedShapes)
@@ -100,24 +101,21 @@ func TestNestedShapesMatchGeneric(t *testing.T) {
 
 // TestNestedRandomMatchesGeneric: random streams of components mixing
 // child fields below the top level with top-level ones, cut at random
-// chunk sizes and one byte at a time, give the generic path's bytes in
-// both modes (-nested.streams sets how many).
+// chunk sizes and one byte at a time, give their recorded bytes (the
+// generic path's) in both modes (-nested.streams sets how many; those
+// beyond the default 40 must be recorded first, see golden_paths_test.go).
 func TestNestedRandomMatchesGeneric(t *testing.T) {
 	t.Parallel()
+	g := newPathGolden(t)
+	g.partial = *nestedStreams != 40
 	for seed := range uint64(*nestedStreams) {
 		r := rand.New(rand.NewPCG(seed, 15))
 		v08 := r.IntN(2) == 0
 		in := []byte(randomNestedStream(r, v08))
-		for _, n := range []int{1, 1 + r.IntN(7), 1 + r.IntN(40)} {
-			chunks := chunked(in, n)
-			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-				fast, slow := runRaw(t, mode, false, chunks), runRaw(t, mode, true, chunks)
-				for i := range fast {
-					if fast[i] != slow[i] {
-						t.Fatalf("seed %d, %s, chunks of %d, call %d, stream %s:\nbyte-level: %s\n   generic: %s", seed, mode, n, i, in, fast[i], slow[i])
-					}
-				}
-			}
+		splits := splitsOf(in, false, 1, 1+r.IntN(7), 1+r.IntN(40))
+		g.checkModes(t, fmt.Sprintf("seed=%d v08=%v", seed, v08), renderRaw, splits)
+		if t.Failed() {
+			t.Fatalf("seed %d, stream %s", seed, in)
 		}
 	}
 }

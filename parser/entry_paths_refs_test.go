@@ -132,28 +132,28 @@ var pathShapeCases = []struct{ name, in string }{
 }
 
 // TestPathShapesMatchGeneric: streams with v0.8 paths to normalise give
-// the generic path's messages, byte for byte (see matchGeneric).
+// their recorded messages (the generic path's), byte for byte (see
+// matchRecorded).
 func TestPathShapesMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
-	matchGeneric(t, pathShapeCases)
+	matchRecorded(t, pathShapeCases)
 }
 
 // TestPathShapesByteLevel: components with paths that are objects or
-// lists, or objects their path clears, are read at byte level, with the
-// generic path's placeholders and waits.
+// lists, or objects their path clears, are read at byte level, with
+// their recorded (the generic path's) placeholders, waits and output with
+// a catalog.
 func TestPathShapesByteLevel(t *testing.T) {
 	checkByteLevel(t, []byte(pathShapeCases[5].in), []string{"a", "b"})
 	checkByteLevel(t, []byte(pathShapeCases[6].in), []string{"a", "b", "t"})
 	checkByteLevel(t, []byte(pathShapeCases[7].in), []string{"a", "b", "c", "d", "e"})
 	checkByteLevel(t, []byte(pathShapeCases[8].in), []string{"a", "b", "c", "d", "e"})
 	checkByteLevel(t, []byte(pathShapeCases[9].in), []string{"a", "b"})
+	g := newPathGolden(t)
 	for _, tc := range pathShapeCases[5:10] {
-		checkSameEntries(t, chunked([]byte(tc.in), 1))
+		checkSameEntries(t, g, tc.name, chunked([]byte(tc.in), 1))
 		// (With a catalog: its verdicts on the definitions.)
-		in := []byte(tc.in)
-		for _, n := range []int{1, len(in)} {
-			checkSameBytes(t, chunked(in, n), WithCatalog(speccatalog.StandardV08(t)))
-		}
+		g.checkModes(t, tc.name+"/catalog", renderBytes, splitsOf([]byte(tc.in), false, 1, 0), WithCatalog(speccatalog.StandardV08(t)))
 	}
 }
 
@@ -245,10 +245,11 @@ var refShapeCases = []struct{ name, in string }{
 }
 
 // TestRefShapesMatchGeneric: streams with the special reference fields
-// give the generic path's messages, byte for byte (see matchGeneric).
+// give their recorded messages (the generic path's), byte for byte
+// (see matchRecorded).
 func TestRefShapesMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
-	matchGeneric(t, refShapeCases)
+	matchRecorded(t, refShapeCases)
 }
 
 // escShapeCases are streams with child ids whose canonical encoding keeps
@@ -274,14 +275,16 @@ var escShapeCases = []struct{ name, in string }{
 func TestEscapedOwnIDsByteLevel(t *testing.T) {
 	checkByteLevel(t, []byte(escShapeCases[3].in), []string{"q\"x", "b\\", "e\x01"})
 	checkByteLevel(t, []byte(escShapeCases[5].in), []string{"a\""})
+	g := newPathGolden(t)
 	for _, tc := range escShapeCases[3:6] {
-		checkSameEntries(t, chunked([]byte(tc.in), 1))
+		checkSameEntries(t, g, tc.name, chunked([]byte(tc.in), 1))
 	}
 }
 
 // TestEscapedIDsMatchGeneric: streams with child ids that keep an escape
-// give the generic path's messages, byte for byte (see matchGeneric).
+// give their recorded messages (the generic path's), byte for byte
+// (see matchRecorded).
 func TestEscapedIDsMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
-	matchGeneric(t, escShapeCases)
+	matchRecorded(t, escShapeCases)
 }

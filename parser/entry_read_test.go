@@ -9,85 +9,39 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-// runCanonical feeds chunks in mode and returns, per Feed and Close call,
-// the canonical (sorted-key) encoding of its parts, with the byte-level
-// component path on or off; the components with an empty child list (or
-// its loading_children_ placeholder) are added as they are, byte for byte
-// (see emptyListComponents).
-func runCanonical(t *testing.T, mode Mode, generic bool, chunks [][]byte, opts ...Option) []string {
-	t.Helper()
-	p, err := New(append([]Option{WithMode(mode)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.eng.(*progressiveEngine).generic = generic
-	var out []string
-	record := func(parts []Part, err error) {
-		s := ""
-		for _, pt := range parts {
-			s += fmt.Sprintf("text=%q;", pt.Text)
-			for _, m := range pt.Messages {
-				v, ok := decodeObject(m)
-				if !ok || !json.Valid(m) {
-					t.Fatalf("invalid message %s", m)
-				}
-				s += canonicalJSON(v) + ";"
-				s += emptyListComponents(m)
-			}
-		}
-		if err != nil {
-			s += "error=" + err.Error()
-		}
-		out = append(out, s)
-	}
-	for _, c := range chunks {
-		record(p.Feed(c))
-	}
-	record(p.Close())
-	return out
-}
-
-// checkSamePaths checks that the byte-level component path yields, call by
-// call, the same messages (up to key order) as the generic path.
-func checkSamePaths(t *testing.T, chunks [][]byte, opts ...Option) {
-	t.Helper()
-	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-		fast := runCanonical(t, mode, false, chunks, opts...)
-		slow := runCanonical(t, mode, true, chunks, opts...)
-		for i := range fast {
-			if fast[i] != slow[i] {
-				t.Fatalf("%s call %d:\nbyte-level: %s\n   generic: %s", mode, i, fast[i], slow[i])
-			}
-		}
-	}
-}
-
+// TestFastPathMatchesGenericOnSuite: the streaming suite's cases, fed as
+// their steps and in chunks of 1, 3 and 16 bytes, give their recorded
+// messages (the generic path's) up to key order (renderCanonical).
 func TestFastPathMatchesGenericOnSuite(t *testing.T) {
+	g := newPathGolden(t)
 	cases, _ := loadStreamingSuite(t)
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			var chunks [][]byte
+			var steps [][]byte
 			var all []byte
 			for _, st := range c.Steps {
-				chunks = append(chunks, []byte(st.Input))
+				steps = append(steps, []byte(st.Input))
 				all = append(all, st.Input...)
 			}
-			checkSamePaths(t, chunks)
-			for _, n := range []int{1, 3, 16} {
-				checkSamePaths(t, chunked(all, n))
-			}
+			g.checkModes(t, t.Name()[len(g.name)+1:], renderCanonical, append([][][]byte{steps}, splitsOf(all, false, 1, 3, 16)...))
 		})
 	}
 }
 
+// TestFastPathMatchesGenericOnCorpus: corpus turns, in chunks of 1, 5, 16
+// and 256 bytes, give their recorded messages (the generic path's) up to
+// key order.
 func TestFastPathMatchesGenericOnCorpus(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
+	g := newPathGolden(t)
+	picked := []int{0, 1, 2, 7, 42, 99, 150, 199}
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		turns := corpusTurns(t, corpus, 0, 1, 2, 7, 42, 99, 150, 199)
+		turns := corpusTurns(t, corpus, picked...)
 		for ti, turn := range turns {
 			for _, n := range []int{1, 5, 16, 256} {
-				t.Run(fmt.Sprintf("%s/turn%d/chunk%d", corpus, ti, n), func(t *testing.T) {
-					checkSamePaths(t, chunked(turn, n))
+				name := fmt.Sprintf("%s/turn%d/chunk%d", corpus, picked[ti], n)
+				t.Run(name, func(t *testing.T) {
+					g.checkModes(t, name, renderCanonical, [][][]byte{chunked(turn, n)})
 				})
 			}
 		}
@@ -134,12 +88,14 @@ var fastPathCases = []struct {
 	{"v08_required_missing", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a","b"]}}}},{"id":"a","component":{"Image":{"usageHint":"avatar"}}},{"id":"b","component":{"Text":{"text":{"literalString":"long enough to be cut"}}}}]}}]</a2ui-json>`},
 }
 
+// TestFastPathCases: fastPathCases, in chunks of 1, 2, 7 and 16 bytes and
+// whole, give their recorded messages (the generic path's) up to key
+// order.
 func TestFastPathCases(t *testing.T) {
+	g := newPathGolden(t)
 	for _, tc := range fastPathCases {
 		t.Run(tc.name, func(t *testing.T) {
-			for _, n := range []int{1, 2, 7, 16, len(tc.in)} {
-				checkSamePaths(t, chunked([]byte(tc.in), n))
-			}
+			g.checkModes(t, tc.name, renderCanonical, splitsOf([]byte(tc.in), false, 1, 2, 7, 16, 0))
 		})
 	}
 }

@@ -107,12 +107,13 @@ var catalogRefStreams = []struct {
 
 // TestCatalogRefFieldsMatchGeneric: with a catalog, the components of
 // types with reference fields of their own are read at byte level (but
-// Odd's) and the streams give the generic path's messages byte for byte,
-// in both modes, fed one byte at a time, in two pieces split at every
-// byte and at a few chunk sizes; the surface at rest is frozen and thawed
-// with the same output.
+// Odd's) and the streams give their recorded messages (the generic
+// path's) byte for byte, in both modes, fed one byte at a time, in two
+// pieces split at every byte and at a few chunk sizes; the surface at
+// rest is frozen and thawed with the same output.
 func TestCatalogRefFieldsMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
+	g := newPathGolden(t)
 	v09, v08 := refCatalogs(t)
 	for _, tc := range catalogRefStreams {
 		t.Run(tc.name, func(t *testing.T) {
@@ -122,12 +123,7 @@ func TestCatalogRefFieldsMatchGeneric(t *testing.T) {
 			}
 			in := []byte(tc.in)
 			checkByteLevelWith(t, in, tc.byteLevel, cat)
-			for _, n := range []int{1, 3, 16, len(in)} {
-				checkSameBytes(t, chunked(in, n), cat)
-			}
-			for k := 1; k < len(in); k++ {
-				checkSameBytes(t, [][]byte{in[:k], in[k:]}, cat)
-			}
+			g.checkModes(t, tc.name, renderBytes, splitsOf(in, true, 1, 3, 16, 0), cat)
 		})
 	}
 }
@@ -297,10 +293,11 @@ func randomCatalogRefStream(seed int64, v08 bool) []byte {
 
 // TestCatalogRefFieldsRandomMatchGeneric: random streams of components of
 // types with reference fields of their own (see randomCatalogRefStream),
-// v0.9 and v0.8, with their catalog, give the generic path's messages byte
-// for byte in both modes, fed one byte at a time, in chunks of a random
-// size and in two pieces split at a few random bytes (-catrefs.streams for
-// more streams).
+// v0.9 and v0.8, with their catalog, give their recorded messages (the
+// generic path's) byte for byte in both modes, fed one byte at a time, in
+// chunks of a random size and in two pieces split at a few random bytes
+// (-catrefs.streams for more streams, which must be recorded first: see
+// golden_paths_test.go).
 func TestCatalogRefFieldsRandomMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	v09Cat, v08Cat := refCatalogs(t)
@@ -311,7 +308,9 @@ func TestCatalogRefFieldsRandomMatchGeneric(t *testing.T) {
 			n = 50
 		}
 	}
-	checkRandomMatchGeneric(t, n, randomCatalogRefStream, func(v08 bool) []Option {
+	g := newPathGolden(t)
+	g.partial = n != 200
+	checkRandomRecorded(t, g, n, randomCatalogRefStream, func(v08 bool) []Option {
 		if v08 {
 			return []Option{WithCatalog(v08Cat)}
 		}

@@ -31,8 +31,9 @@ var byteLevelShapes = []byteShape{
 }
 
 // TestByteLevelShapes checks that each shape is read at byte level and
-// gives, call by call, the messages of the generic path byte for byte, with and without a catalog, fed one byte at a time, in
-// two pieces split at every byte and at a few chunk sizes, with the same
+// gives, call by call, its recorded messages (the generic path's) byte for
+// byte, with and without a catalog, fed one byte at a time, in two pieces
+// split at every byte and at a few chunk sizes, with the recorded
 // placeholders, waits and dependence on the buffer.
 func TestByteLevelShapes(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
@@ -48,10 +49,12 @@ type byteShape struct {
 }
 
 // checkByteLevelShapes checks that each shape is read at byte level and
-// gives the generic path's bytes, call by call, both modes, one byte at a
-// time, split at every byte, with and without the family's catalog (a
-// name that starts with v08 is v0.8), with the same entries.
+// gives its recorded bytes (renderBytes), call by call, both modes, one
+// byte at a time, split at every byte, with and without the family's
+// catalog (a name that starts with v08 is v0.8), with the recorded entries
+// (checkSameEntries). t is the top-level test.
 func checkByteLevelShapes(t *testing.T, shapes []byteShape) {
+	g := newPathGolden(t)
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	for _, tc := range shapes {
 		cat := v09
@@ -61,15 +64,10 @@ func checkByteLevelShapes(t *testing.T, shapes []byteShape) {
 		in := []byte(tc.in)
 		t.Run(tc.name, func(t *testing.T) {
 			checkByteLevel(t, in, tc.byteLevel)
-			for _, opts := range [][]Option{nil, {cat}} {
-				for _, n := range []int{1, 3, 16, len(in)} {
-					checkSameBytes(t, chunked(in, n), opts...)
-				}
-				for k := 1; k < len(in); k++ {
-					checkSameBytes(t, [][]byte{in[:k], in[k:]}, opts...)
-				}
-			}
-			checkSameEntries(t, chunked(in, 1))
+			splits := splitsOf(in, true, 1, 3, 16, 0)
+			g.checkModes(t, tc.name+"/no catalog", renderBytes, splits)
+			g.checkModes(t, tc.name+"/catalog", renderBytes, splits, cat)
+			checkSameEntries(t, g, tc.name, chunked(in, 1))
 		})
 	}
 }
@@ -111,41 +109,6 @@ func byteLevelComps(t *testing.T, in []byte, opts ...Option) map[string]bool {
 	return fast
 }
 
-// checkSameBytes checks that the byte-level component path yields, call
-// by call, the same bytes as the generic path.
-func checkSameBytes(t *testing.T, chunks [][]byte, opts ...Option) {
-	t.Helper()
-	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-		var out [2][]string
-		for i, generic := range []bool{false, true} {
-			p, err := New(append([]Option{WithMode(mode)}, opts...)...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p.eng.(*progressiveEngine).generic = generic
-			record := func(parts []Part, err error) {
-				s := fmt.Sprint(err)
-				for _, pt := range parts {
-					s += fmt.Sprintf(";text=%q", pt.Text)
-					for _, m := range pt.Messages {
-						s += ";" + string(m)
-					}
-				}
-				out[i] = append(out[i], s)
-			}
-			for _, c := range chunks {
-				record(p.Feed(c))
-			}
-			record(p.Close())
-		}
-		for i := range out[0] {
-			if out[0][i] != out[1][i] {
-				t.Fatalf("%s call %d:\nbyte-level: %s\n   generic: %s", mode, i, out[0][i], out[1][i])
-			}
-		}
-	}
-}
-
 // randomSplits are the chunkings a random differential test feeds in: one
 // byte at a time, chunks of a random size, and three two-piece splits at
 // random bytes (r seeded by the stream's seed).
@@ -178,22 +141,22 @@ func writeComponentBlock(b *strings.Builder, v08 bool, comps []string) {
 	}
 }
 
-// checkRandomMatchGeneric feeds n random streams of each family (stream,
-// by seed), with opts (by family), in the chunkings of randomSplits, and
-// checks the byte-level path gives the generic path's bytes (see
-// checkSameBytes); it stops at the first stream that differs.
-func checkRandomMatchGeneric(t *testing.T, n int, stream func(seed int64, v08 bool) []byte, opts func(v08 bool) []Option) {
+// checkRandomRecorded feeds n random streams of each family (stream, by
+// seed), with opts (by family), in the chunkings of randomSplits, and
+// checks that the byte-level path gives their recorded bytes
+// (renderBytes), key "seed=SEED v08=V08"; it stops at the first stream
+// that differs. g is the top-level test's.
+func checkRandomRecorded(t *testing.T, g *pathGolden, n int, stream func(seed int64, v08 bool) []byte, opts func(v08 bool) []Option) {
 	t.Helper()
 	for seed := range int64(n) {
 		for _, v08 := range []bool{false, true} {
 			in := stream(seed, v08)
-			r := rand.New(rand.NewSource(seed))
-			for _, chunks := range randomSplits(in, r) {
-				if !t.Run(fmt.Sprintf("seed%d_v08_%v_%dchunks", seed, v08, len(chunks)), func(t *testing.T) {
-					checkSameBytes(t, chunks, opts(v08)...)
-				}) {
-					t.Fatalf("input:\n%s", in)
-				}
+			splits := randomSplits(in, rand.New(rand.NewSource(seed)))
+			key := fmt.Sprintf("seed=%d v08=%v", seed, v08)
+			if !t.Run(fmt.Sprintf("seed%d_v08_%v", seed, v08), func(t *testing.T) {
+				g.checkModes(t, key, renderBytes, splits, opts(v08)...)
+			}) {
+				t.Fatalf("input:\n%s", in)
 			}
 		}
 	}

@@ -190,11 +190,30 @@ func (g *goldenTable) skip(key string) {
 }
 
 func (g *goldenTable) add(key string, h hash.Hash) {
+	g.addSum(key, hex.EncodeToString(h.Sum(nil)))
+}
+
+// addSum adds the hash sum (hex) under key.
+func (g *goldenTable) addSum(key, sum string) {
 	if g.hashes == nil {
 		g.hashes = map[string]string{}
 	}
 	g.keys = append(g.keys, key)
-	g.hashes[key] = hex.EncodeToString(h.Sum(nil))
+	g.hashes[key] = sum
+}
+
+// write writes g to path, header first, one "KEY\tHASH" line per key in
+// g's order.
+func (g *goldenTable) write(path, header string) error {
+	var b strings.Builder
+	b.WriteString(header)
+	for _, k := range g.keys {
+		fmt.Fprintf(&b, "%s\t%s\n", k, g.hashes[k])
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 const goldenHeader = "# SHA-256 of the parser's canonical output (parser/golden_hash_test.go);\n" +
@@ -215,15 +234,7 @@ func (g *goldenTable) check(t *testing.T, file string) {
 	t.Helper()
 	path := filepath.Join(goldenDir, file)
 	if goldenUpdate() {
-		var b strings.Builder
-		b.WriteString(goldenHeader)
-		for _, k := range g.keys {
-			fmt.Fprintf(&b, "%s\t%s\n", k, g.hashes[k])
-		}
-		if err := os.MkdirAll(goldenDir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		if err := g.write(path, goldenHeader); err != nil {
 			t.Fatal(err)
 		}
 		return

@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"testing"
 )
 
@@ -10,7 +12,8 @@ import (
 // the delta yields must give the same components as applying the
 // progressive snapshots (and the same data, for input with one data model
 // message: see checkDeltaDataMerged); and the byte-level component path
-// must yield the same messages as the generic one.
+// must yield the messages recorded from the generic one, up to key order
+// (for the seeds: golden_paths_test.go).
 func FuzzProgressiveDelta(f *testing.F) {
 	seeds := []string{
 		`<a2ui-json>[{"beginRendering": {"root": "root", "surfaceId": "s1"}}, {"surfaceUpdate": {"surfaceId": "s1", "components": [{"id": "root", "component": {"Card": {"child": "c1"}}}, {"id": "c1", "component": {"Text": {"text": {"literalString": "hello"}}}}]}}]</a2ui-json>`,
@@ -25,8 +28,11 @@ func FuzzProgressiveDelta(f *testing.F) {
 	for _, c := range progressiveDeltaCases {
 		f.Add(byte(c.chunk-1), []byte(c.in))
 	}
+	g := newPathGolden(f)
 	f.Fuzz(func(t *testing.T, size byte, in []byte) {
-		checkProgressiveDelta(t, int(size%32)+1, in)
+		n := int(size%32) + 1
+		sum := sha256.Sum256(in)
+		checkProgressiveDelta(t, n, in, g, fmt.Sprintf("input=%x chunk=%d", sum[:8], n))
 	})
 }
 
@@ -65,16 +71,18 @@ var progressiveDeltaCases = []struct {
 // TestProgressiveDeltaCases runs the property of FuzzProgressiveDelta on
 // the inputs the fuzzer found, so that it is checked in every test run.
 func TestProgressiveDeltaCases(t *testing.T) {
+	g := newPathGolden(t)
 	for _, c := range progressiveDeltaCases {
 		t.Run(c.name, func(t *testing.T) {
-			checkProgressiveDelta(t, c.chunk, []byte(c.in))
+			checkProgressiveDelta(t, c.chunk, []byte(c.in), g, c.name)
 		})
 	}
 }
 
 // checkProgressiveDelta checks the properties of FuzzProgressiveDelta on
-// one input cut into chunks of n bytes.
-func checkProgressiveDelta(t *testing.T, n int, in []byte) {
+// one input cut into chunks of n bytes; the messages are compared with
+// those recorded under key in g (the inputs the fuzzer makes have none).
+func checkProgressiveDelta(t *testing.T, n int, in []byte, g *pathGolden, key string) {
 	t.Helper()
 	chunks := chunked(in, n)
 	prog, perr := runMode(t, ModeProgressive, nil, chunks)
@@ -89,5 +97,5 @@ func checkProgressiveDelta(t *testing.T, n int, in []byte) {
 	if err := checkDeltaDataMerged(in, delta, p, d); err != nil {
 		t.Fatal(err)
 	}
-	checkSamePaths(t, chunks)
+	g.checkModes(t, key, renderCanonical, [][][]byte{chunks})
 }
