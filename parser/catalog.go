@@ -153,7 +153,7 @@ func (e *progressiveEngine) renderable() bool {
 	if vt != jsonparser.Object {
 		return true // (no properties to check: a "path" first, see objPath)
 	}
-	for _, req := range e.cat.RequiredFields(name) {
+	for _, req := range e.cat.RequiredFields(typeName([]byte(name))) {
 		if _, _, _, err := jsonparser.Get(props, req); err != nil {
 			return false
 		}

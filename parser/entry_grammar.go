@@ -70,11 +70,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		return i, false
 	}
 	key := c.out[ka : len(c.out)-1]
-	bit, field, slow := topKey(key)
-	if slow {
-		c.slow = true
-		return i, false
-	}
+	bit, field := topKey(key)
 	if c.rules && !c.v08 && bit&(seenID|seenComponent) == 0 {
 		field = c.ruleField(key, field)
 	}
@@ -115,9 +111,10 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		z := len(c.out) - 1
-		if esc && (!c.canonIn || bit != seenID) {
-			// (An escape the canonical encoding keeps in the id: its
-			// decoding is the component's id, see ownID.)
+		if esc && !c.canonIn {
+			// (An escape the canonical encoding keeps: the id's decoding
+			// is the component's id, see ownID, the type's its type, see
+			// typeName.)
 			c.needCanon()
 			return i, false
 		}
@@ -129,6 +126,11 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			c.idA, c.idB, c.idEsc = a, z, esc
 		} else {
 			c.compOK = true
+		}
+		if c.rules && !c.v08 && hasName(c.single, key) {
+			// (A catalog's reference field: a reference only, see
+			// catalogRead.)
+			c.slots = append(c.slots, childSlot{field: cfRef, esc: esc, a: int32(a), b: int32(z)})
 		}
 	case field == cfChildren && b[i] == '{':
 		if i, ok = c.template(b, i, 2); !ok {
@@ -146,15 +148,11 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		if i, ok = c.refField(b, i, field, 1); !ok {
 			return i, false
 		}
-	case field >= 0 && b[i] == '{':
-		if i, ok = c.refObject(b, i, 1); !ok {
+	case field >= 0 && b[i] != '"':
+		if i, ok = c.childValue(b, i, field, 1); !ok {
 			return i, false
 		}
 	case field >= 0:
-		if b[i] != '"' {
-			c.slow = true
-			return i, false
-		}
 		if i, ok = c.slot(b, i, field); !ok {
 			return i, false
 		}
@@ -195,19 +193,14 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 		c.out = append(c.out, '}')
 		return i + 1, true
 	}
-	i, path, ok := c.defType(b, i)
+	i, path, cf, ok := c.defType(b, i)
 	if !ok {
 		return i, false
 	}
-	if path {
-		return c.defRest(b, i)
-	}
-	if b[i] != '{' {
-		c.slow = true
-		return i, false
-	}
-	if i, ok = c.props(b, i); !ok {
-		return i, false
+	if !path {
+		if i, ok = c.defValue(b, i, cf); !ok {
+			return i, false
+		}
 	}
 	return c.defRest(b, i)
 }
@@ -257,10 +250,9 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return i, false
 	}
 	key := c.out[ka : len(c.out)-1]
-	bit, field, slow := topKey(key)
-	if slow || bit == seenID || bit == seenComponent {
-		c.slow = true
-		return i, false
+	bit, field := topKey(key)
+	if bit&(seenID|seenComponent) != 0 {
+		bit = 0 // (an "id" or "component" property: any other one)
 	}
 	if i, path, ok := c.propPath.member(c, b, i, key); path || !ok {
 		return i, ok
@@ -292,13 +284,9 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 		return c.ownComponentID(b, i, 2)
 	case field >= cfRef:
 		return c.refField(b, i, field, 2)
-	case field >= 0 && b[i] == '{':
-		return c.refObject(b, i, 2)
+	case field >= 0 && b[i] != '"':
+		return c.childValue(b, i, field, 2)
 	case field >= 0:
-		if b[i] != '"' {
-			c.slow = true
-			return i, false
-		}
 		return c.slot(b, i, field)
 	case b[i] == '[':
 		return c.topArray(b, i)
@@ -308,14 +296,14 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 
 // list reads a list of child ids at b[i], the value of a member at
 // nesting depth depth; at is where the list is, for the checkpoints
-// between its elements. An empty one is recorded (see emptyList).
+// between its elements. An empty one is recorded (see emptyList). A value
+// of another shape is read as childValue reads it.
 func (c *compScanner) list(b []byte, i int, field int, at resumePoint, depth int) (int, bool) {
 	if i >= len(b) {
 		return i, false
 	}
 	if b[i] != '[' {
-		c.slow = true
-		return i, false
+		return c.childValue(b, i, field, depth)
 	}
 	c.out = append(c.out, '[')
 	i = jsonwire.SkipSpace(b, i+1)

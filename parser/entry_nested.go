@@ -41,9 +41,13 @@ func childFieldOf(k []byte) int {
 }
 
 // childValue reads the value at b[i] of child field cf (a childFields
-// index) below the top level: a string is a slot, a list of strings slots
-// (an empty "children" or "explicitList" an empty list), an object is
-// walked; a list holding anything else needs the generic path.
+// index) below the top level, or at the top level when it is of a shape
+// the schema rejects there (a "children" that is a string, a "child" that
+// is a list, ...), as placeholderSet.walk walks it: a string is a slot, a
+// list's strings slots (an empty "children" or "explicitList" an empty
+// list), anything else a value, walked. The component is nested: its
+// references are the ones protocol.ComponentRefs reads (none in a
+// "children" string, say), see nestedOrder.
 func (c *compScanner) childValue(b []byte, i int, cf int, depth int) (int, bool) {
 	c.nested, c.sorted = true, true
 	if i >= len(b) {
@@ -62,36 +66,63 @@ func (c *compScanner) childValue(b []byte, i int, cf int, depth int) (int, bool)
 	return c.value(b, i, depth)
 }
 
-// refObject reads the object at b[i] of a top-level child field ("child":
-// {"componentId": ...}): walked, a reference by its componentId.
-func (c *compScanner) refObject(b []byte, i int, depth int) (int, bool) {
-	c.nested, c.sorted = true, true
-	return c.value(b, i, depth)
-}
-
 // defType reads a member of a v0.8 definition at b[i]: a type and its
 // colon, taking the type's reference fields under the catalog's rules, or
 // a "path" member with its value (path; see defPath). A type with an
-// escape, empty, or named as a child field needs the generic path.
-func (c *compScanner) defType(b []byte, i int) (next int, path, ok bool) {
+// escape is read in its canonical encoding (its decoding is the type, see
+// typeName). An empty type (protocol.ComponentRefs reads no reference
+// there) or one named as a child field cf (placeholderSet.walk walks it as
+// that field of the definition) make the component nested.
+func (c *compScanner) defType(b []byte, i int) (next int, path bool, cf int, ok bool) {
 	ka := len(c.out) + 1
 	i, esc, ok := c.str(b, i)
+	if ok && esc && !c.canonIn {
+		c.needCanon()
+		ok = false
+	}
 	if !ok {
-		return i, false, false
+		return i, false, -1, false
 	}
 	key := c.out[ka : len(c.out)-1]
-	if esc || len(key) == 0 || isChildField(key) {
-		c.slow = true
-		return i, false, false
-	}
 	if i, path, ok := c.defPath.member(c, b, i, key); path || !ok {
-		return i, path, ok
+		return i, path, -1, ok
+	}
+	cf = -1
+	if len(key) == 0 || isChildField(key) {
+		c.nested, c.sorted = true, true
+		if len(key) > 0 {
+			cf = childFieldOf(key)
+		}
 	}
 	if c.rules {
-		c.single, c.lists = c.cat.RefFields(string(key))
+		c.single, c.lists = c.cat.RefFields(typeName(key))
 	}
 	i, ok = c.colon(b, i)
-	return i, false, ok
+	return i, false, cf, ok
+}
+
+// defValue reads the value at b[i] of a type of a v0.8 definition named as
+// child field cf (-1: none): its properties (an object), else the child
+// field's value (childValue), else a value, walked (nested).
+func (c *compScanner) defValue(b []byte, i int, cf int) (int, bool) {
+	switch {
+	case b[i] == '{':
+		return c.props(b, i)
+	case cf >= 0:
+		return c.childValue(b, i, cf, 2)
+	}
+	c.nested, c.sorted = true, true
+	return c.value(b, i, 2)
+}
+
+// typeName is the type named by the bytes k of a JSON string (its
+// escapes decoded).
+func typeName(k []byte) string {
+	if !slices.Contains(k, '\\') {
+		return string(k)
+	}
+	s, _ := jsonwire.Unescape(k)
+	return s
 }
 
 // defRest reads what follows a type of a v0.8 definition: its end, or
@@ -107,18 +138,14 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 		}
 		c.nested, c.sorted = true, true
 		var path bool
-		if i, path, ok = c.defType(b, jsonwire.SkipSpace(b, i)); !ok {
+		var cf int
+		if i, path, cf, ok = c.defType(b, jsonwire.SkipSpace(b, i)); !ok {
 			return i, false
 		}
 		if path {
 			continue
 		}
-		if b[i] == '{' {
-			i, ok = c.props(b, i)
-		} else {
-			i, ok = c.value(b, i, 2)
-		}
-		if !ok {
+		if i, ok = c.defValue(b, i, cf); !ok {
 			return i, false
 		}
 	}
@@ -232,7 +259,7 @@ func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) boo
 		// the references.
 		r.walkObject(m.va)
 		for _, t := range r.members(m.va) {
-			if src[t.va] == '{' {
+			if src[t.va] == '{' && t.kb > t.ka { // (an empty type has none)
 				r.propRefs(t.va, src[t.ka:t.kb])
 			}
 		}
@@ -366,7 +393,7 @@ func (r *orderReader) walkValue(i int) {
 func (r *orderReader) propRefs(i int, typ []byte) {
 	var single, list []string
 	if r.cat != nil {
-		single, list = r.cat.RefFields(string(typ))
+		single, list = r.cat.RefFields(typeName(typ))
 	}
 	str := func(m member, found bool) {
 		if found && r.src[m.va] == '"' {

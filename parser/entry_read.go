@@ -46,20 +46,19 @@ import (
 // that clears an object holding child fields, whose ids become references
 // the processing leaves alone (cfRef, see unwalkFrom); a v0.8 "children"
 // object that is no {"explicitList"} is read as a template, and a
-// template that is no object as a value.
-// Anything else takes the generic path (decoded maps), which gives the
-// same observable result: a v0.9 component whose "component" is no
-// string (an object is a definition as v0.8's, without the path rules;
-// anything else has its top-level child fields walked but no
-// references), an id or a type that is no string, a type that keeps an
-// escape, an empty definition key or one that is a child field, a
-// top-level (v0.8: property) "children" or "explicitList" that is no list
-// (nor, for "children", an object), a "child", "contentChild" or
-// "entryPointChild" there that is no string nor object, a v0.8
-// definition or type's properties that are no object, an empty object as
-// the component, or a type whose catalog names a child list,
-// componentId, id or component among its single reference fields
-// (componentId, id or component among its list ones: see ruleKinds).
+// template that is no object as a value. A child field of a shape the
+// schema rejects ("children" a string, "child" a list) is read as
+// placeholderSet.walk walks it (childValue) and its references as
+// protocol.ComponentRefs reads them (none in a "children" string); so are
+// v0.8 definitions of other shapes (defType), "id" and "component"
+// properties, a type that keeps an escape (typeName), and a type whose
+// catalog names a child list, componentId, id or component among its
+// reference fields (ruleKinds' odd). Anything else takes the generic
+// path (decoded maps), which gives the same observable result: a v0.9
+// component whose "component" is no string (an object is a definition as
+// v0.8's, without the path rules; anything else has its top-level child
+// fields walked but no references), a v0.8 one whose "component" is no
+// object, an id that is no string, an empty id or type, no id or no type.
 // With a catalog, a component's verdict is taken on its bytes
 // (catalog.go).
 
@@ -478,30 +477,30 @@ func (c *compScanner) result(names *idNames) *fastComp {
 }
 
 // topKey classifies a top-level key of a component.
-func topKey(k []byte) (bit uint8, field int, slow bool) {
+func topKey(k []byte) (bit uint8, field int) {
 	switch string(k) {
 	case "id":
-		return seenID, -1, false
+		return seenID, -1
 	case "component":
-		return seenComponent, -1, false
+		return seenComponent, -1
 	case "children":
-		return seenChildren, cfChildren, false
+		return seenChildren, cfChildren
 	case "explicitList":
-		return seenExplicitList, cfExplicitList, false
+		return seenExplicitList, cfExplicitList
 	case "child":
-		return seenChild, cfChild, false
+		return seenChild, cfChild
 	case "contentChild":
-		return seenContentChild, cfContentChild, false
+		return seenContentChild, cfContentChild
 	case "entryPointChild":
-		return seenEntryPointChild, cfEntryPointChild, false
+		return seenEntryPointChild, cfEntryPointChild
 	case "detail", "summary", "root":
-		return 0, cfRef, false
+		return 0, cfRef
 	case "template":
-		return 0, refList, false
+		return 0, refList
 	case "componentId":
-		return 0, cfOwnID, false
+		return 0, cfOwnID
 	}
-	return 0, -1, false
+	return 0, -1
 }
 
 // isChildField reports whether k is one of childFields.

@@ -101,46 +101,46 @@ func (c *compScanner) ownComponentID(b []byte, i int, depth int) (int, bool) {
 
 // catalogRead is the catalog's say on the component just read (compFast):
 // read again with the reference fields of its type (v0.8: of each type of
-// its definition) when they need it (see ruleKinds), the generic path when
-// the reader cannot take them.
+// its definition) when they need it (see ruleKinds), as a nested component
+// (its references read by the order reader, with the catalog) when its
+// slots cannot say them.
 func (c *compScanner) catalogRead() int {
 	// (On every read with a catalog, a sniff's too: the type is found in
 	// place, without listing the members.)
-	own, ok := false, true
+	own, odd := false, false
 	if c.v08 {
 		jsonparser.ObjectEach(c.out, func(typ, _ []byte, _ jsonparser.ValueType, _ int) error {
-			o, k := ruleKinds(c.cat.RefFields(string(typ)))
-			own, ok = own || o, ok && k
+			o, d := ruleKinds(c.cat.RefFields(typeName(typ)))
+			own, odd = own || o, odd || d
 			return nil
 		}, "component")
 	} else {
-		typ, _, _, _ := jsonparser.Get(c.out, "component") // (a string without escapes: see topMember)
-		c.single, c.lists = c.cat.RefFields(string(typ))
-		own, ok = ruleKinds(c.single, c.lists)
+		typ, _, _, _ := jsonparser.Get(c.out, "component") // (a string: see topMember)
+		c.single, c.lists = c.cat.RefFields(typeName(typ))
+		own, odd = ruleKinds(c.single, c.lists)
 	}
-	switch {
-	case !ok:
-		c.slow = true
-		return compSlow
-	case !own:
+	if !own && !odd {
 		return compFast
 	}
 	c.rules = true
-	return c.reread(c.out, true)
+	r := c.reread(c.out, true)
+	c.nested = c.nested || odd
+	return r
 }
 
 // ruleKinds reports whether a type's reference fields single and list make
 // its components read differently from a type without (own): a name that
 // is no well-known one of its kind, or a list field whose list's objects'
-// "child" would count ("template", a single name); and whether the reader
-// can take them (ok): not a child list among the single fields, nor a
-// component's own componentId, id or type.
-func ruleKinds(single, list []string) (own, ok bool) {
+// "child" would count ("template", a single name); and whether its slots
+// cannot say its references (odd: a child list among the single fields,
+// or a component's own componentId, id or type among either), which the
+// order reader then reads (see nestedOrder).
+func ruleKinds(single, list []string) (own, odd bool) {
 	for _, k := range single {
 		switch k {
 		case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
 		case "children", "explicitList", "componentId", "id", "component":
-			return own, false
+			odd = true
 		default:
 			own = true
 		}
@@ -149,21 +149,21 @@ func ruleKinds(single, list []string) (own, ok bool) {
 		switch k {
 		case "children", "explicitList":
 		case "componentId", "id", "component":
-			return own, false
+			odd = true
 		default:
 			own = true
 		}
 	}
-	return own, true
+	return own, odd
 }
 
 // ruleField is topKey's field of key k under the type's reference fields
-// (rules): a child field keeps its own (a single name wins over a list
-// one, as in protocol.ComponentRefs), a single field is cfRef, a list field
-// refList.
+// (rules): a child field or the component's componentId keeps its own (a
+// single name wins over a list one, as in protocol.ComponentRefs), a
+// single field is cfRef, a list field refList.
 func (c *compScanner) ruleField(k []byte, field int) int {
 	switch {
-	case field >= 0 && field < cfOwnID:
+	case field >= 0 && field <= cfOwnID:
 		return field
 	case hasName(c.single, k):
 		return cfRef

@@ -19,8 +19,8 @@ import (
 // catalogs with two types of their own: Panel, with the single reference
 // fields header and template and the list fields items, slots and detail
 // (a single name among the list fields), and Odd, whose "children" holds
-// one id (a reference the byte-level reader cannot take: its components
-// take the generic path).
+// one id (a reference its slots cannot say: the order reader reads its
+// references, see ruleKinds).
 func refCatalogs(t *testing.T) (v09, v08 *protocol.Catalog) {
 	t.Helper()
 	id09 := map[string]any{"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/ComponentId"}
@@ -99,18 +99,18 @@ var catalogRefStreams = []struct {
 		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"c","text":"C"},{"component":"Text","id":"b","text":"B2"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "m", "b", "n", "c"}},
 	{"v09_panel_fields", fastCS + `{"updateComponents":{"components":[{"id":"root","component":"Panel","header":"h","template":"t","items":["i1","i2","i3"],"slots":["s1",{"child":"x"},{"k":[1]}],"detail":["d1",{"child":"y"}],"children":["w"],"text":"z"},{"component":"Text","id":"i2","text":"2"},{"component":"Text","id":"h","text":"H"},{"component":"Text","id":"x","text":"X"},{"component":"Text","id":"t","text":"T"},{"component":"Text","id":"s1","text":"S"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "i2", "h", "x", "t", "s1"}},
 	{"v09_panel_value_shapes", fastCS + `{"updateComponents":{"components":[{"children":["a","b","c","d","e"],"component":"Column","id":"root"},{"id":"a","component":"Panel","items":{"explicitList":["x","y"]}},{"id":"b","items":{"componentId":"y","path":"/p"},"component":"Panel"},{"id":"c","component":"Panel","items":{"template":{"componentId":"z"}},"header":{"componentId":"x"}},{"id":"d","component":"Panel","items":"x","header":["y",{"child":"z"}],"template":{"k":"z"}},{"id":"e","component":"Panel","header":7,"slots":{"explicitList":["z"]},"template":["y"]},{"component":"Text","id":"y","text":"Y"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "a", "b", "c", "d", "e", "y"}},
-	{"v09_odd_takes_generic", fastCS + `{"updateComponents":{"components":[{"id":"root","component":"Odd","children":"a"},{"id":"a","component":"Modal","trigger":"b","content":"b"},{"component":"Text","id":"b","text":"B"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"a", "b"}},
+	{"v09_odd", fastCS + `{"updateComponents":{"components":[{"id":"root","component":"Odd","children":"a"},{"id":"a","component":"Modal","trigger":"b","content":"b"},{"component":"Text","id":"b","text":"B"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`, []string{"root", "a", "b"}},
 	{"v08_panel_fields", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Panel":{"header":"h","template":"t","items":{"explicitList":["i1","i2"]},"slots":["s1",{"child":"x"}],"detail":{"explicitList":["d1"]},"child":"w"}}},{"component":{"Text":{"text":{"literalString":"H"}}},"id":"h"},{"component":{"Text":{"text":{"literalString":"2"}}},"id":"i2"},{"component":{"Text":{"text":{"literalString":"T"}}},"id":"t"}],"surfaceId":"s"}}]</a2ui-json>`, []string{"root", "h", "i2", "t"}},
 	{"v08_two_types", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Panel":{"header":"b","slots":["c"]},"Card":{"child":"a"}}},{"component":{"Text":{"text":{"literalString":"C"}}},"id":"c"},{"id":"b","component":{"Panel":{"items":{"template":{"componentId":"a","dataBinding":"/x"}},"header":{"componentId":"c"}}}}],"surfaceId":"s"}}]</a2ui-json>`, []string{"root", "c", "b"}},
-	{"v08_odd_and_modal", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Odd":{"children":"m"}}},{"component":{"Modal":{"contentChild":"b","entryPointChild":"a"}},"id":"m"},{"component":{"Text":{"text":{"literalString":"A"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`, []string{"m", "a"}},
+	{"v08_odd_and_modal", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Odd":{"children":"m"}}},{"component":{"Modal":{"contentChild":"b","entryPointChild":"a"}},"id":"m"},{"component":{"Text":{"text":{"literalString":"A"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`, []string{"root", "m", "a"}},
 }
 
 // TestCatalogRefFieldsMatchGeneric: with a catalog, the components of
-// types with reference fields of their own are read at byte level (but
-// Odd's) and the streams give their recorded messages (the generic
-// path's) byte for byte, in both modes, fed one byte at a time, in two
-// pieces split at every byte and at a few chunk sizes; the surface at
-// rest is frozen and thawed with the same output.
+// types with reference fields of their own are read at byte level (Odd's
+// too) and the streams give their recorded messages (the generic path's)
+// byte for byte, in both modes, fed one byte at a time, in two pieces
+// split at every byte and at a few chunk sizes; the surface at rest is
+// frozen and thawed with the same output.
 func TestCatalogRefFieldsMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	g := newPathGolden(t)
@@ -140,29 +140,29 @@ func checkByteLevelWith(t *testing.T, in []byte, ids []string, opts ...Option) {
 }
 
 // TestRuleKinds: which catalog reference fields make a type's components
-// read with them (own), and which the reader cannot take (ok false).
+// read with them (own), and whose references the order reader reads (odd).
 func TestRuleKinds(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
 		single, list []string
-		own, ok      bool
+		own, odd     bool
 	}{
-		{"none", nil, nil, false, true},
-		{"well-known", []string{"child", "detail"}, []string{"children", "explicitList"}, false, true},
-		{"own single", []string{"child", "trigger"}, nil, true, true},
-		{"own list", nil, []string{"items"}, true, true},
-		{"template among list fields", nil, []string{"template"}, true, true},
-		{"template among single fields", []string{"template"}, nil, true, true},
-		{"single name among list fields", nil, []string{"child"}, true, true},
-		{"children among single fields", []string{"trigger", "children"}, nil, true, false},
-		{"explicitList among single fields", []string{"explicitList"}, nil, false, false},
-		{"componentId", nil, []string{"componentId"}, false, false},
-		{"id", []string{"id"}, nil, false, false},
-		{"component", nil, []string{"items", "component"}, true, false},
+		{"none", nil, nil, false, false},
+		{"well-known", []string{"child", "detail"}, []string{"children", "explicitList"}, false, false},
+		{"own single", []string{"child", "trigger"}, nil, true, false},
+		{"own list", nil, []string{"items"}, true, false},
+		{"template among list fields", nil, []string{"template"}, true, false},
+		{"template among single fields", []string{"template"}, nil, true, false},
+		{"single name among list fields", nil, []string{"child"}, true, false},
+		{"children among single fields", []string{"trigger", "children"}, nil, true, true},
+		{"explicitList among single fields", []string{"explicitList"}, nil, false, true},
+		{"componentId", nil, []string{"componentId"}, false, true},
+		{"id", []string{"id"}, nil, false, true},
+		{"component", nil, []string{"component", "items"}, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if own, ok := ruleKinds(tc.single, tc.list); own != tc.own || ok != tc.ok {
-				t.Errorf("ruleKinds(%q, %q) = %v, %v; want %v, %v", tc.single, tc.list, own, ok, tc.own, tc.ok)
+			if own, odd := ruleKinds(tc.single, tc.list); own != tc.own || odd != tc.odd {
+				t.Errorf("ruleKinds(%q, %q) = %v, %v; want %v, %v", tc.single, tc.list, own, odd, tc.own, tc.odd)
 			}
 		})
 	}
@@ -175,8 +175,8 @@ var catRefStreamsN = flag.Int("catrefs.streams", 0, "random streams of TestCatal
 // components of the types Modal (v0.9: trigger and content, ids or, now
 // and then, another shape), Panel (its reference fields and child fields
 // in every value shape), Odd, Card, Column and Text. The types with
-// reference fields of their own (and Odd, read by the generic path) have
-// their members in a random order, the others in key order (see
+// reference fields of their own (and Odd, whose references the order
+// reader reads) have their members in a random order, the others in key order (see
 // canonShapeCases); ids are drawn from a small set, so references arrive
 // before and after their components and name the component itself.
 func randomCatalogRefStream(seed int64, v08 bool) []byte {

@@ -148,11 +148,18 @@ func writeComponentBlock(b *strings.Builder, v08 bool, comps []string) {
 // that differs. g is the top-level test's.
 func checkRandomRecorded(t *testing.T, g *pathGolden, n int, stream func(seed int64, v08 bool) []byte, opts func(v08 bool) []Option) {
 	t.Helper()
+	checkRandomRecordedAs(t, g, "", n, stream, opts)
+}
+
+// checkRandomRecordedAs is checkRandomRecorded with keys that start with
+// prefix (a test that feeds the same seeds with other options).
+func checkRandomRecordedAs(t *testing.T, g *pathGolden, prefix string, n int, stream func(seed int64, v08 bool) []byte, opts func(v08 bool) []Option) {
+	t.Helper()
 	for seed := range int64(n) {
 		for _, v08 := range []bool{false, true} {
 			in := stream(seed, v08)
 			splits := randomSplits(in, rand.New(rand.NewSource(seed)))
-			key := fmt.Sprintf("seed=%d v08=%v", seed, v08)
+			key := fmt.Sprintf("%sseed=%d v08=%v", prefix, seed, v08)
 			if !t.Run(fmt.Sprintf("seed%d_v08_%v", seed, v08), func(t *testing.T) {
 				g.checkModes(t, key, renderBytes, splits, opts(v08)...)
 			}) {
