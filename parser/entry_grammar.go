@@ -103,6 +103,9 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		c.compOK = true
+	case bit == seenID && b[i] != '"':
+		c.skip = true // (an id that is no string: see compSkip)
+		return i, false
 	case bit == seenID || bit == seenComponent:
 		if b[i] != '"' {
 			c.slow = true
@@ -115,14 +118,15 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		z := len(c.out) - 1
-		if esc && (!c.canonIn || bit != seenID) {
-			// (An escape the canonical encoding keeps in the id: its
-			// decoding is the component's id, see ownID.)
+		if esc && !c.canonIn {
+			// (An escape the canonical encoding keeps: the id's decoding
+			// is the component's id, see ownID, the type's its type, see
+			// catalogRead.)
 			c.needCanon()
 			return i, false
 		}
 		if z == a {
-			c.slow = true
+			c.skip = true // (an empty id or type: see compSkip)
 			return i, false
 		}
 		if bit == seenID {

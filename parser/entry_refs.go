@@ -23,6 +23,8 @@ package parser
 // are in protocol.ComponentRefs's order (see fastComp.refs).
 
 import (
+	"strings"
+
 	"github.com/buger/jsonparser"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
@@ -114,8 +116,12 @@ func (c *compScanner) catalogRead() int {
 			return nil
 		}, "component")
 	} else {
-		typ, _, _, _ := jsonparser.Get(c.out, "component") // (a string without escapes: see topMember)
-		c.single, c.lists = c.cat.RefFields(string(typ))
+		typ, _, _, _ := jsonparser.Get(c.out, "component") // (a string: see topMember)
+		name := string(typ)
+		if strings.IndexByte(name, '\\') >= 0 {
+			name, _ = jsonwire.Unescape(typ) // (an escape its canonical encoding keeps)
+		}
+		c.single, c.lists = c.cat.RefFields(name)
 		own, ok = ruleKinds(c.single, c.lists)
 	}
 	switch {
