@@ -24,8 +24,8 @@ import (
 // canonical rewrites the component just read, b (compFast with an empty
 // list or a template, or compSlow with recanon), in its canonical encoding
 // and reads that again. Invalid UTF-8, which the generic path writes
-// otherwise, and bytes that are no JSON object (the read stopped before
-// it could tell) take the generic path.
+// otherwise, takes the generic path; bytes that are no JSON object (the
+// read stopped before it could tell) are compInvalid.
 func (c *compScanner) canonical(b []byte) int {
 	src := c.out // (compFast: b, compact)
 	if c.slow {
@@ -45,8 +45,10 @@ func (c *compScanner) reread(src []byte, force bool) int {
 	canon, ok := c.cw.canonical(c.canon[:0], src)
 	c.canon = canon
 	if !ok {
-		c.slow, c.recanon = true, false
-		return compSlow
+		// No JSON value of the decoder's grammar (a healed object the
+		// read stopped in before it could tell): the generic path's
+		// decoding fails too.
+		return compInvalid
 	}
 	if !force && !c.slow && string(canon) == string(c.out) {
 		return compFast // already in that order: the checkpoint stays good

@@ -99,6 +99,9 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		c.compOK = true
+	case bit == seenID && b[i] != '"':
+		c.skip = true // (an id that is no string: see compSkip)
+		return i, false
 	case bit == seenID || bit == seenComponent:
 		if b[i] != '"' {
 			c.slow = true
@@ -119,7 +122,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 			return i, false
 		}
 		if z == a {
-			c.slow = true
+			c.skip = true // (an empty id or type: see compSkip)
 			return i, false
 		}
 		if bit == seenID {

@@ -58,7 +58,7 @@ import (
 // component whose "component" is no string (an object is a definition as
 // v0.8's, without the path rules; anything else has its top-level child
 // fields walked but no references), a v0.8 one whose "component" is no
-// object, an id that is no string, an empty id or type, no id or no type.
+// object. No id or type, or an empty one, is skipped (compSkip).
 // With a catalog, a component's verdict is taken on its bytes
 // (catalog.go).
 
@@ -67,6 +67,7 @@ const (
 	compInvalid = iota // not exactly one JSON object
 	compSlow           // needs the generic path (which decides validity)
 	compFast           // read at byte level
+	compSkip           // no usable id or type: never registered nor yielded, no error (see registrable); a type keeping an escape is read in canonical encoding
 )
 
 // Child field indexes in childFields.
@@ -278,12 +279,12 @@ type compScanner struct {
 	idA, idB int
 	// idEsc: the id, out[idA:idB], keeps an escape of its canonical
 	// encoding (see ownID).
-	idEsc    bool
-	idDec    []byte
-	compOK   bool
-	emptyObj bool
-	seen     uint8 // top-level special keys seen
-	slow     bool
+	idEsc        bool
+	idDec        []byte
+	compOK, skip bool // skip: compSkip
+	emptyObj     bool
+	seen         uint8 // top-level special keys seen
+	slow         bool
 	// nested: a child field below the top level was read (entry_nested.go);
 	// walk and refOrder are then its order (see order).
 	nested         bool
@@ -396,9 +397,8 @@ const (
 // the identity of the object read before.
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
-	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow = -1, -1, false, false, false, 0, false
-	c.empty, c.sorted, c.recanon, c.nested = c.empty[:0], false, false, false
-	c.v08 = v08
+	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow, c.skip = -1, -1, false, false, false, 0, false, false
+	c.empty, c.sorted, c.recanon, c.nested, c.v08 = c.empty[:0], false, false, false, v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
@@ -411,14 +411,15 @@ func (c *compScanner) scan(b []byte, v08 bool) int {
 // outcome is the result of a read of b that ended at b[i], successfully
 // or not (ok).
 func (c *compScanner) outcome(b []byte, i int, ok bool) int {
-	if c.slow {
+	switch {
+	case c.skip: // (whatever follows)
+		return compSkip
+	case c.slow:
 		return compSlow
-	}
-	if !ok || jsonwire.SkipSpace(b, i) != len(b) {
+	case !ok || jsonwire.SkipSpace(b, i) != len(b):
 		return compInvalid
-	}
-	if c.idA < 0 || !c.compOK {
-		return compSlow
+	case c.idA < 0 || !c.compOK:
+		return compSkip
 	}
 	if c.emptyClash() {
 		c.sorted = true

@@ -115,7 +115,7 @@ func (c *compScanner) settle(b []byte, r int) int {
 func (c *compScanner) resume(b []byte) int {
 	m := c.mk
 	c.out, c.slots, c.keys, c.edits = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys], c.edits[:m.edits]
-	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow = m.idA, m.idB, false, m.compOK, m.emptyObj, m.seen, false
+	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow, c.skip = m.idA, m.idB, false, m.compOK, m.emptyObj, m.seen, false, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
 	c.defPath.va, c.propPath.va, c.listPath.va = -1, -1, -1 // (a path there is read in canonical encoding: no checkpoint)
 	c.empty, c.sorted, c.nested, c.recanon = c.empty[:m.nEmpty], m.sorted, m.nested, false

@@ -62,6 +62,7 @@ var pathGoldenTests = []string{
 	"TestFastPathEmptyLists",
 	"TestFastPathMatchesGenericOnCorpus",
 	"TestFastPathMatchesGenericOnSuite",
+	"TestFamilyUnknownMatchGeneric",
 	"TestFastPathMatchesGenericWithCatalog",
 	"TestFieldShapesMatchGeneric",
 	"TestFieldShapesRandomMatchGeneric",
@@ -76,6 +77,8 @@ var pathGoldenTests = []string{
 	"TestRefFieldsMatchGeneric",
 	"TestRefFieldsRandomMatchGeneric",
 	"TestRefShapesMatchGeneric",
+	"TestSkippedComponentsMatchGeneric",
+	"TestSkippedComponentsRandomMatchGeneric",
 }
 
 const (

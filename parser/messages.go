@@ -263,15 +263,21 @@ func (e *progressiveEngine) addComponents(body any) {
 			continue
 		}
 		c, ok := item.(map[string]any)
-		if !ok {
+		if !ok || !registrable(c) {
 			continue
 		}
-		id, ok := c["id"].(string)
-		if !ok {
-			continue
-		}
-		e.put(sc, id, c)
+		e.put(sc, c["id"].(string), c)
 	}
+}
+
+// registrable reports whether a decoded component is registered: it has
+// an id that is a non-empty string and a "component" member that is no
+// empty string (see compSkip; a healed one also needs a truthy
+// "component" to be renderable, see sniffComponents).
+func registrable(c map[string]any) bool {
+	id, ok := c["id"].(string)
+	typ, has := c["component"]
+	return ok && id != "" && has && typ != ""
 }
 
 // deleteSurface forgets a deleted v0.8 surface; later messages for it are
@@ -300,8 +306,14 @@ func (e *progressiveEngine) forgetSurface(sid string) {
 
 // handlePartialComponent caches a component seen inside a message that is
 // still arriving, unless it is not renderable yet (an empty object somewhere
-// in it, or a required property missing).
+// in it, or a required property missing) or the family is still unknown:
+// then no surface has begun (a surface's start fixes the family), so none
+// is yielded, and the message's end, which fixes the family, registers its
+// components (at byte level: see fastDecoded).
 func (e *progressiveEngine) handlePartialComponent(comp map[string]any) {
+	if e.fam == protocol.FamilyUnknown {
+		return
+	}
 	id, ok := comp["id"].(string)
 	if !ok || id == "" {
 		return

@@ -272,6 +272,13 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 		switch e.cs.scanAt(s.buf[f.start:], e.fam == protocol.FamilyV08, s.msgGen, f.start) {
 		case compInvalid:
 			return nil
+		case compSkip:
+			// (Not registered: the enclosing message decodes it when it
+			// closes, and addComponents skips it.)
+			if !s.foundValid && json.Valid(s.buf[f.start:]) {
+				s.foundValid = true
+			}
+			return nil
 		case compFast:
 			renderable := e.renderable()
 			// Read at byte level; the enclosing message reuses it.

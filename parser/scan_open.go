@@ -65,6 +65,9 @@ func (s *progScan) shouldSniff(f *pframe) bool {
 // sniffComponents heals the open objects that have "id" and "component"
 // keys, innermost first, and caches those that are components.
 func (e *progressiveEngine) sniffComponents() {
+	if e.fam == protocol.FamilyUnknown {
+		return // (none is registered yet: see handlePartialComponent)
+	}
 	s := &e.sc
 	fast := e.fastComps()
 	// Every healed object ends the same way: after a dangling key none of
@@ -86,7 +89,7 @@ func (e *progressiveEngine) sniffComponents() {
 			// The scanner reads on from the last member boundary its
 			// previous read of this object passed (entry_resume.go).
 			switch e.cs.scanAt(healed, e.fam == protocol.FamilyV08, s.msgGen, f.start) {
-			case compInvalid:
+			case compInvalid, compSkip:
 				continue
 			case compFast:
 				renderable := e.renderable()

@@ -1,0 +1,221 @@
+package parser
+
+import (
+	"flag"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+var skipStreams = flag.Int("skip.streams", 120, "random streams of TestSkippedComponentsRandomMatchGeneric (other than 120: record them first)")
+
+// TestUnregistrableComponentSkipped: a component with no usable id (none,
+// no string, empty) or no type (no "component", an empty one) is never
+// registered nor yielded, healed or complete: its child stays a
+// placeholder. (The generic path registered one with an empty id
+// or no type when its message completed.)
+func TestUnregistrableComponentSkipped(t *testing.T) {
+	for _, tc := range []struct{ name, in string }{
+		{"v09_no_component", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"id":"b","text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+		{"v09_empty_type", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"","id":"b","text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+		{"v09_empty_id", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a",""],"component":"Column","id":"root"},{"component":"Text","id":"","text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+		{"v09_number_id", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","7"],"component":"Column","id":"root"},{"component":"Text","id":7,"text":"nob"},{"component":"Text","id":null,"text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+		{"v08_no_component", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"id":"b","weight":1,"nob":1},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}}]</a2ui-json>`},
+		{"v08_empty_id", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":""}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"nob"}}},"id":""}]}}]</a2ui-json>`},
+		{"v08_list_id", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"nob"}}},"id":["a"]},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}}]</a2ui-json>`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := []byte(tc.in)
+			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+				for _, n := range []int{1, len(in)} {
+					out := strings.Join(renderRaw(t, newPathParser(t, []Option{WithMode(mode)}), chunked(in, n)), "\n")
+					if strings.Contains(out, "nob") {
+						t.Errorf("%s, chunks of %d: the component was yielded:\n%s", mode, n, out)
+					}
+					if strings.Contains(out, "error=") {
+						t.Errorf("%s, chunks of %d: an error:\n%s", mode, n, out)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestCompScannerSkipAndInvalid: the scanner's outcome for components
+// that are skipped (compSkip), bytes that are no JSON object once read in
+// canonical encoding (compInvalid: the generic decoding fails too), and
+// a type that keeps an escape in its canonical encoding (compFast).
+func TestCompScannerSkipAndInvalid(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v08  bool
+		in   string
+		want int
+	}{
+		{"number id", false, `{"id":5,"component":"Text"}`, compSkip},
+		{"null id after type", false, `{"component":"Text","id":null,"text":"x"}`, compSkip},
+		{"object id", false, `{"id":{"a":1},"component":"Text"}`, compSkip},
+		{"empty id", false, `{"component":"Text","id":""}`, compSkip},
+		{"empty type", false, `{"component":"","id":"a"}`, compSkip},
+		{"no component", false, `{"id":"a","text":"x","child":"b"}`, compSkip},
+		{"v08 no component", true, `{"id":"a","weight":1}`, compSkip},
+		{"v08 number id", true, `{"component":{"Text":{}},"id":1}`, compSkip},
+		{"v08 empty id", true, `{"id":"","component":{"Text":{"text":"x"}}}`, compSkip},
+		{"skip whatever follows", false, `{"id":1,"component":"Text","x":`, compSkip},
+		{"type keeps an escape", false, `{"component":"T\u0008x","id":"a","child":"b"}`, compFast},
+		{"plain", false, `{"component":"Text","id":"a"}`, compFast},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var c compScanner
+			if got := c.scanAt([]byte(tc.in), tc.v08, 1, 0); got != tc.want {
+				t.Errorf("scan(%s) = %d, want %d", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+// skipShapes are streams with components that are skipped, or whose type
+// keeps an escape, beside components read at byte level (keys in order,
+// see byteLevelShapes).
+var skipShapes = []byteShape{
+	{"v09_skipped_among_others", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"Text","id":7,"text":"n"},{"component":"","id":"b"},{"id":"b","text":"t"},{"component":"Text","id":"","text":"e"},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"b","text":"late"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
+	{"v09_type_keeps_escape", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"child":"b","component":"Ca\u0001rd","id":"root"},{"component":"T\"x","id":"b","text":"q"}]}}]</a2ui-json>`, []string{"root", "b"}},
+	{"v08_skipped_among_others", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"n"}}},"id":false},{"id":"b","weight":2},{"component":{"Text":{"text":{"literalString":"e"}}},"id":""},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"late"}}},"id":"b"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
+}
+
+// TestSkippedComponentsMatchGeneric: the skip shapes give, call by call,
+// the generic path's bytes, both modes, one byte at a time, split at every
+// byte, with and without a catalog, with the same entries.
+func TestSkippedComponentsMatchGeneric(t *testing.T) {
+	t.Parallel()
+	checkByteLevelShapes(t, skipShapes)
+}
+
+// TestSkippedComponentsRandomMatchGeneric: random streams of components
+// that are skipped (ids of every JSON kind, empty, none; no or an empty
+// type), whose type keeps an escape, or that are common, give the
+// generic path's bytes (-skip.streams sets how many).
+func TestSkippedComponentsRandomMatchGeneric(t *testing.T) {
+	t.Parallel()
+	n := *skipStreams
+	if testing.Short() {
+		n /= 4
+	}
+	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
+	g := newPathGolden(t)
+	g.partial = n != 120
+	checkRandomRecorded(t, g, n, randomSkipStream, func(v08mode bool) []Option {
+		if v08mode {
+			return []Option{v08}
+		}
+		return []Option{v09}
+	})
+}
+
+// randomSkipStream is a surface start and blocks of components with keys
+// in order (see byteLevelShapes), some of which are skipped.
+func randomSkipStream(seed int64, v08 bool) []byte {
+	r := rand.New(rand.NewSource(seed))
+	ids := []string{`"root"`, `"a"`, `"b"`, `"c"`}
+	badIDs := []string{`""`, `7`, `-1.5`, `null`, `true`, `false`, `["a"]`, `{"a":"b"}`, `{}`, `[]`}
+	pick := func(l []string) string { return l[r.Intn(len(l))] }
+	comp := func() string {
+		m := map[string]string{}
+		id := pick(ids)
+		switch r.Intn(4) {
+		case 0:
+			m["id"] = pick(badIDs)
+		case 1:
+			// no id
+		default:
+			m["id"] = id
+		}
+		kids := `["a","b","c"]`
+		if v08 {
+			switch r.Intn(4) {
+			case 0: // no component
+				m["weight"] = "1"
+			case 1:
+				m["component"] = `{"Text":{"text":{"literalString":"x"}}}`
+			default:
+				m["component"] = `{"Column":{"children":{"explicitList":` + kids + `}}}`
+			}
+			return sortedObject(m)
+		}
+		switch r.Intn(6) {
+		case 0: // no component
+		case 1:
+			m["component"] = `""`
+		case 2:
+			m["component"] = pick([]string{`"T\u0001"`, `"Ca\"rd"`, `"Te\\xt"`})
+		case 3:
+			m["component"] = `"Text"`
+			m["text"] = `"t"`
+		default:
+			m["component"] = `"Column"`
+			m["children"] = kids
+		}
+		if r.Intn(3) == 0 {
+			m["child"] = pick(ids)
+		}
+		return sortedObject(m)
+	}
+	var b strings.Builder
+	writeSurfaceStart(&b, v08)
+	for range 1 + r.Intn(3) {
+		var cs []string
+		for range 1 + r.Intn(4) {
+			cs = append(cs, comp())
+		}
+		writeComponentBlock(&b, v08, cs)
+	}
+	return []byte(b.String())
+}
+
+// familyUnknownShapes are streams whose first components arrive while the
+// family is unknown (a kind key the reference's pattern does not see: an
+// escaped one, or space before its colon).
+var familyUnknownShapes = []byteShape{
+	{"v09_escaped_kind_first", `<a2ui-json>[{"version":"v0.9","update\u0043omponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"b","text":"y"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
+	{"v08_spaced_kind_first", `<a2ui-json>[{"surfaceUpdate" : {"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}},{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"y"}}},"id":"b"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
+}
+
+// TestFamilyUnknownComponentsWait: while the family is unknown no
+// component is registered (no surface has begun: none could be yielded);
+// the message's end, which fixes the family, registers them at byte
+// level. (The generic path once kept them as maps until then.)
+func TestFamilyUnknownComponentsWait(t *testing.T) {
+	for _, tc := range familyUnknownShapes {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := New(WithMode(ModeProgressive))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := p.eng.(*progressiveEngine)
+			for i, c := range chunked([]byte(tc.in), 1) {
+				if _, err := p.Feed(c); err != nil {
+					t.Fatal(err)
+				}
+				if e.fam != protocol.FamilyUnknown {
+					continue
+				}
+				for sid, s := range e.seen {
+					if len(s.comps) > 0 {
+						t.Fatalf("byte %d: family unknown, surface %q has %d components", i, sid, len(s.comps))
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestFamilyUnknownMatchGeneric: those streams give, call by call, the
+// generic path's bytes, both modes, one byte at a time, split at every
+// byte, with and without a catalog, their components read at byte level.
+func TestFamilyUnknownMatchGeneric(t *testing.T) {
+	t.Parallel()
+	checkByteLevelShapes(t, familyUnknownShapes)
+}
