@@ -92,10 +92,7 @@ func decodedMapEntries(t *testing.T, mode Mode, chunks [][]byte) (ever, end []st
 // entry, fed whole and one byte at a time; those healed while the family
 // is unknown have one until their message completes.
 func TestDecodedComponentsReadAtByteLevel(t *testing.T) {
-	want := map[string][]string{
-		"non_string_id_and_component": {"s/a", "s/b"},
-		"non_string_component_v08":    {"s/a"},
-	}
+	want := map[string][]string{} // (none: the components of a type the scanner does not read are skipped)
 	for _, tc := range decodedCases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := []byte(tc.in)

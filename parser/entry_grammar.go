@@ -10,7 +10,7 @@ func (c *compScanner) topObject(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
-		c.slow = true // no id
+		c.skip = true // no id (see compSkip)
 		return i + 1, false
 	}
 	i, ok := c.topMember(b, i)
@@ -92,7 +92,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 	switch {
 	case bit == seenComponent && c.v08:
 		if b[i] != '{' {
-			c.slow = true
+			c.skip = true // (a v0.8 type that is no object: see compSkip)
 			return i, false
 		}
 		if i, ok = c.def(b, i); !ok {
@@ -104,7 +104,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		return i, false
 	case bit == seenID || bit == seenComponent:
 		if b[i] != '"' {
-			c.slow = true
+			c.skip = true // (a v0.9 type that is no string: see compSkip)
 			return i, false
 		}
 		a := len(c.out) + 1

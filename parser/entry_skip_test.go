@@ -13,7 +13,8 @@ import (
 var skipStreams = flag.Int("skip.streams", 120, "random streams of TestSkippedComponentsRandomMatchGeneric (other than 120: record them first)")
 
 // TestUnregistrableComponentSkipped: a component with no usable id (none,
-// no string, empty) or no type (no "component", an empty one) is never
+// no string, empty) or no type (no "component", an empty one, v0.9: no
+// string, v0.8: no object) is never
 // registered nor yielded, healed or complete: its child stays a
 // placeholder. (The generic path registered one with an empty id
 // or no type when its message completed.)
@@ -23,6 +24,9 @@ func TestUnregistrableComponentSkipped(t *testing.T) {
 		{"v09_empty_type", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"","id":"b","text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
 		{"v09_empty_id", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a",""],"component":"Column","id":"root"},{"component":"Text","id":"","text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
 		{"v09_number_id", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","7"],"component":"Column","id":"root"},{"component":"Text","id":7,"text":"nob"},{"component":"Text","id":null,"text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+		{"v09_object_type", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":{"Text":{"text":"nob"}},"id":"b"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+		{"v09_number_type", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":7,"id":"b","text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+		{"v08_string_type", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":"Text","id":"b","nob":1},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}}]</a2ui-json>`},
 		{"v08_no_component", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"id":"b","weight":1,"nob":1},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}}]</a2ui-json>`},
 		{"v08_empty_id", `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":""}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"nob"}}},"id":""}]}}]</a2ui-json>`},
 		{"v08_list_id", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"nob"}}},"id":["a"]},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}}]</a2ui-json>`},
@@ -56,6 +60,10 @@ func TestCompScannerSkipAndInvalid(t *testing.T) {
 		want int
 	}{
 		{"number id", false, `{"id":5,"component":"Text"}`, compSkip},
+		{"object type", false, `{"id":"a","component":{"Text":{}}}`, compSkip},
+		{"null type", false, `{"id":"a","component":null}`, compSkip},
+		{"v08 string type", true, `{"id":"a","component":"Text"}`, compSkip},
+		{"no member", false, `{}`, compSkip},
 		{"null id after type", false, `{"component":"Text","id":null,"text":"x"}`, compSkip},
 		{"object id", false, `{"id":{"a":1},"component":"Text"}`, compSkip},
 		{"empty id", false, `{"component":"Text","id":""}`, compSkip},

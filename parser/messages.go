@@ -263,7 +263,7 @@ func (e *progressiveEngine) addComponents(body any) {
 			continue
 		}
 		c, ok := item.(map[string]any)
-		if !ok || !registrable(c) {
+		if !ok || !registrable(c, e.fam == protocol.FamilyV08) {
 			continue
 		}
 		e.put(sc, c["id"].(string), c)
@@ -271,13 +271,21 @@ func (e *progressiveEngine) addComponents(body any) {
 }
 
 // registrable reports whether a decoded component is registered: it has
-// an id that is a non-empty string and a "component" member that is no
-// empty string (see compSkip; a healed one also needs a truthy
-// "component" to be renderable, see sniffComponents).
-func registrable(c map[string]any) bool {
-	id, ok := c["id"].(string)
-	typ, has := c["component"]
-	return ok && id != "" && has && typ != ""
+// an id that is a non-empty string and a type: a non-empty string "component"
+// (v0.9), an object (v0.8) (see compSkip: the processor rejects the
+// others; a healed one also needs a truthy "component" to be renderable,
+// see sniffComponents).
+func registrable(c map[string]any, v08 bool) bool {
+	if id, ok := c["id"].(string); !ok || id == "" {
+		return false
+	}
+	switch typ := c["component"].(type) {
+	case string:
+		return typ != "" && !v08
+	case map[string]any:
+		return v08
+	}
+	return false
 }
 
 // deleteSurface forgets a deleted v0.8 surface; later messages for it are
@@ -315,7 +323,7 @@ func (e *progressiveEngine) handlePartialComponent(comp map[string]any) {
 		return
 	}
 	id, ok := comp["id"].(string)
-	if !ok || id == "" {
+	if !ok || !registrable(comp, e.fam == protocol.FamilyV08) {
 		return
 	}
 	def := comp["component"]
