@@ -51,28 +51,23 @@ func (e *progressiveEngine) valid(msg map[string]any, strict bool) bool {
 }
 
 // componentValid is the catalog's verdict on the component message of
-// ent's processed form (pval, when decoded, else its encoding), as a
-// component is validated on its own while its update arrives (no root or
-// orphan checks). A component read at byte level is judged on its bytes:
+// ent's processed form, as a component is validated on its own while its
+// update arrives (no root or orphan checks). It is judged on its bytes:
 // of the integrity checks only self-reference can fail for a message of
 // one component, and the references are the raw ones (its own id, if it
 // is one, never missing) plus its placeholders.
-func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry, pval map[string]any) bool {
-	if ent.fast != nil {
-		b := append(e.catBuf[:0], e.openComponentMessage(nil)...)
-		b = append(b, ent.pjson...)
-		e.catBuf = append(b, e.closeComponentMessage(s.id)...)
-		valid, decided := e.verdict(e.catBuf)
-		if cap(e.catBuf) > maxCatBuf {
-			e.catBuf = nil
-		}
-		if decided {
-			return valid && !ent.selfRef && !slices.Contains(ent.phs, ent.id)
-		}
+func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool {
+	b := append(e.catBuf[:0], e.openComponentMessage(nil)...)
+	b = append(b, ent.pjson...)
+	e.catBuf = append(b, e.closeComponentMessage(s.id)...)
+	valid, decided := e.verdict(e.catBuf)
+	if cap(e.catBuf) > maxCatBuf {
+		e.catBuf = nil
 	}
-	if pval == nil {
-		pval, _ = decodeObject(ent.pjson)
+	if decided {
+		return valid && !ent.selfRef && !slices.Contains(ent.phs, ent.id)
 	}
+	pval, _ := decodeObject(ent.pjson)
 	return e.valid(e.componentMessage(s.id, []any{pval}), false)
 }
 

@@ -1,11 +1,8 @@
 package parser
 
 import (
-	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // compEntry is one component seen for a surface, with what the snapshot
@@ -15,12 +12,11 @@ import (
 // lists, nil otherwise (so a surface whose children all arrived holds
 // small entries).
 type compEntry struct {
-	raw   map[string]any // decoded form (nil until needed when fast is set)
-	fast  *fastComp      // byte-level form, or nil
-	refs  []string       // ids it references (topology), de-duplicated
-	pjson []byte         // processed form, encoded
-	phs   []string       // placeholder ids the processed form uses, in order
-	lists *compLists     // their encodings and the waits (nil: none)
+	fast  *fastComp  // its bytes, as read
+	refs  []string   // ids it references (topology), de-duplicated
+	pjson []byte     // processed form, encoded
+	phs   []string   // placeholder ids the processed form uses, in order
+	lists *compLists // their encodings and the waits (nil: none)
 	id    string
 	hash  uint64 // hash of pjson
 	yHash uint64 // hash of the form last yielded
@@ -239,105 +235,12 @@ func newSurfaceState(id string) *surfaceState {
 	}
 }
 
-// refIDs lists the distinct ids comp references, and whether it references
-// itself.
-func refIDs(comp map[string]any, id string, refs protocol.RefFieldsFunc, buf []protocol.ComponentRef) ([]string, bool, []protocol.ComponentRef) {
-	if !mayReference(comp, refs) {
-		return nil, false, buf
-	}
-	buf = protocol.ComponentRefs(buf[:0], comp, refs)
-	var out []string
-	var set map[string]struct{}
-	self := false
-	for _, r := range buf {
-		if r.ID == id {
-			self = true
-		}
-		if set == nil && len(out) >= 16 {
-			set = make(map[string]struct{}, len(buf))
-			for _, x := range out {
-				set[x] = struct{}{}
-			}
-		}
-		if set != nil {
-			if _, dup := set[r.ID]; dup {
-				continue
-			}
-			set[r.ID] = struct{}{}
-		} else if slices.Contains(out, r.ID) {
-			continue
-		}
-		out = append(out, r.ID)
-	}
-	return out, self, buf
-}
-
-// wellKnownRefKeys are the property names protocol.ComponentRefs always
-// treats as references.
-var wellKnownRefKeys = map[string]bool{
-	"child": true, "contentChild": true, "entryPointChild": true, "detail": true,
-	"summary": true, "root": true, "children": true, "explicitList": true, "template": true,
-}
-
-// mayReference is a quick test that comp has no property that
-// protocol.ComponentRefs could read a reference from (the well-known names,
-// the catalog's reference fields of its type, or an array of objects).
-func mayReference(comp map[string]any, refs protocol.RefFieldsFunc) bool {
-	check := func(typ string, props map[string]any) bool {
-		var single, list []string
-		if refs != nil {
-			single, list = refs(typ)
-		}
-		for k, v := range props {
-			if wellKnownRefKeys[k] || slices.Contains(single, k) || slices.Contains(list, k) {
-				return true
-			}
-			if _, ok := v.([]any); ok {
-				return true
-			}
-		}
-		return false
-	}
-	switch c := comp["component"].(type) {
-	case string:
-		return check(c, comp)
-	case map[string]any:
-		for typ, p := range c {
-			if props, ok := p.(map[string]any); ok && check(typ, props) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// rawMap returns the decoded form of the component.
-func (ent *compEntry) rawMap() map[string]any {
-	if ent.raw == nil && ent.fast != nil {
-		ent.raw, _ = decodeObject(ent.fast.src)
-	}
-	return ent.raw
-}
-
-// put records comp (complete or healed) under id: at byte level when
-// its shape allows (see fastDecoded), else as its map.
-func (e *progressiveEngine) put(s *surfaceState, id string, comp map[string]any) {
-	if fc := e.fastDecoded(comp); fc != nil && fc.id == id {
-		e.putFast(s, fc)
-		return
-	}
-	ent := s.comps[id]
-	if ent != nil && decodedValuesEqual(ent.rawMap(), comp) {
-		return
-	}
-	if ent == nil && !e.admitComponent(s) {
-		return
-	}
-	var refs []string
-	var self bool
-	refs, self, e.refBuf = refIDs(comp, id, e.refs, e.refBuf)
-	ent = e.record(s, id, ent, refs, self)
-	ent.raw, ent.fast = comp, nil
+// putDecoded records a component that reached the engine decoded (see
+// fastDecoded), complete or healed; one the reader skips is not recorded.
+// It reports whether it recorded a new or changed one.
+func (e *progressiveEngine) putDecoded(s *surfaceState, comp map[string]any) bool {
+	fc := e.fastDecoded(comp)
+	return fc != nil && e.putFast(s, fc)
 }
 
 // putFast records a component read at byte level, and reports whether it
@@ -353,26 +256,16 @@ func (e *progressiveEngine) putFastEnt(s *surfaceState, fc *fastComp, ent *compE
 	}
 	var refs []string
 	var self, haveRefs bool
-	byValue := ent != nil && (ent.fast == nil || ent.fast.rewrote || fc.rewrote)
+	byValue := ent != nil && (ent.fast.rewrote || fc.rewrote)
 	switch {
 	case byValue:
-		// A component read by the generic path before (a healed one
-		// with an empty children list, say), or one of the two a
-		// rewritten one (which stands for the generic path), equals fc
-		// only if it has the same references: compare those first, and
-		// decode fc only when they agree.
+		// One of the two is rewritten in its canonical encoding (the
+		// other maybe not): fc equals it only if it has the same
+		// references (compare those first) and the same value.
 		refs, self = fc.refs(&e.names)
 		haveRefs = true
-		if slices.Equal(refs, ent.refs) && self == ent.selfRef {
-			if m, ok := decodeObject(fc.src); ok && decodedValuesEqual(ent.rawMap(), m) {
-				if ent.fast == nil && fc.rewrote {
-					// A map entry (put while the family was unknown)
-					// is read at byte level from now on: the same
-					// value, so the same processed form.
-					ent.fast, ent.raw = fc, nil
-				}
-				return false
-			}
+		if slices.Equal(refs, ent.refs) && self == ent.selfRef && e.sameValue(ent.fast.src, fc.src) {
+			return false
 		}
 	case ent != nil && (ent.fast == fc || string(ent.fast.src) == string(fc.src)):
 		return false
@@ -392,14 +285,14 @@ func (e *progressiveEngine) putFastEnt(s *surfaceState, fc *fastComp, ent *compE
 		fc.arrivedIn, fc.arrived, fc.missing, fc.procN = ent.fast.arrivedIn, ent.fast.arrived, ent.fast.missing, ent.fast.procN
 		kept := ent.slotsKept
 		ent = e.record(s, fc.id, ent, ent.refs, ent.selfRef)
-		ent.raw, ent.fast, ent.slotsKept = nil, fc, kept
+		ent.fast, ent.slotsKept = fc, kept
 		return true
 	}
 	if !haveRefs {
 		refs, self = fc.refs(&e.names)
 	}
 	ent = e.record(s, fc.id, ent, refs, self)
-	ent.raw, ent.fast = nil, fc
+	ent.fast = fc
 	// An earlier form put back keeps what it knew of arrived children (a
 	// component never leaves its surface), not which were missing: they
 	// may have arrived while it was not the entry's form.
@@ -516,44 +409,12 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 	return ent
 }
 
-// decodedValuesEqual reports whether two values decoded by jsonDecoder are
-// equal, numbers by their text (json.Number: 1 and 1.0 differ).
-func decodedValuesEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
-			return true
-		}
-		for k, v := range x {
-			w, ok := y[k]
-			if !ok || !decodedValuesEqual(v, w) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !decodedValuesEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case nil:
-		return b == nil
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	}
-	return a == b
+// sameValue reports whether the compact JSON values a and b are equal
+// (numbers by their text: 1 and 1.0 differ): whether their canonical
+// encodings are.
+func (e *progressiveEngine) sameValue(a, b []byte) bool {
+	w := &e.cs.cw
+	ca, okA := w.canonical(nil, a)
+	cb, okB := w.canonical(nil, b)
+	return okA && okB && string(ca) == string(cb)
 }

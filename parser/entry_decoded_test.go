@@ -3,7 +3,6 @@ package parser
 import (
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -51,62 +50,6 @@ func TestDecodedShapesMatchGenericWithCatalog(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			g.checkModes(t, tc.name, renderBytes, splitsOf([]byte(tc.in), true, 1), cat)
-		})
-	}
-}
-
-// decodedMapEntries feeds in and returns the ids of the components whose
-// entries held a map (the generic path's form) after some call, and at
-// the end, by surface.
-func decodedMapEntries(t *testing.T, mode Mode, chunks [][]byte) (ever, end []string) {
-	t.Helper()
-	p, err := New(WithMode(mode))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := p.eng.(*progressiveEngine)
-	look := func(out []string) []string {
-		for sid, s := range e.seen {
-			s.thaw()
-			for id, ent := range s.comps {
-				if k := sid + "/" + id; ent.fast == nil && !slices.Contains(out, k) {
-					out = append(out, k)
-				}
-			}
-		}
-		return out
-	}
-	for _, c := range chunks {
-		p.Feed(c)
-		ever = look(ever)
-	}
-	end = look(nil)
-	p.Close()
-	slices.Sort(ever)
-	slices.Sort(end)
-	return ever, end
-}
-
-// TestDecodedComponentsReadAtByteLevel: in the streams of decodedCases,
-// only the components of shapes the scanner does not read ever have a map
-// entry, fed whole and one byte at a time; those healed while the family
-// is unknown have one until their message completes.
-func TestDecodedComponentsReadAtByteLevel(t *testing.T) {
-	want := map[string][]string{} // (none: the components of a type the scanner does not read are skipped)
-	for _, tc := range decodedCases {
-		t.Run(tc.name, func(t *testing.T) {
-			in := []byte(tc.in)
-			for _, chunks := range [][][]byte{{in}, chunked(in, 1)} {
-				for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-					ever, end := decodedMapEntries(t, mode, chunks)
-					if !slices.Equal(end, want[tc.name]) {
-						t.Errorf("%s, %d chunks: map entries at the end %v, want %v", mode, len(chunks), end, want[tc.name])
-					}
-					if !strings.HasPrefix(tc.name, "family_unknown") && !slices.Equal(ever, want[tc.name]) {
-						t.Errorf("%s, %d chunks: map entries %v, want %v", mode, len(chunks), ever, want[tc.name])
-					}
-				}
-			}
 		})
 	}
 }

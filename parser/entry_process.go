@@ -7,10 +7,7 @@ package parser
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
-	"sort"
-	"strings"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -71,85 +68,10 @@ type placeholderSet struct {
 	// noArrival: none of the children the component waited for when it
 	// was last processed arrived since (they are still missing).
 	noArrival bool
-	extraJS   [][]byte            // encodings of extra (byte-level path only)
-	haveP     map[string]struct{} // extra as a set, once it grows
-	haveW     map[string]int      // index in waits, once it grows
+	extraJS   [][]byte // encodings of extra
 }
 
-// setFrom is the list size from which membership uses a map.
-const setFrom = 12
-
-// add records placeholder id for missing child (none when ""), and
-// reports whether id is new.
-func (p *placeholderSet) add(id, missing string) (isNew bool) {
-	switch {
-	case p.haveP != nil:
-		if _, ok := p.haveP[id]; !ok {
-			p.haveP[id] = struct{}{}
-			p.extra = append(p.extra, id)
-			isNew = true
-		}
-	case !slices.Contains(p.extra, id):
-		p.extra = append(p.extra, id)
-		isNew = true
-		if len(p.extra) >= setFrom {
-			p.haveP = make(map[string]struct{}, 2*len(p.extra))
-			for _, x := range p.extra {
-				p.haveP[x] = struct{}{}
-			}
-		}
-	}
-	if missing == "" {
-		return isNew
-	}
-	i := -1
-	if p.haveW != nil {
-		if j, ok := p.haveW[missing]; ok {
-			i = j
-		}
-	} else {
-		i = slices.Index(p.waits, missing)
-	}
-	if i >= 0 {
-		// Count the placements of an already-missing child.
-		p.waitN[i]++
-		return isNew
-	}
-	p.waits = append(p.waits, missing)
-	p.waitN = append(p.waitN, 1)
-	if p.haveW != nil {
-		p.haveW[missing] = len(p.waits) - 1
-	} else if len(p.waits) >= setFrom {
-		p.haveW = make(map[string]int, 2*len(p.waits))
-		for j, x := range p.waits {
-			p.haveW[x] = j
-		}
-	}
-	return isNew
-}
-
-// process returns a copy of comp with missing children replaced by
-// placeholders and (v0.8) data binding paths normalised.
-func (p *placeholderSet) process(comp map[string]any) map[string]any {
-	if !p.needsWalk(comp, 0) {
-		return comp
-	}
-	compID, ok := comp["id"].(string)
-	if !ok {
-		compID = fmt.Sprint(comp["id"])
-	}
-	if def, ok := comp["component"].(map[string]any); ok {
-		out := make(map[string]any, len(comp))
-		for k, v := range comp {
-			out[k] = v
-		}
-		out["component"] = p.walk(def, compID)
-		return out
-	}
-	return p.walk(comp, compID).(map[string]any)
-}
-
-// processFast is process for a component read at byte level: its bytes,
+// processFast returns the processed form of a component: its bytes,
 // with the ids of children that have not arrived turned into placeholder
 // ids. shared reports that the result is fc.src itself.
 func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
@@ -327,115 +249,6 @@ func (fc *fastComp) putOpenList(out []byte, last, j int, open bool, ph *phName) 
 	at := int(fc.empty[j].at)
 	out = append(out, fc.src[last:at]...)
 	return appendJSONString(out, ph.ph), at
-}
-
-// needsWalk reports whether v holds anything the processing rewrites: a
-// child field (or, in v0.8, a data binding path) in some object.
-func (p *placeholderSet) needsWalk(v any, depth int) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		if depth > 0 || p.e.fam == protocol.FamilyV08 {
-			if _, ok := x["path"]; ok && p.e.fam == protocol.FamilyV08 {
-				return true
-			}
-		}
-		for k, val := range x {
-			switch k {
-			case "children", "explicitList", "child", "contentChild", "entryPointChild", "componentId":
-				return true
-			}
-			switch val.(type) {
-			case map[string]any, []any:
-				if p.needsWalk(val, depth+1) {
-					return true
-				}
-			}
-		}
-	case []any:
-		for _, item := range x {
-			if p.needsWalk(item, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// walk copies v, applying the placeholder and path rules to every object.
-func (p *placeholderSet) walk(v any, compID string) any {
-	switch x := v.(type) {
-	case map[string]any:
-		obj := make(map[string]any, len(x))
-		for k, val := range x {
-			obj[k] = val
-		}
-		if p.e.fam == protocol.FamilyV08 {
-			if path, ok := obj["path"].(string); ok && strings.HasPrefix(path, "/") {
-				if _, keep := obj["componentId"]; !keep {
-					clear(obj)
-				}
-				obj["path"] = "/" + strings.TrimLeft(path, "/")
-			} else if cur, ok := obj["path"]; ok && cur != nil {
-				obj["path"] = "/" + pyStr(cur)
-			}
-		}
-		for _, field := range childFields {
-			val, ok := obj[field]
-			if !ok {
-				continue
-			}
-			switch cv := val.(type) {
-			case []any:
-				kids := make([]any, 0, len(cv))
-				for _, child := range cv {
-					// A child id is a string: anything else stays as it
-					// is (and is walked below).
-					ck, isID := child.(string)
-					if _, seen := p.s.comps[ck]; seen || !isID {
-						kids = append(kids, child)
-						continue
-					}
-					pid := "loading_" + ck
-					kids = append(kids, pid)
-					p.add(pid, ck)
-				}
-				if len(kids) == 0 && (field == "children" || field == "explicitList") {
-					p.usesBuf = true
-					if p.e.listStillOpen(field) {
-						pid := "loading_children_" + compID
-						kids = append(kids, pid)
-						p.add(pid, "")
-					}
-				}
-				obj[field] = kids
-			case string:
-				if _, seen := p.s.comps[cv]; !seen {
-					pid := "loading_" + cv
-					obj[field] = pid
-					p.add(pid, cv)
-				}
-			}
-		}
-		var nested []string
-		for k, val := range obj {
-			switch val.(type) {
-			case map[string]any, []any:
-				nested = append(nested, k)
-			}
-		}
-		sort.Strings(nested)
-		for _, k := range nested {
-			obj[k] = p.walk(obj[k], compID)
-		}
-		return obj
-	case []any:
-		out := make([]any, len(x))
-		for i, item := range x {
-			out[i] = p.walk(item, compID)
-		}
-		return out
-	}
-	return v
 }
 
 // listStillOpen is the reference's check that an empty child list is a

@@ -88,38 +88,15 @@ const (
 )
 
 // pathOutput feeds chunks to a new parser with opts and returns run's
-// rendering of it: the byte-level path's when checking; when recording,
-// the rendering the hashes are recorded from, having checked that the
-// byte-level path gives the same, call by call (so that a recording never
-// hides a difference between the paths).
-//
-// This is the one place that chooses the path that records. Today it is
-// the generic path, the oracle. Once the generic path is deleted,
-// recording takes the byte-level output (return fast), and every key a
-// re-recording changes must be listed, with its reason, in the commit
-// message.
-func pathOutput(t *testing.T, record bool, run pathRun, chunks [][]byte, opts ...Option) []string {
+// rendering of it. When recording, that rendering is what the hashes are
+// recorded from: the hashes were recorded from the generic (map) path
+// while it existed, the oracle, after checking that the byte-level path
+// gave the same bytes; since it is gone (issue 15), a re-recording takes
+// the byte-level output, and every key it changes must be listed, with
+// its reason, in the commit message.
+func pathOutput(t *testing.T, run pathRun, chunks [][]byte, opts ...Option) []string {
 	t.Helper()
-	fast := run(t, newPathParser(t, opts), chunks)
-	if !record {
-		return fast
-	}
-	p := newPathParser(t, opts)
-	p.eng.(*progressiveEngine).generic = true
-	slow := run(t, p, chunks)
-	for i := range max(len(fast), len(slow)) {
-		var f, s string
-		if i < len(fast) {
-			f = fast[i]
-		}
-		if i < len(slow) {
-			s = slow[i]
-		}
-		if f != s {
-			t.Fatalf("recording, %d chunks, call %d: the paths differ:\nbyte-level: %s\n   generic: %s", len(chunks), i, f, s)
-		}
-	}
-	return slow
+	return run(t, newPathParser(t, opts), chunks)
 }
 
 func newPathParser(t *testing.T, opts []Option) *Parser {
@@ -277,7 +254,7 @@ func (g *pathGolden) check(t *testing.T, key string, mode Mode, run pathRun, spl
 	var first []string // the first chunking's output, shown on a mismatch
 	opts = append([]Option{WithMode(mode)}, opts...)
 	for i, chunks := range splits {
-		out := pathOutput(t, g.record, run, chunks, opts...)
+		out := pathOutput(t, run, chunks, opts...)
 		fmt.Fprintf(h, "chunking %d: %d chunks, %d calls\n", i, len(chunks), len(out))
 		for _, s := range out {
 			fmt.Fprintf(h, "%d\n%s\n", len(s), s)

@@ -128,14 +128,6 @@ func (h *healer) heal(frag []byte) (fixed []byte, ok bool) {
 	return h.healFrag(frag, false)
 }
 
-// healComponent is heal for a component: a child id cut by the stream (an
-// element of a "children" or "explicitList" list still arriving) is left
-// out, not closed, since a prefix of an id names another component (see
-// cutChildID).
-func (h *healer) healComponent(frag []byte) (fixed []byte, ok bool) {
-	return h.healFrag(frag, true)
-}
-
 func (h *healer) healFrag(frag []byte, comp bool) (fixed []byte, ok bool) {
 	f := rstripSpace(frag)
 	if len(f) == 0 {

@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"sort"
-
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -258,34 +256,13 @@ func (e *progressiveEngine) addComponents(body any) {
 	list, _ := m["components"].([]any)
 	sc := e.state(e.surface)
 	for _, item := range list {
-		if fc, ok := item.(*fastComp); ok {
-			e.putFast(sc, fc)
-			continue
+		switch c := item.(type) {
+		case *fastComp:
+			e.putFast(sc, c)
+		case map[string]any:
+			e.putDecoded(sc, c)
 		}
-		c, ok := item.(map[string]any)
-		if !ok || !registrable(c, e.fam == protocol.FamilyV08) {
-			continue
-		}
-		e.put(sc, c["id"].(string), c)
 	}
-}
-
-// registrable reports whether a decoded component is registered: it has
-// an id that is a non-empty string and a type: a non-empty string "component"
-// (v0.9), an object (v0.8) (see compSkip: the processor rejects the
-// others; a healed one also needs a truthy "component" to be renderable,
-// see sniffComponents).
-func registrable(c map[string]any, v08 bool) bool {
-	if id, ok := c["id"].(string); !ok || id == "" {
-		return false
-	}
-	switch typ := c["component"].(type) {
-	case string:
-		return typ != "" && !v08
-	case map[string]any:
-		return v08
-	}
-	return false
 }
 
 // deleteSurface forgets a deleted v0.8 surface; later messages for it are
@@ -312,78 +289,21 @@ func (e *progressiveEngine) forgetSurface(sid string) {
 	e.forgetData(sid)
 }
 
-// handlePartialComponent caches a component seen inside a message that is
-// still arriving, unless it is not renderable yet (an empty object somewhere
-// in it, or a required property missing) or the family is still unknown:
-// then no surface has begun (a surface's start fixes the family), so none
-// is yielded, and the message's end, which fixes the family, registers its
-// components (at byte level: see fastDecoded).
+// handlePartialComponent caches a component seen decoded inside a
+// message that is still arriving (see fastDecoded), unless it is not
+// renderable yet (an empty object in it, v0.8: in its definition, or a
+// required property missing) or the family is still unknown: then no
+// surface has begun (a surface's start fixes the family), so none is
+// yielded, and the message's end, which fixes the family, registers its
+// components.
 func (e *progressiveEngine) handlePartialComponent(comp map[string]any) {
 	if e.fam == protocol.FamilyUnknown {
 		return
 	}
-	id, ok := comp["id"].(string)
-	if !ok || !registrable(comp, e.fam == protocol.FamilyV08) {
-		return
+	if fc := e.fastDecoded(comp); fc != nil && !fc.emptyObj && e.renderable() {
+		e.putFast(e.state(e.surface), fc)
+		e.dirty = true
 	}
-	def := comp["component"]
-	if _, flat := def.(string); flat {
-		if hasEmptyObject(comp) {
-			return
-		}
-	} else if hasEmptyObject(def) {
-		return
-	}
-	if m, ok := def.(map[string]any); ok && len(m) > 0 {
-		typ := firstKey(m)
-		if props, ok := m[typ].(map[string]any); ok && e.cat != nil {
-			for _, req := range e.cat.RequiredFields(typ) {
-				if _, has := props[req]; !has {
-					return
-				}
-			}
-		}
-	}
-	e.put(e.state(e.surface), id, comp)
-	e.dirty = true
-}
-
-// firstKey returns the key of a one-key object (the component type of a
-// v0.8 component), or the smallest key when there are several.
-func firstKey(m map[string]any) string {
-	if len(m) == 1 {
-		for k := range m {
-			return k
-		}
-	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys[0]
-}
-
-// hasEmptyObject reports whether v holds an empty object at any depth.
-func hasEmptyObject(v any) bool {
-	switch x := v.(type) {
-	case map[string]any:
-		if len(x) == 0 {
-			return true
-		}
-		for _, c := range x {
-			if hasEmptyObject(c) {
-				return true
-			}
-		}
-	case []any:
-		for _, c := range x {
-			if hasEmptyObject(c) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // yieldMessage yields a complete message decoded (see yieldEncoded).

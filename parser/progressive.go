@@ -50,7 +50,8 @@ import (
 //     scan_keys.go (what keys and string values tell: kinds, a
 //     message's surface, root and version), scan_open.go (the open
 //     component or data model message at a call's end), heal.go,
-//     scan_pool.go; decode.go and encode.go are the generic path's maps;
+//     scan_pool.go; decode.go and encode.go are a message's maps (the
+//     components in them are byte-level forms: see entry_decoded.go);
 //   - entries: messages.go (complete messages), entries.go (a surface's
 //     components), entry_read.go, entry_grammar.go, entry_template.go,
 //     entry_resume.go and entry_canon.go (a component read at byte
@@ -118,7 +119,6 @@ type progressiveEngine struct {
 	suSeen  map[string]struct{} // scratch for finishFeed
 	out     *emitter
 
-	refBuf  []protocol.ComponentRef
 	phSeen  map[string]struct{}
 	phValid map[string]bool
 	catBuf  []byte    // scratch for validate
@@ -177,7 +177,6 @@ type progressiveEngine struct {
 	// the engine is allocated per stream).
 	famFixed      bool // family fixed by the catalog
 	delta         bool
-	generic       bool // tests: never take the byte-level component path
 	grammarBroken bool // the message in progress broke the grammar: sc reads no more of the block
 	countLost     bool // the block lost count of its brackets: sc alone reads the rest of it
 	hasDefault    bool // defaultRoot is set
@@ -259,11 +258,7 @@ func (e *progressiveEngine) setSurface(s string) {
 		if u := e.unboundState(); u != nil && len(u.order) > 0 {
 			dst := e.state(s)
 			for _, id := range u.order {
-				if ent := u.comps[id]; ent.fast != nil {
-					e.putFast(dst, ent.fast)
-				} else {
-					e.put(dst, id, ent.raw)
-				}
+				e.putFast(dst, u.comps[id].fast)
 			}
 			delete(e.seen, "")
 			e.cur = nil

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"bytes"
 	"hash/maphash"
 	"slices"
 )
@@ -74,10 +73,6 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 		}
 		kept = append(kept, ent)
 		id := ent.id
-		if !ent.stale && ent.woken > 0 && e.cat == nil && ent.fast == nil && e.patchArrived(s, ent) {
-			ent.woken = 0
-			s.wokenN--
-		}
 		if !ent.stale && ent.woken > 0 {
 			// Children that arrived turn placeholders into references. A
 			// large component is redone only once an eighth of its
@@ -267,33 +262,24 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	oldWaits := ent.waits()
 	e.phsOld = append(e.phsOld[:0], ent.phs...)
 	p := placeholderSet{e: e, s: s, noArrival: ent.woken == 0}
-	var pval map[string]any
 	oldLen := len(ent.pjson)
-	if ent.fast != nil {
-		// Reuse the entry's buffers (nothing outside it keeps them).
-		var reuse []byte
-		if !ent.shared {
-			reuse = ent.pjson[:0]
-		}
-		if l == nil && len(ent.fast.slots) > 0 {
-			// Only a component with children can have placeholders.
-			l = &compLists{}
-			ent.lists = l
-		}
-		if l != nil {
-			p.extra, p.extraJS, p.waits, p.waitN = ent.phs[:0], l.phJS[:0], l.waitsSpare[:0], l.waitN[:0]
-			l.startLists(&p, oldWaits)
-			l.waitsSpare = oldWaits
-		}
-		ent.pjson, ent.shared = p.processFast(ent.fast, reuse)
-		ent.fast.procN = uint8(min(len(ent.fast.slots), 255))
-	} else {
-		pval = p.process(ent.raw)
-		if ent.shared {
-			ent.pjson, ent.shared = nil, false
-		}
-		ent.pjson = appendJSON(ent.pjson[:0], pval)
+	// Reuse the entry's buffers (nothing outside it keeps them).
+	var reuse []byte
+	if !ent.shared {
+		reuse = ent.pjson[:0]
 	}
+	if l == nil && len(ent.fast.slots) > 0 {
+		// Only a component with children can have placeholders.
+		l = &compLists{}
+		ent.lists = l
+	}
+	if l != nil {
+		p.extra, p.extraJS, p.waits, p.waitN = ent.phs[:0], l.phJS[:0], l.waitsSpare[:0], l.waitN[:0]
+		l.startLists(&p, oldWaits)
+		l.waitsSpare = oldWaits
+	}
+	ent.pjson, ent.shared = p.processFast(ent.fast, reuse)
+	ent.fast.procN = uint8(min(len(ent.fast.slots), 255))
 	ent.hash = maphash.Bytes(hashSeed, ent.pjson)
 	if ent.reach {
 		s.reachBytes += len(ent.pjson) - oldLen
@@ -321,15 +307,8 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.phsVer++
 	}
 	clear(e.phsOld)
-	switch {
-	case l == nil:
-	case ent.fast != nil:
+	if l != nil {
 		l.phJS = p.extraJS
-	default:
-		l.phJS = nil
-		for _, ph := range ent.phs {
-			l.phJS = append(l.phJS, e.placeholderJSON(ph))
-		}
 	}
 	// Register the waits. When they extend the previous ones, only the new
 	// ones; otherwise all of them, in a new generation (the registrations
@@ -345,12 +324,12 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.wokenN--
 	}
 	ent.stale, ent.woken, ent.phsYieldedN, ent.reprocessed = false, 0, int32(keptYielded), true
-	ent.slotsKept = ent.fast != nil
+	ent.slotsKept = true
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {
 		ent.valid = 1
-		if !e.componentValid(s, ent, pval) {
+		if !e.componentValid(s, ent) {
 			ent.valid = -1
 		}
 	}
@@ -461,60 +440,4 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 			e.addWaiter(s, w, waitRef{id: id, ent: ent, gen: ent.gen})
 		}
 	}
-}
-
-// patchArrived updates the encoded processed form of ent for children that
-// arrived since it was processed, by turning their placeholder references
-// back into the children's ids in place, which is what processing again
-// would do. It reports false (and changes nothing) when the encoding does
-// not hold exactly the expected placeholder references.
-func (e *progressiveEngine) patchArrived(s *surfaceState, ent *compEntry) bool {
-	l := ent.lists
-	if l == nil {
-		return false // no waits
-	}
-	if len(l.waits) > 16 {
-		return false // the large-component rule applies instead
-	}
-	var arrived []int
-	for i, w := range l.waits {
-		if _, ok := s.comps[w]; ok {
-			arrived = append(arrived, i)
-		}
-	}
-	if len(arrived) == 0 || len(arrived) > 8 {
-		return false
-	}
-	oldLen := len(ent.pjson)
-	var pat [64]byte
-	for _, i := range arrived {
-		w := l.waits[i]
-		p := appendJSONString(append(pat[:0], `"loading_`...), w)
-		p = append(p[:9], p[10:]...) // drop the quote appendJSONString opened
-		if bytes.Count(ent.pjson, p) != l.waitN[i] {
-			return false
-		}
-	}
-	for _, i := range arrived {
-		w := l.waits[i]
-		p := appendJSONString(append(pat[:0], `"loading_`...), w)
-		p = append(p[:9], p[10:]...)
-		ent.pjson = bytes.ReplaceAll(ent.pjson, p, append([]byte{'"'}, p[9:]...))
-		if j := slices.Index(ent.phs, "loading_"+w); j >= 0 {
-			ent.phs = slices.Delete(slices.Clone(ent.phs), j, j+1)
-			if j < int(ent.phsYieldedN) {
-				ent.phsYieldedN--
-			}
-			l.phJS = slices.Delete(l.phJS, j, j+1)
-			s.phsVer++
-		}
-	}
-	for k := len(arrived) - 1; k >= 0; k-- {
-		i := arrived[k]
-		l.waits = slices.Delete(slices.Clone(l.waits), i, i+1)
-		l.waitN = slices.Delete(slices.Clone(l.waitN), i, i+1)
-	}
-	ent.hash = maphash.Bytes(hashSeed, ent.pjson)
-	s.reachBytes += len(ent.pjson) - oldLen
-	return true
 }

@@ -89,7 +89,8 @@ func (t *target) noteDepth(d int) {
 func (e *progressiveEngine) analyze(s *surfaceState) error {
 	list := make([]map[string]any, 0, len(s.order))
 	for _, id := range s.order {
-		list = append(list, s.comps[id].rawMap())
+		m, _ := decodeObject(s.comps[id].fast.src) // (rare: see yieldReachable)
+		list = append(list, m)
 	}
 	reach, err := protocol.AnalyzeTopology(s.root, list, e.refs, protocol.TopologyOptions{})
 	if err != nil {

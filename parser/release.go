@@ -99,7 +99,6 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	// Scratch maps and lists.
 	e.phSeen, e.suSeen = nil, nil
 	e.closing = closingEnc{}
-	e.refBuf = shrink(e.refBuf, keepScratch)
 	e.snapPhs = shrink(e.snapPhs, keepScratch)
 	e.phsOld = shrink(e.phsOld, keepScratch)
 	e.missScratch = shrink(e.missScratch, keepScratch)
@@ -249,14 +248,11 @@ func clip[T any](s []T) []T {
 // compact drops what a component keeps only while it, or its children,
 // arrive: its lists of placeholders and waits when empty (kept at their
 // largest capacity for the next processing, see process), the spare
-// buffer of its waits, its lookups of placeholders and the decoded form
-// of a component read at byte level (decoded again from its bytes when
-// needed).
+// buffer of its waits and its lookups of placeholders.
 func (ent *compEntry) compact() {
 	ent.listed = false
 	if fc := ent.fast; fc != nil {
 		fc.pns = nil
-		ent.raw = nil
 		// The bytes of a component that grew as it arrived (growFast)
 		// have the spare capacity of their last growth.
 		if n := len(fc.src); cap(fc.src)-n > n/8+16 {

@@ -108,7 +108,7 @@ func (s *surfaceState) atRest() bool {
 // normalise (the compact form does not keep the edits).
 func restComp(ent *compEntry) bool {
 	fc := ent.fast
-	return fc != nil && ent.raw == nil && ent.phs == nil && ent.lists == nil && ent.woken == 0 &&
+	return fc != nil && ent.phs == nil && ent.lists == nil && ent.woken == 0 &&
 		!ent.isDirty && !ent.isUnsent && !ent.listed && fc.pns == nil &&
 		len(ent.refs) <= len(fc.slots) && len(fc.src) <= 1<<30 && len(fc.empty) <= 255 && (fc.more == nil || (fc.more.edits == nil && !fc.more.catRefs))
 }

@@ -348,9 +348,9 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 	return err
 }
 
-// fastComps reports whether components may take the byte-level path.
+// fastComps reports whether components can be read: the family is known.
 func (e *progressiveEngine) fastComps() bool {
-	return (e.fam == protocol.FamilyV09 || e.fam == protocol.FamilyV08) && !e.generic
+	return e.fam == protocol.FamilyV09 || e.fam == protocol.FamilyV08
 }
 
 // isComponentElement reports whether the object just closed (already

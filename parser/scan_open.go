@@ -69,58 +69,32 @@ func (e *progressiveEngine) sniffComponents() {
 		return // (none is registered yet: see handlePartialComponent)
 	}
 	s := &e.sc
-	fast := e.fastComps()
 	// Every healed object ends the same way: after a dangling key none of
 	// them is valid JSON.
-	dangling := fast && s.danglingKey()
+	dangling := s.danglingKey()
 	for i := len(s.stack) - 1; i >= 0; i-- {
 		f := &s.stack[i]
-		if f.open != '{' || f.flags&(flagID|flagComponent) != flagID|flagComponent || !s.shouldSniff(f) {
+		if f.open != '{' || f.flags&(flagID|flagComponent) != flagID|flagComponent || !s.shouldSniff(f) || dangling {
 			continue
 		}
-		if fast {
-			if dangling {
-				continue
-			}
-			healed, ok := e.healOpenComponent(i)
-			if !ok || e.heal.sameCut(s.msgGen, f.start, e.surface, healed) {
-				continue
-			}
-			// The scanner reads on from the last member boundary its
-			// previous read of this object passed (entry_resume.go).
-			switch e.cs.scanAt(healed, e.fam == protocol.FamilyV08, s.msgGen, f.start) {
-			case compInvalid, compSkip:
-				continue
-			case compFast:
-				renderable := e.renderable()
-				if !e.cs.emptyObj && renderable {
-					sc := e.state(e.surface)
-					ent := e.csEntry(sc)
-					if e.growFast(sc, ent) == nil {
-						fc := e.fastResult(ent)
-						if (ent == nil || ent.fast != fc) && e.putFastEnt(sc, fc, ent) {
-							fc.owned = true
-						}
-					}
-					e.dirty = true
-				}
-				continue
-			}
-			obj, ok := decodeObject(healed)
-			if ok && truthy(obj["id"]) && truthy(obj["component"]) {
-				e.sniffedComponent(obj)
-			}
-			continue
-		}
-		healed, ok := e.heal.healComponent(s.buf[f.start:])
+		healed, ok := e.healOpenComponent(i)
 		if !ok || e.heal.sameCut(s.msgGen, f.start, e.surface, healed) {
 			continue
 		}
-		obj, ok := decodeObject(healed)
-		if !ok || !truthy(obj["id"]) || !truthy(obj["component"]) {
+		// The scanner reads on from the last member boundary its previous
+		// read of this object passed (entry_resume.go).
+		if e.cs.scanAt(healed, e.fam == protocol.FamilyV08, s.msgGen, f.start) != compFast || e.cs.emptyObj || !e.renderable() {
 			continue
 		}
-		e.sniffedComponent(obj)
+		sc := e.state(e.surface)
+		ent := e.csEntry(sc)
+		if e.growFast(sc, ent) == nil {
+			fc := e.fastResult(ent)
+			if (ent == nil || ent.fast != fc) && e.putFastEnt(sc, fc, ent) {
+				fc.owned = true
+			}
+		}
+		e.dirty = true
 	}
 }
 
@@ -183,7 +157,7 @@ func (e *progressiveEngine) growFast(sc *surfaceState, ent *compEntry) *fastComp
 	kept := ent.slotsKept
 	e.record(sc, fc.id, ent, refs, self)
 	// (Slots appended to a list: processGrown looks up the new ones.)
-	ent.raw, ent.slotsKept = nil, kept && k == oldN
+	ent.slotsKept = kept && k == oldN
 	return fc
 }
 
@@ -218,18 +192,6 @@ func (e *progressiveEngine) appendedRefs(ent *compEntry, fc *fastComp, oldN, k i
 		}
 	}
 	return refs, self, true
-}
-
-// sniffedComponent caches a healed component.
-func (e *progressiveEngine) sniffedComponent(obj map[string]any) {
-	switch c := obj["component"].(type) {
-	case string:
-		e.handlePartialComponent(obj)
-	case map[string]any:
-		if len(c) > 0 {
-			e.handlePartialComponent(obj)
-		}
-	}
 }
 
 // healOpen is healer.heal for the open object at stack index i, using what
