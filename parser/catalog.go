@@ -16,7 +16,7 @@ import (
 // or where an invalid message's report is needed. The comparison encoding
 // is the one read, so that a string with invalid UTF-8 (written \xHH,
 // which is not JSON) goes to the schema library, which sees the string as
-// it is. A catalog does not select the generic component path: the
+// it is. A catalog does not select another component path: the
 // byte-level reader takes a type's reference fields of its own
 // (compScanner.catalogRead, entry_refs.go), and renderable checks a v0.8
 // definition's required properties.
@@ -122,7 +122,7 @@ func (e *progressiveEngine) withoutStubs(msg map[string]any) map[string]any {
 
 // renderable is the catalog's say on the component e.cs just read at byte
 // level (true without a catalog): whether a v0.8 definition has the
-// required properties of its type, as handlePartialComponent checks them.
+// required properties of its type (its first type: the smallest name).
 // (A type's reference fields of its own are the reader's, see
 // compScanner.catalogRead.)
 func (e *progressiveEngine) renderable() bool {
@@ -131,8 +131,7 @@ func (e *progressiveEngine) renderable() bool {
 	}
 	// A v0.8 definition read at byte level has a type, an object of
 	// properties, first; one with more types is in canonical encoding
-	// (entry_nested.go), so its first is the one handlePartialComponent
-	// checks (firstKey).
+	// (entry_nested.go), so its first is the smallest name.
 	var name string
 	var props []byte
 	var vt jsonparser.ValueType

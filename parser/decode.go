@@ -6,7 +6,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
-// jsonDecoder is a small strict JSON decoder into the generic data model
+// jsonDecoder is a small strict JSON decoder into Go's generic data model
 // (map[string]any, []any, string, json.Number, bool, nil), several times
 // faster than encoding/json for the progressive engine's many small
 // documents. Input must be valid UTF-8 (the scanner checks it).

@@ -3,17 +3,15 @@ package parser
 // A component is read at byte level in its canonical encoding (keys
 // sorted at every depth, the last of equal keys kept, strings quoted as
 // appendJSONString quotes them: what appendJSON writes for its decoding,
-// see data_canon.go) when the generic path would have written it so: the
-// generic path held a component as its decoded map, which is written with
-// its keys sorted, while the byte-level path keeps the order of the
-// stream. That is the case of a component with an empty child list or a
-// template child list (entry_template.go), which the generic path once
-// read, and of a component whose stream order the byte-level reader does
+// see data_canon.go) where the outputs the golden hashes pin have it so
+// (a map-based path, deleted in session 14, wrote those components from
+// their decoding, keys sorted; the reader keeps the order of the stream
+// otherwise): a component with an empty child list or a template child
+// list (entry_template.go), and one whose stream order the reader does
 // not take: a key twice, more than maxFastKeys keys in an object, an
-// escape in a key or an id (see needCanon). The outputs stay byte for byte
-// what they were: the component's bytes are rewritten in that encoding and
-// read again, so that its child ids and empty lists are found where they
-// are in those bytes.
+// escape in a key or an id (see needCanon). The component's bytes are
+// rewritten in that encoding and read again, so that its child ids and
+// empty lists are found where they are in those bytes.
 
 import (
 	"unicode/utf8"
@@ -22,13 +20,13 @@ import (
 )
 
 // canonical rewrites the component just read, b (compFast with an empty
-// list or a template, or compSlow with recanon), in its canonical encoding
-// and reads that again. Invalid UTF-8, which the generic path writes
-// otherwise, takes the generic path; bytes that are no JSON object (the
-// read stopped before it could tell) are compInvalid.
+// list or a template, or compUnread with recanon), in its canonical encoding
+// and reads that again. Invalid UTF-8 is compUnread (a stream's is an
+// error before it reaches a component); bytes that are no JSON object
+// (the read stopped before it could tell) are compInvalid.
 func (c *compScanner) canonical(b []byte) int {
 	src := c.out // (compFast: b, compact)
-	if c.slow {
+	if c.stopped {
 		src = b
 	}
 	return c.reread(src, false)
@@ -39,28 +37,28 @@ func (c *compScanner) canonical(b []byte) int {
 // kept as it is (with its checkpoint).
 func (c *compScanner) reread(src []byte, force bool) int {
 	if !utf8.Valid(src) {
-		c.slow = true
-		return compSlow
+		c.stopped = true
+		return compUnread
 	}
 	canon, ok := c.cw.canonical(c.canon[:0], src)
 	c.canon = canon
 	if !ok {
 		// No JSON value of the decoder's grammar (a healed object the
-		// read stopped in before it could tell): the generic path's
-		// decoding fails too.
+		// read stopped in before it could tell): the message decoder
+		// fails on it too.
 		return compInvalid
 	}
-	if !force && !c.slow && string(canon) == string(c.out) {
+	if !force && !c.stopped && string(canon) == string(c.out) {
 		return compFast // already in that order: the checkpoint stays good
 	}
-	rewrite := c.slow || c.rewrote || force
+	rewrite := c.stopped || c.rewrote || force
 	c.canonIn = true
 	r := c.scan(canon, c.v08)
 	c.canonIn, c.rewrote = false, rewrite && r == compFast
 	// Checkpoints of the rewritten bytes are not offsets of the object.
 	c.mk.at = atNone
 	if r == compInvalid {
-		return compSlow // (valid bytes: the generic path decides)
+		return compUnread // (valid bytes the reader does not take)
 	}
 	return r
 }

@@ -9,7 +9,7 @@ import (
 // TestCompScannerCanonical checks the components the byte-level reader
 // takes in their canonical encoding (compFast, the bytes kept being that
 // encoding, with their child slots) and those it still leaves to the
-// generic path (compSlow).
+// generic path (compUnread).
 func TestCompScannerCanonical(t *testing.T) {
 	for _, tc := range []scanCase{
 		{"escape in a sorted component", false, `{"id":"r","component":"Row","children":[],"label":"say \"hi\"\n\u00e9\/"}`, compFast,

@@ -5,13 +5,11 @@ import "github.com/a2ui-stream/a2ui-stream/protocol"
 // A component that reaches the engine decoded (closed outside the
 // byte-level case: a lost bracket count, a message with two kinds or a
 // body holding a message kind, then decoded whole; healed while its
-// object was not one the scanner reads) is read at byte level too when
-// its shape allows: its canonical encoding, which appendJSON writes for
-// the map and which is what the generic path outputs for it, is read by
-// the component scanner like the canonical encoding of a rewritten
-// component (entry_canon.go), and its entry compares by value (see
-// putFast). Only the shapes the scanner does not read keep the map entry
-// (put).
+// object was not one the scanner reads) is read at byte level too: its
+// canonical encoding, which appendJSON writes for the map, is read by the
+// component scanner like the canonical encoding of a rewritten component
+// (entry_canon.go), and its entry compares by value (see putFastEnt). One
+// the scanner skips (compSkip) is not recorded (putDecoded).
 
 // fastDecoded returns the byte-level form of the decoded component comp,
 // or nil when the scanner does not read its shape.

@@ -185,7 +185,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 
 // def reads a v0.8 component definition {"Type": props} at b[i] == '{'.
 // An empty one is an empty object (never rendered while it arrives), and
-// the component is kept in canonical encoding, as the generic path wrote
+// the component is kept in canonical encoding, as the pinned outputs have
 // it (see canonical).
 func (c *compScanner) def(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
@@ -375,10 +375,10 @@ func (c *compScanner) slot(b []byte, i int, field int) (int, bool) {
 	return i, true
 }
 
-// topArray reads a top-level array property. One holding an object, which
-// the generic path read (protocol.ComponentRefs reads "child" from such
-// items: value sends a child field to it still), is kept in its canonical
-// encoding, as the generic path wrote it.
+// topArray reads a top-level array property. One holding an object
+// (protocol.ComponentRefs reads "child" from such items: value sends a
+// child field to the nested reader) is kept in its canonical encoding, as
+// the pinned outputs have it.
 func (c *compScanner) topArray(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '[')
 	i = jsonwire.SkipSpace(b, i+1)

@@ -5,7 +5,7 @@ package parser
 // [{"child": ...}], "extra": {"child": ...}), in a template, in a v0.8
 // definition's second type or an {"explicitList": [...]} object's second
 // member, and a child field whose value is an object ("child":
-// {"componentId": ...}). The processing (placeholderSet.walk) applies the
+// {"componentId": ...}). The processing (the reference's placeholder walk) applies the
 // placeholder rule to every object at any depth, and protocol.ComponentRefs
 // reads some of these as references: such a component is read in its
 // canonical encoding (compScanner.sorted), its child ids and empty child
@@ -43,7 +43,7 @@ func childFieldOf(k []byte) int {
 // childValue reads the value at b[i] of child field cf (a childFields
 // index) below the top level, or at the top level when it is of a shape
 // the schema rejects there (a "children" that is a string, a "child" that
-// is a list, ...), as placeholderSet.walk walks it: a string is a slot, a
+// is a list, ...), as the reference's placeholder walk walks it: a string is a slot, a
 // list's strings slots (an empty "children" or "explicitList" an empty
 // list), anything else a value, walked. The component is nested: its
 // references are the ones protocol.ComponentRefs reads (none in a
@@ -71,7 +71,7 @@ func (c *compScanner) childValue(b []byte, i int, cf int, depth int) (int, bool)
 // a "path" member with its value (path; see defPath). A type with an
 // escape is read in its canonical encoding (its decoding is the type, see
 // typeName). An empty type (protocol.ComponentRefs reads no reference
-// there) or one named as a child field cf (placeholderSet.walk walks it as
+// there) or one named as a child field cf (the reference's placeholder walk walks it as
 // that field of the definition) make the component nested.
 func (c *compScanner) defType(b []byte, i int) (next int, path bool, cf int, ok bool) {
 	ka := len(c.out) + 1
@@ -197,7 +197,7 @@ func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 // order reads, for a component with child fields below the top level
 // (nested), the order of its slots and empty lists in the walk and of its
 // references (see nestedOrder); it reports false when they do not match
-// the slots read (the generic path then decides).
+// the slots read (the component is then compUnread: none is known).
 func (c *compScanner) order() bool {
 	var r orderReader
 	// (Without the catalog's rules too: a catalog list field, even a
@@ -230,7 +230,7 @@ func (fc *fastComp) nestedOrder() {
 }
 
 // orderReader reads a component's compact bytes (in canonical encoding)
-// as placeholderSet.walk and protocol.ComponentRefs read its decoded form.
+// as the reference's placeholder walk and protocol.ComponentRefs read its decoded form.
 type orderReader struct {
 	// cat: the catalog whose reference fields of the types are read (nil:
 	// the well-known ones only, see compScanner.catalogRead); its list
@@ -327,7 +327,7 @@ func (r *orderReader) slotAt(i int) int32 {
 	return int32(k)
 }
 
-// walkObject is placeholderSet.walk of the object at src[i]: its child
+// walkObject is the reference's placeholder walk of the object at src[i]: its child
 // fields in childFields' order, then its other objects and lists in key
 // order (its bytes').
 func (r *orderReader) walkObject(i int) {

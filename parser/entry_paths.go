@@ -1,7 +1,7 @@
 package parser
 
 // The v0.8 data-binding paths of a component read at byte level. The
-// processing (placeholderSet.walk) normalises, in every object of a v0.8
+// processing (the reference's placeholder walk) normalises, in every object of a v0.8
 // definition, a "path" that is a string starting with '/' to "/" + the
 // path without its leading slashes, and clears the object's other keys
 // (unless it has a componentId); any other non-null path becomes "/" +
@@ -10,8 +10,8 @@ package parser
 // the normalisation is a list of edits of those bytes, which the
 // processing applies as it writes the placeholders (putEdits). A path the
 // normalisation changes, or one in an object of other keys, makes the
-// component one the generic path would have written with sorted keys: it
-// is read in its canonical encoding (compScanner.sorted), whose offsets
+// component one the pinned outputs have with sorted keys: it is read in
+// its canonical encoding (compScanner.sorted), whose offsets
 // the edits are.
 
 import "bytes"

@@ -10,7 +10,7 @@ import (
 // TestCompScannerPaths checks the v0.8 data-binding paths the byte-level
 // reader takes (compFast, its bytes the canonical encoding when a path is
 // normalised, and the processed bytes with the normalisation applied) and
-// those it leaves to the generic path (compSlow).
+// those it leaves to the generic path (compUnread).
 func TestCompScannerPaths(t *testing.T) {
 	const pre, post = `{"component":{"Text":`, `},"id":"r"}`
 	for _, tc := range []struct {

@@ -136,7 +136,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	if missing == 0 && (fc.more == nil || fc.more.edits == nil) {
 		return fc.src, true
 	}
-	// Placeholders in the order the generic walk meets them: by child
+	// Placeholders in the order the reference's walk meets them: by child
 	// field, then in list order; each once (a placeholder and its missing
 	// child go together), counting the placements of each child.
 	if fc.pns == nil {

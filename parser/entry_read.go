@@ -47,27 +47,29 @@ import (
 // the processing leaves alone (cfRef, see unwalkFrom); a v0.8 "children"
 // object that is no {"explicitList"} is read as a template, and a
 // template that is no object as a value. A child field of a shape the
-// schema rejects ("children" a string, "child" a list) is read as
-// placeholderSet.walk walks it (childValue) and its references as
-// protocol.ComponentRefs reads them (none in a "children" string); so are
-// v0.8 definitions of other shapes (defType), "id" and "component"
-// properties, a type that keeps an escape (typeName), and a type whose
-// catalog names a child list, componentId, id or component among its
-// reference fields (ruleKinds' odd). Anything else takes the generic
-// path (decoded maps), which gives the same observable result: a v0.9
-// component whose "component" is no string (an object is a definition as
-// v0.8's, without the path rules; anything else has its top-level child
-// fields walked but no references), a v0.8 one whose "component" is no
-// object. No id or type, or an empty one, is skipped (compSkip).
-// With a catalog, a component's verdict is taken on its bytes
-// (catalog.go).
+// schema rejects ("children" a string, "child" a list) is read as the
+// reference's walk treats it (childValue: a string in it gets a
+// placeholder) and its references as protocol.ComponentRefs reads them
+// (none in a "children" string); so are v0.8 definitions of other shapes
+// (defType), "id" and "component" properties, a type that keeps an escape
+// (typeName), and a type whose catalog names a child list, componentId,
+// id or component among its reference fields (ruleKinds' odd). A
+// component with no usable id or type (none, an empty one, an id that is
+// no string, a v0.9 type that is no string, a v0.8 one that is no object)
+// is skipped (compSkip), as the processor rejects its message. There is
+// no other path: a component the reader does not take (compUnread: none
+// is known; the suite's reads never end so) is not recorded. With a
+// catalog, a component's verdict is taken on its bytes (catalog.go).
 
 // Outcomes of compScanner.scan.
 const (
 	compInvalid = iota // not exactly one JSON object
-	compSlow           // needs the generic path (which decides validity)
-	compFast           // read at byte level
-	compSkip           // no usable id or type: never registered nor yielded, no error (see registrable); a type keeping an escape is read in canonical encoding
+	// compUnread: the read stopped on bytes it does not take as they are:
+	// read again in their canonical encoding (recanon, see settle), else
+	// not recorded.
+	compUnread
+	compFast // read at byte level
+	compSkip // no usable id or type: never recorded nor yielded, no error
 )
 
 // Child field indexes in childFields.
@@ -132,8 +134,8 @@ type fastComp struct {
 	// owned: a healed partial component that only its entry holds, which
 	// may be updated in place as it grows (see growFast).
 	owned bool
-	// rewrote: read in its canonical encoding in place of the generic path
-	// (compScanner.rewrote), whose entries compare by value (see putFast).
+	// rewrote: read in its canonical encoding (compScanner.rewrote): its
+	// entries compare by value (see putFastEnt).
 	rewrote bool
 	// nested: it has child fields below the top level (entry_nested.go):
 	// more holds the order of its slots in the walk and of its references.
@@ -270,8 +272,8 @@ func containsBytes(list []string, b []byte) bool {
 	return false
 }
 
-// compScanner validates a component's JSON (as strictly as the generic
-// decoder) and reads it at byte level, writing its compact form to out.
+// compScanner validates a component's JSON (as strictly as the
+// message decoder, decode.go) and reads it at byte level, writing its compact form to out.
 // Its buffers are reused between calls.
 type compScanner struct {
 	out      []byte
@@ -284,14 +286,14 @@ type compScanner struct {
 	compOK, skip bool // skip: compSkip
 	emptyObj     bool
 	seen         uint8 // top-level special keys seen
-	slow         bool
+	stopped      bool  // the read stopped: compUnread
 	// nested: a child field below the top level was read (entry_nested.go);
 	// walk and refOrder are then its order (see order).
 	nested         bool
 	walk, refOrder []int32
-	// recanon: what sent the component to the generic path (a key twice,
-	// more than maxFastKeys keys, an escape in a key or an id) is not in
-	// its canonical encoding, which is read instead (see canonical).
+	// recanon: what stopped the read (a key twice, more than maxFastKeys
+	// keys, an escape in a key or an id) is not in its canonical
+	// encoding, which is read instead (see canonical).
 	recanon bool
 	// canonIn: the bytes being read are a canonical encoding (no key
 	// twice, escapes only where a character needs one).
@@ -302,8 +304,8 @@ type compScanner struct {
 	rewrote bool
 	// sorted: a template, a path to normalise, a v0.8 empty definition or
 	// {} child list, or a child named children_<id> (see emptyClash) was
-	// read, so the
-	// component is kept in the generic path's encoding (see canonical).
+	// read, so the component is kept in its canonical encoding (see
+	// canonical).
 	sorted bool
 	// edits: the normalisation of its v0.8 data-binding paths
 	// (entry_paths.go); noWalk: reading a value the processing does not
@@ -325,7 +327,7 @@ type compScanner struct {
 	single, lists []string
 	// keys holds the bounds (in out) of the keys read so far in the
 	// objects being read, innermost last: a duplicate key needs the
-	// generic path (decoding keeps the last value).
+	// canonical encoding (which keeps the last value).
 	keys []keySpan
 	// The properties of the v0.8 definition being read: their special
 	// keys seen, and where their keys start in keys.
@@ -373,10 +375,10 @@ func (c *compScanner) newKey(base, a, b int) bool {
 	return true
 }
 
-// needCanon stops a read that its canonical encoding may take further: a
-// read of those bytes (canonIn) takes the generic path.
+// needCanon stops a read that its canonical encoding may take further (a
+// read of those bytes, canonIn, is compUnread).
 func (c *compScanner) needCanon() {
-	c.slow, c.recanon = true, !c.canonIn
+	c.stopped, c.recanon = true, !c.canonIn
 }
 
 // Top-level special keys (bits of compScanner.seen).
@@ -397,7 +399,7 @@ const (
 // the identity of the object read before.
 func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
-	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow, c.skip = -1, -1, false, false, false, 0, false, false
+	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.stopped, c.skip = -1, -1, false, false, false, 0, false, false
 	c.empty, c.sorted, c.recanon, c.nested, c.v08 = c.empty[:0], false, false, false, v08
 	c.mk.at = atNone
 	i := jsonwire.SkipSpace(b, 0)
@@ -414,8 +416,8 @@ func (c *compScanner) outcome(b []byte, i int, ok bool) int {
 	switch {
 	case c.skip: // (whatever follows)
 		return compSkip
-	case c.slow:
-		return compSlow
+	case c.stopped:
+		return compUnread
 	case !ok || jsonwire.SkipSpace(b, i) != len(b):
 		return compInvalid
 	case c.idA < 0 || !c.compOK:

@@ -18,8 +18,8 @@ package parser
 // A component's own "componentId" is rewritten by the processing (it is a
 // child field) but is no reference: a string id there is a cfOwnID slot.
 //
-// The generic path read such a component, and wrote it with sorted keys:
-// it is kept in its canonical encoding (compScanner.sorted), whose slots
+// The pinned outputs have such a component with sorted keys: it is kept
+// in its canonical encoding (compScanner.sorted), whose slots
 // are in protocol.ComponentRefs's order (see fastComp.refs).
 
 import (
@@ -81,8 +81,8 @@ func (c *compScanner) ownComponentID(b []byte, i int, depth int) (int, bool) {
 		// (Processed as a list of child ids, no reference: a nested one.)
 		return c.childValue(b, i, cfOwnID, depth)
 	}
-	// A componentId or a child in an object, which would be read, takes
-	// the generic path (value).
+	// A componentId or a child in an object is read by value (which
+	// sends a child field to the nested reader).
 	return c.value(b, i, depth)
 }
 
@@ -92,10 +92,10 @@ func (c *compScanner) ownComponentID(b []byte, i int, depth int) (int, bool) {
 // list fields as "template" is (a "template" among the single fields
 // holds one id); a list field also stops the "child" of the objects of its
 // list from counting (see orderReader.propRefs). The processing rewrites
-// only child fields (placeholderSet.walk): those fields are references
+// only child fields (the reference's placeholder walk): those fields are references
 // only, cfRef slots. A component of such a type is read once without the
 // catalog (its type is then known), then again in its canonical encoding
-// (as the generic path, which read it before, wrote it) with its type's
+// (as the pinned outputs have it) with its type's
 // fields (rules), which leaves no checkpoint (entry_resume.go): every
 // checkpoint is one of a read without them.
 

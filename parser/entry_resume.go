@@ -99,14 +99,14 @@ func (c *compScanner) scanAt(b []byte, v08 bool, gen uint64, start int) int {
 // encoding when the component needs it, the catalog's reference fields,
 // and the orders of a nested component.
 func (c *compScanner) settle(b []byte, r int) int {
-	if (r == compFast && (len(c.empty) > 0 || c.sorted)) || (r == compSlow && c.recanon) {
+	if (r == compFast && (len(c.empty) > 0 || c.sorted)) || (r == compUnread && c.recanon) {
 		r = c.canonical(b)
 	}
 	if r == compFast && c.cat != nil {
 		r = c.catalogRead()
 	}
 	if r == compFast && c.nested && !c.order() {
-		r = compSlow
+		r = compUnread
 	}
 	return r
 }
@@ -115,7 +115,7 @@ func (c *compScanner) settle(b []byte, r int) int {
 func (c *compScanner) resume(b []byte) int {
 	m := c.mk
 	c.out, c.slots, c.keys, c.edits = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys], c.edits[:m.edits]
-	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.slow, c.skip = m.idA, m.idB, false, m.compOK, m.emptyObj, m.seen, false, false
+	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.stopped, c.skip = m.idA, m.idB, false, m.compOK, m.emptyObj, m.seen, false, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
 	c.defPath.va, c.propPath.va, c.listPath.va = -1, -1, -1 // (a path there is read in canonical encoding: no checkpoint)
 	c.empty, c.sorted, c.nested, c.recanon = c.empty[:m.nEmpty], m.sorted, m.nested, false

@@ -6,7 +6,7 @@ package parser
 // Its componentId is a child slot (cfComponentID), which the processing
 // rewrites like any other (placeholderSet.processFast) and which counts as
 // a "children" reference (protocol.ComponentRefs reads it there). The
-// generic path wrote such a component with its keys sorted: a component
+// pinned outputs have such a component with its keys sorted: a component
 // with a template is rewritten in that encoding (see canonical), as one
 // with an empty list is.
 
@@ -145,7 +145,7 @@ func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 		return c.listObjRest(b, i)
 	}
 	if esc || string(c.out[ka:len(c.out)-1]) != "explicitList" {
-		c.slow = true
+		c.stopped = true
 		return i, false
 	}
 	if i, ok = c.colon(b, i); !ok {

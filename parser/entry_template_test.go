@@ -5,7 +5,7 @@ import "testing"
 // TestCompScannerTemplate checks which template child lists the byte-level
 // reader takes (compFast, with the template's componentId as a
 // cfComponentID slot and the component rewritten with sorted keys) and
-// which it leaves to the generic path (compSlow).
+// which it leaves to the generic path (compUnread).
 func TestCompScannerTemplate(t *testing.T) {
 	for _, tc := range []scanCase{
 		{"v09", false, `{ "id" : "l", "component" : "List", "children" : { "path" : "/items", "componentId" : "item" } }`, compFast,
