@@ -413,7 +413,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 // (numbers by their text: 1 and 1.0 differ): whether their canonical
 // encodings are.
 func (e *progressiveEngine) sameValue(a, b []byte) bool {
-	w := &e.cs.cw
+	w := &e.cs.x().cw
 	ca, okA := w.canonical(nil, a)
 	cb, okB := w.canonical(nil, b)
 	return okA && okB && string(ca) == string(cb)

@@ -40,8 +40,8 @@ func (c *compScanner) reread(src []byte, force bool) int {
 		c.stopped = true
 		return compUnread
 	}
-	canon, ok := c.cw.canonical(c.canon[:0], src)
-	c.canon = canon
+	canon, ok := c.x().cw.canonical(c.x().canon[:0], src)
+	c.x().canon = canon
 	if !ok {
 		// No JSON value of the decoder's grammar (a healed object the
 		// read stopped in before it could tell): the message decoder

@@ -18,11 +18,11 @@ func (e *progressiveEngine) fastDecoded(comp map[string]any) *fastComp {
 		return nil
 	}
 	c := &e.cs
-	c.decoded = appendJSON(c.decoded[:0], comp)
+	c.x().decoded = appendJSON(c.x().decoded[:0], comp)
 	c.rewrote, c.rules, c.canonIn = false, false, true
-	r := c.scan(c.decoded, e.fam == protocol.FamilyV08)
+	r := c.scan(c.x().decoded, e.fam == protocol.FamilyV08)
 	c.canonIn = false
-	r = c.settle(c.decoded, r) // (the catalog's fields, a nested component's orders)
+	r = c.settle(c.x().decoded, r) // (the catalog's fields, a nested component's orders)
 	c.mk.at = atNone           // (its checkpoints are not offsets of the object sniffed)
 	if r != compFast {
 		return nil

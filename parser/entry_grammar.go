@@ -189,7 +189,7 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 // it (see canonical).
 func (c *compScanner) def(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
-	c.defPath.start(c, len(c.out)-1)
+	c.x().defPath.start(c, len(c.out)-1)
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.emptyObj, c.sorted = true, true
@@ -218,7 +218,7 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 		return i + 1, true
 	}
 	c.propSeen, c.propBase = 0, len(c.keys)
-	c.propPath.start(c, len(c.out)-1)
+	c.x().propPath.start(c, len(c.out)-1)
 	i, ok := c.propMember(b, i)
 	if !ok {
 		return i, false
@@ -234,7 +234,7 @@ func (c *compScanner) propRest(b []byte, i int) (int, bool) {
 		if i, more, ok = c.sep(b, i, '}'); !more {
 			if ok {
 				c.keys = c.keys[:c.propBase]
-				c.propPath.end(c)
+				c.x().propPath.end(c)
 			}
 			return i, ok
 		}
@@ -257,7 +257,7 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	if bit&(seenID|seenComponent) != 0 {
 		bit = 0 // (an "id" or "component" property: any other one)
 	}
-	if i, path, ok := c.propPath.member(c, b, i, key); path || !ok {
+	if i, path, ok := c.x().propPath.member(c, b, i, key); path || !ok {
 		return i, ok
 	}
 	if c.rules {

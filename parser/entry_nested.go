@@ -84,7 +84,7 @@ func (c *compScanner) defType(b []byte, i int) (next int, path bool, cf int, ok 
 		return i, false, -1, false
 	}
 	key := c.out[ka : len(c.out)-1]
-	if i, path, ok := c.defPath.member(c, b, i, key); path || !ok {
+	if i, path, ok := c.x().defPath.member(c, b, i, key); path || !ok {
 		return i, path, -1, ok
 	}
 	cf = -1
@@ -132,7 +132,7 @@ func (c *compScanner) defRest(b []byte, i int) (int, bool) {
 		var more, ok bool
 		if i, more, ok = c.sep(b, i, '}'); !more {
 			if ok {
-				c.defPath.end(c)
+				c.x().defPath.end(c)
 			}
 			return i, ok
 		}
@@ -159,7 +159,7 @@ func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 		var more, ok bool
 		if i, more, ok = c.sep(b, i, '}'); !more {
 			if ok {
-				c.listPath.end(c)
+				c.x().listPath.end(c)
 			}
 			return i, ok
 		}
@@ -170,7 +170,7 @@ func (c *compScanner) listObjRest(b []byte, i int) (int, bool) {
 		}
 		key := c.out[ka : len(c.out)-1]
 		var path bool
-		if i, path, ok = c.listPath.member(c, b, i, key); path || !ok {
+		if i, path, ok = c.x().listPath.member(c, b, i, key); path || !ok {
 			if !ok {
 				return i, false
 			}

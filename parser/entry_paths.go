@@ -204,3 +204,35 @@ func (fc *fastComp) putEdits(out []byte, last, k, upto int) ([]byte, int, int) {
 	}
 	return out, last, k
 }
+
+// compSide is the state of the component reader that only some reads
+// need: v0.8 ones and canonical rewrites. It is apart from compScanner so
+// that an idle stream does not carry it (the engine is allocated per
+// stream; see TestEngineFitsItsSizeClass): it is pooled with the block's
+// scratch lists between blocks (release_scratch.go).
+type compSide struct {
+	// A "path" as a member of the v0.8 definition (def), of the
+	// properties being read (prop) or of a "children" object (list), read
+	// in canonical encoding only.
+	defPath, propPath, listPath objPath
+	// Buffers of canonical (entry_canon.go), and of a decoded component's
+	// encoding (fastDecoded).
+	canon, decoded []byte
+	cw             canonWriter
+}
+
+// x returns the reader's side state, made on first use.
+func (c *compScanner) x() *compSide {
+	if c.side == nil {
+		c.side = new(compSide)
+		c.side.reset()
+	}
+	return c.side
+}
+
+// reset readies x for a stream's reads: no path read, buffers kept (at
+// most keepScratch bytes).
+func (x *compSide) reset() {
+	x.defPath, x.propPath, x.listPath = objPath{va: -1}, objPath{va: -1}, objPath{va: -1}
+	x.canon, x.decoded = shrink(x.canon, 4*keepScratch), shrink(x.decoded, 4*keepScratch)
+}

@@ -314,11 +314,7 @@ type compScanner struct {
 	noWalk bool
 	// The empty child lists read so far.
 	empty []emptyList
-	// Buffers of canonical (entry_canon.go), and of a decoded component's
-	// encoding (fastDecoded).
-	canon, decoded []byte
-	cw             canonWriter
-	v08            bool // reading a v0.8 component
+	v08 bool // reading a v0.8 component
 	// cat: the catalog whose reference fields of a component's type the
 	// reader takes (nil: none); rules: this read takes them (catalogRead),
 	// single and lists being those of the type being read.
@@ -333,10 +329,8 @@ type compScanner struct {
 	// keys seen, and where their keys start in keys.
 	propSeen uint8
 	propBase int
-	// A "path" as a member of the v0.8 definition (def), of the
-	// properties being read (prop) or of a "children" object (list), read
-	// in canonical encoding only.
-	defPath, propPath, listPath objPath
+	// What only some reads need (see compSide), once one did.
+	side *compSide
 	// The checkpoint of the last read (see scanAt), of the object starting
 	// at offset start of the scanner's buffer in message generation gen.
 	mk    scanMark

@@ -117,7 +117,9 @@ func (c *compScanner) resume(b []byte) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:m.out], c.slots[:m.slots], c.keys[:m.keys], c.edits[:m.edits]
 	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.stopped, c.skip = m.idA, m.idB, false, m.compOK, m.emptyObj, m.seen, false, false
 	c.propSeen, c.propBase = m.propSeen, m.propBase
-	c.defPath.va, c.propPath.va, c.listPath.va = -1, -1, -1 // (a path there is read in canonical encoding: no checkpoint)
+	if x := c.side; x != nil {
+		x.defPath.va, x.propPath.va, x.listPath.va = -1, -1, -1 // (a path there is read in canonical encoding: no checkpoint)
+	}
 	c.empty, c.sorted, c.nested, c.recanon = c.empty[:m.nEmpty], m.sorted, m.nested, false
 	i, ok := c.readFrom(b, &m)
 	return c.outcome(b, i, ok)

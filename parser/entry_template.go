@@ -114,8 +114,8 @@ func listObject(b []byte, i int) bool {
 // empty one is an empty object, as an empty definition is (see def).
 func (c *compScanner) nestedList(b []byte, i int) (int, bool) {
 	c.out = append(c.out, '{')
-	c.listPath.start(c, len(c.out)-1)
-	c.listPath.keys = 1 // (its first, read below)
+	c.x().listPath.start(c, len(c.out)-1)
+	c.x().listPath.keys = 1 // (its first, read below)
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.emptyObj, c.sorted = true, true

@@ -9,8 +9,9 @@ import "sync"
 // nothing between blocks and that nothing else aliases are pooled: the
 // lists of components and surfaces processed and used, a component's old
 // placeholders, the snapshot's placeholders seen, the component scanner's
-// output, slots and keys, the healer's output (every reader copies what it
-// keeps of those), and what freeze collects.
+// output, slots and keys and its side state (compSide), the healer's
+// output (every reader copies what it keeps of those), and what freeze
+// collects.
 
 // blockScratch is one set of pooled scratch lists.
 type blockScratch struct {
@@ -22,6 +23,7 @@ type blockScratch struct {
 	csKeys             []keySpan
 	freezeEnts         []*compEntry
 	freezeTgts         []tgtRef
+	csSide             *compSide
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(blockScratch) }}
@@ -63,6 +65,18 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.cs.keys, &b.csKeys, take)
 	moveList(&e.freezeSc.ents, &b.freezeEnts, take)
 	moveList(&e.freezeSc.tgts, &b.freezeTgts, take)
+	if take {
+		if e.cs.side == nil && b.csSide != nil {
+			e.cs.side = b.csSide
+			e.cs.side.reset()
+		}
+		b.csSide = nil
+	} else {
+		if b.csSide == nil {
+			b.csSide = e.cs.side
+		}
+		e.cs.side = nil
+	}
 }
 
 // moveList moves one scratch list: the pooled *pooled into *own when take
