@@ -23,7 +23,7 @@ func (e *progressiveEngine) fastDecoded(comp map[string]any) *fastComp {
 	r := c.scan(c.x().decoded, e.fam == protocol.FamilyV08)
 	c.canonIn = false
 	r = c.settle(c.x().decoded, r) // (the catalog's fields, a nested component's orders)
-	c.mk.at = atNone           // (its checkpoints are not offsets of the object sniffed)
+	c.mk.at = atNone               // (its checkpoints are not offsets of the object sniffed)
 	if r != compFast {
 		return nil
 	}

@@ -314,7 +314,7 @@ type compScanner struct {
 	noWalk bool
 	// The empty child lists read so far.
 	empty []emptyList
-	v08 bool // reading a v0.8 component
+	v08   bool // reading a v0.8 component
 	// cat: the catalog whose reference fields of a component's type the
 	// reader takes (nil: none); rules: this read takes them (catalogRead),
 	// single and lists being those of the type being read.
