@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"maps"
 	"math/rand"
 	"os"
 	"slices"
@@ -16,7 +15,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-var fieldStreamsN = flag.Int("fields.streams", 0, "random streams of TestFieldShapesRandomMatchGeneric (0: 150, 40 with -short)")
+var fieldStreamsN = flag.Int("fields.streams", 0, "random streams of TestFieldShapesRandomMatchGeneric (0: 150, 37 with -short)")
 
 // TestCompScannerFieldShapes: child fields of a shape the schema rejects
 // (a "children" or "explicitList" that is no list, a "child" that is no
@@ -140,15 +139,15 @@ func fieldCatalogs(t *testing.T) (v09, v08 *protocol.Catalog) {
 	}
 	id08 := map[string]any{"type": "string", "title": "ComponentId"}
 	ids08 := map[string]any{"type": "array", "items": id08}
-	v09 = catalogWith(t, speccatalog.BasicV09Spec(t), map[string]any{
-		"Odd":   typed("Odd", map[string]any{"children": orAny(id09), "explicitList": orAny(id09)}),
-		"Weird": typed("Weird", map[string]any{"componentId": orAny(id09), "id": id09, "component": map[string]any{"allOf": []any{map[string]any{"const": "Weird"}, id09}}}),
-		"Listy": typed("Listy", map[string]any{"componentId": orAny(ids09), "id": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, ids09}}, "component": map[string]any{"anyOf": []any{map[string]any{"const": "Listy"}, ids09}}}),
-	})
-	v08 = catalogWith(t, speccatalog.StandardV08Spec(t), map[string]any{
-		"Odd":   map[string]any{"type": "object", "properties": map[string]any{"children": orAny(id08), "explicitList": orAny(id08), "id": orAny(id08)}},
-		"Listy": map[string]any{"type": "object", "properties": map[string]any{"componentId": orAny(ids08), "component": orAny(ids08)}},
-	})
+	v09 = catalogWith(t, speccatalog.BasicV09Spec(t),
+		namedType{"Listy", typed("Listy", map[string]any{"componentId": orAny(ids09), "id": map[string]any{"anyOf": []any{map[string]any{"type": "string"}, ids09}}, "component": map[string]any{"anyOf": []any{map[string]any{"const": "Listy"}, ids09}}})},
+		namedType{"Odd", typed("Odd", map[string]any{"children": orAny(id09), "explicitList": orAny(id09)})},
+		namedType{"Weird", typed("Weird", map[string]any{"componentId": orAny(id09), "id": id09, "component": map[string]any{"allOf": []any{map[string]any{"const": "Weird"}, id09}}})},
+	)
+	v08 = catalogWith(t, speccatalog.StandardV08Spec(t),
+		namedType{"Listy", map[string]any{"type": "object", "properties": map[string]any{"componentId": orAny(ids08), "component": orAny(ids08)}}},
+		namedType{"Odd", map[string]any{"type": "object", "properties": map[string]any{"children": orAny(id08), "explicitList": orAny(id08), "id": orAny(id08)}}},
+	)
 	for _, c := range []*protocol.Catalog{v09, v08} {
 		for typ, want := range map[string][2][]string{
 			"Odd":   {{"children", "explicitList"}, nil},
@@ -171,8 +170,16 @@ func fieldCatalogs(t *testing.T) (v09, v08 *protocol.Catalog) {
 	return v09, v08
 }
 
-// catalogWith loads spec's catalog with the component types types added.
-func catalogWith(t *testing.T, spec protocol.CatalogSpec, types map[string]any) *protocol.Catalog {
+// namedType is a component type's name and schema.
+type namedType struct {
+	name   string
+	schema map[string]any
+}
+
+// catalogWith loads spec's catalog with the component types types added,
+// in their order (the order of anyComponent's oneOf shows in validation
+// errors).
+func catalogWith(t *testing.T, spec protocol.CatalogSpec, types ...namedType) *protocol.Catalog {
 	t.Helper()
 	raw, err := os.ReadFile(spec.CatalogSchema.(string))
 	if err != nil {
@@ -183,10 +190,9 @@ func catalogWith(t *testing.T, spec protocol.CatalogSpec, types map[string]any) 
 		t.Fatal(err)
 	}
 	comps := cat["components"].(map[string]any)
-	// (In name order: the order of anyComponent's oneOf shows in
-	// validation errors.)
-	for _, name := range slices.Sorted(maps.Keys(types)) {
-		comps[name] = types[name]
+	for _, ty := range types {
+		name := ty.name
+		comps[name] = ty.schema
 		if defs, ok := cat["$defs"].(map[string]any); ok {
 			ac := defs["anyComponent"].(map[string]any)
 			ac["oneOf"] = append(ac["oneOf"].([]any), map[string]any{"$ref": "#/components/" + name})
@@ -257,15 +263,8 @@ func TestFieldShapesRandomMatchGeneric(t *testing.T) {
 	t.Parallel()
 	odd09, odd08 := fieldCatalogs(t)
 	std09, std08 := speccatalog.BasicV09(t), speccatalog.StandardV08(t)
-	n := *fieldStreamsN
-	if n == 0 {
-		n = 150
-		if testing.Short() {
-			n = 40
-		}
-	}
 	g := newPathGolden(t)
-	g.partial = n != 150
+	n := g.randomStreams(*fieldStreamsN, 150)
 	for k, cats := range [][2]*protocol.Catalog{{nil, nil}, {std09, std08}, {odd09, odd08}} {
 		t.Run(fmt.Sprintf("catalogs%d", k), func(t *testing.T) {
 			checkRandomRecordedAs(t, g, fmt.Sprintf("catalogs%d ", k), n/3, randomFieldStream, func(v08 bool) []Option {

@@ -1,11 +1,9 @@
 package parser
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,26 +24,7 @@ func refCatalogs(t *testing.T) (v09, v08 *protocol.Catalog) {
 	id09 := map[string]any{"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/ComponentId"}
 	list09 := map[string]any{"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/ChildList"}
 	load := func(spec protocol.CatalogSpec, panel, odd map[string]any) *protocol.Catalog {
-		raw, err := os.ReadFile(spec.CatalogSchema.(string))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var cat map[string]any
-		if err := json.Unmarshal(raw, &cat); err != nil {
-			t.Fatal(err)
-		}
-		comps := cat["components"].(map[string]any)
-		comps["Panel"], comps["Odd"] = panel, odd
-		if defs, ok := cat["$defs"].(map[string]any); ok {
-			ac := defs["anyComponent"].(map[string]any)
-			ac["oneOf"] = append(ac["oneOf"].([]any), map[string]any{"$ref": "#/components/Panel"}, map[string]any{"$ref": "#/components/Odd"})
-		}
-		spec.CatalogSchema = cat
-		c, err := protocol.LoadCatalog(spec, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
+		return catalogWith(t, spec, namedType{"Panel", panel}, namedType{"Odd", odd})
 	}
 	// A list of ids or objects (a list field for RefFields).
 	idsOr := func(id map[string]any) map[string]any {
@@ -301,15 +280,8 @@ func randomCatalogRefStream(seed int64, v08 bool) []byte {
 func TestCatalogRefFieldsRandomMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	v09Cat, v08Cat := refCatalogs(t)
-	n := *catRefStreamsN
-	if n == 0 {
-		n = 200
-		if testing.Short() {
-			n = 50
-		}
-	}
 	g := newPathGolden(t)
-	g.partial = n != 200
+	n := g.randomStreams(*catRefStreamsN, 200)
 	checkRandomRecorded(t, g, n, randomCatalogRefStream, func(v08 bool) []Option {
 		if v08 {
 			return []Option{WithCatalog(v08Cat)}

@@ -66,7 +66,7 @@ func TestRefFieldsIncrementalMatchesFull(t *testing.T) {
 	})
 }
 
-var refStreamsN = flag.Int("refs.streams", 0, "random streams of TestRefFieldsRandomMatchGeneric (0: 150, 40 with -short)")
+var refStreamsN = flag.Int("refs.streams", 0, "random streams of TestRefFieldsRandomMatchGeneric (0: 150, 37 with -short)")
 
 // randomRefStream writes a v0.9 (or v08) stream of 1 to 3 blocks updating
 // one surface, from seed: components whose keys (in order) mix the child
@@ -176,14 +176,7 @@ func randomRefStream(seed int64, v08 bool) []byte {
 // which must be recorded first: see golden_paths_test.go).
 func TestRefFieldsRandomMatchGeneric(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
-	n := *refStreamsN
-	if n == 0 {
-		n = 150
-		if testing.Short() {
-			n = 40
-		}
-	}
 	g := newPathGolden(t)
-	g.partial = n != 150
+	n := g.randomStreams(*refStreamsN, 150)
 	checkRandomRecorded(t, g, n, randomRefStream, func(bool) []Option { return nil })
 }

@@ -141,6 +141,21 @@ func writeComponentBlock(b *strings.Builder, v08 bool, comps []string) {
 	}
 }
 
+// randomStreams is how many random streams a test of g feeds: n (its
+// -X.streams flag) when set, else def (a quarter with -short); any other
+// count than def is a partial run (see pathGolden.partial), whose streams
+// beyond def must be recorded first.
+func (g *pathGolden) randomStreams(n, def int) int {
+	if n == 0 {
+		n = def
+		if testing.Short() {
+			n = def / 4
+		}
+	}
+	g.partial = n != def
+	return n
+}
+
 // checkRandomRecorded feeds n random streams of each family (stream, by
 // seed), with opts (by family), in the chunkings of randomSplits, and
 // checks that the byte-level path gives their recorded bytes

@@ -10,7 +10,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-var skipStreams = flag.Int("skip.streams", 120, "random streams of TestSkippedComponentsRandomMatchGeneric (other than 120: record them first)")
+var skipStreams = flag.Int("skip.streams", 0, "random streams of TestSkippedComponentsRandomMatchGeneric (0: 120, 30 with -short; more must be recorded first)")
 
 // TestUnregistrableComponentSkipped: a component with no usable id (none,
 // no string, empty) or no type (no "component", an empty one, v0.9: no
@@ -108,13 +108,9 @@ func TestSkippedComponentsMatchGeneric(t *testing.T) {
 // generic path's bytes (-skip.streams sets how many).
 func TestSkippedComponentsRandomMatchGeneric(t *testing.T) {
 	t.Parallel()
-	n := *skipStreams
-	if testing.Short() {
-		n /= 4
-	}
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	g := newPathGolden(t)
-	g.partial = n != 120
+	n := g.randomStreams(*skipStreams, 120)
 	checkRandomRecorded(t, g, n, randomSkipStream, func(v08mode bool) []Option {
 		if v08mode {
 			return []Option{v08}
