@@ -136,3 +136,70 @@ func TestSameCut(t *testing.T) {
 func (h *healer) healComponent(frag []byte) (fixed []byte, ok bool) {
 	return h.healFrag(frag, true)
 }
+
+// heal returns the closed form of frag, or ok=false when the fragment is
+// empty or ends inside a string that must not be cut: the oracle of the
+// engine's healOpen and healOpenComponent (which read the scanner's state
+// instead of the bytes) and of the data model sniff.
+func (h *healer) heal(frag []byte) (fixed []byte, ok bool) {
+	return h.healFrag(frag, false)
+}
+
+func (h *healer) healFrag(frag []byte, comp bool) (fixed []byte, ok bool) {
+	f := rstripSpace(frag)
+	if len(f) == 0 {
+		return nil, false
+	}
+	h.stack, h.pos, h.cut = h.stack[:0], h.pos[:0], false
+	inStr, esc := false, false
+	lastQuote := -1
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if esc {
+			esc = false
+			continue
+		}
+		switch {
+		case c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+			if inStr {
+				lastQuote = i
+			}
+		case inStr:
+		case c == '{' || c == '[':
+			h.stack = append(h.stack, c)
+			h.pos = append(h.pos, i)
+		case c == '}' || c == ']':
+			if len(h.stack) > 0 {
+				h.stack = h.stack[:len(h.stack)-1]
+				h.pos = h.pos[:len(h.pos)-1]
+			}
+		}
+	}
+	h.out = append(h.out[:0], f...)
+	if inStr {
+		top := len(h.stack) - 1
+		switch {
+		case comp && top >= 0 && h.stack[top] == '[' && !afterColon(f[:lastQuote]) && cutChildID(f[:h.pos[top]]):
+			h.out, h.cut = h.out[:lastQuote], true
+		case !mayCutString(f, lastQuote):
+			return nil, false
+		default:
+			h.out = append(h.out, '"')
+		}
+	}
+	h.out = rstripSpace(h.out)
+	if n := len(h.out); n > 0 && h.out[n-1] == ',' {
+		h.out = rstripSpace(h.out[:n-1])
+	}
+	for i := len(h.stack) - 1; i >= 0; i-- {
+		if h.stack[i] == '{' {
+			h.out = append(h.out, '}')
+		} else {
+			h.out = append(h.out, ']')
+		}
+	}
+	return h.out, true
+}
