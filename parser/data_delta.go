@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -62,7 +63,14 @@ type deltaState struct {
 		slot  dataSlot
 		gen   uint64
 		keys  keyRecord // entry key -> encoding last yielded (linking the reader's entries)
-		whole []byte    // the last yield, encoded (when not reduced by entry)
+		whole []byte    // the last yield, encoded (when not reduced by entry; listed: what follows its list)
+		// The last yield when a sniffed v0.8 list (listed): the pruned
+		// elements it lists (the reader's strings, which stay what they
+		// are, see slab), and in whole what follows the list, instead
+		// of a copy of its bytes (a large data model message has one
+		// element per key, see TestLargeDataBlockHeap).
+		listed bool
+		parts  []string
 	}
 	enc     []byte      // scratch for encodings
 	changed []dataEntry // scratch: the entries that changed (reduceEncoded)
@@ -82,6 +90,9 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 		return false
 	}
 	d.cur.set, d.cur.slot, d.cur.gen, d.cur.whole = true, slot, gen, d.cur.whole[:0]
+	d.cur.listed = false
+	clear(d.cur.parts)
+	d.cur.parts = dropLarge(d.cur.parts, keepScratch)
 	d.cur.keys.reset()
 	d.cur.keys.msg = gen
 	return true
@@ -91,6 +102,7 @@ func (d *deltaState) begin(slot dataSlot, gen uint64) bool {
 // later block has a later generation, so begin would start afresh.
 func (d *deltaState) release() {
 	d.cur.set, d.cur.whole = false, nil
+	d.cur.listed, d.cur.parts = false, nil
 	d.cur.keys.reset()
 	d.enc, d.changed, d.acc = shrink(d.enc, 4*keepScratch), shrink(d.changed, keepScratch), shrink(d.acc, keepScratch)
 }
@@ -150,11 +162,48 @@ func (d *deltaState) entries(dst []dataEntry) []dataEntry {
 // sameWhole reports whether msg (encoded) is the last yield, recording
 // it if not.
 func (d *deltaState) sameWhole(msg []byte) bool {
-	if string(d.cur.whole) == string(msg) {
+	if d.isLast(msg) {
 		return true
 	}
 	d.cur.whole = append(d.cur.whole[:0], msg...)
+	d.cur.listed = false
 	return false
+}
+
+// listPrefix is how appendDataModelUpdate starts a message whose contents
+// are a list.
+const listPrefix = `{"dataModelUpdate":{"contents":[`
+
+// isLast reports whether msg (encoded) is the last yield.
+func (d *deltaState) isLast(msg []byte) bool {
+	if !d.cur.listed {
+		return string(d.cur.whole) == string(msg)
+	}
+	rest, ok := bytes.CutPrefix(msg, []byte(listPrefix))
+	for i, p := range d.cur.parts {
+		if i > 0 {
+			if rest, ok = bytes.CutPrefix(rest, []byte{','}); !ok {
+				return false
+			}
+		}
+		if len(rest) < len(p) || string(rest[:len(p)]) != p {
+			return false
+		}
+		rest = rest[len(p):]
+	}
+	return ok && len(rest) > 0 && rest[0] == ']' && string(rest[1:]) == string(d.cur.whole)
+}
+
+// recordList records msg, the yield appendDataModelUpdate built of the
+// list parts (their strings kept as they are), as the last yield.
+func (d *deltaState) recordList(parts []string, msg []byte) {
+	end := len(listPrefix) + max(len(parts)-1, 0)
+	for _, p := range parts {
+		end += len(p)
+	}
+	d.cur.parts = append(d.cur.parts[:0], parts...)
+	d.cur.whole = append(d.cur.whole[:0], msg[end+1:]...)
+	d.cur.listed = true
 }
 
 // changedMembers compares the members of the canonical object obj with

@@ -43,6 +43,8 @@ func canonicalScalar(b []byte) bool {
 // contentsToDict, latestEntries and pruneEntries do (see canonElement):
 // flatElement reads the usual one in place, canonElement any other in its
 // canonical encoding.
+// The element's strings are in b or in the reader's scratch, valid until
+// the next read (addElem copies them, clone too).
 func (r *dataReader) readElement(b []byte) (dataElem, bool) {
 	if el, ok := r.flatElement(b); ok {
 		return el, true
@@ -138,19 +140,17 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 	el.hasVal = val != nil && string(val) != "null"
 	if val == nil || !hasKey {
 		if keyed {
-			el.key = string(keyTok[1 : len(keyTok)-1])
+			el.key = view(keyTok[1 : len(keyTok)-1])
 		}
 		if el.hasVal {
-			el.cmp = string(val)
+			el.cmp = view(val)
 		}
 		clear(ms)
 		return el, true
 	}
 	// pruneEntries keeps an element with a key and a value member, which
 	// appendJSON writes with its members sorted; the key and the value
-	// are the bytes of its tokens there (one string for the three, since
-	// a large data model message has one element per key, see
-	// TestLargeDataBlockHeap).
+	// are the bytes of its tokens there (held once, see slab).
 	slices.SortFunc(ms, func(a, b flatMember) int { return bytes.Compare(a.name[1:len(a.name)-1], b.name[1:len(b.name)-1]) })
 	out := append(r.enc[:0], '{')
 	var ka, va int
@@ -168,7 +168,7 @@ func (r *dataReader) flatElement(b []byte) (dataElem, bool) {
 		out = append(out, m.val...)
 	}
 	r.enc = append(out, '}')
-	el.pruned = string(r.enc)
+	el.pruned = view(r.enc)
 	if keyed {
 		el.key = el.pruned[ka+1 : ka+len(keyTok)-1]
 	}
@@ -233,16 +233,22 @@ func (r *dataReader) canonElement(el []byte) dataElem {
 	var out dataElem
 	key, _ := canonString(canonGet(el, "key"))
 	out.key = key
+	// Its strings are views of r.canon past el, which the next read
+	// writes over (see readElement).
 	a := len(r.canon)
 	var ok bool
 	if r.canon, ok = r.cw.appendEntryValue(r.canon, el); ok {
-		out.hasVal, out.cmp = true, string(r.canon[a:])
+		out.hasVal = true
+	} else {
+		r.canon = r.canon[:a]
 	}
-	r.canon = r.canon[:a]
+	b := len(r.canon)
 	if r.canon, ok = r.cw.appendPrunedEntry(r.canon, el); ok {
-		out.pruned = string(r.canon[a:])
+		out.pruned = view(r.canon[b:])
 	}
-	r.canon = r.canon[:a]
+	if out.hasVal {
+		out.cmp = view(r.canon[a:b])
+	}
 	return out
 }
 

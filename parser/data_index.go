@@ -104,7 +104,8 @@ type dataContents struct {
 	ents  []uint32 // the offset in arena of each entry
 	arena entArena
 	idx   keyIndex // key -> index in ents
-	elems []dataElem
+	elems []string // each element of the list, encoded in slab (see encode)
+	slab  []byte   // the chunk the elements are written to
 	// For the list: key -> index in elems of its last element with a
 	// value (what contentsToDict keeps), and of its last element.
 	valIdx, lastIdx keyIndex
@@ -199,7 +200,15 @@ func (c *dataContents) entKey(i int) string {
 	return view(c.arena[ka : ka+n])
 }
 
-func (c *dataContents) elemKey(i int) string { return c.elems[i].key }
+func (c *dataContents) elemKey(i int) string {
+	s := c.elems[i]
+	_, j := strUvarint(s, 1)
+	ka, j := strUvarint(s, j)
+	kl, j := strUvarint(s, j)
+	_, j = strUvarint(s, j)
+	_, j = strUvarint(s, j)
+	return s[j+ka : j+ka+kl]
+}
 
 // valAt returns the index in elems of key's last element with a value.
 func (c *dataContents) valAt(key string) (int, bool) { return c.valIdx.get(key, c.elemKey) }
@@ -241,6 +250,93 @@ type dataElem struct {
 	pruned string // the element as pruneEntries leaves it, encoded ("" if dropped)
 }
 
+// A list's elements are held encoded, one string each, in chunks of bytes
+// (slab) that are only appended to, never written over nor moved (a full
+// chunk is left to the strings that view it; a reset drops the chunk), so
+// that a string read from an element stays what it is while a record
+// keeps it: a large data model message has one element per key (see
+// TestLargeDataBlockHeap), and an element as a dataElem took 56 bytes,
+// plus its pruned encoding allocated apart. An element's encoding is a
+// flag byte (hasVal), the uvarints of its pruned form's length, of its
+// key's offset and length and of its comparison encoding's offset and
+// length (offsets into its data), then its data: the pruned form, then
+// the key and the comparison encoding when they are not in it (a flat
+// element's are: flatElement).
+const (
+	minSlabChunk = 256
+	maxSlabChunk = 64 << 10
+)
+
+// encode appends el encoded to dst.
+func (el dataElem) encode(dst []byte) []byte {
+	data := len(el.pruned)
+	ka, inK := within(el.key, el.pruned)
+	if !inK {
+		ka, data = data, data+len(el.key)
+	}
+	ca, inC := within(el.cmp, el.pruned)
+	if !inC {
+		ca = data
+	}
+	var flag byte
+	if el.hasVal {
+		flag = 1
+	}
+	dst = append(dst, flag)
+	for _, n := range [...]int{len(el.pruned), ka, len(el.key), ca, len(el.cmp)} {
+		dst = binary.AppendUvarint(dst, uint64(n))
+	}
+	dst = append(dst, el.pruned...)
+	if !inK {
+		dst = append(dst, el.key...)
+	}
+	if !inC {
+		dst = append(dst, el.cmp...)
+	}
+	return dst
+}
+
+// within returns the offset of s in t when s is a part of t's bytes.
+func within(s, t string) (int, bool) {
+	if len(s) == 0 || len(t) == 0 {
+		return 0, len(s) == 0
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	a := uintptr(unsafe.Pointer(unsafe.StringData(t)))
+	if p < a || p+uintptr(len(s)) > a+uintptr(len(t)) {
+		return 0, false
+	}
+	return int(p - a), true
+}
+
+// decodeElem returns the element encoded in s (its strings parts of s).
+func decodeElem(s string) dataElem {
+	pl, j := strUvarint(s, 1)
+	ka, j := strUvarint(s, j)
+	kl, j := strUvarint(s, j)
+	ca, j := strUvarint(s, j)
+	cl, j := strUvarint(s, j)
+	d := s[j:]
+	return dataElem{key: d[ka : ka+kl], hasVal: s[0] == 1, cmp: d[ca : ca+cl], pruned: d[:pl]}
+}
+
+// strUvarint reads the uvarint at s[j], returning it and the index past
+// it.
+func strUvarint(s string, j int) (int, int) {
+	if s[j] < 0x80 {
+		return int(s[j]), j + 1 // (the usual: below 128)
+	}
+	u, w := binary.Uvarint(unsafe.Slice(unsafe.StringData(s[j:]), min(len(s)-j, binary.MaxVarintLen64)))
+	return int(u), j + w
+}
+
+// elem returns element i (its strings in place, see slab).
+func (c *dataContents) elem(i int) dataElem { return decodeElem(c.elems[i]) }
+
+// clone returns el with strings of its own (one allocation), for a
+// caller that keeps it past the reader's scratch.
+func (el dataElem) clone() dataElem { return decodeElem(string(el.encode(nil))) }
+
 func (c *dataContents) reset(list bool, id uint64) {
 	c.list, c.id, c.repl = list, id, 0
 	c.ents = c.ents[:0]
@@ -248,12 +344,20 @@ func (c *dataContents) reset(list bool, id uint64) {
 	c.idx.reset()
 	clear(c.elems)
 	c.elems = c.elems[:0]
+	c.slab = nil
 	c.valIdx.reset()
 	c.lastIdx.reset()
 }
 
+// addElem adds el (its strings are copied, see slab).
 func (c *dataContents) addElem(el dataElem) {
-	c.elems = append(c.elems, el)
+	// At most its data and a flag byte and five uvarints of 64 bits.
+	if most := 1 + 5*binary.MaxVarintLen64 + len(el.pruned) + len(el.key) + len(el.cmp); cap(c.slab)-len(c.slab) < most {
+		c.slab = make([]byte, 0, max(most, min(2*cap(c.slab), maxSlabChunk), minSlabChunk))
+	}
+	n := len(c.slab)
+	c.slab = el.encode(c.slab) // (in place: it fits)
+	c.elems = append(c.elems, view(c.slab[n:]))
 	if el.key != "" {
 		i := len(c.elems) - 1
 		c.lastIdx.set(el.key, i, c.elemKey)

@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -125,5 +126,66 @@ func TestEntArena(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestElemSlab checks that a list's elements read back as they were
+// added (encoded in the slab's chunks, their strings in place or apart
+// from the pruned form), that an element added later (a new chunk, or
+// the same one) writes over none of them, and that clone copies.
+func TestElemSlab(t *testing.T) {
+	pruned := `{"key":"k","valueString":"v"}`
+	big := strings.Repeat("x", 3*maxSlabChunk/2)
+	cases := []struct {
+		name string
+		el   dataElem
+	}{
+		{"flat_key_and_value_in_pruned", dataElem{key: pruned[8:9], hasVal: true, cmp: pruned[25:28], pruned: pruned}},
+		{"key_and_value_apart", dataElem{key: "kk", hasVal: true, cmp: `{"a":1}`, pruned: `{"key":"kk","valueMap":[{"key":"a","valueNumber":1}]}`}},
+		{"no_pruned_form", dataElem{key: "k2", hasVal: true, cmp: "2"}},
+		{"no_key", dataElem{hasVal: true, cmp: `"x"`}},
+		{"no_value", dataElem{key: "k3"}},
+		{"empty", dataElem{}},
+		{"larger_than_a_chunk", dataElem{key: "big", hasVal: true, cmp: `"` + big + `"`}},
+	}
+	var c dataContents
+	c.reset(true, 1)
+	for range 200 {
+		for _, tc := range cases {
+			// The element's strings in the caller's scratch, written
+			// over once added (as the reader's are).
+			buf := []byte(tc.el.pruned + tc.el.key + tc.el.cmp)
+			sc := dataElem{hasVal: tc.el.hasVal, pruned: view(buf[:len(tc.el.pruned)])}
+			sc.key, sc.cmp = sc.pruned, sc.pruned
+			if a, in := within(tc.el.key, tc.el.pruned); in {
+				sc.key = sc.key[a : a+len(tc.el.key)]
+			} else {
+				sc.key = view(buf[len(tc.el.pruned) : len(tc.el.pruned)+len(tc.el.key)])
+			}
+			if a, in := within(tc.el.cmp, tc.el.pruned); in {
+				sc.cmp = sc.cmp[a : a+len(tc.el.cmp)]
+			} else {
+				sc.cmp = view(buf[len(tc.el.pruned)+len(tc.el.key):])
+			}
+			c.addElem(sc)
+			clear(buf)
+		}
+	}
+	for i := range c.elems {
+		tc := cases[i%len(cases)]
+		if got := c.elem(i); got != tc.el {
+			t.Fatalf("element %d (%s) reads %+v after later ones were added", i, tc.name, got)
+		}
+		if got := c.elemKey(i); got != tc.el.key {
+			t.Fatalf("element %d (%s): key %q", i, tc.name, got)
+		}
+	}
+	el := dataElem{key: pruned[8:9], hasVal: true, cmp: pruned[25:28], pruned: pruned}
+	cl := el.clone()
+	if cl != el {
+		t.Errorf("clone reads %+v", cl)
+	}
+	if _, in := within(cl.pruned, pruned); in {
+		t.Errorf("clone shares the element's bytes")
 	}
 }

@@ -10,15 +10,17 @@ import "bytes"
 // reader's entries over again (see TestLargeDataBlockHeap).
 //
 // The record is a map m, plus a link to the first upto entries of a
-// reader's data object (its contents id, see dataContents): a key of the
+// reader's data object (its contents id, see dataContents), or to the
+// first upto elements of its v0.8 contents list (linkList): a key of the
 // map holds the map's value (noValue: none, though the link has the
 // key); a key the map lacks holds its entry's encoding when the entry is
-// among the linked ones. Lookups are exact: a key is compared as the
+// among the linked ones (a list: the comparison encoding of its last
+// element with a value, when that is among them). Lookups are exact: a key is compared as the
 // key index compares it, and a value is the encoding itself.
 //
 // The reader keeps the link true: before an entry a record links is
-// replaced (a later member with its key), the record's map takes its
-// value; before the linked data is dropped (a new message, a new data
+// replaced (a later member with its key; a list: a later element of its
+// key with a value), the record's map takes its value; before the linked data is dropped (a new message, a new data
 // member, the reader's release), the record takes every linked value
 // into its map, or, when it holds more than limit keys (limit > 0), is
 // emptied and marked dropped: its owner starts it afresh at its next use,
@@ -56,6 +58,12 @@ func (k *keyRecord) linked(key string) (string, bool) {
 		return "", false
 	}
 	c := k.r.contents(k.id)
+	if c.list {
+		if i, ok := c.valAt(key); ok && i < k.upto {
+			return c.elem(i).cmp, true
+		}
+		return "", false
+	}
 	if i, ok := c.idx.get(key, c.entKey); ok && i < k.upto {
 		return c.ent(i).enc, true
 	}
@@ -80,10 +88,12 @@ func (k *keyRecord) getRaw(tok []byte) (string, bool) {
 
 // set holds v under key (copied when the reader's, see entArena).
 func (k *keyRecord) set(key, v string) {
-	if _, had := k.get(key); !had {
+	mv, inMap := k.m[key]
+	lv, linked := k.linked(key)
+	if had := inMap && mv != noValue || !inMap && linked; !had {
 		k.n++
 	}
-	if lv, ok := k.linked(key); ok && lv == v {
+	if linked && lv == v {
 		delete(k.m, key)
 		return
 	}
@@ -142,6 +152,30 @@ func (k *keyRecord) link(r *dataReader, c *dataContents, open bool, openKey stri
 		k.n++
 	}
 	k.upto = len(c.ents)
+}
+
+// linkList is link for the v0.8 contents list c: the record holds, for
+// each key that the map does not hold, the comparison encoding of its
+// last element with a value (what contentsToDict keeps), the first upto
+// elements linked (the reader pins a linked one before a later element
+// of its key takes its place, see member). The caller records every such
+// value of c (sniffedReadV08): the map keeps only those that differ.
+func (k *keyRecord) linkList(r *dataReader, c *dataContents) {
+	k.attach(r, c)
+	for i := k.upto; i < len(c.elems); i++ {
+		el := c.elem(i)
+		if el.key == "" || !el.hasVal || !c.valIs(el.key, i) {
+			continue
+		}
+		if v, ok := k.m[el.key]; ok {
+			if v == el.cmp {
+				delete(k.m, el.key)
+			}
+			continue
+		}
+		k.n++
+	}
+	k.upto = len(c.elems)
 }
 
 // attach links the record to the data c of reader r (none of its entries
@@ -218,6 +252,14 @@ func (k *keyRecord) appendAll(dst []dataEntry) []dataEntry {
 	}
 	if k.r != nil {
 		c := k.r.contents(k.id)
+		if c.list {
+			for i := range k.upto {
+				if el := c.elem(i); k.linkedElem(c, el, i) {
+					dst = append(dst, dataEntry{key: el.key, out: el.cmp, cmp: el.cmp})
+				}
+			}
+			return dst
+		}
 		for i := range k.upto {
 			en := c.ent(i)
 			if _, ok := k.m[en.key]; !ok {
@@ -248,8 +290,13 @@ func (k *keyRecord) unlink() {
 	}
 	if k.limit > 0 && k.n > k.limit {
 		k.m, k.n, k.dropped = nil, 0, true
+	} else if c := r.contents(k.id); c.list {
+		for i := range k.upto {
+			if el := c.elem(i); k.linkedElem(c, el, i) {
+				k.setMap(el.key, el.cmp) // (the slab's strings stay)
+			}
+		}
 	} else {
-		c := r.contents(k.id)
 		for i := range k.upto {
 			if _, ok := k.m[c.entKey(i)]; !ok {
 				en := c.entKept(i)
@@ -263,6 +310,16 @@ func (k *keyRecord) unlink() {
 		}
 	}
 	k.detach()
+}
+
+// linkedElem reports whether el, element i of the linked list c, is
+// the one whose value the record holds by the link.
+func (k *keyRecord) linkedElem(c *dataContents, el dataElem, i int) bool {
+	if el.key == "" || !el.hasVal || !c.valIs(el.key, i) {
+		return false
+	}
+	_, ok := k.m[el.key]
+	return !ok
 }
 
 // detach drops the link, the map left as it is.

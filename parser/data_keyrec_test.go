@@ -112,3 +112,93 @@ func TestKeyRecord(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyRecordList checks a record linked to a reader's v0.8 contents
+// list (linkList): it answers, for each key, its last element with a
+// value, as a map of what was recorded would, holding in its map only
+// what the link does not give, through elements replacing linked ones,
+// and the data dropped.
+func TestKeyRecordList(t *testing.T) {
+	type want struct {
+		key, enc string // enc "": absent
+	}
+	add := func(t *testing.T, r *dataReader, el string) {
+		t.Helper()
+		if !r.member([]byte(el), "", &r.cont) {
+			t.Fatalf("element %s not read", el)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		run  func(t *testing.T, r *dataReader, k *keyRecord)
+		n    int // keys held
+		m    int // keys in the map
+		want []want
+	}{
+		{"linked", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.linkList(r, &r.cont)
+		}, 2, 0, []want{{"a", `"1"`}, {"b", "2"}, {"c", ""}}},
+		{"recorded_values_take_no_map_entry", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.linkList(r, &r.cont)
+			k.set("a", `"1"`)
+			k.set("b", "2")
+		}, 2, 0, []want{{"a", `"1"`}, {"b", "2"}}},
+		{"map_value_wins", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.set("a", "9")
+			k.linkList(r, &r.cont)
+		}, 2, 1, []want{{"a", "9"}, {"b", "2"}}},
+		{"equal_map_value_linked", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.set("a", `"1"`)
+			k.linkList(r, &r.cont)
+		}, 2, 0, []want{{"a", `"1"`}, {"b", "2"}}},
+		{"replaced_element_pinned", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.linkList(r, &r.cont)
+			add(t, r, `{"key":"a","valueString":"3"}`)
+		}, 2, 1, []want{{"a", `"1"`}, {"b", "2"}}},
+		{"element_without_value_replaces_nothing", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.linkList(r, &r.cont)
+			add(t, r, `{"key":"b"}`)
+		}, 2, 0, []want{{"a", `"1"`}, {"b", "2"}}},
+		{"set_then_link_again", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.linkList(r, &r.cont)
+			add(t, r, `{"key":"a","valueString":"3"}`)
+			add(t, r, `{"key":"d","valueBoolean":true}`)
+			k.set("a", `"3"`)
+			k.set("d", "true")
+			k.linkList(r, &r.cont)
+		}, 3, 0, []want{{"a", `"3"`}, {"b", "2"}, {"d", "true"}}},
+		{"new_element_not_linked_before_link", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.linkList(r, &r.cont)
+			add(t, r, `{"key":"d","valueBoolean":true}`)
+		}, 2, 0, []want{{"d", ""}}},
+		{"unlinked_keeps_values", func(t *testing.T, r *dataReader, k *keyRecord) {
+			k.linkList(r, &r.cont)
+			add(t, r, `{"key":"a","valueString":"3"}`)
+			r.unlinkAll(1, false)
+			r.cont.reset(true, 2)
+		}, 2, 2, []want{{"a", `"1"`}, {"b", "2"}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &dataReader{}
+			r.cont.reset(true, 1)
+			add(t, r, `{"key":"a","valueString":"1"}`)
+			add(t, r, `{"key":"b","valueNumber":2}`)
+			add(t, r, `{"key":"a"}`)
+			add(t, r, `{"valueString":"no key"}`)
+			k := newKeyRecord(0)
+			tc.run(t, r, k)
+			for _, w := range tc.want {
+				got, ok := k.get(w.key)
+				if ok != (w.enc != "") || got != w.enc {
+					t.Errorf("get(%q) = %q, %v; want %q", w.key, got, ok, w.enc)
+				}
+			}
+			if k.len() != tc.n || len(k.m) != tc.m {
+				t.Errorf("len %d, map %d; want %d, %d", k.len(), len(k.m), tc.n, tc.m)
+			}
+			if all := k.appendAll(nil); len(all) != tc.n {
+				t.Errorf("appendAll gives %d entries, want %d", len(all), tc.n)
+			}
+		})
+	}
+}

@@ -73,7 +73,7 @@ type dataReader struct {
 	kept    []dataEntry  // scratch: those left by the delta reduction
 	acc     []dataEntry  // scratch: the entries a v0.8 delta yield accumulates
 	list    []string     // scratch: the v0.8 entries a sniff yields
-	check   []*dataElem  // scratch: the v0.8 elements a sniff compares
+	check   []dataElem   // scratch: the v0.8 elements a sniff compares
 	flat    []flatMember // scratch for flatElement
 	canon   []byte       // scratch: a canonical encoding (canonElement)
 	msg     []byte       // scratch: a complete message, canonical (yieldEncoded)
@@ -526,10 +526,18 @@ func (r *dataReader) valueEnd(buf []byte, end int) {
 func (r *dataReader) member(b []byte, key string, c *dataContents) bool {
 	if c.list {
 		el, ok := r.readElement(b)
-		if ok {
-			c.addElem(el)
+		if !ok {
+			return false
 		}
-		return ok
+		if el.key != "" && el.hasVal && len(r.links) > 0 {
+			// The records linked to c keep the value this one replaces.
+			if j, ok := c.valAt(el.key); ok {
+				old := c.elem(j)
+				r.pinEntry(c, j, old.key, old.cmp)
+			}
+		}
+		c.addElem(el)
+		return true
 	}
 	if canonicalScalar(b) {
 		r.addEntry(c, key, view(b))

@@ -230,6 +230,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 		if open, ok = r.readElement(v.openHB); !ok {
 			return nil
 		}
+		open = open.clone() // (recorded: see below)
 	}
 	openVal := v.open && open.key != "" && open.hasVal
 	if c.valIdx.len() == 0 && !openVal {
@@ -246,17 +247,17 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	// one of the key the element arriving then had.
 	check := r.check[:0]
 	if openVal {
-		check = append(check, &open)
+		check = append(check, open)
 	}
 	n := len(c.elems)
 	for i := from; i < n; i++ {
-		if el := &c.elems[i]; el.key != "" && el.hasVal && c.valIs(el.key, i) && !(openVal && el.key == open.key) {
+		if el := c.elem(i); el.key != "" && el.hasVal && c.valIs(el.key, i) && !(openVal && el.key == open.key) {
 			check = append(check, el)
 		}
 	}
 	if k := &r.checked; from > 0 && k.open && !(openVal && k.openKey == open.key) {
 		if i, ok := c.valAt(k.openKey); ok && i < from {
-			check = append(check, &c.elems[i])
+			check = append(check, c.elem(i))
 		}
 	}
 	r.check = check
@@ -268,6 +269,10 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 		}
 	}
 	r.checked = dataChecked{gen: e.dataGen, slot: slot, d: d, id: c.id, n: n, open: openVal, openKey: open.key}
+	// Once the values compared are recorded (or, none changed, equal to
+	// d's), d holds every element's value: d links them (keyRecord), the
+	// values recorded below taking no map entry when linked.
+	d.linkList(r, c)
 	if !changed {
 		clear(check)
 		return nil
@@ -277,7 +282,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	// last complete one of its key.
 	out := r.list[:0]
 	for _, i := range r.latest(c) {
-		if el := &c.elems[i]; !v.open || el.key != open.key {
+		if el := c.elem(i); !v.open || el.key != open.key {
 			out = append(out, el.pruned)
 		}
 	}
@@ -337,17 +342,18 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		}
 	}
 	msg := appendDataModelUpdate(e.out.store.alloc(dataModelUpdateSize(sid, pathVal, isList, kept, changed)), sid, pathVal, isList, kept, changed)
-	if isList {
-		clear(kept)
-	}
 	if d := e.dstate; d != nil && isList {
 		// deltaState.reduce: whole, unless the message's last yield was
 		// the same.
 		first := d.begin(dataSlot{sid, path}, e.sc.msgGen)
-		if string(d.cur.whole) == string(msg) && !first {
+		if !first && d.isLast(msg) {
+			clear(kept)
 			return nil
 		}
-		d.cur.whole = append(d.cur.whole[:0], msg...)
+		d.recordList(kept, msg)
+	}
+	if isList {
+		clear(kept)
 	}
 	e.emitRaw(msg, false, "")
 	return nil
@@ -362,7 +368,7 @@ func (r *dataReader) latest(c *dataContents) []int {
 	}
 	idx := r.latestIdx[:0]
 	for i := range c.elems {
-		el := &c.elems[i]
+		el := c.elem(i)
 		if el.key == "" || el.pruned == "" || !c.lastIs(el.key, i) {
 			continue
 		}
