@@ -292,16 +292,29 @@ func (e *progressiveEngine) forgetSurface(sid string) {
 // handlePartialComponent caches a component seen decoded inside a
 // message that is still arriving (see fastDecoded), unless it is not
 // renderable yet (an empty object in it, v0.8: in its definition, or a
-// required property missing) or the family is still unknown: then no
-// surface has begun (a surface's start fixes the family), so none is
-// yielded, and the message's end, which fixes the family, registers its
-// components.
+// required property missing). While the family is still unknown it waits
+// (famWaiting) until the family is fixed (setFamily): the reader needs
+// the family, and no surface has begun (a surface's start fixes the
+// family), so none could be yielded before.
 func (e *progressiveEngine) handlePartialComponent(comp map[string]any) {
 	if e.fam == protocol.FamilyUnknown {
+		e.famWaiting = append(e.famWaiting, famWait{e.surface, comp})
 		return
 	}
+	e.putPartial(e.surface, comp)
+}
+
+// famWait is a component met while the family was unknown, and the
+// surface it was met for.
+type famWait struct {
+	surface string
+	comp    map[string]any
+}
+
+// putPartial is handlePartialComponent for surface sid, the family known.
+func (e *progressiveEngine) putPartial(sid string, comp map[string]any) {
 	if fc := e.fastDecoded(comp); fc != nil && !fc.emptyObj && e.renderable() {
-		e.putFast(e.state(e.surface), fc)
+		e.putFast(e.state(sid), fc)
 		e.dirty = true
 	}
 }

@@ -121,9 +121,12 @@ type progressiveEngine struct {
 
 	phSeen  map[string]struct{}
 	phValid map[string]bool
-	catBuf  []byte    // scratch for validate
-	msgBuf  []byte    // scratch: a decoded message, encoded (yieldMessage)
-	lay     msgLayout // the layout of the complete message being yielded (yieldEncoded)
+	// Components met while the family was unknown (see
+	// handlePartialComponent).
+	famWaiting []famWait
+	catBuf     []byte    // scratch for validate
+	msgBuf     []byte    // scratch: a decoded message, encoded (yieldMessage)
+	lay        msgLayout // the layout of the complete message being yielded (yieldEncoded)
 
 	openLists [2]openList // listStillOpen's records: "children", "explicitList"
 
@@ -240,6 +243,15 @@ func (e *progressiveEngine) setFamily(f protocol.Family) {
 	e.fam = f
 	if f == protocol.FamilyV09 {
 		e.defaultRoot, e.hasDefault = "root", true
+	}
+	if f != protocol.FamilyUnknown && len(e.famWaiting) > 0 {
+		// The components met while the family was unknown, in the order
+		// they were met.
+		ws := e.famWaiting
+		e.famWaiting = nil
+		for _, w := range ws {
+			e.putPartial(w.surface, w.comp)
+		}
 	}
 }
 

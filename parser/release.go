@@ -97,7 +97,7 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	e.freezeUsed()
 
 	// Scratch maps and lists.
-	e.phSeen, e.suSeen = nil, nil
+	e.phSeen, e.suSeen, e.famWaiting = nil, nil, nil
 	e.closing = closingEnc{}
 	e.snapPhs = shrink(e.snapPhs, keepScratch)
 	e.phsOld = shrink(e.phsOld, keepScratch)
