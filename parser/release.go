@@ -70,7 +70,7 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	// The scanner's buffer and stack, and the decoded objects of the
 	// message (the next block starts with a new message generation).
 	e.sc.releaseBuf()
-	e.sc.stack = shrink(e.sc.stack, 64)
+	e.sc.stack, e.sc.compLow = shrink(e.sc.stack, 64), 0
 	e.sc.releaseKnown()
 	// The grammar's copy of a message that spanned segments.
 	e.val.buf = shrink(e.val.buf, 4*keepScratch)

@@ -27,7 +27,14 @@ type progScan struct {
 	// while it stays the same buf only grows: its bytes so far stay.
 	msgGen uint64
 	stack  []pframe
-	inList bool
+	// compLow is a stack index below which no frame has both the "id"
+	// and "component" flags: sniffComponents looks at the frames from
+	// there up only (the outer ones, the block's list and the message's
+	// objects, are none). Pushes raise it past frames without flags,
+	// pops lower it to the stack's length, keyFound lowers it to a frame
+	// given either flag.
+	compLow int
+	inList  bool
 
 	inStr    bool
 	esc      bool
@@ -71,10 +78,24 @@ func (s *progScan) init() {
 	s.stack = make([]pframe, 0, 16)
 }
 
+// push opens container f (a frame without flags).
+func (s *progScan) push(f pframe) {
+	if s.compLow == len(s.stack) {
+		s.compLow++
+	}
+	s.stack = append(s.stack, f)
+}
+
+// pop closes the innermost container.
+func (s *progScan) pop() {
+	s.stack = s.stack[:len(s.stack)-1]
+	s.compLow = min(s.compLow, len(s.stack))
+}
+
 // resetBlock drops the state of the current block.
 func (s *progScan) resetBlock() {
 	s.buf = s.buf[:0]
-	s.stack = s.stack[:0]
+	s.stack, s.compLow = s.stack[:0], 0
 	s.inList, s.inStr, s.esc = false, false, false
 	s.afterStr, s.afterStrAdj, s.prevColon = false, false, false
 	s.resetMsg()
@@ -111,7 +132,7 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			}
 			if c == '[' || c == '{' {
 				s.buf = append(s.startBuf(), c)
-				s.stack = append(s.stack, pframe{open: c, start: 0})
+				s.push(pframe{open: c, start: 0})
 				s.inList = c == '['
 				s.resetMsg()
 				s.sig = true
@@ -195,7 +216,7 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			if s.prevColon {
 				fk = s.valKey
 			}
-			s.stack = append(s.stack, pframe{open: c, key: fk, start: len(s.buf)})
+			s.push(pframe{open: c, key: fk, start: len(s.buf)})
 			s.buf = append(s.buf, c)
 			s.prevColon, s.afterStr = false, false
 			s.sig = true
@@ -203,7 +224,7 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			s.prevColon, s.afterStr = false, false
 			s.sig = true
 			f := s.stack[len(s.stack)-1]
-			s.stack = s.stack[:len(s.stack)-1]
+			s.pop()
 			s.buf = append(s.buf, '}')
 			if err := e.objectClosed(f); err != nil {
 				return err
@@ -217,7 +238,7 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 				continue // a stray ']' is dropped, as the reference does
 			}
 			s.sig = true
-			s.stack = s.stack[:len(s.stack)-1]
+			s.pop()
 			s.buf = append(s.buf, ']')
 			if len(s.stack) == 0 {
 				// The list closed; what was read stays current until the

@@ -161,6 +161,9 @@ func (e *progressiveEngine) keyFound() {
 	}
 	if top := &s.stack[len(s.stack)-1]; top.open == '{' {
 		top.flags |= fl
+		if fl&(flagID|flagComponent) != 0 {
+			s.compLow = min(s.compLow, len(s.stack)-1)
+		}
 	}
 	if fl&(flagKindV08|flagKindV09) != 0 && s.afterStrAdj {
 		// `"kind":` present in the buffer: the reference's message-type sniff.

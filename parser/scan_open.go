@@ -72,7 +72,7 @@ func (e *progressiveEngine) sniffComponents() {
 	// Every healed object ends the same way: after a dangling key none of
 	// them is valid JSON.
 	dangling := s.danglingKey()
-	for i := len(s.stack) - 1; i >= 0; i-- {
+	for i := len(s.stack) - 1; i >= s.compLow; i-- {
 		f := &s.stack[i]
 		if f.open != '{' || f.flags&(flagID|flagComponent) != flagID|flagComponent || !s.shouldSniff(f) || dangling {
 			continue
