@@ -41,3 +41,23 @@ func TestFamilyUnknownNestedComponentsRegistered(t *testing.T) {
 		})
 	}
 }
+
+// TestV08DefinitionPathObjectRecorded: a v0.8 definition whose second
+// member is a "path" object holding reference fields is recorded, its
+// path written as a string, and its path names no reference (the
+// processing writes it as a string). It was lost once the generic path
+// was deleted: the order reader read the path as a type with a template
+// list while the reader's slots had none (found by the session's
+// differential review).
+func TestV08DefinitionPathObjectRecorded(t *testing.T) {
+	in := []byte(`<a2ui-json>[{"beginRendering":{"root":"m","surfaceId":"s"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"m","component":{"Text":{"text":"a"},"path":{"template":["m"]}}}]}}]</a2ui-json>`)
+	want := `"path":"/{\"template\":[\"m\"]}"`
+	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+		for _, n := range []int{1, 7, len(in)} {
+			out := strings.Join(renderRaw(t, newPathParser(t, []Option{WithMode(mode)}), chunked(in, n)), "\n")
+			if !strings.Contains(out, want) || strings.Contains(out, "error=") {
+				t.Errorf("%s, chunks of %d: want %s and no error in:\n%s", mode, n, want, out)
+			}
+		}
+	}
+}

@@ -256,10 +256,12 @@ func (r *orderReader) read(src []byte, slots []childSlot, empty []emptyList) boo
 	if found && src[m.va] == '{' {
 		r.v08 = true
 		// v0.8: the definition is walked, each type's properties hold
-		// the references.
+		// the references. A "path" member is a data-binding path, no
+		// type: the processing writes it as a string (see walkObject),
+		// and it names no reference.
 		r.walkObject(m.va)
 		for _, t := range r.members(m.va) {
-			if src[t.va] == '{' && t.kb > t.ka { // (an empty type has none)
+			if src[t.va] == '{' && t.kb > t.ka && string(src[t.ka:t.kb]) != "path" { // (an empty type has none)
 				r.propRefs(t.va, src[t.ka:t.kb])
 			}
 		}
