@@ -200,15 +200,7 @@ func (c *dataContents) entKey(i int) string {
 	return view(c.arena[ka : ka+n])
 }
 
-func (c *dataContents) elemKey(i int) string {
-	s := c.elems[i]
-	_, j := strUvarint(s, 1)
-	ka, j := strUvarint(s, j)
-	kl, j := strUvarint(s, j)
-	_, j = strUvarint(s, j)
-	_, j = strUvarint(s, j)
-	return s[j+ka : j+ka+kl]
-}
+func (c *dataContents) elemKey(i int) string { return c.elem(i).key }
 
 // valAt returns the index in elems of key's last element with a value.
 func (c *dataContents) valAt(key string) (int, bool) { return c.valIdx.get(key, c.elemKey) }
@@ -332,6 +324,12 @@ func strUvarint(s string, j int) (int, int) {
 
 // elem returns element i (its strings in place, see slab).
 func (c *dataContents) elem(i int) dataElem { return decodeElem(c.elems[i]) }
+
+// holdsValue reports whether el, element i, is the last element of its
+// key with a value (the one contentsToDict keeps).
+func (c *dataContents) holdsValue(el dataElem, i int) bool {
+	return el.key != "" && el.hasVal && c.valIs(el.key, i)
+}
 
 // clone returns el with strings of its own (one allocation), for a
 // caller that keeps it past the reader's scratch.

@@ -164,7 +164,7 @@ func (k *keyRecord) linkList(r *dataReader, c *dataContents) {
 	k.attach(r, c)
 	for i := k.upto; i < len(c.elems); i++ {
 		el := c.elem(i)
-		if el.key == "" || !el.hasVal || !c.valIs(el.key, i) {
+		if !c.holdsValue(el, i) {
 			continue
 		}
 		if v, ok := k.m[el.key]; ok {
@@ -315,11 +315,11 @@ func (k *keyRecord) unlink() {
 // linkedElem reports whether el, element i of the linked list c, is
 // the one whose value the record holds by the link.
 func (k *keyRecord) linkedElem(c *dataContents, el dataElem, i int) bool {
-	if el.key == "" || !el.hasVal || !c.valIs(el.key, i) {
+	if !c.holdsValue(el, i) {
 		return false
 	}
-	_, ok := k.m[el.key]
-	return !ok
+	_, inMap := k.m[el.key]
+	return !inMap
 }
 
 // detach drops the link, the map left as it is.

@@ -251,7 +251,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	}
 	n := len(c.elems)
 	for i := from; i < n; i++ {
-		if el := c.elem(i); el.key != "" && el.hasVal && c.valIs(el.key, i) && !(openVal && el.key == open.key) {
+		if el := c.elem(i); c.holdsValue(el, i) && !(openVal && el.key == open.key) {
 			check = append(check, el)
 		}
 	}

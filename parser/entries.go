@@ -411,10 +411,12 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 
 // sameValue reports whether the compact JSON values a and b are equal
 // (numbers by their text: 1 and 1.0 differ): whether their canonical
-// encodings are.
+// encodings are. They are written to the component reader's scratch
+// buffers, free between reads (a read's result is copied, see result).
 func (e *progressiveEngine) sameValue(a, b []byte) bool {
-	w := &e.cs.x().cw
-	ca, okA := w.canonical(nil, a)
-	cb, okB := w.canonical(nil, b)
-	return okA && okB && string(ca) == string(cb)
+	x := e.cs.x()
+	var okA, okB bool
+	x.canon, okA = x.cw.canonical(x.canon[:0], a)
+	x.decoded, okB = x.cw.canonical(x.decoded[:0], b)
+	return okA && okB && string(x.canon) == string(x.decoded)
 }
