@@ -16,7 +16,7 @@ import (
 // FuzzModesAgree checks the three modes against each other on arbitrary
 // input cut into chunks of a size taken from the input:
 //
-//   - no mode panics;
+//   - no mode panics, and no component read ends compUnread;
 //   - complete-mode messages are byte-identical to those of a single feed;
 //   - every mode gives a block with bytes the grammar rejects the same
 //     error (see checkVerdictsAgree);
@@ -37,6 +37,7 @@ func FuzzModesAgree(f *testing.F) {
 		f.Add(byte(i%5), badByteStream(tc.block))
 	}
 	f.Fuzz(func(t *testing.T, size byte, in []byte) {
+		defer checkNoUnread(t, unreadReads.Load())
 		checkModesAgree(t, int(size%32)+1, in)
 		checkVerdictsAgree(t, int(size%32)+1, in)
 	})

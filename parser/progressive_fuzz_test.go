@@ -13,7 +13,8 @@ import (
 // progressive snapshots (and the same data, for input with one data model
 // message: see checkDeltaDataMerged); and the byte-level component path
 // must yield the messages recorded from the generic one, up to key order
-// (for the seeds: golden_paths_test.go).
+// (for the seeds: golden_paths_test.go), and no component read may end
+// compUnread (checkNoUnread).
 func FuzzProgressiveDelta(f *testing.F) {
 	seeds := []string{
 		`<a2ui-json>[{"beginRendering": {"root": "root", "surfaceId": "s1"}}, {"surfaceUpdate": {"surfaceId": "s1", "components": [{"id": "root", "component": {"Card": {"child": "c1"}}}, {"id": "c1", "component": {"Text": {"text": {"literalString": "hello"}}}}]}}]</a2ui-json>`,
@@ -32,6 +33,7 @@ func FuzzProgressiveDelta(f *testing.F) {
 	f.Fuzz(func(t *testing.T, size byte, in []byte) {
 		n := int(size%32) + 1
 		sum := sha256.Sum256(in)
+		defer checkNoUnread(t, unreadReads.Load())
 		checkProgressiveDelta(t, n, in, g, fmt.Sprintf("input=%x chunk=%d", sum[:8], n))
 	})
 }
@@ -98,4 +100,13 @@ func checkProgressiveDelta(t *testing.T, n int, in []byte, g *pathGolden, key st
 		t.Fatal(err)
 	}
 	g.checkModes(t, key, renderCanonical, [][][]byte{chunks})
+}
+
+// checkNoUnread fails t when a component read ended compUnread since
+// unreadReads was before: the component was not recorded. (Deferred, so
+// that the fuzzer minimises the input that does it.)
+func checkNoUnread(t *testing.T, before int64) {
+	if n := unreadReads.Load() - before; n > 0 {
+		t.Errorf("%d component reads ended compUnread: the component is not recorded", n)
+	}
 }

@@ -119,8 +119,9 @@ func (s *skips) summary(pkg string) string {
 
 // Main runs a package's tests (call it from TestMain, in place of
 // os.Exit(m.Run())), prints the summary line of the skips on stdout when
-// Dir or Path skipped any, and exits with the tests' status.
-func Main(m *testing.M) {
+// Dir or Path skipped any, and exits with the tests' status. m is a
+// *testing.M, or one wrapped to check something after the tests ran.
+func Main(m interface{ Run() int }) {
 	os.Exit(run(m, os.Stdout))
 }
 
