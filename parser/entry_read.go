@@ -313,6 +313,7 @@ type compScanner struct {
 	// The empty child lists read so far.
 	empty []emptyList
 	v08   bool // reading a v0.8 component
+	vctx  resumePoint
 	// cat: the catalog whose reference fields of a component's type the
 	// reader takes (nil: none); rules: this read takes them (catalogRead),
 	// single and lists being those of the type being read.
@@ -334,6 +335,12 @@ type compScanner struct {
 	mk    scanMark
 	gen   uint64
 	start int
+	// real: the bytes b[:real] of the object being read are the scanner's
+	// (the rest is what healing appended); vs: the open containers of the
+	// value being read; vctx: the value's place when checkpoints are taken
+	// in it (atNone: none is; declared with v08, for the engine's size).
+	real int
+	vs   []vframe
 }
 
 // keySpan is the bounds of a key in compScanner.out.
@@ -393,7 +400,7 @@ func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
 	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.stopped, c.skip = -1, -1, false, false, false, 0, false, false
 	c.empty, c.sorted, c.recanon, c.nested, c.v08 = c.empty[:0], false, false, false, v08
-	c.mk.at = atNone
+	c.mk.at, c.vctx = atNone, atNone
 	i := jsonwire.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return compInvalid
