@@ -174,7 +174,9 @@ func (c *compScanner) topMember(b []byte, i int) (int, bool) {
 		if b[i] == '[' {
 			i, ok = c.topArray(b, i)
 		} else {
+			c.vctx, c.vs = atTopValue, c.vs[:0]
 			i, ok = c.value(b, i, 1)
+			c.vctx = atNone
 		}
 		if !ok {
 			return i, false
@@ -219,6 +221,9 @@ func (c *compScanner) props(b []byte, i int) (int, bool) {
 	}
 	c.propSeen, c.propBase = 0, len(c.keys)
 	c.x().propPath.start(c, len(c.out)-1)
+	if i < c.real {
+		c.mark(atProp, i, 0) // (b[i] was looked at: a byte of every later version)
+	}
 	i, ok := c.propMember(b, i)
 	if !ok {
 		return i, false
@@ -294,7 +299,10 @@ func (c *compScanner) propMember(b []byte, i int) (int, bool) {
 	case b[i] == '[':
 		return c.topArray(b, i)
 	}
-	return c.value(b, i, 2)
+	c.vctx, c.vs = atPropValue, c.vs[:0]
+	i, ok = c.value(b, i, 2)
+	c.vctx = atNone
+	return i, ok
 }
 
 // list reads a list of child ids at b[i], the value of a member at
@@ -314,6 +322,9 @@ func (c *compScanner) list(b []byte, i int, field int, at resumePoint, depth int
 		c.empty = append(c.empty, emptyList{field: uint8(field), at: int32(len(c.out))})
 		c.out = append(c.out, ']')
 		return i + 1, true
+	}
+	if at != atNone && i < c.real {
+		c.mark(at, i, uint8(field))
 	}
 	return c.elements(b, i, field, at, depth)
 }
@@ -401,145 +412,4 @@ func (c *compScanner) topArray(b []byte, i int) (int, bool) {
 			return i, ok
 		}
 	}
-}
-
-// value reads any JSON value at b[i] (after whitespace).
-func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
-	if depth > maxDecodeDepth || i >= len(b) {
-		return i, false
-	}
-	switch ch := b[i]; {
-	case ch == '"':
-		i, _, ok := c.str(b, i)
-		return i, ok
-	case ch == '{':
-		c.out = append(c.out, '{')
-		i = jsonwire.SkipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			c.emptyObj = true
-			c.out = append(c.out, '}')
-			return i + 1, true
-		}
-		keys, at, edits, hasID := 0, len(c.out)-1, len(c.edits), false
-		va, vb := -1, 0 // a path string starting with '/' (see pathObject)
-		base := len(c.keys)
-		for {
-			i = jsonwire.SkipSpace(b, i)
-			ka := len(c.out) + 1
-			var ok, esc bool
-			i, esc, ok = c.str(b, i)
-			if !ok {
-				return i, false
-			}
-			key := c.out[ka : len(c.out)-1]
-			if esc && !c.canonIn {
-				c.needCanon()
-				return i, false
-			}
-			cf := -1
-			if isChildField(key) {
-				if !c.noWalk {
-					cf = childFieldOf(key) // (read below, see childValue)
-				}
-				c.sorted = true // (no reference, not processed: noWalk)
-			}
-			if !c.newKey(base, ka, len(c.out)-1) {
-				return i, false
-			}
-			keys++
-			isPath := c.v08 && string(key) == "path"
-			hasID = hasID || string(key) == "componentId"
-			i = jsonwire.SkipSpace(b, i)
-			if i >= len(b) || b[i] != ':' {
-				return i, false
-			}
-			c.out = append(c.out, ':')
-			a := len(c.out)
-			if cf >= 0 {
-				i, ok = c.childValue(b, jsonwire.SkipSpace(b, i+1), cf, depth+1)
-			} else {
-				i, ok = c.value(b, jsonwire.SkipSpace(b, i+1), depth+1)
-			}
-			if !ok {
-				return i, false
-			}
-			if isPath {
-				// v0.8 data bindings are normalised (entry_paths.go).
-				var lead bool
-				if lead, ok = c.pathValue(a, !c.noWalk); !ok {
-					return i, false
-				}
-				if lead {
-					va, vb = a, len(c.out)
-				}
-			}
-			var more bool
-			if i, more, ok = c.sep(b, i, '}'); !more {
-				if ok {
-					c.keys = c.keys[:base]
-					if va >= 0 {
-						c.pathObject(at, va, vb, keys, edits, c.noWalk || hasID)
-					}
-				}
-				return i, ok
-			}
-		}
-	case ch == '[':
-		c.out = append(c.out, '[')
-		i = jsonwire.SkipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			c.out = append(c.out, ']')
-			return i + 1, true
-		}
-		for {
-			var ok bool
-			i, ok = c.value(b, jsonwire.SkipSpace(b, i), depth+1)
-			if !ok {
-				return i, false
-			}
-			var more bool
-			if i, more, ok = c.sep(b, i, ']'); !more {
-				return i, ok
-			}
-		}
-	case ch == 't' || ch == 'f' || ch == 'n':
-		return c.lit(b, i)
-	case ch == '-' || (ch >= '0' && ch <= '9'):
-		return c.num(b, i)
-	}
-	return i, false
-}
-
-// lit copies the literal at b[i].
-func (c *compScanner) lit(b []byte, i int) (int, bool) {
-	n := jsonwire.LiteralLen(b, i)
-	if n == 0 {
-		return i, false
-	}
-	c.out = append(c.out, b[i:i+n]...)
-	return i + n, true
-}
-
-// num reads a number (strict grammar).
-func (c *compScanner) num(b []byte, i int) (int, bool) {
-	j, st := jsonwire.ScanNumber(b, i, jsonwire.NumStart)
-	if !st.Complete() {
-		return j, false
-	}
-	c.out = append(c.out, b[i:j]...)
-	return j, true
-}
-
-// str copies the string literal at b[i] (which must be '"'), validating
-// its escapes; esc reports whether it has any.
-func (c *compScanner) str(b []byte, i int) (next int, esc, ok bool) {
-	if i >= len(b) || b[i] != '"' {
-		return i, false, false
-	}
-	end, esc, ok := jsonwire.ScanString(b, i+1)
-	if !ok {
-		return end, esc, false
-	}
-	c.out = append(c.out, b[i:end+1]...)
-	return end + 1, esc, true
 }

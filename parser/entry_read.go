@@ -1,8 +1,6 @@
 package parser
 
 import (
-	"unsafe"
-
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -315,6 +313,7 @@ type compScanner struct {
 	// The empty child lists read so far.
 	empty []emptyList
 	v08   bool // reading a v0.8 component
+	vctx  resumePoint
 	// cat: the catalog whose reference fields of a component's type the
 	// reader takes (nil: none); rules: this read takes them (catalogRead),
 	// single and lists being those of the type being read.
@@ -336,6 +335,12 @@ type compScanner struct {
 	mk    scanMark
 	gen   uint64
 	start int
+	// real: the bytes b[:real] of the object being read are the scanner's
+	// (the rest is what healing appended); vs: the open containers of the
+	// value being read; vctx: the value's place when checkpoints are taken
+	// in it (atNone: none is; declared with v08, for the engine's size).
+	real int
+	vs   []vframe
 }
 
 // keySpan is the bounds of a key in compScanner.out.
@@ -395,7 +400,7 @@ func (c *compScanner) scan(b []byte, v08 bool) int {
 	c.out, c.slots, c.keys, c.edits = c.out[:0], c.slots[:0], c.keys[:0], c.edits[:0]
 	c.idA, c.idB, c.idEsc, c.compOK, c.emptyObj, c.seen, c.stopped, c.skip = -1, -1, false, false, false, 0, false, false
 	c.empty, c.sorted, c.recanon, c.nested, c.v08 = c.empty[:0], false, false, false, v08
-	c.mk.at = atNone
+	c.mk.at, c.vctx = atNone, atNone
 	i := jsonwire.SkipSpace(b, 0)
 	if i >= len(b) || b[i] != '{' {
 		return compInvalid
@@ -507,90 +512,4 @@ func isChildField(k []byte) bool {
 		return true
 	}
 	return false
-}
-
-// idNames interns component ids and their placeholders, so that the
-// byte-level path does not allocate them again for every healed version of
-// a component.
-type idNames struct {
-	ids map[string]string
-	phs map[string]*phName // id -> its placeholder
-}
-
-// phName is the placeholder of a missing child.
-type phName struct {
-	id, ph string
-	js     []byte // encoding of the placeholder component
-	mark   uint64 // processing epoch it was last used in (see processFast)
-	idx    int    // its index in that processing's waits
-}
-
-// maxNames bounds the interned names (the tables start afresh beyond it).
-const maxNames = 1 << 16
-
-// id returns id as an interned string.
-func (n *idNames) id(b []byte) string {
-	if s, ok := n.ids[string(b)]; ok {
-		return s
-	}
-	if n.ids == nil || len(n.ids) >= maxNames {
-		n.ids = make(map[string]string, 64)
-	}
-	s := string(b)
-	n.ids[s] = s
-	return s
-}
-
-// placeholder returns the placeholder of child id b; enc appends the
-// encoding of a child's placeholder component (see
-// appendChildPlaceholderJSON).
-func (n *idNames) placeholder(b []byte, enc func([]byte, string) []byte) *phName {
-	if p, ok := n.phs[string(b)]; ok {
-		return p
-	}
-	return n.newPlaceholder(b, "", enc)
-}
-
-// placeholderOf is placeholder for a child id held as a string.
-func (n *idNames) placeholderOf(id string, enc func([]byte, string) []byte) *phName {
-	if p, ok := n.phs[id]; ok {
-		return p
-	}
-	return n.newPlaceholder(nil, id, enc)
-}
-
-// newPlaceholder makes the placeholder of child id b (or, b nil, id). Its
-// encoding is one allocation, which also holds its name and the id when
-// the id needs no escape.
-func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) []byte) *phName {
-	if n.phs == nil || len(n.phs) >= maxNames {
-		n.phs = make(map[string]*phName, 64)
-	}
-	if b != nil {
-		id = unsafe.String(unsafe.SliceData(b), len(b)) // (a view of b: not kept)
-	}
-	js := enc(make([]byte, 0, len(id)+len(placeholderV08)+12), id)
-	p := &phName{js: js[:len(js):len(js)]}
-	if at := len(js) - len(`"}`) - len(id); plainString(id) && at >= len("loading_") {
-		// js ends with "loading_<id>"} (never written to: in place).
-		p.ph = unsafe.String(&js[at-len("loading_")], len("loading_")+len(id))
-		p.id = p.ph[len("loading_"):]
-	} else {
-		if b != nil {
-			id = string(b)
-		}
-		p.id, p.ph = id, "loading_"+id
-	}
-	n.phs[p.id] = p
-	return p
-}
-
-// plainString reports whether s is encoded as it is in a JSON string.
-func plainString(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if !jsonwire.IsPlain(s[i]) {
-			return false
-		}
-	}
-	return true
 }

@@ -86,6 +86,9 @@ type healer struct {
 	pos   []int // offsets in the fragment of the open containers
 	out   []byte
 	cut   bool // the last heal left a cut child id out
+	// real: out[:real] of the last healOpenAt are the scanner's bytes (the
+	// rest is what healing appended).
+	real int
 
 	// The last heal that left a cut child id out (see sameCut).
 	last lastCut

@@ -83,7 +83,7 @@ func (e *progressiveEngine) sniffComponents() {
 		}
 		// The scanner reads on from the last member boundary its previous
 		// read of this object passed (entry_resume.go).
-		if e.cs.scanAt(healed, e.fam == protocol.FamilyV08, s.msgGen, f.start) != compFast || e.cs.emptyObj || !e.renderable() {
+		if e.cs.scanOpen(healed, e.heal.real, e.fam == protocol.FamilyV08, s.msgGen, f.start) != compFast || e.cs.emptyObj || !e.renderable() {
 			continue
 		}
 		sc := e.state(e.surface)
@@ -217,6 +217,7 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 	}
 	out := append(e.heal.out[:0], f...)
 	e.heal.cut = false
+	real := len(out)
 	if s.inStr {
 		top := s.stack[len(s.stack)-1]
 		switch {
@@ -224,7 +225,7 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 			// (Bytes only strip and cut: the checkpoint rule of
 			// entry_resume.go holds.)
 			out = rstripSpace(out[:s.strStart-start])
-			e.heal.cut = true
+			e.heal.cut, real = true, len(out)
 		case !mayCutString(f, s.strStart-start):
 			return nil, false
 		default:
@@ -233,6 +234,7 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 	}
 	if n := len(out); n > 0 && out[n-1] == ',' {
 		out = rstripSpace(out[:n-1])
+		real = len(out)
 	}
 	for j := len(s.stack) - 1; j >= i; j-- {
 		if s.stack[j].open == '{' {
@@ -241,7 +243,7 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 			out = append(out, ']')
 		}
 	}
-	e.heal.out = out
+	e.heal.out, e.heal.real = out, real
 	return out, true
 }
 

@@ -1,0 +1,96 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
+)
+
+// valueStreams are components whose reads resume inside a member's value
+// (entry_value.go): long strings, escapes and multi-byte characters cut
+// anywhere, numbers cut, nested objects and lists, child fields and paths
+// inside values, a pretty-printed v0.8 definition.
+var valueStreams = []struct {
+	name string
+	v08  bool
+	in   string
+}{
+	{"v09 values", false, `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+		`{"id":"root","component":"Column","children":["t","e","b","n","x"]},` +
+		`{"id":"t","component":"Text","text":"` + strings.Repeat("a long text, arriving in many chunks; ", 3) + `","variant":"body"},` +
+		`{"id":"e","component":"Text","text":"q\"uote\\ \u00e9 é日本語🙂 \n\t\/ ok, \"end\"","variant":"h2"},` +
+		`{"id":"b","component":"Button","action":{"event":{"name":"next","context":{"code_1":{"path":"/code_1"},"n":[1,-2.5e3,[true,null,{"k":"v"}],"x"]}}},"child":"t"},` +
+		`{"id":"n","component":"Slider","min":-12345.678e-9,"max":98765,"value":{"a":[1234567,0.000001,-0]}},` +
+		`{"id":"x","component":"Tabs","style":{"a":"bb","tabs":[{"title":"t","child":"c"}],"z":"long string value"},"t":"u"}` +
+		`]}}]</a2ui-json>`},
+	{"v08 values", true, `<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[` +
+		`{"id":"root","component":{"Column":{"children":{"explicitList":["t","f","p"]}}}},` +
+		`{"id":"t","component":{"Text":{"text":{"literalString":"` + strings.Repeat("Hello, wörld 日本 ", 4) + `"},"usageHint":"h2"}}},` +
+		`{"id":"f","component":{"TextField":{"label":{"literalString":"Your name"},"text":{"path":"/name_1"},"action":{"name":"go","context":[{"key":"k","value":{"path":"/x"}},{"key":"l","value":{"literalString":"yy"}}]}}}},` +
+		"{\n  \"id\": \"p\",\n  \"component\": {\n    \"Text\": {\n      \"text\": {\n        \"literalString\": \"Tip: \\\"x\\\" -- see.\\nThanks!\"\n      },\n      \"usageHint\": \"body\"\n    }\n  }\n}" +
+		`]}}]</a2ui-json>`},
+}
+
+// TestResumedValuesMatchFullScans feeds valueStreams split at every byte
+// and one byte at a time, in both progressive modes, with and without a
+// catalog, once as is and once dropping the component scanner's
+// checkpoint before every Feed: the output must be the same, byte for
+// byte.
+func TestResumedValuesMatchFullScans(t *testing.T) {
+	for _, s := range valueStreams {
+		cats := []Option{nil, WithCatalog(speccatalog.BasicV09(t))}
+		if s.v08 {
+			cats[1] = WithCatalog(speccatalog.StandardV08(t))
+		}
+		for ci, cat := range cats {
+			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+				t.Run(fmt.Sprintf("%s/%s/catalog%d", s.name, mode, ci), func(t *testing.T) {
+					opts := []Option{WithMode(mode)}
+					if cat != nil {
+						opts = append(opts, cat)
+					}
+					for _, chunks := range splitsOf([]byte(s.in), true, 1) {
+						got, want := hookedRun(t, opts, chunks, false), hookedRun(t, opts, chunks, true)
+						if got != want {
+							t.Fatalf("split %d:\nresumed:\n%s\nfull scans:\n%s", len(chunks[0]), got, want)
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// hookedRun feeds chunks to a parser with opts and renders its output;
+// with full, the component scanner's checkpoint is dropped before every
+// Feed and Close (every read starts from the component's first byte).
+func hookedRun(t *testing.T, opts []Option, chunks [][]byte, full bool) string {
+	p, err := New(opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.eng.(*progressiveEngine)
+	var b strings.Builder
+	write := func(parts []Part, err error) {
+		for _, pt := range parts {
+			fmt.Fprintf(&b, "text=%q\n", pt.Text)
+			for _, m := range pt.Messages {
+				fmt.Fprintf(&b, "msg=%s\n", m)
+			}
+		}
+		fmt.Fprintf(&b, "err=%v\n--\n", err)
+	}
+	for _, c := range chunks {
+		if full {
+			e.cs.mk.at = atNone
+		}
+		write(p.Feed(c))
+	}
+	if full {
+		e.cs.mk.at = atNone
+	}
+	write(p.Close())
+	return b.String()
+}
