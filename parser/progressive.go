@@ -132,8 +132,7 @@ type progressiveEngine struct {
 
 	deferredN int // surfaces whose snapshot is held back (at least; see flushDeferred)
 
-	snapPhs []string // scratch for snapshotPlaceholders
-	phsOld  []string // scratch for process
+	phsOld []string // scratch for process
 
 	deltaEnts []*compEntry // scratch for emitDelta
 	deltaPhs  []string

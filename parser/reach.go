@@ -139,7 +139,10 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 		ent.yHash, ent.yOK, ent.reprocessed = ent.hash, true, false
 		if int(ent.phsYieldedN) < len(ent.phs) {
 			if s.phYielded == nil {
-				s.phYielded = map[string]struct{}{}
+				// (Sized for a few dozen: growing it from empty cost more
+				// than the inserts; compact moves what stays to a map of
+				// its size at the block's end.)
+				s.phYielded = make(map[string]struct{}, 32)
 			}
 			for _, ph := range ent.phs[ent.phsYieldedN:] {
 				s.phYielded[ph] = struct{}{}

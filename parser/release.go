@@ -99,7 +99,6 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	// Scratch maps and lists.
 	e.phSeen, e.suSeen, e.famWaiting = nil, nil, nil
 	e.closing = closingEnc{}
-	e.snapPhs = shrink(e.snapPhs, keepScratch)
 	e.phsOld = shrink(e.phsOld, keepScratch)
 	e.missScratch = shrink(e.missScratch, keepScratch)
 	e.deltaEnts = shrink(e.deltaEnts, keepScratch)

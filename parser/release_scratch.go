@@ -8,8 +8,7 @@ import "sync"
 // any stream takes a set from it (blockStart). Only lists that hold
 // nothing between blocks and that nothing else aliases are pooled: the
 // lists of components and surfaces processed and used, a component's old
-// placeholders, the snapshot's placeholders seen, the component scanner's
-// output, slots and keys and its side state (compSide), the healer's
+// placeholders, the component scanner's output, slots and keys and its side state (compSide), the healer's
 // output (every reader copies what it keeps of those), and what freeze
 // collects.
 
@@ -17,7 +16,7 @@ import "sync"
 type blockScratch struct {
 	processed          []*compEntry
 	processedIn, inUse []*surfaceState
-	phsOld, snapPhs    []string
+	phsOld             []string
 	csOut, healOut     []byte
 	csSlots            []childSlot
 	csKeys             []keySpan
@@ -58,7 +57,6 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.processedIn, &b.processedIn, take)
 	moveList(&e.inUse, &b.inUse, take)
 	moveList(&e.phsOld, &b.phsOld, take)
-	moveList(&e.snapPhs, &b.snapPhs, take)
 	moveList(&e.cs.out, &b.csOut, take)
 	moveList(&e.heal.out, &b.healOut, take)
 	moveList(&e.cs.slots, &b.csSlots, take)

@@ -76,51 +76,73 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 // (the surface's reachable components, in id order): each distinct one in
 // order of first use, encoded after a comma. It is built again only when
 // the surface's phsVer moved (a reachable component's placeholders, or the
-// reachable set, changed).
+// reachable set, changed). Few components have placeholders (those whose
+// children are still arriving): the others are passed over first.
 func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEntry) []byte {
 	if s.phPartV == s.phsVer {
 		return s.phPart
 	}
 	s.phPartV = s.phsVer
+	i := 0
+	for i < len(ents) && len(ents[i].phs) == 0 {
+		i++
+	}
 	out := s.phPart[:0]
-	// Placeholders seen: a list while short, tested by idSignature first,
-	// then a map.
-	useMap := false
-	seen := e.snapPhs[:0]
+	if i < len(ents) {
+		out = e.appendPlaceholders(out, ents[i:])
+	}
+	s.phPart = out
+	return out
+}
+
+// appendPlaceholders appends to out, each after a comma, the encodings of
+// the placeholders of ents not used before. Placeholders seen are tested
+// by idSignature first, then among the ones seen (up to 32 of them; more
+// go to appendPlaceholdersMap).
+func (e *progressiveEngine) appendPlaceholders(out []byte, ents []*compEntry) []byte {
+	var seen [32]string
+	m, start := 0, len(out)
 	var sig uint64 // one bit per placeholder seen, by idSignature
 	for _, ent := range ents {
+		if len(ent.phs) == 0 {
+			continue
+		}
+		if m+len(ent.phs) > len(seen) {
+			return e.appendPlaceholdersMap(out[:start], ents)
+		}
+		js := ent.lists.phJS // (phs not empty: lists set)
 		for k, ph := range ent.phs {
-			if useMap {
-				if _, dup := e.phSeen[ph]; dup {
-					continue
-				}
-				e.phSeen[ph] = struct{}{}
-			} else {
-				bit := idSignature(ph)
-				if sig&bit != 0 && slices.Contains(seen, ph) {
-					continue
-				}
-				sig |= bit
-				seen = append(seen, ph)
-				if len(seen) > 32 {
-					useMap = true
-					if e.phSeen == nil {
-						e.phSeen = map[string]struct{}{}
-					}
-					clear(e.phSeen)
-					for _, ph := range seen {
-						e.phSeen[ph] = struct{}{}
-					}
-				}
+			bit := idSignature(ph)
+			if sig&bit != 0 && slices.Contains(seen[:m], ph) {
+				continue
 			}
+			sig |= bit
+			seen[m] = ph
+			m++
 			out = append(out, ',')
-			out = append(out, ent.lists.phJS[k]...) // (phs not empty: lists set)
+			out = append(out, js[k]...)
 		}
 	}
-	// (seen is not cleared: it holds placeholder names until the block's
-	// end, when releaseIdle empties it.)
-	e.snapPhs = seen[:0]
-	s.phPart = out
+	return out
+}
+
+// appendPlaceholdersMap is appendPlaceholders with the placeholders seen
+// in a map.
+func (e *progressiveEngine) appendPlaceholdersMap(out []byte, ents []*compEntry) []byte {
+	if e.phSeen == nil {
+		e.phSeen = map[string]struct{}{}
+	}
+	clear(e.phSeen)
+	for _, ent := range ents {
+		for k, ph := range ent.phs {
+			if _, dup := e.phSeen[ph]; dup {
+				continue
+			}
+			e.phSeen[ph] = struct{}{}
+			out = append(out, ',')
+			out = append(out, ent.lists.phJS[k]...)
+		}
+	}
 	return out
 }
 
