@@ -209,6 +209,10 @@ func keyBeforeColon(prefix []byte) ([]byte, bool) {
 func lastRunes(b []byte, n int) []byte {
 	i := len(b)
 	for k := 0; k < n && i > 0; k++ {
+		if b[i-1] < utf8.RuneSelf {
+			i-- // (what DecodeLastRune gives an ASCII byte, without the call)
+			continue
+		}
 		_, size := utf8.DecodeLastRune(b[:i])
 		i -= size
 	}

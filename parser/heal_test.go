@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
 )
 
 // healInputs are streams whose blocks exercise healing: escapes, cut keys,
@@ -76,5 +77,41 @@ func eachOpenContainer(t *testing.T, in string, visit func(e *progressiveEngine,
 	}
 	if visited == 0 {
 		t.Fatal("no open container was compared")
+	}
+}
+
+// TestLastRunes checks lastRunes (an ASCII byte stepped over without
+// decoding) against decoding every character backwards.
+func TestLastRunes(t *testing.T) {
+	decodeAll := func(b []byte, n int) []byte {
+		i := len(b)
+		for k := 0; k < n && i > 0; k++ {
+			_, size := utf8.DecodeLastRune(b[:i])
+			i -= size
+		}
+		return b[i:]
+	}
+	tests := []struct {
+		name string
+		in   string
+		n    int
+	}{
+		{"empty", "", 3},
+		{"ascii shorter than n", "abc", 5},
+		{"ascii longer than n", "abcdef", 2},
+		{"two-byte characters", "aé€b", 3},
+		{"four-byte character last", "ab😀", 2},
+		{"cut character last", "ab\xe2\x82", 2},
+		{"invalid byte among ascii", "a\xffbc", 3},
+		{"continuation bytes alone", "\x80\x80\x80", 2},
+		{"n zero", "abc", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, want := lastRunes([]byte(tc.in), tc.n), decodeAll([]byte(tc.in), tc.n)
+			if string(got) != string(want) {
+				t.Errorf("lastRunes(%q, %d) = %q, want %q", tc.in, tc.n, got, want)
+			}
+		})
 	}
 }
