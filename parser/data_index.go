@@ -331,9 +331,13 @@ func (c *dataContents) holdsValue(el dataElem, i int) bool {
 	return el.key != "" && el.hasVal && c.valIs(el.key, i)
 }
 
-// clone returns el with strings of its own (one allocation), for a
-// caller that keeps it past the reader's scratch.
-func (el dataElem) clone() dataElem { return decodeElem(string(el.encode(nil))) }
+// clone returns el with strings of its own (one allocation: the encoding
+// is written on the stack when it fits), for a caller that keeps it past
+// the reader's scratch.
+func (el dataElem) clone() dataElem {
+	var buf [256]byte
+	return decodeElem(string(el.encode(buf[:0])))
+}
 
 func (c *dataContents) reset(list bool, id uint64) {
 	c.list, c.id, c.repl = list, id, 0
