@@ -31,6 +31,14 @@ var valueStreams = []struct {
 		`{"id":"f","component":{"TextField":{"label":{"literalString":"Your name"},"text":{"path":"/name_1"},"action":{"name":"go","context":[{"key":"k","value":{"path":"/x"}},{"key":"l","value":{"literalString":"yy"}}]}}}},` +
 		"{\n  \"id\": \"p\",\n  \"component\": {\n    \"Text\": {\n      \"text\": {\n        \"literalString\": \"Tip: \\\"x\\\" -- see.\\nThanks!\"\n      },\n      \"usageHint\": \"body\"\n    }\n  }\n}" +
 		`]}}]</a2ui-json>`},
+	{"v08 pretty printed", true, "<a2ui-json>[{\"beginRendering\":{\"surfaceId\":\"s\",\"root\":\"q\"}},{\"surfaceUpdate\":{\"surfaceId\":\"s\",\"components\":[" +
+		"{\n  \"id\": \"q\",\n  \"component\": {\n    \"Column\": {\n      \"value\": {\n        \"literalNumber\": 12.5e1\n      },\n      \"children\": {\n        \"explicitList\": [\n          \"a\"\n        ]\n      },\n      \"range\": [\n        1,\n        20\n      ],\n      \"max\": 100\n    }\n  },\n  \"weight\": 3\n}," +
+		"{\n  \"id\": \"a\",\n  \"component\": {\n    \"Text\": {\n      \"text\": {\n        \"literalString\": \"Hi\"\n      },\n      \"n\": true\n    }\n  }\n}" +
+		`]}}]</a2ui-json>`},
+	{"v09 pretty printed", false, "<a2ui-json>[{\"version\":\"v0.9\",\"createSurface\":{\"surfaceId\":\"s\",\"catalogId\":\"c\"}},{\"version\":\"v0.9\",\"updateComponents\":{\"surfaceId\":\"s\",\"components\":[" +
+		"{\n  \"id\": \"root\",\n  \"component\": \"Column\",\n  \"children\": [\n    \"a\"\n  ],\n  \"gap\": 4\n}," +
+		"{\n  \"id\": \"a\",\n  \"component\": \"Text\",\n  \"style\": {\n    \"n\": 12,\n    \"m\": [\n      1,\n      true\n    ],\n    \"s\": \"x\"\n  },\n  \"size\": 3 ,\n  \"wrap\": false\n}" +
+		`]}}]</a2ui-json>`},
 }
 
 // TestResumedValuesMatchFullScans feeds valueStreams split at every byte

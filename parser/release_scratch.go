@@ -8,7 +8,8 @@ import "sync"
 // any stream takes a set from it (blockStart). Only lists that hold
 // nothing between blocks and that nothing else aliases are pooled: the
 // lists of components and surfaces processed and used, a component's old
-// placeholders, the component scanner's output, slots and keys and its side state (compSide), the healer's
+// placeholders, the component scanner's output, slots, keys, value frames
+// (its own and its checkpoint's) and side state (compSide), the healer's
 // output (every reader copies what it keeps of those), and what freeze
 // collects.
 
@@ -20,6 +21,7 @@ type blockScratch struct {
 	csOut, healOut     []byte
 	csSlots            []childSlot
 	csKeys             []keySpan
+	csVs, csMarkVs     []vframe
 	freezeEnts         []*compEntry
 	freezeTgts         []tgtRef
 	csSide             *compSide
@@ -61,6 +63,8 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.heal.out, &b.healOut, take)
 	moveList(&e.cs.slots, &b.csSlots, take)
 	moveList(&e.cs.keys, &b.csKeys, take)
+	moveList(&e.cs.vs, &b.csVs, take)
+	moveList(&e.cs.mk.vs, &b.csMarkVs, take) // (the checkpoint's generation does not come back)
 	moveList(&e.freezeSc.ents, &b.freezeEnts, take)
 	moveList(&e.freezeSc.tgts, &b.freezeTgts, take)
 	if take {
