@@ -92,12 +92,12 @@ func componentVariants(raw []byte) []map[string]any {
 	}
 }
 
-// TestFastPathMatchesGenericWithCatalog: with a catalog, components read at
+// TestFastPathMatchesRecordedWithCatalog: with a catalog, components read at
 // byte level give, call by call, their recorded messages (the generic
 // path's) up to key order (renderCanonical): on the streaming suite's
 // cases that name a catalog, on corpus turns with the specification's
 // catalogs, and on the byte-level path's own cases.
-func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
+func TestFastPathMatchesRecordedWithCatalog(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	g := newPathGolden(t)
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
@@ -144,13 +144,13 @@ func TestFastPathMatchesGenericWithCatalog(t *testing.T) {
 	}
 }
 
-// TestPlaceholderVerdictMatchesGeneric: a placeholder's verdict taken on
+// TestPlaceholderVerdictMatchesSchema: a placeholder's verdict taken on
 // its bytes (placeholderValid) is the schema library's on the decoded
 // message, under the specification's v0.9 and v0.8 catalogs and under a
 // v0.9 catalog whose Row requires a property placeholders lack (where every
 // placeholder is invalid),
 // for ids of several shapes.
-func TestPlaceholderVerdictMatchesGeneric(t *testing.T) {
+func TestPlaceholderVerdictMatchesSchema(t *testing.T) {
 	spec := speccatalog.BasicV09Spec(t)
 	raw, err := os.ReadFile(spec.CatalogSchema.(string))
 	if err != nil {

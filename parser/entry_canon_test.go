@@ -131,11 +131,11 @@ var canonShapeCases = []struct{ name, in string }{
 	{"v08_shapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]},"alignment":"x","children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"Text":{"text":{"path":"\/x"}}},"id":"a"},{"component":{"Text":{"text":{"literalString":"b"},"usageHint":"h1","usageHint":"h2"}},"id":"b"},{"component":{"Text":{"text":{"literalString":"c"}}},"id":"c","weight":1,"weight":2}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
-// TestCanonicalShapesMatchGeneric: streams with components read in their
+// TestCanonicalShapesMatchRecorded: streams with components read in their
 // canonical encoding give, call by call and byte for byte, their recorded
 // output (the generic path's), fed one byte at a time, in two pieces
 // split at every byte, and at a few chunk sizes.
-func TestCanonicalShapesMatchGeneric(t *testing.T) {
+func TestCanonicalShapesMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, canonShapeCases)
 }

@@ -29,17 +29,17 @@ var decodedCases = []struct{ name, in string }{
 	{"non_string_component_v08", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":"Text","id":"a"},{"component":{"Text":{"text":{"literalString":"b"}}},"id":"b"},{"component":{"Text":{}},"id":true}]}}]</a2ui-json>`},
 }
 
-// TestDecodedShapesMatchGeneric: components that reach the engine decoded
+// TestDecodedShapesMatchRecorded: components that reach the engine decoded
 // give the generic path's output, call by call, split at every byte.
-func TestDecodedShapesMatchGeneric(t *testing.T) {
+func TestDecodedShapesMatchRecorded(t *testing.T) {
 	t.Parallel()
 	matchRecorded(t, decodedCases)
 }
 
-// TestDecodedShapesMatchGenericWithCatalog is TestDecodedShapesMatchGeneric
+// TestDecodedShapesMatchRecordedWithCatalog is TestDecodedShapesMatchRecorded
 // with the family's catalog (validation of the components read from their
 // canonical encoding), split at every byte.
-func TestDecodedShapesMatchGenericWithCatalog(t *testing.T) {
+func TestDecodedShapesMatchRecordedWithCatalog(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
@@ -120,12 +120,12 @@ func randomDecodedStream(r *rand.Rand, v08 bool) string {
 	return "<a2ui-json>[" + strings.Join(msgs, ",") + "]</a2ui-json>"
 }
 
-// TestDecodedRandomMatchesGeneric: random streams of decodedCases'
+// TestDecodedRandomMatchesRecorded: random streams of decodedCases'
 // oddities give their recorded output (the generic path's), in both
 // modes, one byte at a time and split at random places, half of them with
 // the family's catalog (key "stream=I", the streams drawn one after the
 // other from one seed).
-func TestDecodedRandomMatchesGeneric(t *testing.T) {
+func TestDecodedRandomMatchesRecorded(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
 	r := rand.New(rand.NewPCG(15, 13))

@@ -10,7 +10,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
-var elementStreams = flag.Int("elements.streams", 300, "random streams of TestNonStringElementsRandomMatchGeneric")
+var elementStreams = flag.Int("elements.streams", 300, "random streams of TestNonStringElementsRandomMatchRecorded")
 
 // TestNonStringElementNoChild states the rule for an element of a child
 // list that is not a string: child ids are strings (protocol.ComponentRefs
@@ -18,7 +18,7 @@ var elementStreams = flag.Int("elements.streams", 300, "random streams of TestNo
 // placeholder and no wait, even when a component's id is its encoding.
 // (The generic path once made "loading_" + its JSON of it.) An object
 // there is walked as any other value: its child fields are. (The
-// generic path agrees where TestNonStringElementsMatchGeneric records.)
+// generic path agrees where TestNonStringElementsMatchRecorded records.)
 func TestNonStringElementNoChild(t *testing.T) {
 	in := fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":[1,"a",null,{"child":"b"},["c"]],"component":"Column","id":"root"},{"component":"Text","id":"1","text":"one"}]}}]</a2ui-json>`
 	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
@@ -46,23 +46,23 @@ var elementShapes = []byteShape{
 	{"v08_explicitList", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":[1,"a",{"child":"b"},null]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"b"}}},"id":"b"}]}}]</a2ui-json>`, []string{"root", "a"}},
 }
 
-// TestNonStringElementsMatchGeneric: each shape is read at byte level and
+// TestNonStringElementsMatchRecorded: each shape is read at byte level and
 // gives, call by call, its recorded bytes (the generic path's), both
 // modes, one byte at a time, split at every byte, with and without a
 // catalog, with the recorded entries.
-func TestNonStringElementsMatchGeneric(t *testing.T) {
+func TestNonStringElementsMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, elementShapes)
 }
 
-// TestNonStringElementsRandomMatchGeneric: random streams of components
+// TestNonStringElementsRandomMatchRecorded: random streams of components
 // whose child lists mix ids with other values (numbers, literals, lists,
 // objects with child fields), beside the common shapes, cut at random
 // chunk sizes and one byte at a time, give their recorded bytes (the
 // generic path's) in both modes, with and without a catalog
 // (-elements.streams sets how many; those beyond the default 300 must be
 // recorded first, see golden_paths_test.go).
-func TestNonStringElementsRandomMatchGeneric(t *testing.T) {
+func TestNonStringElementsRandomMatchRecorded(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
 	g.partial = *elementStreams != 300

@@ -15,7 +15,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-var fieldStreamsN = flag.Int("fields.streams", 0, "random streams of TestFieldShapesRandomMatchGeneric (0: 150, 37 with -short)")
+var fieldStreamsN = flag.Int("fields.streams", 0, "random streams of TestFieldShapesRandomMatchRecorded (0: 150, 37 with -short)")
 
 // TestCompScannerFieldShapes: child fields of a shape the schema rejects
 // (a "children" or "explicitList" that is no list, a "child" that is no
@@ -216,19 +216,19 @@ var fieldShapes = []byteShape{
 	{"v08_definitions_of_other_shapes", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b","c","d","e"]}}},"id":"root"},{"component":{"Text":"hello"},"id":"a"},{"component":{"Card":[{"child":"x"}]},"id":"b"},{"component":{"":{"child":"y"}},"id":"c"},{"component":{"child":"x"},"id":"d"},{"component":{"R\"w":{"child":"y"}},"id":"e"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"x"}}},"id":"x"},{"component":{"Text":{"text":{"literalString":"y"}}},"id":"y"}]}}]</a2ui-json>`, []string{"root", "a", "b", "c", "d", "e"}},
 }
 
-// TestFieldShapesMatchGeneric: each shape is read at byte level and gives,
+// TestFieldShapesMatchRecorded: each shape is read at byte level and gives,
 // call by call, the generic path's bytes, both modes, one byte at a time,
 // split at every byte, with and without a catalog, with the same entries.
-func TestFieldShapesMatchGeneric(t *testing.T) {
+func TestFieldShapesMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, fieldShapes)
 }
 
-// TestFieldShapesWithOddCatalogsMatchGeneric: streams of the types of fieldCatalogs
+// TestFieldShapesWithOddCatalogsMatchRecorded: streams of the types of fieldCatalogs
 // (but Weird, whose components all name themselves, which the catalog's
 // checks reject) are read at byte level and give the generic path's bytes with that
 // catalog, both modes, one byte at a time and split at every byte.
-func TestFieldShapesWithOddCatalogsMatchGeneric(t *testing.T) {
+func TestFieldShapesWithOddCatalogsMatchRecorded(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
 	v09, v08 := fieldCatalogs(t)
@@ -253,13 +253,13 @@ func TestFieldShapesWithOddCatalogsMatchGeneric(t *testing.T) {
 	}
 }
 
-// TestFieldShapesRandomMatchGeneric: random streams of components whose
+// TestFieldShapesRandomMatchRecorded: random streams of components whose
 // child fields and v0.8 definitions take the shapes of
 // TestCompScannerFieldShapes beside the common ones (randomFieldStream),
 // with no catalog, the family's or fieldCatalogs', give the generic
 // path's bytes in both modes, fed one byte at a time, in chunks of a
 // random size and split at random bytes (-fields.streams for more).
-func TestFieldShapesRandomMatchGeneric(t *testing.T) {
+func TestFieldShapesRandomMatchRecorded(t *testing.T) {
 	t.Parallel()
 	odd09, odd08 := fieldCatalogs(t)
 	std09, std08 := speccatalog.BasicV09(t), speccatalog.StandardV08(t)

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var nestedStreams = flag.Int("nested.streams", 40, "random streams of TestNestedRandomMatchesGeneric")
+var nestedStreams = flag.Int("nested.streams", 40, "random streams of TestNestedRandomMatchesRecorded")
 
 // TestCompScannerNested: child fields below the top level are slots, the
 // component is in canonical encoding, and the orders of the walk (slot i,
@@ -90,21 +90,21 @@ var nestedShapes = []byteShape{
 	{"v09_at_rest_then_touched", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"}]},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json> then <a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"z","text":"z"},{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"},{"child":"q","title":"Q"}]}]}}]</a2ui-json>`, []string{"root", "a"}},
 }
 
-// TestNestedShapesMatchGeneric: each shape is read at byte level and gives,
+// TestNestedShapesMatchRecorded: each shape is read at byte level and gives,
 // call by call, its recorded bytes (the generic path's), both modes, one
 // byte at a time, split at every byte, with and without a catalog, with
 // the recorded entries.
-func TestNestedShapesMatchGeneric(t *testing.T) {
+func TestNestedShapesMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, nestedShapes)
 }
 
-// TestNestedRandomMatchesGeneric: random streams of components mixing
+// TestNestedRandomMatchesRecorded: random streams of components mixing
 // child fields below the top level with top-level ones, cut at random
 // chunk sizes and one byte at a time, give their recorded bytes (the
 // generic path's) in both modes (-nested.streams sets how many; those
 // beyond the default 40 must be recorded first, see golden_paths_test.go).
-func TestNestedRandomMatchesGeneric(t *testing.T) {
+func TestNestedRandomMatchesRecorded(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
 	g.partial = *nestedStreams != 40

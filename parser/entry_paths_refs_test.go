@@ -131,10 +131,10 @@ var pathShapeCases = []struct{ name, in string }{
 	{"escapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a\"b","path":"\/\/x\ty"},"usageHint":{"path":"q\\"}}},"id":"root"}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
-// TestPathShapesMatchGeneric: streams with v0.8 paths to normalise give
+// TestPathShapesMatchRecorded: streams with v0.8 paths to normalise give
 // their recorded messages (the generic path's), byte for byte (see
 // matchRecorded).
-func TestPathShapesMatchGeneric(t *testing.T) {
+func TestPathShapesMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, pathShapeCases)
 }
@@ -244,10 +244,10 @@ var refShapeCases = []struct{ name, in string }{
 	{"review_template_list_open", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["s"],"component":"Column","id":"root"},{"component":"Custom","id":"s","template":["p","r"]}]}}]</a2ui-json>`},
 }
 
-// TestRefShapesMatchGeneric: streams with the special reference fields
+// TestRefShapesMatchRecorded: streams with the special reference fields
 // give their recorded messages (the generic path's), byte for byte
 // (see matchRecorded).
-func TestRefShapesMatchGeneric(t *testing.T) {
+func TestRefShapesMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, refShapeCases)
 }
@@ -281,10 +281,10 @@ func TestEscapedOwnIDsByteLevel(t *testing.T) {
 	}
 }
 
-// TestEscapedIDsMatchGeneric: streams with child ids that keep an escape
+// TestEscapedIDsMatchRecorded: streams with child ids that keep an escape
 // give their recorded messages (the generic path's), byte for byte
 // (see matchRecorded).
-func TestEscapedIDsMatchGeneric(t *testing.T) {
+func TestEscapedIDsMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, escShapeCases)
 }

@@ -9,10 +9,10 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-// TestFastPathMatchesGenericOnSuite: the streaming suite's cases, fed as
+// TestFastPathMatchesRecordedOnSuite: the streaming suite's cases, fed as
 // their steps and in chunks of 1, 3 and 16 bytes, give their recorded
 // messages (the generic path's) up to key order (renderCanonical).
-func TestFastPathMatchesGenericOnSuite(t *testing.T) {
+func TestFastPathMatchesRecordedOnSuite(t *testing.T) {
 	g := newPathGolden(t)
 	cases, _ := loadStreamingSuite(t)
 	for _, c := range cases {
@@ -28,10 +28,10 @@ func TestFastPathMatchesGenericOnSuite(t *testing.T) {
 	}
 }
 
-// TestFastPathMatchesGenericOnCorpus: corpus turns, in chunks of 1, 5, 16
+// TestFastPathMatchesRecordedOnCorpus: corpus turns, in chunks of 1, 5, 16
 // and 256 bytes, give their recorded messages (the generic path's) up to
 // key order.
-func TestFastPathMatchesGenericOnCorpus(t *testing.T) {
+func TestFastPathMatchesRecordedOnCorpus(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	g := newPathGolden(t)
 	picked := []int{0, 1, 2, 7, 42, 99, 150, 199}

@@ -84,13 +84,13 @@ var catalogRefStreams = []struct {
 	{"v08_odd_and_modal", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Odd":{"children":"m"}}},{"component":{"Modal":{"contentChild":"b","entryPointChild":"a"}},"id":"m"},{"component":{"Text":{"text":{"literalString":"A"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`, []string{"root", "m", "a"}},
 }
 
-// TestCatalogRefFieldsMatchGeneric: with a catalog, the components of
+// TestCatalogRefFieldsMatchRecorded: with a catalog, the components of
 // types with reference fields of their own are read at byte level (Odd's
 // too) and the streams give their recorded messages (the generic path's)
 // byte for byte, in both modes, fed one byte at a time, in two pieces
 // split at every byte and at a few chunk sizes; the surface at rest is
 // frozen and thawed with the same output.
-func TestCatalogRefFieldsMatchGeneric(t *testing.T) {
+func TestCatalogRefFieldsMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	g := newPathGolden(t)
 	v09, v08 := refCatalogs(t)
@@ -147,7 +147,7 @@ func TestRuleKinds(t *testing.T) {
 	}
 }
 
-var catRefStreamsN = flag.Int("catrefs.streams", 0, "random streams of TestCatalogRefFieldsRandomMatchGeneric (0: 200, 50 with -short)")
+var catRefStreamsN = flag.Int("catrefs.streams", 0, "random streams of TestCatalogRefFieldsRandomMatchRecorded (0: 200, 50 with -short)")
 
 // randomCatalogRefStream writes a v0.9 (or v0.8) stream of 1 to 3 blocks
 // updating one surface, from seed, for the catalogs of refCatalogs:
@@ -270,14 +270,14 @@ func randomCatalogRefStream(seed int64, v08 bool) []byte {
 	return []byte(b.String())
 }
 
-// TestCatalogRefFieldsRandomMatchGeneric: random streams of components of
+// TestCatalogRefFieldsRandomMatchRecorded: random streams of components of
 // types with reference fields of their own (see randomCatalogRefStream),
 // v0.9 and v0.8, with their catalog, give their recorded messages (the
 // generic path's) byte for byte in both modes, fed one byte at a time, in
 // chunks of a random size and in two pieces split at a few random bytes
 // (-catrefs.streams for more streams, which must be recorded first: see
 // golden_paths_test.go).
-func TestCatalogRefFieldsRandomMatchGeneric(t *testing.T) {
+func TestCatalogRefFieldsRandomMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	v09Cat, v08Cat := refCatalogs(t)
 	g := newPathGolden(t)

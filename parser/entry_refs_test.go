@@ -35,10 +35,10 @@ var refFieldStreams = []struct{ name, in string }{
 		`<a2ui-json>[{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"t"}}},"id":"t"},{"component":{"Card":{"child":"e","summary":"t"}},"id":"d"}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
-// TestRefFieldsMatchGeneric: streams with the reference-only fields give
+// TestRefFieldsMatchRecorded: streams with the reference-only fields give
 // their recorded messages (the generic path's), byte for byte (see
 // matchRecorded), and their components are read at byte level.
-func TestRefFieldsMatchGeneric(t *testing.T) {
+func TestRefFieldsMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, refFieldStreams)
 	checkByteLevel(t, []byte(refFieldStreams[0].in), []string{"root", "a", "d", "c"})
@@ -66,7 +66,7 @@ func TestRefFieldsIncrementalMatchesFull(t *testing.T) {
 	})
 }
 
-var refStreamsN = flag.Int("refs.streams", 0, "random streams of TestRefFieldsRandomMatchGeneric (0: 150, 37 with -short)")
+var refStreamsN = flag.Int("refs.streams", 0, "random streams of TestRefFieldsRandomMatchRecorded (0: 150, 37 with -short)")
 
 // randomRefStream writes a v0.9 (or v08) stream of 1 to 3 blocks updating
 // one surface, from seed: components whose keys (in order) mix the child
@@ -168,13 +168,13 @@ func randomRefStream(seed int64, v08 bool) []byte {
 	return []byte(b.String())
 }
 
-// TestRefFieldsRandomMatchGeneric: random streams mixing the reference-only
+// TestRefFieldsRandomMatchRecorded: random streams mixing the reference-only
 // fields with child fields (see randomRefStream), v0.9 and v0.8, give
 // their recorded messages (the generic path's) byte for byte in both
 // modes, fed one byte at a time, in chunks of a random size and in two
 // pieces split at a few random bytes (-refs.streams for more streams,
 // which must be recorded first: see golden_paths_test.go).
-func TestRefFieldsRandomMatchGeneric(t *testing.T) {
+func TestRefFieldsRandomMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	g := newPathGolden(t)
 	n := g.randomStreams(*refStreamsN, 150)

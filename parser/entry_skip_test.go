@@ -10,7 +10,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-var skipStreams = flag.Int("skip.streams", 0, "random streams of TestSkippedComponentsRandomMatchGeneric (0: 120, 30 with -short; more must be recorded first)")
+var skipStreams = flag.Int("skip.streams", 0, "random streams of TestSkippedComponentsRandomMatchRecorded (0: 120, 30 with -short; more must be recorded first)")
 
 // TestUnregistrableComponentSkipped: a component with no usable id (none,
 // no string, empty) or no type (no "component", an empty one, v0.9: no
@@ -94,19 +94,19 @@ var skipShapes = []byteShape{
 	{"v08_skipped_among_others", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"n"}}},"id":false},{"id":"b","weight":2},{"component":{"Text":{"text":{"literalString":"e"}}},"id":""},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"late"}}},"id":"b"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
 }
 
-// TestSkippedComponentsMatchGeneric: the skip shapes give, call by call,
+// TestSkippedComponentsMatchRecorded: the skip shapes give, call by call,
 // the generic path's bytes, both modes, one byte at a time, split at every
 // byte, with and without a catalog, with the same entries.
-func TestSkippedComponentsMatchGeneric(t *testing.T) {
+func TestSkippedComponentsMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, skipShapes)
 }
 
-// TestSkippedComponentsRandomMatchGeneric: random streams of components
+// TestSkippedComponentsRandomMatchRecorded: random streams of components
 // that are skipped (ids of every JSON kind, empty, none; no or an empty
 // type), whose type keeps an escape, or that are common, give the
 // generic path's bytes (-skip.streams sets how many).
-func TestSkippedComponentsRandomMatchGeneric(t *testing.T) {
+func TestSkippedComponentsRandomMatchRecorded(t *testing.T) {
 	t.Parallel()
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
 	g := newPathGolden(t)
@@ -216,10 +216,10 @@ func TestFamilyUnknownComponentsWait(t *testing.T) {
 	}
 }
 
-// TestFamilyUnknownMatchGeneric: those streams give, call by call, the
+// TestFamilyUnknownMatchRecorded: those streams give, call by call, the
 // generic path's bytes, both modes, one byte at a time, split at every
 // byte, with and without a catalog, their components read at byte level.
-func TestFamilyUnknownMatchGeneric(t *testing.T) {
+func TestFamilyUnknownMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, familyUnknownShapes)
 }

@@ -26,7 +26,7 @@ import (
 // changed key and its reason in the commit message), one command, from
 // the repository root:
 //
-//	A2UI_SHARED=/work/shared go test ./parser -count 1 -update -run 'Generic|ByteLevel|FastPath|ProgressiveDelta|DecodedThenStreamOrder'
+//	A2UI_SHARED=/work/shared go test ./parser -count 1 -update -run 'Recorded|ByteLevel|FastPath|ProgressiveDelta|DecodedThenStreamOrder'
 //
 // (-update records the file of each test the -run pattern names, and only
 // those: see pathRecording; pathGoldenTests must match the pattern, which
@@ -49,40 +49,40 @@ import (
 var pathGoldenTests = []string{
 	"FuzzProgressiveDelta",
 	"TestByteLevelShapes",
-	"TestCanonicalShapesMatchGeneric",
-	"TestCatalogRefFieldsMatchGeneric",
-	"TestCatalogRefFieldsRandomMatchGeneric",
-	"TestDecodedRandomMatchesGeneric",
-	"TestDecodedShapesMatchGeneric",
-	"TestDecodedShapesMatchGenericWithCatalog",
+	"TestCanonicalShapesMatchRecorded",
+	"TestCatalogRefFieldsMatchRecorded",
+	"TestCatalogRefFieldsRandomMatchRecorded",
+	"TestDecodedRandomMatchesRecorded",
+	"TestDecodedShapesMatchRecorded",
+	"TestDecodedShapesMatchRecordedWithCatalog",
 	"TestDecodedThenStreamOrder",
-	"TestEscapedIDsMatchGeneric",
+	"TestEscapedIDsMatchRecorded",
 	"TestEscapedOwnIDsByteLevel",
 	"TestFastPathCases",
 	"TestFastPathEmptyLists",
-	"TestFastPathMatchesGenericOnCorpus",
-	"TestFastPathMatchesGenericOnSuite",
-	"TestFamilyUnknownMatchGeneric",
-	"TestFastPathMatchesGenericWithCatalog",
-	"TestFieldShapesMatchGeneric",
-	"TestFieldShapesRandomMatchGeneric",
-	"TestFieldShapesWithOddCatalogsMatchGeneric",
-	"TestNestedRandomMatchesGeneric",
-	"TestNestedShapesMatchGeneric",
-	"TestNonStringElementsMatchGeneric",
-	"TestNonStringElementsRandomMatchGeneric",
+	"TestFastPathMatchesRecordedOnCorpus",
+	"TestFastPathMatchesRecordedOnSuite",
+	"TestFamilyUnknownMatchRecorded",
+	"TestFastPathMatchesRecordedWithCatalog",
+	"TestFieldShapesMatchRecorded",
+	"TestFieldShapesRandomMatchRecorded",
+	"TestFieldShapesWithOddCatalogsMatchRecorded",
+	"TestNestedRandomMatchesRecorded",
+	"TestNestedShapesMatchRecorded",
+	"TestNonStringElementsMatchRecorded",
+	"TestNonStringElementsRandomMatchRecorded",
 	"TestPathShapesByteLevel",
-	"TestPathShapesMatchGeneric",
+	"TestPathShapesMatchRecorded",
 	"TestProgressiveDeltaCases",
-	"TestRefFieldsMatchGeneric",
-	"TestRefFieldsRandomMatchGeneric",
-	"TestRefShapesMatchGeneric",
-	"TestSkippedComponentsMatchGeneric",
-	"TestSkippedComponentsRandomMatchGeneric",
+	"TestRefFieldsMatchRecorded",
+	"TestRefFieldsRandomMatchRecorded",
+	"TestRefShapesMatchRecorded",
+	"TestSkippedComponentsMatchRecorded",
+	"TestSkippedComponentsRandomMatchRecorded",
 }
 
 const (
-	pathRecordPattern = "Generic|ByteLevel|FastPath|ProgressiveDelta|DecodedThenStreamOrder"
+	pathRecordPattern = "Recorded|ByteLevel|FastPath|ProgressiveDelta|DecodedThenStreamOrder"
 	pathGoldenDir     = goldenDir + "/component_paths"
 	pathRecordCommand = "A2UI_SHARED=/work/shared go test ./parser -count 1 -update -run '" + pathRecordPattern + "'"
 )
