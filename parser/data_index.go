@@ -42,9 +42,10 @@ func (x *keyIndex) get(key string, keyAt func(int) string) (int, bool) {
 	}
 }
 
-// set holds index i for key, replacing the index it held; keyAt gives the
-// key of an index held (keyAt(i) is key).
-func (x *keyIndex) set(key string, i int, keyAt func(int) string) {
+// set holds index i for key, replacing the index it held, which it
+// returns (-1 if none); keyAt gives the key of an index held (keyAt(i) is
+// key).
+func (x *keyIndex) set(key string, i int, keyAt func(int) string) int {
 	if 2*(x.n+1) > len(x.slots) {
 		x.grow(keyAt)
 	}
@@ -54,11 +55,11 @@ func (x *keyIndex) set(key string, i int, keyAt func(int) string) {
 		if s == 0 {
 			x.slots[h] = uint32(i + 1)
 			x.n++
-			return
+			return -1
 		}
 		if keyAt(int(s-1)) == key {
 			x.slots[h] = uint32(i + 1)
-			return
+			return int(s - 1)
 		}
 	}
 }
@@ -109,6 +110,9 @@ type dataContents struct {
 	// For the list: key -> index in elems of its last element with a
 	// value (what contentsToDict keeps), and of its last element.
 	valIdx, lastIdx keyIndex
+	// For the list: the elements that were their key's last, in the
+	// order later ones of their key came (see dataReader.latest).
+	superseded []int32
 }
 
 // entArena holds the entries of a data object, since a large data model
@@ -349,6 +353,7 @@ func (c *dataContents) reset(list bool, id uint64) {
 	c.slab = nil
 	c.valIdx.reset()
 	c.lastIdx.reset()
+	c.superseded = dropLarge(c.superseded, keepScratch)
 }
 
 // addElem adds el (its strings are copied, see slab).
@@ -362,7 +367,9 @@ func (c *dataContents) addElem(el dataElem) {
 	c.elems = append(c.elems, view(c.slab[n:]))
 	if el.key != "" {
 		i := len(c.elems) - 1
-		c.lastIdx.set(el.key, i, c.elemKey)
+		if p := c.lastIdx.set(el.key, i, c.elemKey); p >= 0 {
+			c.superseded = append(c.superseded, int32(p))
+		}
 		if el.hasVal {
 			c.valIdx.set(el.key, i, c.elemKey)
 		}

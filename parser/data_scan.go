@@ -63,6 +63,7 @@ type dataReader struct {
 	latestIdx []int
 	latestID  uint64
 	latestN   int
+	latestSup int // of the contents' superseded elements
 
 	ids     uint64      // the last data id given
 	checked dataChecked // what the last sniff left equal to the record

@@ -361,13 +361,25 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 
 // latest returns the indices, in order, of the complete elements of c
 // that latestEntries and pruneEntries keep: the last element of each key
-// with a value, unless pruned. It is computed again only when c changed.
+// with a value, unless pruned. Elements are only appended to c (its id
+// names its data), so the answer is brought up to date from the last one:
+// an element that stopped being its key's last leaves it (only a later
+// element of its key changes whether a key's last element is kept), and
+// the elements added since are looked at (an element is at least three
+// bytes of the list: the work is linear in it, not quadratic as the list
+// arrives in small chunks).
 func (r *dataReader) latest(c *dataContents) []int {
-	if c.id != 0 && r.latestID == c.id && r.latestN == len(c.elems) {
-		return r.latestIdx
+	n := len(c.elems)
+	if c.id == 0 || r.latestID != c.id || r.latestN > n || r.latestSup > len(c.superseded) {
+		r.latestIdx, r.latestN, r.latestSup = r.latestIdx[:0], 0, 0
 	}
-	idx := r.latestIdx[:0]
-	for i := range c.elems {
+	idx := r.latestIdx
+	for _, p := range c.superseded[r.latestSup:] {
+		if j, found := slices.BinarySearch(idx, int(p)); found {
+			idx = slices.Delete(idx, j, j+1)
+		}
+	}
+	for i := r.latestN; i < n; i++ {
 		el := c.elem(i)
 		if el.key == "" || el.pruned == "" || !c.lastIs(el.key, i) {
 			continue
@@ -376,7 +388,7 @@ func (r *dataReader) latest(c *dataContents) []int {
 			idx = append(idx, i)
 		}
 	}
-	r.latestIdx, r.latestID, r.latestN = idx, c.id, len(c.elems)
+	r.latestIdx, r.latestID, r.latestN, r.latestSup = idx, c.id, n, len(c.superseded)
 	return idx
 }
 

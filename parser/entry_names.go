@@ -12,6 +12,11 @@ import (
 type idNames struct {
 	ids map[string]string
 	phs map[string]*phName // id -> its placeholder
+	// The placeholders' records, taken from chunks: a block's are dropped
+	// with the caches at its end (releaseNames, compEntry.compact), while
+	// their encodings, which component ids and waits keep past the block,
+	// are each an allocation of their own.
+	slab []phName
 }
 
 // phName is the placeholder of a missing child.
@@ -67,7 +72,11 @@ func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) [
 		id = unsafe.String(unsafe.SliceData(b), len(b)) // (a view of b: not kept)
 	}
 	js := enc(make([]byte, 0, len(id)+len(placeholderV08)+12), id)
-	p := &phName{js: js[:len(js):len(js)]}
+	if len(n.slab) == cap(n.slab) {
+		n.slab = make([]phName, 0, 16)
+	}
+	n.slab = append(n.slab, phName{js: js[:len(js):len(js)]})
+	p := &n.slab[len(n.slab)-1]
 	if at := len(js) - len(`"}`) - len(id); plainString(id) && at >= len("loading_") {
 		// js ends with "loading_<id>"} (never written to: in place).
 		p.ph = unsafe.String(&js[at-len("loading_")], len("loading_")+len(id))

@@ -38,6 +38,11 @@ func (e *progressiveEngine) appendPlaceholderStart(b []byte) []byte {
 // of child id ("loading_" + id), without building its name.
 func (e *progressiveEngine) appendChildPlaceholderJSON(b []byte, id string) []byte {
 	b = e.appendPlaceholderStart(b)
+	if plainString(id) {
+		b = append(b, `"loading_`...)
+		b = append(b, id...)
+		return append(b, `"}`...)
+	}
 	at := len(b) + 1 // after the opening quote
 	b = appendJSONString(b, id)
 	// The quoted id moves right to make room for the prefix.

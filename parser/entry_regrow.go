@@ -85,7 +85,8 @@ func (e *progressiveEngine) dropArrived(ent *compEntry, from int) bool {
 			}
 		}
 	}
-	clear(l.arrived)
+	// (Lists of a few elements: cleared in place, not by clear's call.)
+	clearFrom(l.arrived, 0)
 	l.arrived = l.arrived[:0]
 	if gone == 0 {
 		return false
@@ -94,17 +95,17 @@ func (e *progressiveEngine) dropArrived(ent *compEntry, from int) bool {
 	// were, else those before the first removed (as process counts it).
 	oldN := len(ent.phs)
 	first := bits.TrailingZeros64(gone)
-	k := 0
-	for j := range l.waits {
+	k := first // (those before the first removed stay where they are)
+	for j := first + 1; j < len(l.waits); j++ {
 		if gone&(1<<j) != 0 {
 			continue
 		}
 		ent.phs[k], l.phJS[k], l.waits[k], l.waitN[k] = ent.phs[j], l.phJS[j], l.waits[j], l.waitN[j]
 		k++
 	}
-	clear(ent.phs[k:])
-	clear(l.phJS[k:])
-	clear(l.waits[k:])
+	clearFrom(ent.phs, k)
+	clearFrom(l.phJS, k)
+	clearFrom(l.waits, k)
 	ent.phs, l.phJS, l.waits, l.waitN = ent.phs[:k], l.phJS[:k], l.waits[:k], l.waitN[:k]
 	if int(ent.phsYieldedN) == oldN {
 		ent.phsYieldedN = int32(k)
@@ -112,6 +113,15 @@ func (e *progressiveEngine) dropArrived(ent *compEntry, from int) bool {
 		ent.phsYieldedN = int32(min(int(ent.phsYieldedN), k, first))
 	}
 	return true
+}
+
+// clearFrom zeroes list[k:], a few elements, in place (not by clear's
+// call).
+func clearFrom[T any](list []T, k int) {
+	var zero T
+	for ; k < len(list); k++ {
+		list[k] = zero
+	}
 }
 
 // appendSlots looks up ent's slots from index from on (appended to its one
