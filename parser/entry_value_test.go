@@ -2,9 +2,11 @@ package parser
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
@@ -101,4 +103,60 @@ func hookedRun(t *testing.T, opts []Option, chunks [][]byte, full bool) string {
 	}
 	write(p.Close())
 	return b.String()
+}
+
+// TestReaderOutputIsCompact checks the reader's output against its input,
+// not against another read: at every cut of resumeCases and of
+// pretty-printed components, healed, the output of a read that resumes
+// and of a fresh read is compact (no whitespace kept) and the same value
+// as the healed bytes. (A reader that writes its output as runs of its
+// input must end a run at every byte it skips.)
+func TestReaderOutputIsCompact(t *testing.T) {
+	comps := []struct {
+		name string
+		v08  bool
+		comp string
+	}{
+		{"v09 pretty printed", false, "{\n  \"id\": \"a\",\n  \"component\": \"Text\",\n  \"style\": {\n    \"n\": 12 ,\n    \"m\": [\n      1,\n      true , \"z\"\n    ],\n    \"s\": \"x\"\n  },\n  \"children\" : [ \"b\" , \"c\" ],\n  \"size\": 3 ,\n  \"wrap\": false\n}"},
+		{"v08 pretty printed list", true, "{\n  \"id\": \"q\",\n  \"component\": {\n    \"Column\": {\n      \"value\": {\n        \"literalNumber\": 12.5e1\n      },\n      \"children\": {\n        \"explicitList\": [\n          \"a\" ,\n \"b\"\n        ]\n      },\n      \"range\": [\n        1,\n        20\n      ]\n    }\n  },\n  \"weight\": 3\n}"},
+	}
+	for _, tc := range resumeCases {
+		comps = append(comps, struct {
+			name string
+			v08  bool
+			comp string
+		}{tc.name, tc.v08, tc.comp})
+	}
+	var cw canonWriter
+	for _, tc := range comps {
+		t.Run(tc.name, func(t *testing.T) {
+			var h healer
+			var resumed compScanner
+			for n := 1; n <= len(tc.comp); n++ {
+				b, ok := h.healComponent([]byte(tc.comp[:n]))
+				if !ok {
+					continue
+				}
+				b = slices.Clone(b)
+				real := 0
+				for real < len(b) && real < n && b[real] == tc.comp[real] {
+					real++
+				}
+				var fresh compScanner
+				for _, c := range []*compScanner{&resumed, &fresh} {
+					if c.scanOpen(b, real, tc.v08, 1, 0) != compFast {
+						continue
+					}
+					if compact := jsonwire.AppendCompact(nil, c.out); string(compact) != string(c.out) {
+						t.Fatalf("cut at %d, healed %s: output %s is not compact", n, b, c.out)
+					}
+					got, _ := cw.canonical(nil, c.out)
+					want, _ := cw.canonical(nil, b)
+					if string(got) != string(want) {
+						t.Fatalf("cut at %d, healed %s: output %s, another value", n, b, c.out)
+					}
+				}
+			}
+		})
+	}
 }
