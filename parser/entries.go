@@ -59,6 +59,12 @@ type compLists struct {
 	// arrived: the waits that arrived since the last processing (as many
 	// as compEntry.woken; see dropArrived).
 	arrived []string
+	// phCat: the encodings of the first catN placeholders, each after a
+	// comma, each once (the component's part of its snapshot's, see cat);
+	// catSig: their idSignatures.
+	phCat  []byte
+	catSig uint64
+	catN   int32
 
 	// Storage for the lists above when they hold one element (a
 	// component with one child that has not arrived, the common case):
@@ -127,6 +133,7 @@ type surfaceState struct {
 	// starts at 1, so that phPartV (0) says phPart was never built.
 	phsVer  uint64
 	phPart  []byte // the snapshot's placeholders, each after a comma
+	phBuf   []byte // phPart when it is no component's part (see snapshotPlaceholders)
 	phPartV uint64 // phsVer when phPart was built
 
 	sortedStale bool // sorted needs sorting
