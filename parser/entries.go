@@ -215,17 +215,24 @@ func (s *surfaceState) sortedEnts() []*compEntry {
 		return s.sorted
 	}
 	s.sortedStale = false
-	byID := func(a, b *compEntry) int { return strings.Compare(a.id, b.id) }
 	if k := s.sortedN; k <= len(s.sorted) && len(s.sorted)-k <= 8 {
-		// A few were appended to the sorted prefix: insert them.
+		// A few were appended to the sorted prefix: insert them (a
+		// binary search with the string comparison inline).
 		for _, ent := range s.sorted[k:] {
-			i, _ := slices.BinarySearchFunc(s.sorted[:k], ent, byID)
+			i, hi := 0, k
+			for i < hi {
+				if m := int(uint(i+hi) >> 1); s.sorted[m].id < ent.id {
+					i = m + 1
+				} else {
+					hi = m
+				}
+			}
 			copy(s.sorted[i+1:k+1], s.sorted[i:k])
 			s.sorted[i] = ent
 			k++
 		}
 	} else {
-		slices.SortFunc(s.sorted, byID)
+		slices.SortFunc(s.sorted, func(a, b *compEntry) int { return strings.Compare(a.id, b.id) })
 	}
 	s.sortedN = len(s.sorted)
 	return s.sorted
