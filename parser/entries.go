@@ -59,6 +59,12 @@ type compLists struct {
 	// arrived: the waits that arrived since the last processing (as many
 	// as compEntry.woken; see dropArrived).
 	arrived []string
+	// phCat: the encodings of the first catN placeholders, each after a
+	// comma, each once (the component's part of its snapshot's, see cat);
+	// catSig: their idSignatures.
+	phCat  []byte
+	catSig uint64
+	catN   int32
 
 	// Storage for the lists above when they hold one element (a
 	// component with one child that has not arrived, the common case):
@@ -127,6 +133,7 @@ type surfaceState struct {
 	// starts at 1, so that phPartV (0) says phPart was never built.
 	phsVer  uint64
 	phPart  []byte // the snapshot's placeholders, each after a comma
+	phBuf   []byte // phPart when it is no component's part (see snapshotPlaceholders)
 	phPartV uint64 // phsVer when phPart was built
 
 	sortedStale bool // sorted needs sorting
@@ -208,17 +215,24 @@ func (s *surfaceState) sortedEnts() []*compEntry {
 		return s.sorted
 	}
 	s.sortedStale = false
-	byID := func(a, b *compEntry) int { return strings.Compare(a.id, b.id) }
 	if k := s.sortedN; k <= len(s.sorted) && len(s.sorted)-k <= 8 {
-		// A few were appended to the sorted prefix: insert them.
+		// A few were appended to the sorted prefix: insert them (a
+		// binary search with the string comparison inline).
 		for _, ent := range s.sorted[k:] {
-			i, _ := slices.BinarySearchFunc(s.sorted[:k], ent, byID)
+			i, hi := 0, k
+			for i < hi {
+				if m := int(uint(i+hi) >> 1); s.sorted[m].id < ent.id {
+					i = m + 1
+				} else {
+					hi = m
+				}
+			}
 			copy(s.sorted[i+1:k+1], s.sorted[i:k])
 			s.sorted[i] = ent
 			k++
 		}
 	} else {
-		slices.SortFunc(s.sorted, byID)
+		slices.SortFunc(s.sorted, func(a, b *compEntry) int { return strings.Compare(a.id, b.id) })
 	}
 	s.sortedN = len(s.sorted)
 	return s.sorted

@@ -254,7 +254,12 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		s.listed = true
 		e.processedIn = append(e.processedIn, s)
 	}
-	if e.processGrown(s, ent) {
+	if ver, woken := s.phsVer, ent.woken; e.processGrown(s, ent) {
+		if s.phsVer != ver && woken > 0 {
+			// Placeholders removed (children arrived), maybe others
+			// appended; with none woken, only appended (see cat).
+			ent.lists.catN = 0
+		}
 		return
 	}
 	l := ent.lists
@@ -308,6 +313,9 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	}
 	if !slices.Equal(e.phsOld, ent.phs) {
 		s.phsVer++
+		if l != nil {
+			l.catN = 0
+		}
 	}
 	clear(e.phsOld)
 	if l != nil {

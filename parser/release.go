@@ -187,7 +187,7 @@ func (s *surfaceState) compact() {
 		s.unsentList = nil
 	}
 	// The snapshot's placeholders, built again when needed.
-	s.phPart, s.phPartV = nil, 0
+	s.phPart, s.phBuf, s.phPartV = nil, nil, 0
 	s.order = clip(s.order)
 	s.tgts = clip(s.tgts)
 	// A woken component (one whose children arrived since it was

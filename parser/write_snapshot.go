@@ -76,8 +76,12 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 // (the surface's reachable components, in id order): each distinct one in
 // order of first use, encoded after a comma. It is built again only when
 // the surface's phsVer moved (a reachable component's placeholders, or the
-// reachable set, changed). Few components have placeholders (those whose
-// children are still arriving): the others are passed over first.
+// reachable set, changed), from each component's part (compLists.cat,
+// kept while its placeholders do not change). Few components have
+// placeholders (those whose children are still arriving): the others are
+// passed over. With one, the list is its part; with more, their parts
+// joined, unless their signatures say a placeholder may repeat one before
+// it: then it is built placeholder by placeholder (appendPlaceholders).
 func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEntry) []byte {
 	if s.phPartV == s.phsVer {
 		return s.phPart
@@ -87,11 +91,87 @@ func (e *progressiveEngine) snapshotPlaceholders(s *surfaceState, ents []*compEn
 	for i < len(ents) && len(ents[i].phs) == 0 {
 		i++
 	}
-	out := s.phPart[:0]
-	if i < len(ents) {
-		out = e.appendPlaceholders(out, ents[i:])
+	if i == len(ents) {
+		s.phPart = nil
+		return nil
 	}
-	s.phPart = out
+	first := ents[i].lists.cat(ents[i].phs) // (phs not empty: lists set)
+	j := i + 1
+	for j < len(ents) && len(ents[j].phs) == 0 {
+		j++
+	}
+	if j == len(ents) {
+		s.phPart = first // (the component's: never written to here)
+		return first
+	}
+	out := append(s.phBuf[:0], first...)
+	sig := ents[i].lists.catSig
+	for k := j; k < len(ents); k++ {
+		ent := ents[k]
+		if len(ent.phs) == 0 {
+			continue
+		}
+		l := ent.lists
+		part := l.cat(ent.phs)
+		if l.catSig&sig != 0 && repeatsOne(ent.phs, sig, ents[i:k]) {
+			out = e.appendPlaceholders(out[:0], ents[i:])
+			break
+		}
+		sig |= l.catSig
+		out = append(out, part...)
+	}
+	s.phBuf, s.phPart = out, out
+	return out
+}
+
+// repeatsOne reports whether one of phs is among the placeholders of
+// before, whose signatures make up sig.
+func repeatsOne(phs []string, sig uint64, before []*compEntry) bool {
+	for _, ph := range phs {
+		if sig&idSignature(ph) == 0 {
+			continue
+		}
+		for _, b := range before {
+			if slices.Contains(b.phs, ph) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cat returns the encodings of phs (the component's placeholders, whose
+// encodings l.phJS holds), each after a comma, each once: the component's
+// part of its snapshot's placeholders. It is kept while phs keeps its first
+// catN placeholders (process sets catN to 0 when it changed them
+// otherwise than by appending), and extended with those appended.
+func (l *compLists) cat(phs []string) []byte {
+	k := int(l.catN)
+	if k == len(phs) {
+		return l.phCat
+	}
+	out, sig := l.phCat, l.catSig
+	if k == 0 || k > len(phs) {
+		k, out, sig = 0, l.phCat[:0], 0
+	}
+	if cap(out) == 0 {
+		n := 0
+		for _, js := range l.phJS {
+			n += len(js) + 1
+		}
+		out = make([]byte, 0, 2*n) // (room for a few appended)
+	}
+	for ; k < len(phs); k++ {
+		ph := phs[k]
+		bit := idSignature(ph) // (one bit per placeholder)
+		if sig&bit != 0 && slices.Contains(phs[:k], ph) {
+			continue
+		}
+		sig |= bit
+		out = append(out, ',')
+		out = append(out, l.phJS[k]...)
+	}
+	l.phCat, l.catSig, l.catN = out, sig, int32(len(phs))
 	return out
 }
 

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -113,4 +114,136 @@ func snapshotIDs(t *testing.T, m []byte) []string {
 		ids = append(ids, c.ID)
 	}
 	return ids
+}
+
+// TestSnapshotPlaceholdersFollowChanges checks every snapshot's
+// placeholders against its components: each placeholder a component names
+// (in its children, or as its child), once, in order of first use over
+// the components in id order. The components' placeholders change every
+// way the snapshot's list is kept up to date for (compLists.cat): children
+// lists growing (placeholders appended), children arriving in the middle
+// of a list (removed), a component rewritten (processed again), two and
+// three components waiting for the same children or for others with the
+// same signature (idSignature: same length and last byte). Fed whole, at
+// 3 and 7 bytes, and one byte at a time.
+func TestSnapshotPlaceholdersFollowChanges(t *testing.T) {
+	comp := func(id string, children ...string) string {
+		b, _ := json.Marshal(children)
+		return `{"id":"` + id + `","component":"Column","children":` + string(b) + `}`
+	}
+	text := func(id string) string { return `{"id":"` + id + `","component":"Text","text":"t"}` }
+	update := func(comps ...string) string {
+		return `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` + strings.Join(comps, ",") + `]}}`
+	}
+	const begin = `{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}`
+	cases := []struct {
+		name string
+		msgs []string
+	}{
+		{
+			name: "children_arrive_in_the_middle",
+			msgs: []string{begin,
+				update(comp("root", "a1", "b1", "c1", "d1", "e1")),
+				update(text("c1")), update(text("a1")), update(text("e1"), text("b1")), update(text("d1"))},
+		},
+		{
+			name: "children_arrive_in_the_same_list",
+			msgs: []string{begin,
+				update(comp("root", "m", "a1", "b1", "c1", "d1"), comp("m", "e1", "b1", "f1"),
+					text("c1"), text("e1"), text("a1"), text("d1"), text("b1"), text("f1"))},
+		},
+		{
+			name: "two_waiting_then_arrivals",
+			msgs: []string{begin,
+				update(comp("root", "m", "a1", "b1", "c1"), comp("m", "b1", "x1", "c1", "y1")),
+				update(text("b1")), update(text("x1")), update(text("c1"), text("a1")), update(text("y1"))},
+		},
+		{
+			name: "same_signature_not_same_id",
+			msgs: []string{begin,
+				update(comp("root", "m", "n", "a1", "b2"), comp("m", "c1", "d2", "a1"), comp("n", "e1", "d2", "f3")),
+				update(text("a1")), update(text("d2")), update(text("e1")), update(text("c1"), text("b2"), text("f3"))},
+		},
+		{
+			name: "rewritten",
+			msgs: []string{begin,
+				update(comp("root", "m", "a1", "b1"), comp("m", "c1")),
+				update(comp("m", "b1", "d1", "c1")), update(comp("root", "m", "d1", "e1")),
+				update(text("d1")), update(comp("m", "a1")), update(text("e1"), text("a1"))},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			stream := "<a2ui-json>[" + strings.Join(c.msgs, ",") + "]</a2ui-json>"
+			for _, chunk := range []int{len(stream), 7, 3, 1} {
+				p, err := New(WithMode(ModeProgressive))
+				if err != nil {
+					t.Fatal(err)
+				}
+				snaps := 0
+				for i := 0; i < len(stream); i += chunk {
+					parts, err := p.Feed([]byte(stream[i:min(i+chunk, len(stream))]))
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, pt := range parts {
+						for _, m := range pt.Messages {
+							if bytes.Contains(m, []byte(`"updateComponents"`)) {
+								checkSnapshotPlaceholders(t, m)
+								snaps++
+							}
+						}
+					}
+				}
+				if snaps == 0 {
+					t.Fatalf("chunk %d: %d snapshots", chunk, snaps)
+				}
+			}
+		})
+	}
+}
+
+// checkSnapshotPlaceholders checks that snapshot m's placeholder
+// components (after the others) are those its other components name, each
+// once, in order of first use.
+func checkSnapshotPlaceholders(t *testing.T, m []byte) {
+	t.Helper()
+	var msg struct {
+		UpdateComponents struct {
+			Components []struct {
+				ID       string `json:"id"`
+				Child    string `json:"child"`
+				Children any    `json:"children"`
+			} `json:"components"`
+		} `json:"updateComponents"`
+	}
+	if err := json.Unmarshal(m, &msg); err != nil {
+		t.Fatalf("%v: %s", err, m)
+	}
+	var want, got []string
+	use := func(id string) {
+		if strings.HasPrefix(id, "loading_") && !slices.Contains(want, id) {
+			want = append(want, id)
+		}
+	}
+	for _, c := range msg.UpdateComponents.Components {
+		if strings.HasPrefix(c.ID, "loading_") {
+			got = append(got, c.ID)
+			continue
+		}
+		if len(got) > 0 {
+			t.Fatalf("component %s after a placeholder: %s", c.ID, m)
+		}
+		use(c.Child)
+		if l, ok := c.Children.([]any); ok {
+			for _, x := range l {
+				if id, ok := x.(string); ok {
+					use(id)
+				}
+			}
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("placeholders\n got %v\nwant %v\nin %s", got, want, m)
+	}
 }
