@@ -62,7 +62,7 @@ func TestResumedValuesMatchFullScans(t *testing.T) {
 						opts = append(opts, cat)
 					}
 					for _, chunks := range splitsOf([]byte(s.in), true, 1) {
-						got, want := hookedRun(t, opts, chunks, false), hookedRun(t, opts, chunks, true)
+						got, want := hookedRun(t, opts, chunks, nil), hookedRun(t, opts, chunks, dropCheckpoint)
 						if got != want {
 							t.Fatalf("split %d:\nresumed:\n%s\nfull scans:\n%s", len(chunks[0]), got, want)
 						}
@@ -73,10 +73,10 @@ func TestResumedValuesMatchFullScans(t *testing.T) {
 	}
 }
 
-// hookedRun feeds chunks to a parser with opts and renders its output;
-// with full, the component scanner's checkpoint is dropped before every
-// Feed and Close (every read starts from the component's first byte).
-func hookedRun(t *testing.T, opts []Option, chunks [][]byte, full bool) string {
+// hookedRun feeds chunks to a parser with opts and renders its output,
+// calling hook (when not nil) on the engine before every Feed and before
+// Close.
+func hookedRun(t *testing.T, opts []Option, chunks [][]byte, hook func(e *progressiveEngine)) string {
 	p, err := New(opts...)
 	if err != nil {
 		t.Fatal(err)
@@ -93,17 +93,21 @@ func hookedRun(t *testing.T, opts []Option, chunks [][]byte, full bool) string {
 		fmt.Fprintf(&b, "err=%v\n--\n", err)
 	}
 	for _, c := range chunks {
-		if full {
-			e.cs.mk.at = atNone
+		if hook != nil {
+			hook(e)
 		}
 		write(p.Feed(c))
 	}
-	if full {
-		e.cs.mk.at = atNone
+	if hook != nil {
+		hook(e)
 	}
 	write(p.Close())
 	return b.String()
 }
+
+// dropCheckpoint drops the component scanner's checkpoint: the next read
+// starts from the component's first byte.
+func dropCheckpoint(e *progressiveEngine) { e.cs.mk.at = atNone }
 
 // TestReaderOutputIsCompact checks the reader's output against its input,
 // not against another read: at every cut of resumeCases and of
