@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // openEncoded encodes the entry arriving, leaving its comparison encoding
@@ -127,7 +129,7 @@ func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath
 		if i > 0 {
 			r.enc = append(r.enc, ',')
 		}
-		r.enc = append(appendCmpString(r.enc, en.key), ':')
+		r.enc = append(jsonwire.AppendQuoted(r.enc, en.key, true), ':') // (comparison encoding)
 		r.enc = append(r.enc, en.cmp...)
 	}
 	r.enc = append(r.enc, '}')
