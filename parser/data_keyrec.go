@@ -104,6 +104,14 @@ func (k *keyRecord) set(key, v string) {
 	k.setMap(key, v)
 }
 
+// setEnc is set(key, string(enc)) unless enc is held under key already
+// (sparing the string).
+func (k *keyRecord) setEnc(key string, enc []byte) {
+	if prev, ok := k.get(key); !ok || prev != string(enc) {
+		k.set(key, string(enc))
+	}
+}
+
 // holds reports whether v is the encoding held under key.
 func (k *keyRecord) holds(key, v string) bool {
 	prev, ok := k.get(key)

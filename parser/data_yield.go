@@ -133,11 +133,10 @@ func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath
 		r.enc = append(r.enc, en.cmp...)
 	}
 	r.enc = append(r.enc, '}')
-	if prev, ok := d.get("value"); !ok || prev != string(r.enc) {
-		d.set("value", string(r.enc))
-	}
+	d.setEnc("value", r.enc)
 	if hasPath {
-		e.recordData(d, "path", path)
+		r.enc = jsonwire.AppendQuoted(r.enc[:0], path, true)
+		d.setEnc("path", r.enc)
 	}
 	if e.cat != nil {
 		// yieldMessage's loose validation, before the reduction.
