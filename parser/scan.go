@@ -169,9 +169,7 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			case c == '"':
 				s.inStr = false
 				s.sig = true
-				if err := e.stringClosed(); err != nil {
-					return err
-				}
+				e.stringClosed()
 				continue
 			}
 			if s.strSig {
