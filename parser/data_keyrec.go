@@ -83,7 +83,7 @@ func (k *keyRecord) getRaw(tok []byte) (string, bool) {
 	if bytes.IndexByte(tok, '\\') < 0 {
 		return k.get(string(tok[1 : len(tok)-1]))
 	}
-	return k.get(decodeKey(tok))
+	return k.get(keyString(tok))
 }
 
 // set holds v under key (copied when the reader's, see entArena).
