@@ -22,7 +22,9 @@ import (
 // definition's required properties.
 
 // validate is e.cat.Validate([]any{msg}) (nil without a catalog): the
-// error, with its report, of an invalid message.
+// error, with its report, of an invalid message. Without strict there are
+// no root or orphan checks, as the reference validates a complete message
+// before handling it.
 func (e *progressiveEngine) validate(msg map[string]any, strict bool) error {
 	if e.cat == nil {
 		return nil

@@ -187,12 +187,14 @@ func compareKeys(a, b []byte) int {
 	return bytes.Compare(da, db)
 }
 
-// keyString is the decoded value of a canonical key or string token.
+// keyString is the decoded value of a complete key or string token.
 func keyString(tok []byte) string {
 	if bytes.IndexByte(tok, '\\') < 0 {
 		return string(tok[1 : len(tok)-1])
 	}
-	return decodeKey(tok)
+	d := jsonDecoder{b: tok}
+	s, _ := d.str()
+	return s
 }
 
 // nextMember reads the member of the canonical object obj at obj[i] (just

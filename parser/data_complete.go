@@ -91,16 +91,14 @@ func (e *progressiveEngine) yieldEncoded(m map[string]any) error {
 			m = nil
 		}
 	}
-	if e.cat != nil {
-		var err error
-		if m != nil {
-			err = e.validate(m, true)
-		} else {
-			err = e.validateEncoded(e.lay.msg, true)
-		}
-		if err != nil {
-			return err
-		}
+	var err error // (nil without a catalog)
+	if m != nil {
+		err = e.validate(m, true)
+	} else {
+		err = e.validateEncoded(e.lay.msg, true)
+	}
+	if err != nil {
+		return err
 	}
 	if e.dstate != nil {
 		e.reduceEncoded(e.sc.msgGen)

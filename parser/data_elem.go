@@ -185,17 +185,10 @@ func flatString(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	for j := i + 1; ; j++ {
-		if j = jsonwire.PlainRun(b, j); j >= len(b) {
-			return -1
-		}
-		switch c := b[j]; {
-		case c == '"':
-			return j + 1
-		case c == '\\' || c < 0x20:
-			return -1
-		}
+	if end, esc, ok := jsonwire.ScanString(b, i+1); ok && !esc {
+		return end + 1
 	}
+	return -1
 }
 
 // flatScalar returns the index just past the string, number or literal at

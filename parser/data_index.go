@@ -91,11 +91,6 @@ func (x *keyIndex) reset() {
 	x.n = 0
 }
 
-// release empties the index and drops its table.
-func (x *keyIndex) release() {
-	x.slots, x.n = nil, 0
-}
-
 // dataContents is what is known of the data: for an object, its entries
 // (the last of each key); for a v0.8 list, its elements.
 type dataContents struct {

@@ -83,7 +83,7 @@ func (k *keyRecord) getRaw(tok []byte) (string, bool) {
 	if bytes.IndexByte(tok, '\\') < 0 {
 		return k.get(string(tok[1 : len(tok)-1]))
 	}
-	return k.get(decodeKey(tok))
+	return k.get(keyString(tok))
 }
 
 // set holds v under key (copied when the reader's, see entArena).
@@ -102,6 +102,14 @@ func (k *keyRecord) set(key, v string) {
 		key, v = c.kept(key), c.kept(v)
 	}
 	k.setMap(key, v)
+}
+
+// setEnc is set(key, string(enc)) unless enc is held under key already
+// (sparing the string).
+func (k *keyRecord) setEnc(key string, enc []byte) {
+	if prev, ok := k.get(key); !ok || prev != string(enc) {
+		k.set(key, string(enc))
+	}
 }
 
 // holds reports whether v is the encoding held under key.

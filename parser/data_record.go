@@ -17,21 +17,6 @@ import (
 // comparison encoding exactly when they are deeply equal, and for the
 // usual, valid text the two encodings are the same bytes.
 
-// appendCmpString is appendJSONString writing each byte of invalid UTF-8 as
-// \xHH (an escape appendJSONString never writes) instead of \ufffd.
-func appendCmpString(dst []byte, s string) []byte {
-	return appendQuoted(dst, s, true)
-}
-
-// recordData records v as the value last yielded under key in d.
-func (e *progressiveEngine) recordData(d *keyRecord, key string, v any) {
-	r := e.reader()
-	r.enc = appendCmp(r.enc[:0], v)
-	if prev, ok := d.get(key); !ok || prev != string(r.enc) {
-		d.set(key, string(r.enc))
-	}
-}
-
 // dedupeEncoded is the reference's data model de-duplication, on msg in
 // its canonical encoding: a complete data model update whose entries were
 // all yielded already (by sniffing) is skipped (false); every data model

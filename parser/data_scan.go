@@ -430,7 +430,7 @@ func (r *dataReader) stringEnd(buf []byte, i int) {
 	case roleMsg, roleBody:
 		k := raw[1 : len(raw)-1]
 		if bytes.IndexByte(raw, '\\') >= 0 {
-			k = []byte(decodeKey(raw))
+			k = []byte(keyString(raw))
 		}
 		switch {
 		case top.role == roleMsg && r.v08 && string(k) == kDataModelUpdate, top.role == roleMsg && !r.v08 && string(k) == kUpdateDataModel:
@@ -443,19 +443,8 @@ func (r *dataReader) stringEnd(buf []byte, i int) {
 			top.mkey = mkContents
 		}
 	case roleContents:
-		if bytes.IndexByte(raw, '\\') < 0 {
-			top.key = string(raw[1 : len(raw)-1])
-		} else {
-			top.key = decodeKey(raw)
-		}
+		top.key = keyString(raw)
 	}
-}
-
-// decodeKey decodes a complete string token.
-func decodeKey(raw []byte) string {
-	d := jsonDecoder{b: raw}
-	s, _ := d.str()
-	return s
 }
 
 // close handles the '}' or ']' at buf[i] that closes the top container.

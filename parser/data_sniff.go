@@ -51,9 +51,7 @@ func (e *progressiveEngine) sniffData(flag uint8) error {
 		if f.open != '{' || f.flags&flag == 0 || !s.shouldSniff(f) {
 			continue
 		}
-		if err := e.sniffDataRead(i, flag == flagDataV08); err != nil {
-			return err
-		}
+		e.sniffDataRead(i, flag == flagDataV08)
 	}
 	if e.data != nil {
 		e.data.dropSniffScratch()
@@ -117,7 +115,7 @@ type dataView struct {
 // data model reader: the block's message (or list element), or a data model
 // object nested in it, which the reference sniffs as a message of its own
 // (each has its reader, see nestedReader).
-func (e *progressiveEngine) sniffDataRead(i int, v08 bool) error {
+func (e *progressiveEngine) sniffDataRead(i int, v08 bool) {
 	s := &e.sc
 	if !(i == 0 && !s.inList || i == 1 && s.inList && s.stack[0].open == '[') {
 		// The reader of a nested object is the data helper for its sniff.
@@ -128,7 +126,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) error {
 	r := e.reader()
 	r.sync(s.buf, s.msgGen, s.stack[i].start, v08)
 	if r.none {
-		return nil
+		return
 	}
 	buf := s.buf[:r.end]
 	// Where healing the message gives valid JSON: healed whole, or cut back
@@ -148,7 +146,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) error {
 			break
 		}
 		if r.comma < 0 {
-			return nil
+			return
 		}
 		cut = dataCut{pos: r.comma, depth: r.commaDepth}
 		h = rstripSpace(buf[r.fs:r.comma])
@@ -157,7 +155,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) error {
 		h = f
 	case r.comma < 0:
 		// No prefix heals: the decoding finds nothing.
-		return nil
+		return
 	default:
 		cut = dataCut{pos: r.comma, depth: r.commaDepth}
 		h = rstripSpace(buf[r.fs:r.comma])
@@ -166,28 +164,23 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) error {
 	text.n, text.tail = r.healedTail(h, cut, e.dataTail[:0])
 	e.dataTail = text.tail
 	if e.dataLastGen == e.dataGen && e.dataLastSurface == e.surface && e.dataLast.same(&text, buf) {
-		return nil
+		return
 	}
 	var v dataView
 	if !r.resolve(buf, cut, &v) {
-		return nil
+		return
 	}
 	e.dataLast, e.dataTail = text, e.dataLast.tail
 	e.dataLastSurface = e.surface
 	if v.empty {
-		return nil
+		return
 	}
-	var err error
 	if v08 {
-		err = e.sniffedReadV08(&v)
+		e.sniffedReadV08(&v)
 	} else {
-		err = e.sniffedReadV09(&v)
-	}
-	if err != nil {
-		return err
+		e.sniffedReadV09(&v)
 	}
 	e.dataLastGen = e.dataGen
-	return nil
 }
 
 // nestedReader is the index in e.nested of the reader of the data model

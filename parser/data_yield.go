@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // openEncoded encodes the entry arriving, leaving its comparison encoding
@@ -37,21 +39,20 @@ func (r *dataReader) openEncoded(v *dataView) (out string, ok bool) {
 
 // sniffedReadV09 yields the changed entries of a sniffed updateDataModel
 // (its value an object), as the reader resolved it.
-func (e *progressiveEngine) sniffedReadV09(v *dataView) error {
+func (e *progressiveEngine) sniffedReadV09(v *dataView) {
 	if !v.body || v.cont == nil {
-		return nil
+		return
 	}
 	sid, _ := v.sid.v.(string)
 	sid = e.surfaceOr(sid)
 	path, hasPath := v.path.v.(string)
 	d, changed, ok := e.changedEntries(v, dataSlot{sid, path})
 	if !ok || len(changed) == 0 {
-		return nil
+		return
 	}
-	err := e.yieldReadV09(d, sid, path, hasPath, changed)
+	e.yieldReadV09(d, sid, path, hasPath, changed)
 	e.reader().checked.gen = e.dataGen
 	clear(changed)
-	return err
 }
 
 // changedEntries returns the record d of slot and the entries of the
@@ -117,7 +118,7 @@ func (r *dataReader) openEntry(v *dataView, d *keyRecord) (en dataEntry, differs
 // read by the data model reader: what yieldMessage does (dedupeEncoded, the
 // catalog's loose verdict, then emit; in delta mode, emit's reduction),
 // without building the message as maps.
-func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath bool, changed []dataEntry) error {
+func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath bool, changed []dataEntry) {
 	slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
 	r := e.reader()
 	// dedupeEncoded: it records the message's value and path.
@@ -127,15 +128,14 @@ func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath
 		if i > 0 {
 			r.enc = append(r.enc, ',')
 		}
-		r.enc = append(appendCmpString(r.enc, en.key), ':')
+		r.enc = append(jsonwire.AppendQuoted(r.enc, en.key, true), ':') // (comparison encoding)
 		r.enc = append(r.enc, en.cmp...)
 	}
 	r.enc = append(r.enc, '}')
-	if prev, ok := d.get("value"); !ok || prev != string(r.enc) {
-		d.set("value", string(r.enc))
-	}
+	d.setEnc("value", r.enc)
 	if hasPath {
-		e.recordData(d, "path", path)
+		r.enc = jsonwire.AppendQuoted(r.enc[:0], path, true)
+		d.setEnc("path", r.enc)
 	}
 	if e.cat != nil {
 		// yieldMessage's loose validation, before the reduction.
@@ -144,7 +144,7 @@ func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath
 			for _, en := range changed {
 				d.set(en.key, en.cmp)
 			}
-			return nil
+			return
 		}
 	}
 	kept, perEntry := changed, false
@@ -177,7 +177,6 @@ func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath
 	for _, en := range changed {
 		d.set(en.key, en.cmp)
 	}
-	return nil
 }
 
 // updateDataModelMsg encodes an updateDataModel of surface sid whose value
@@ -212,9 +211,9 @@ func appendUpdateDataModel(msg []byte, sid, path string, hasPath bool, entries [
 // sniffedReadV08 yields a sniffed dataModelUpdate, as the reader resolved
 // it: its contents flattened (contentsToDict), compared with the record,
 // and when one differs, the latest entry of each key (pruneEntries).
-func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
+func (e *progressiveEngine) sniffedReadV08(v *dataView) {
 	if !v.body || v.cont == nil {
-		return nil
+		return
 	}
 	r := e.reader()
 	sid, _ := v.sid.v.(string)
@@ -222,19 +221,20 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	path, _ := v.path.v.(string)
 	c := v.cont
 	if !c.list {
-		return e.sniffedReadV08Object(v, sid, path)
+		e.sniffedReadV08Object(v, sid, path)
+		return
 	}
 	var open dataElem
 	if v.open {
 		var ok bool
 		if open, ok = r.readElement(v.openHB); !ok {
-			return nil
+			return
 		}
 		open = open.clone() // (recorded: see below)
 	}
 	openVal := v.open && open.key != "" && open.hasVal
 	if c.valIdx.len() == 0 && !openVal {
-		return nil
+		return
 	}
 	slot := dataSlot{sid, path}
 	from, d := r.checked.from(c, e.dataGen, slot)
@@ -275,7 +275,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	d.linkList(r, c)
 	if !changed {
 		clear(check)
-		return nil
+		return
 	}
 	// latestEntries and pruneEntries: the last element of each key that
 	// has a value, in list order; the element arriving supersedes the
@@ -292,7 +292,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 		}
 	}
 	r.list = out
-	err := e.yieldReadV08(sid, path, v.path, true, out, nil)
+	e.yieldReadV08(sid, path, v.path, true, out, nil)
 	clear(out)
 	// Recording the values compared leaves d holding every value.
 	for _, el := range check {
@@ -300,7 +300,6 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 	}
 	clear(check)
 	r.checked.gen = e.dataGen
-	return err
 }
 
 // yieldReadV08 yields a sniffed dataModelUpdate read by the data model
@@ -309,7 +308,7 @@ func (e *progressiveEngine) sniffedReadV08(v *dataView) error {
 // yieldMessage (dedupeEncoded, whose records sniffing replaces, the catalog's
 // loose verdict, then emit; in delta mode, emit's reduction), without
 // building the message as maps.
-func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, isList bool, list []string, changed []dataEntry) error {
+func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, isList bool, list []string, changed []dataEntry) {
 	e.dataGen++
 	if !isList {
 		slices.SortFunc(changed, func(a, b dataEntry) int { return strings.Compare(a.key, b.key) })
@@ -318,7 +317,7 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		// yieldMessage's loose validation, before the reduction.
 		e.catBuf = appendDataModelUpdate(e.catBuf[:0], sid, pathVal, isList, list, changed)
 		if !e.validEncoded(e.catBuf) {
-			return nil
+			return
 		}
 	}
 	kept := list
@@ -334,7 +333,7 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		r.kept = kept[:0]
 		if !first {
 			if !anyChanged {
-				return nil
+				return
 			}
 			r.acc = d.entries(r.acc[:0])
 			changed = r.acc
@@ -348,7 +347,7 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		first := d.begin(dataSlot{sid, path}, e.sc.msgGen)
 		if !first && d.isLast(msg) {
 			clear(kept)
-			return nil
+			return
 		}
 		d.recordList(kept, msg)
 	}
@@ -356,7 +355,6 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 		clear(kept)
 	}
 	e.emitRaw(msg, false, "")
-	return nil
 }
 
 // latest returns the indices, in order, of the complete elements of c
@@ -394,22 +392,21 @@ func (r *dataReader) latest(c *dataContents) []int {
 
 // sniffedReadV08Object is sniffedReadV08 for contents given as an object
 // (contentsToDict keeps it as it is).
-func (e *progressiveEngine) sniffedReadV08Object(v *dataView, sid, path string) error {
+func (e *progressiveEngine) sniffedReadV08Object(v *dataView, sid, path string) {
 	if len(v.cont.ents) == 0 && !v.open {
-		return nil
+		return
 	}
 	d, changed, ok := e.changedEntries(v, dataSlot{sid, path})
 	if !ok || len(changed) == 0 {
-		return nil
+		return
 	}
-	err := e.yieldReadV08(sid, path, v.path, false, nil, changed)
+	e.yieldReadV08(sid, path, v.path, false, nil, changed)
 	// Recording the changed values leaves d holding every value.
 	for _, en := range changed {
 		d.set(en.key, en.cmp)
 	}
 	e.reader().checked.gen = e.dataGen
 	clear(changed)
-	return err
 }
 
 // appendDataModelUpdate appends a v0.8 dataModelUpdate of surface sid to

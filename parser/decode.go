@@ -38,17 +38,12 @@ func decodeObject(b []byte) (map[string]any, bool) {
 // offset, b starting at offset base).
 func decodeObjectKnown(b []byte, base int, known map[int]knownObject) (map[string]any, bool) {
 	d := jsonDecoder{b: b, known: known, base: base}
-	d.ws()
-	if d.i >= len(b) || b[d.i] != '{' {
-		return nil, false
-	}
 	v := d.value(0)
 	d.ws()
-	if d.err || d.i != len(b) {
-		return nil, false
+	if m, ok := v.(map[string]any); ok && !d.err && d.i == len(b) {
+		return m, true
 	}
-	m, ok := v.(map[string]any)
-	return m, ok
+	return nil, false
 }
 
 const maxDecodeDepth = 10000

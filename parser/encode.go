@@ -18,7 +18,7 @@ func appendJSON(dst []byte, v any) []byte { return appendValue(dst, v, false) }
 func appendCmp(dst []byte, v any) []byte { return appendValue(dst, v, true) }
 
 // appendValue is appendJSON, or with cmp appendCmp: strings written by
-// appendQuoted with rawInvalid = cmp.
+// jsonwire.AppendQuoted with rawInvalid = cmp.
 func appendValue(dst []byte, v any, cmp bool) []byte {
 	switch x := v.(type) {
 	case nil:
@@ -29,7 +29,7 @@ func appendValue(dst []byte, v any, cmp bool) []byte {
 		}
 		return append(dst, "false"...)
 	case string:
-		return appendQuoted(dst, x, cmp)
+		return jsonwire.AppendQuoted(dst, x, cmp)
 	case json.Number:
 		if x == "" {
 			return append(dst, '0')
@@ -51,7 +51,7 @@ func appendValue(dst []byte, v any, cmp bool) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = appendQuoted(dst, k, cmp)
+			dst = jsonwire.AppendQuoted(dst, k, cmp)
 			dst = append(dst, ':')
 			dst = appendValue(dst, x[k], cmp)
 		}
@@ -78,11 +78,4 @@ func appendValue(dst []byte, v any, cmp bool) []byte {
 // appendJSONString appends s as a JSON string literal.
 func appendJSONString(dst []byte, s string) []byte {
 	return jsonwire.AppendQuoted(dst, s, false)
-}
-
-// appendQuoted appends s as a JSON string literal, with each byte of
-// invalid UTF-8 written as \ufffd, or with rawInvalid as \xHH (which is
-// not JSON: the comparison encodings of data_record.go).
-func appendQuoted(dst []byte, s string, rawInvalid bool) []byte {
-	return jsonwire.AppendQuoted(dst, s, rawInvalid)
 }

@@ -4,9 +4,8 @@ package parser
 // sorted at every depth, the last of equal keys kept, strings quoted as
 // appendJSONString quotes them: what appendJSON writes for its decoding,
 // see data_canon.go) where the outputs the golden hashes pin have it so
-// (a map-based path, deleted in session 14, wrote those components from
-// their decoding, keys sorted; the reader keeps the order of the stream
-// otherwise): a component with an empty child list or a template child
+// (the reader keeps the order of the stream otherwise): a component with
+// an empty child list or a template child
 // list (entry_template.go), and one whose stream order the reader does
 // not take: a key twice, more than maxFastKeys keys in an object, an
 // escape in a key or an id (see needCanon). The component's bytes are

@@ -12,11 +12,9 @@ import "github.com/a2ui-stream/a2ui-stream/protocol"
 // the scanner skips (compSkip) is not recorded (putDecoded).
 
 // fastDecoded returns the byte-level form of the decoded component comp,
-// or nil when the scanner does not read its shape.
+// or nil when the scanner does not read its shape. The family is known
+// (its callers handle messages under a family's rules).
 func (e *progressiveEngine) fastDecoded(comp map[string]any) *fastComp {
-	if !e.fastComps() {
-		return nil
-	}
 	c := &e.cs
 	c.x().decoded = appendJSON(c.x().decoded[:0], comp)
 	c.rewrote, c.rules, c.canonIn = false, false, true

@@ -14,7 +14,10 @@ package parser
 // its canonical encoding (compScanner.sorted), whose offsets
 // the edits are.
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // pathEdit replaces src[a:b] of a component's bytes.
 type pathEdit struct {
@@ -31,7 +34,7 @@ const (
 	editTrue           // true becomes "/True"
 	editFalse          // false becomes "/False"
 	editTrim           // the string src[a:b] becomes "/" + src[x:y]
-	editMarshal        // the object or list src[a:b] becomes the string "/" + pyStr of it
+	editMarshal        // the object or list src[a:b] becomes the string "/" + its JSON
 )
 
 // pathValue handles the value out[va:] of a "path" key just read in an
@@ -197,8 +200,10 @@ func (fc *fastComp) putEdits(out []byte, last, k, upto int) ([]byte, int, int) {
 		case editFalse:
 			out = append(out, `"/False"`...)
 		case editMarshal:
+			// Python's str() of an object or list, close enough: its JSON.
 			d := jsonDecoder{b: fc.src[ed.a:ed.b]}
-			out = appendJSONString(out, "/"+pyStr(d.value(0)))
+			b, _ := json.Marshal(d.value(0))
+			out = appendJSONString(out, "/"+string(b))
 		}
 		last = int(ed.b)
 	}

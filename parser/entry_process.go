@@ -6,7 +6,6 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
 	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -314,24 +313,6 @@ var (
 	keyChildren     = []byte(`"children"`)
 	keyExplicitList = []byte(`"explicitList"`)
 )
-
-// pyStr renders a non-string path value as Python's str() would, close
-// enough for the JSON values a path can hold.
-func pyStr(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case bool:
-		if x {
-			return "True"
-		}
-		return "False"
-	case json.Number:
-		return x.String()
-	}
-	b, _ := json.Marshal(v)
-	return string(b)
-}
 
 // idSignature is one bit of 64 chosen by an id's length and last byte: ids
 // with distinct signatures are distinct, which spares most comparisons

@@ -100,10 +100,7 @@ func listObject(b []byte, i int) bool {
 	}
 	k := b[j:]
 	for _, name := range [...]string{`"explicitList"`, `"template"`} {
-		if len(k) < len(name) && string(k) == name[:len(k)] {
-			return true
-		}
-		if len(k) >= len(name) && string(k[:len(name)]) == name {
+		if n := min(len(k), len(name)); string(k[:n]) == name[:n] { // (k may be cut short of it)
 			return true
 		}
 	}

@@ -48,15 +48,6 @@ func (e *progressiveEngine) handleMessage(obj map[string]any) error {
 	return e.yieldMessage(obj)
 }
 
-// validateLoose validates a complete message as the reference does before
-// handling it (no root or orphan checks).
-func (e *progressiveEngine) validateLoose(obj map[string]any) error {
-	if e.cat == nil {
-		return nil
-	}
-	return e.validate(obj, false)
-}
-
 // bodySurface returns body.surfaceId when body is an object with a
 // non-empty string surfaceId.
 func bodySurface(v any) (string, bool) {
@@ -100,7 +91,7 @@ func orUnknown(s string) string {
 
 // handleV08 is the v0.8 handling of a complete message.
 func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
-	if err := e.validateLoose(obj); err != nil {
+	if err := e.validate(obj, false); err != nil {
 		return false, err
 	}
 	e.setSurface(e.messageSurfaceOf(obj, kSurfaceUpdate, kBeginRendering, kDeleteSurface))
@@ -136,13 +127,7 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 				return true, err
 			}
 		}
-		root, has := e.rootID()
-		if !has || root == "" {
-			root = "root"
-		}
-		if r, ok := br["root"].(string); ok {
-			root = r
-		}
+		root := e.bodyRoot(br)
 		delete(e.deleted, sid) // begun anew: setRoot counts it again (see holds)
 		e.setRoot(root)
 		if !e.yieldedStart[sid] {
@@ -176,27 +161,29 @@ func (e *progressiveEngine) handleV08(obj map[string]any) (bool, error) {
 	return true, e.yieldMessage(obj)
 }
 
-// adoptRoot sets the surface root from a v0.9 createSurface or
-// updateComponents body: its "root" when it names one, else the current
-// root, else "root".
-func (e *progressiveEngine) adoptRoot(body any) {
-	m, ok := body.(map[string]any)
-	if !ok {
-		return
-	}
-	root, has := e.rootID()
-	if !has || root == "" {
-		root = "root"
-	}
+// bodyRoot is the root a message body m names: its "root" when it names
+// one, else the current root, else "root".
+func (e *progressiveEngine) bodyRoot(m map[string]any) string {
 	if r, ok := m["root"].(string); ok {
-		root = r
+		return r
 	}
-	e.setRoot(root)
+	if root, has := e.rootID(); has && root != "" {
+		return root
+	}
+	return "root"
+}
+
+// adoptRoot sets the surface root from a v0.9 createSurface or
+// updateComponents body, when it is an object (see bodyRoot).
+func (e *progressiveEngine) adoptRoot(body any) {
+	if m, ok := body.(map[string]any); ok {
+		e.setRoot(e.bodyRoot(m))
+	}
 }
 
 // handleV09 is the v0.9-family handling of a complete message.
 func (e *progressiveEngine) handleV09(obj map[string]any) (bool, error) {
-	if err := e.validateLoose(obj); err != nil {
+	if err := e.validate(obj, false); err != nil {
 		return false, err
 	}
 	e.setSurface(e.messageSurfaceOf(obj, kUpdateComponents, kCreateSurface))

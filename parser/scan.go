@@ -169,9 +169,7 @@ func (e *progressiveEngine) scan(seg []byte, off int64) error {
 			case c == '"':
 				s.inStr = false
 				s.sig = true
-				if err := e.stringClosed(); err != nil {
-					return err
-				}
+				e.stringClosed()
 				continue
 			}
 			if s.strSig {
@@ -289,7 +287,7 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 	isProto := s.inList && f.flags&e.kindFlags() != 0
 	var err error
 	parsed := false
-	if isComp && !topLevel && e.fastComps() && s.isComponentElement(e.bodyKey()) {
+	if isComp && !topLevel && e.fam != protocol.FamilyUnknown && s.isComponentElement(e.bodyKey()) {
 		switch e.cs.scanAt(s.buf[f.start:], e.fam == protocol.FamilyV08, s.msgGen, f.start) {
 		case compInvalid:
 			return nil
@@ -369,11 +367,6 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 	return err
 }
 
-// fastComps reports whether components can be read: the family is known.
-func (e *progressiveEngine) fastComps() bool {
-	return e.fam == protocol.FamilyV09 || e.fam == protocol.FamilyV08
-}
-
 // isComponentElement reports whether the object just closed (already
 // popped) is an element of the "components" list of an updateComponents
 // body of a top-level message.
@@ -407,8 +400,8 @@ func (e *progressiveEngine) stubsHandled(obj map[string]any, isComp bool) bool {
 	if isComp && truthy(obj["id"]) && truthy(obj["component"]) {
 		return false
 	}
-	if !e.fastComps() {
-		return false
+	if e.fam == protocol.FamilyUnknown {
+		return false // (components are read under a family's rules)
 	}
 	if e.fam == protocol.FamilyV08 {
 		// handleV08 reads a surfaceUpdate's components (now or, pending,

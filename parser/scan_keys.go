@@ -73,7 +73,7 @@ func familyOfKindFlag(fl uint8) protocol.Family {
 }
 
 // stringClosed handles the closing quote of a string.
-func (e *progressiveEngine) stringClosed() error {
+func (e *progressiveEngine) stringClosed() {
 	s := &e.sc
 	a, b := s.strStart+1, len(s.buf)-1
 	content := s.buf[a:b]
@@ -88,12 +88,12 @@ func (e *progressiveEngine) stringClosed() error {
 		s.dataTokV09 = true
 	}
 	if !s.strIsVal {
-		return nil
+		return
 	}
 	switch s.strKey {
 	case keySurfaceID, keyRoot, keyVersion:
 	default:
-		return nil
+		return
 	}
 	// The reference reads these with "key"\s*:\s*"([^"]+)": the value stops
 	// at the first quote byte and must not be empty.
@@ -104,7 +104,7 @@ func (e *progressiveEngine) stringClosed() error {
 		}
 	}
 	if len(content) == 0 {
-		return nil
+		return
 	}
 	want := 2 // a body's member
 	if s.strKey == keyVersion {
@@ -115,7 +115,7 @@ func (e *progressiveEngine) stringClosed() error {
 		// "version" member names no surface, root or version: those are
 		// the body's and the message's (the reference's pattern matched
 		// them anywhere in the message).
-		return nil
+		return
 	}
 	switch s.strKey {
 	case keySurfaceID:
@@ -127,10 +127,9 @@ func (e *progressiveEngine) stringClosed() error {
 		s.bufRoot, s.hasBufRoot = string(content), true
 	case keyVersion:
 		s.bufVersion = string(content)
-		return nil
+		return
 	}
 	e.resniff()
-	return nil
 }
 
 // msgDepth is the nesting of the innermost open container in the
