@@ -177,37 +177,6 @@ func FuzzBorrowedMatchesOwned(f *testing.F) {
 	})
 }
 
-// TestOutputStoreTailRoom checks that tail leaves room for a message of
-// unknown size even when a reallocated message left the store holding a
-// small array (keep adopts it as the current block).
-func TestOutputStoreTailRoom(t *testing.T) {
-	tests := []struct {
-		name  string
-		setup func(s *outputStore)
-	}{
-		{name: "empty store", setup: func(*outputStore) {}},
-		{name: "after an outgrown tail", setup: func(s *outputStore) {
-			b := s.tail()
-			b = append(b, make([]byte, cap(b)+1)...) // outgrows the block: a new, tight array
-			s.keep(b)
-		}},
-		{name: "after a small adopted array", setup: func(s *outputStore) { s.buf = make([]byte, 100, 128) }},
-		{name: "after reset of a big block", setup: func(s *outputStore) {
-			s.keep(append(s.alloc(maxBorrowBlock+1), make([]byte, maxBorrowBlock+1)...))
-			s.reset()
-		}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := &outputStore{borrow: true}
-			tt.setup(s)
-			if got := cap(s.tail()); got < tailRoom {
-				t.Errorf("tail has room for %d bytes, want at least %d", got, tailRoom)
-			}
-		})
-	}
-}
-
 // TestBorrowedOutputKeepsNoStaleParts checks that, after a call that
 // yielded much, the next call leaves nothing of it reachable from the
 // parser: the parts and message slots past the new call's are cleared, and

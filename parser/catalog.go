@@ -59,7 +59,7 @@ func (e *progressiveEngine) valid(msg map[string]any, strict bool) bool {
 // one component, and the references are the raw ones (its own id, if it
 // is one, never missing) plus its placeholders.
 func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool {
-	b := append(e.catBuf[:0], e.openComponentMessage(nil)...)
+	b := append(e.catBuf[:0], e.openComponentMessage()...)
 	b = append(b, ent.pjson...)
 	e.catBuf = append(b, e.closeComponentMessage(s.id)...)
 	valid, decided := e.verdict(e.catBuf)
@@ -79,7 +79,7 @@ func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool
 // library on the decoded message. (Its verdicts are cached per parser in
 // phValid, dropped at each block's release.)
 func (e *progressiveEngine) placeholderValid(sid, ph string) bool {
-	b := append(e.catBuf[:0], e.openComponentMessage(nil)...)
+	b := append(e.catBuf[:0], e.openComponentMessage()...)
 	b = append(b, e.placeholderJSON(ph)...)
 	e.catBuf = append(b, e.closeComponentMessage(sid)...)
 	valid, decided := e.verdict(e.catBuf)

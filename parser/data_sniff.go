@@ -31,20 +31,11 @@ func (e *progressiveEngine) surfaceOr(s string) string {
 	return defaultSurface
 }
 
-// sniffDataV08 yields the entries of a dataModelUpdate still arriving.
-func (e *progressiveEngine) sniffDataV08() error {
-	return e.sniffData(flagDataV08)
-}
-
-// sniffDataV09 yields the changed top-level entries of an updateDataModel
-// value still arriving.
-func (e *progressiveEngine) sniffDataV09() error {
-	return e.sniffData(flagDataV09)
-}
-
 // sniffData sniffs the open objects with the data model key of flag,
-// innermost first.
-func (e *progressiveEngine) sniffData(flag uint8) error {
+// innermost first: it yields the entries of a v0.8 dataModelUpdate
+// (flagDataV08), or the changed top-level entries of a v0.9
+// updateDataModel value (flagDataV09), still arriving.
+func (e *progressiveEngine) sniffData(flag uint8) {
 	s := &e.sc
 	for i := len(s.stack) - 1; i >= 0; i-- {
 		f := &s.stack[i]
@@ -59,7 +50,6 @@ func (e *progressiveEngine) sniffData(flag uint8) error {
 	for _, r := range e.nested {
 		r.dropSniffScratch()
 	}
-	return nil
 }
 
 // Where healing a message gives valid JSON (the cut), and what the healed
@@ -135,7 +125,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) {
 	var cut dataCut
 	var h []byte // the message's text up to the cut, trailing space stripped
 	f := rstripSpace(buf[r.fs:])
-	closes := r.lex != lexStr || r.mayCut(f) // healOpen would close the string
+	closes := r.lex != lexStr || r.mayCut(f) // healing would close the string
 	switch {
 	case closes && r.lex == lexStr && r.esc != 0:
 		// Cut inside an escape: cut back at the last comma of the string

@@ -251,10 +251,10 @@ func newSurfaceState(id string) *surfaceState {
 
 // putDecoded records a component that reached the engine decoded (see
 // fastDecoded), complete or healed; one the reader skips is not recorded.
-// It reports whether it recorded a new or changed one.
-func (e *progressiveEngine) putDecoded(s *surfaceState, comp map[string]any) bool {
-	fc := e.fastDecoded(comp)
-	return fc != nil && e.putFast(s, fc)
+func (e *progressiveEngine) putDecoded(s *surfaceState, comp map[string]any) {
+	if fc := e.fastDecoded(comp); fc != nil {
+		e.putFast(s, fc)
+	}
 }
 
 // putFast records a component read at byte level, and reports whether it

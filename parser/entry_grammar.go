@@ -210,14 +210,25 @@ func (c *compScanner) def(b []byte, i int) (int, bool) {
 	return c.defRest(b, i)
 }
 
-// props reads the properties of a v0.8 component at b[i] == '{'.
-func (c *compScanner) props(b []byte, i int) (int, bool) {
+// openObject writes the '{' at b[i] and skips the space after it. An empty
+// object is read whole (its '}' written, emptyObj set): empty reports it,
+// next is then past it.
+func (c *compScanner) openObject(b []byte, i int) (next int, empty bool) {
 	c.out = append(c.out, '{')
 	i = jsonwire.SkipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		c.emptyObj = true
 		c.out = append(c.out, '}')
 		return i + 1, true
+	}
+	return i, false
+}
+
+// props reads the properties of a v0.8 component at b[i] == '{'.
+func (c *compScanner) props(b []byte, i int) (int, bool) {
+	var empty bool
+	if i, empty = c.openObject(b, i); empty {
+		return i, true
 	}
 	c.propSeen, c.propBase = 0, len(c.keys)
 	c.x().propPath.start(c, len(c.out)-1)

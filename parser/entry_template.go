@@ -18,12 +18,9 @@ import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 // child fields below the top level are (entry_nested.go).
 func (c *compScanner) template(b []byte, i int, depth int) (int, bool) {
 	c.sorted = true
-	c.out = append(c.out, '{')
-	i = jsonwire.SkipSpace(b, i+1)
-	if i < len(b) && b[i] == '}' {
-		c.emptyObj = true
-		c.out = append(c.out, '}')
-		return i + 1, true
+	var empty bool
+	if i, empty = c.openObject(b, i); empty {
+		return i, true
 	}
 	base := len(c.keys)
 	at, edits, keys, hasID := len(c.out)-1, len(c.edits), 0, false

@@ -33,12 +33,9 @@ func (c *compScanner) value(b []byte, i int, depth int) (int, bool) {
 		}
 		return i, ok
 	case ch == '{':
-		c.out = append(c.out, '{')
-		i = jsonwire.SkipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			c.emptyObj = true
-			c.out = append(c.out, '}')
-			return i + 1, true
+		var empty bool
+		if i, empty = c.openObject(b, i); empty {
+			return i, true
 		}
 		c.vs = append(c.vs, vframe{depth: depth, at: len(c.out) - 1, edits: len(c.edits), base: len(c.keys), va: -1})
 		if i < c.real {

@@ -139,7 +139,7 @@ func (h *healer) healComponent(frag []byte) (fixed []byte, ok bool) {
 
 // heal returns the closed form of frag, or ok=false when the fragment is
 // empty or ends inside a string that must not be cut: the oracle of the
-// engine's healOpen and healOpenComponent (which read the scanner's state
+// engine's healOpenAt and healOpenComponent (which read the scanner's state
 // instead of the bytes) and of the data model sniff.
 func (h *healer) heal(frag []byte) (fixed []byte, ok bool) {
 	return h.healFrag(frag, false)

@@ -22,7 +22,7 @@ var healInputs = []struct {
 }
 
 // TestHealOpenMatchesHeal holds the scanner's healing of an open object
-// (healOpen, which the progressive modes use) to healer.heal of the same
+// (healOpenAt, which the progressive modes use for components) to healer.heal of the same
 // bytes (which the resumable component reader's tests use): fed one byte
 // at a time, after every byte, for every open container.
 func TestHealOpenMatchesHeal(t *testing.T) {
@@ -30,11 +30,11 @@ func TestHealOpenMatchesHeal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var h healer
 			eachOpenContainer(t, tc.in, func(e *progressiveEngine, i, j int, open []byte) {
-				got, gotOK := e.healOpen(j)
+				got, gotOK := e.healOpenAt(j, false)
 				got = bytes.Clone(got)
 				want, wantOK := h.heal(open)
 				if gotOK != wantOK || (gotOK && !bytes.Equal(got, want)) {
-					t.Fatalf("after byte %d, frame %d (%q):\nhealOpen: %q %v\n    heal: %q %v", i, j, open, got, gotOK, want, wantOK)
+					t.Fatalf("after byte %d, frame %d (%q):\nhealOpenAt: %q %v\n    heal: %q %v", i, j, open, got, gotOK, want, wantOK)
 				}
 			})
 		})

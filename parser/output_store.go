@@ -13,9 +13,6 @@ import (
 type outputStore struct {
 	borrow bool
 	buf    []byte // the current block; buf[:len(buf)] is handed out in this call
-	// need is the size of the largest message of unknown size that outgrew
-	// the block (at most maxBorrowBlock): tail ensures that much room.
-	need int
 	// lent is the block a progressive parser released at the end of the
 	// previous call (release), held weakly: the caller may read it until
 	// this call starts, and the parser keeps nothing alive while it idles.
@@ -36,9 +33,6 @@ var blocks sync.Pool // of *[minBorrowBlock]byte
 const (
 	minBorrowBlock = 16 << 10
 	maxBorrowBlock = 1 << 20
-	// tailRoom is the room tail ensures, so that a message of unknown size
-	// rarely outgrows the block.
-	tailRoom = 1 << 10
 )
 
 // reset starts a call: the bytes handed out by the previous call may be
@@ -86,22 +80,11 @@ func (s *outputStore) alloc(n int) []byte {
 	return s.buf[len(s.buf):len(s.buf):cap(s.buf)]
 }
 
-// tail returns an empty slice over the rest of the current block, for a
-// message of unknown size: at least tailRoom bytes, or the size of the
-// largest such message that outgrew the block. Hand the result to keep.
-func (s *outputStore) tail() []byte {
-	if !s.borrow {
-		return nil
-	}
-	return s.alloc(max(tailRoom, s.need))
-}
-
-// keep marks b, built by appending to a slice from alloc or tail, as handed
-// out, and returns it with its capacity ending at its length: a caller that
+// keep marks b, built by appending to a slice from alloc, as handed out,
+// and returns it with its capacity ending at its length: a caller that
 // appends to one message never writes into another. If appending outgrew
-// the block (b was reallocated), tail makes room for that size from then
-// on, and b's array becomes the current block only if it has more room
-// left than the block.
+// the block (b was reallocated), b's array becomes the current block only
+// if it has more room left than the block.
 func (s *outputStore) keep(b []byte) []byte {
 	if !s.borrow || len(b) == 0 {
 		return b
@@ -111,7 +94,6 @@ func (s *outputStore) keep(b []byte) []byte {
 	case len(free) > 0 && &free[0] == &b[0]:
 		s.buf = s.buf[:len(s.buf)+len(b)]
 	default:
-		s.need = min(max(s.need, len(b)), maxBorrowBlock)
 		if cap(b)-len(b) > len(free) {
 			s.buf = b
 		}

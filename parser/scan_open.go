@@ -24,19 +24,15 @@ func (e *progressiveEngine) endOfChunk() error {
 				return err
 			}
 		}
-		var err error
 		switch e.fam {
 		case protocol.FamilyV08:
 			if s.dataTokV08 {
-				err = e.sniffDataV08()
+				e.sniffData(flagDataV08)
 			}
 		case protocol.FamilyV09:
 			if s.dataTokV09 {
-				err = e.sniffDataV09()
+				e.sniffData(flagDataV09)
 			}
-		}
-		if err != nil {
-			return err
 		}
 	}
 	if e.dirty {
@@ -194,20 +190,17 @@ func (e *progressiveEngine) appendedRefs(ent *compEntry, fc *fastComp, oldN, k i
 	return refs, self, true
 }
 
-// healOpen is healer.heal for the open object at stack index i, using what
-// the scanner knows (the open containers, the open string) instead of
-// scanning the object's bytes again: the result is the same.
-func (e *progressiveEngine) healOpen(i int) ([]byte, bool) {
-	return e.healOpenAt(i, false)
-}
-
-// healOpenComponent is healOpen for a component: healer.healComponent for
-// the open object at stack index i (a child id cut by the stream is left
-// out).
+// healOpenComponent is healOpenAt for a component: healer.healComponent
+// for the open object at stack index i (a child id cut by the stream is
+// left out).
 func (e *progressiveEngine) healOpenComponent(i int) ([]byte, bool) {
 	return e.healOpenAt(i, true)
 }
 
+// healOpenAt is healer.heal for the open object at stack index i (with
+// comp, healer.healComponent), using what the scanner knows (the open
+// containers, the open string) instead of scanning the object's bytes
+// again: the result is the same.
 func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 	s := &e.sc
 	start := s.stack[i].start

@@ -56,7 +56,7 @@ func (e *progressiveEngine) emitSnapshot(s *surfaceState, sid string) {
 	ents := s.sortedEnts()
 	phs := e.snapshotPlaceholders(s, ents)
 	closing := e.closeComponentMessage(sid)
-	open := e.openComponentMessage(nil)
+	open := e.openComponentMessage()
 	// (reachBytes: the size of ents' processed forms.)
 	n := len(open) + len(phs) + len(closing) + s.reachBytes + len(ents)
 	b := append(e.out.store.alloc(n), open...)
@@ -251,7 +251,7 @@ func (e *progressiveEngine) emitDelta(s *surfaceState, sid string) {
 		slices.Sort(phs)
 	}
 	closing := e.closeComponentMessage(sid)
-	open := e.openComponentMessage(nil)
+	open := e.openComponentMessage()
 	n := len(open) + len(closing)
 	for _, ent := range ents {
 		n += len(ent.pjson) + 1
@@ -346,19 +346,13 @@ func (e *progressiveEngine) placeholdersInUse(s *surfaceState) {
 	}
 }
 
-// openComponentMessage starts the encoding of a component message (keys in
-// sorted order, as every message is encoded).
-func (e *progressiveEngine) openComponentMessage(b []byte) []byte {
-	if b == nil {
-		if e.fam == protocol.FamilyV09 {
-			return openUpdateComponents
-		}
-		return openSurfaceUpdate
-	}
+// openComponentMessage is the start of the encoding of a component
+// message (keys in sorted order, as every message is encoded).
+func (e *progressiveEngine) openComponentMessage() []byte {
 	if e.fam == protocol.FamilyV09 {
-		return append(b, openUpdateComponents...)
+		return openUpdateComponents
 	}
-	return append(b, openSurfaceUpdate...)
+	return openSurfaceUpdate
 }
 
 var (
