@@ -59,28 +59,16 @@ func TestSnapshotPlaceholdersEachOnce(t *testing.T) {
 				want = append(want, "loading_"+id)
 			}
 			for _, chunk := range []int{len(stream), 1} {
-				p, err := New(WithMode(ModeProgressive))
-				if err != nil {
-					t.Fatal(err)
-				}
 				var last []string
-				for i := 0; i < len(stream); i += chunk {
-					parts, err := p.Feed([]byte(stream[i:min(i+chunk, len(stream))]))
-					if err != nil {
-						t.Fatal(err)
-					}
-					for _, pt := range parts {
-						for _, m := range pt.Messages {
-							got := snapshotIDs(t, m)
-							for k, id := range got {
-								if slices.Contains(got[:k], id) {
-									t.Fatalf("chunk %d: %s twice in snapshot %s", chunk, id, m)
-								}
-							}
-							last = got
+				progressiveMessages(t, stream, chunk, func(m []byte) {
+					got := snapshotIDs(t, m)
+					for k, id := range got {
+						if slices.Contains(got[:k], id) {
+							t.Fatalf("chunk %d: %s twice in snapshot %s", chunk, id, m)
 						}
 					}
-				}
+					last = got
+				})
 				var phs []string
 				for _, id := range last {
 					if strings.HasPrefix(id, "loading_") {
@@ -92,6 +80,27 @@ func TestSnapshotPlaceholdersEachOnce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// progressiveMessages feeds stream to a progressive parser in chunks of
+// chunk bytes and calls visit with each message it yields.
+func progressiveMessages(t *testing.T, stream string, chunk int, visit func(m []byte)) {
+	t.Helper()
+	p, err := New(WithMode(ModeProgressive))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(stream); i += chunk {
+		parts, err := p.Feed([]byte(stream[i:min(i+chunk, len(stream))]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pt := range parts {
+			for _, m := range pt.Messages {
+				visit(m)
+			}
+		}
 	}
 }
 
@@ -176,25 +185,13 @@ func TestSnapshotPlaceholdersFollowChanges(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			stream := "<a2ui-json>[" + strings.Join(c.msgs, ",") + "]</a2ui-json>"
 			for _, chunk := range []int{len(stream), 7, 3, 1} {
-				p, err := New(WithMode(ModeProgressive))
-				if err != nil {
-					t.Fatal(err)
-				}
 				snaps := 0
-				for i := 0; i < len(stream); i += chunk {
-					parts, err := p.Feed([]byte(stream[i:min(i+chunk, len(stream))]))
-					if err != nil {
-						t.Fatal(err)
+				progressiveMessages(t, stream, chunk, func(m []byte) {
+					if bytes.Contains(m, []byte(`"updateComponents"`)) {
+						checkSnapshotPlaceholders(t, m)
+						snaps++
 					}
-					for _, pt := range parts {
-						for _, m := range pt.Messages {
-							if bytes.Contains(m, []byte(`"updateComponents"`)) {
-								checkSnapshotPlaceholders(t, m)
-								snaps++
-							}
-						}
-					}
-				}
+				})
 				if snaps == 0 {
 					t.Fatalf("chunk %d: %d snapshots", chunk, snaps)
 				}
