@@ -161,6 +161,13 @@ func onlyV09(msgs []json.RawMessage) bool {
 		if body, ok := env["updateComponents"].(map[string]any); ok {
 			comps, _ := body["components"].([]any)
 			for _, c := range comps {
+				if !registrable(c) {
+					// No usable id or type: the processor rejects the
+					// message, and the progressive modes skip the
+					// component (compSkip) while the complete message
+					// still carries it.
+					return false
+				}
 				if isComponentShaped(c) {
 					listed++
 				}
@@ -376,6 +383,19 @@ func isComponentShaped(v any) bool {
 	_, id := o["id"]
 	_, comp := o["component"]
 	return id && comp
+}
+
+// registrable reports whether v is a component the progressive modes
+// record: an object with a non-empty string id and a non-empty string type
+// (see compSkip).
+func registrable(v any) bool {
+	o, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	id, _ := o["id"].(string)
+	typ, _ := o["component"].(string)
+	return id != "" && typ != ""
 }
 
 func countComponentShaped(v any) int {
