@@ -176,39 +176,9 @@ func (l *compLists) cat(phs []string) []byte {
 }
 
 // appendPlaceholders appends to out, each after a comma, the encodings of
-// the placeholders of ents not used before. Placeholders seen are tested
-// by idSignature first, then among the ones seen (up to 32 of them; more
-// go to appendPlaceholdersMap).
+// the placeholders of ents not used before. (Only when two components
+// wait for the same child: none does in either corpus.)
 func (e *progressiveEngine) appendPlaceholders(out []byte, ents []*compEntry) []byte {
-	var seen [32]string
-	m, start := 0, len(out)
-	var sig uint64 // one bit per placeholder seen, by idSignature
-	for _, ent := range ents {
-		if len(ent.phs) == 0 {
-			continue
-		}
-		if m+len(ent.phs) > len(seen) {
-			return e.appendPlaceholdersMap(out[:start], ents)
-		}
-		js := ent.lists.phJS // (phs not empty: lists set)
-		for k, ph := range ent.phs {
-			bit := idSignature(ph)
-			if sig&bit != 0 && slices.Contains(seen[:m], ph) {
-				continue
-			}
-			sig |= bit
-			seen[m] = ph
-			m++
-			out = append(out, ',')
-			out = append(out, js[k]...)
-		}
-	}
-	return out
-}
-
-// appendPlaceholdersMap is appendPlaceholders with the placeholders seen
-// in a map.
-func (e *progressiveEngine) appendPlaceholdersMap(out []byte, ents []*compEntry) []byte {
 	if e.phSeen == nil {
 		e.phSeen = map[string]struct{}{}
 	}

@@ -11,10 +11,10 @@ import (
 
 // TestSnapshotPlaceholdersEachOnce checks that a snapshot names each
 // placeholder once, in order of first use by its components (in id order),
-// when two components wait for the same children: few placeholders (the
-// list of those seen), more than 32 in the first component (the map), and
-// more than 32 reached at the second one (the list, then the map from the
-// start). Fed whole and one byte at a time; every snapshot is checked.
+// when two components wait for the same children (the list is then built
+// placeholder by placeholder): few placeholders, more than 32 in the first
+// component, and more than 32 reached at the second one. Fed whole and one
+// byte at a time; every snapshot is checked.
 func TestSnapshotPlaceholdersEachOnce(t *testing.T) {
 	ids := func(prefix string, n int) []string {
 		var l []string
