@@ -106,7 +106,8 @@ type dataContents struct {
 	// value (what contentsToDict keeps), and of its last element.
 	valIdx, lastIdx keyIndex
 	// For the list: the elements that were their key's last, in the
-	// order later ones of their key came (see dataReader.latest).
+	// order later ones of their key came; dataReader.latest sorts those it
+	// has not taken yet when it takes them.
 	superseded []int32
 }
 

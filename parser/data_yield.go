@@ -372,10 +372,23 @@ func (r *dataReader) latest(c *dataContents) []int {
 		r.latestIdx, r.latestN, r.latestSup = r.latestIdx[:0], 0, 0
 	}
 	idx := r.latestIdx
-	for _, p := range c.superseded[r.latestSup:] {
-		if j, found := slices.BinarySearch(idx, int(p)); found {
-			idx = slices.Delete(idx, j, j+1)
+	if sup := c.superseded[r.latestSup:]; len(sup) > 0 {
+		// One pass over idx for all of them (deleting one at a time would
+		// move idx's tail once each: quadratic for a long list whose keys
+		// repeat).
+		slices.Sort(sup)
+		w, k := 0, 0
+		for _, i := range idx {
+			for k < len(sup) && int(sup[k]) < i {
+				k++
+			}
+			if k < len(sup) && int(sup[k]) == i {
+				continue
+			}
+			idx[w] = i
+			w++
 		}
+		idx = idx[:w]
 	}
 	for i := r.latestN; i < n; i++ {
 		el := c.elem(i)
