@@ -57,6 +57,12 @@ func BenchmarkProgressiveV09Chunk16Borrowed(b *testing.B) {
 func BenchmarkDeltaV09Chunk16Borrowed(b *testing.B) {
 	benchCorpus(b, "stream_v09.txt", ModeDelta, 16, WithBorrowedOutput())
 }
+func BenchmarkProgressiveV08Chunk16Borrowed(b *testing.B) {
+	benchCorpus(b, "stream_v08.txt", ModeProgressive, 16, WithBorrowedOutput())
+}
+func BenchmarkDeltaV08Chunk16Borrowed(b *testing.B) {
+	benchCorpus(b, "stream_v08.txt", ModeDelta, 16, WithBorrowedOutput())
+}
 
 // scalingInput is one updateComponents of n components (a root column and
 // n-1 texts) in a block, after its createSurface.
