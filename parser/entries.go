@@ -241,13 +241,31 @@ func (s *surfaceState) sortedEnts() []*compEntry {
 func newSurfaceState(id string) *surfaceState {
 	return &surfaceState{
 		id:      id,
-		comps:   map[string]*compEntry{},
-		tidx:    map[string]int32{},
 		woken:   map[string]struct{}{},
 		bufDeps: map[string]struct{}{},
 		phsVer:  1,
 	}
 }
+
+// presize makes the tables and lists of a new surface for as many
+// components as the last surface processed had (the scratch set b
+// remembers it, see releaseNames; nil: none known), up to maxPresize.
+func (s *surfaceState) presize(b *blockScratch) {
+	n := 0
+	if b != nil {
+		n = min(b.comps, maxPresize)
+	}
+	s.comps = make(map[string]*compEntry, n)
+	s.order = make([]string, 0, n)
+	if s.tidx == nil {
+		s.tidx = make(map[string]int32, n)
+		s.tgts = make([]target, 0, n)
+	}
+}
+
+// maxPresize bounds the components a new surface's tables are made for
+// (a hint may come from another stream's surface, see presize).
+const maxPresize = 128
 
 // putDecoded records a component that reached the engine decoded (see
 // fastDecoded), complete or healed; one the reader skips is not recorded.
@@ -335,6 +353,9 @@ func sameSlots(a, b *fastComp) bool {
 func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, refs []string, self bool) *compEntry {
 	isNew := ent == nil
 	if isNew {
+		if s.comps == nil {
+			s.presize(e.scratch)
+		}
 		ent = &compEntry{id: id}
 		s.comps[id] = ent
 		s.order = append(s.order, id)

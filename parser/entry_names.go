@@ -12,12 +12,21 @@ import (
 type idNames struct {
 	ids map[string]string
 	phs map[string]*phName // id -> its placeholder
-	// The placeholders' records, taken from chunks: a block's are dropped
-	// with the caches at its end (releaseNames, compEntry.compact), while
-	// their encodings, which component ids and waits keep past the block,
-	// are each an allocation of their own.
-	slab []phName
+	ch  *nameChunks        // what placeholders are made from (nil: none yet)
 }
+
+// nameChunks holds the chunks the placeholders of a block are made from:
+// their records, dropped with the caches at the block's end (releaseNames,
+// compEntry.compact), and their encodings, which component ids and waits
+// keep past the block (a chunk stays while one of them does). Emptied at
+// the block's end, it goes to the pool with the block's scratch.
+type nameChunks struct {
+	slab []phName
+	enc  []byte
+}
+
+// encChunk is the size of a chunk of placeholder encodings.
+const encChunk = 512
 
 // phName is the placeholder of a missing child.
 type phName struct {
@@ -62,7 +71,7 @@ func (n *idNames) placeholderOf(id string, enc func([]byte, string) []byte) *phN
 }
 
 // newPlaceholder makes the placeholder of child id b (or, b nil, id). Its
-// encoding is one allocation, which also holds its name and the id when
+// encoding, in a chunk of encodings, also holds its name and the id when
 // the id needs no escape.
 func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) []byte) *phName {
 	if n.phs == nil || len(n.phs) >= maxNames {
@@ -71,12 +80,22 @@ func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) [
 	if b != nil {
 		id = unsafe.String(unsafe.SliceData(b), len(b)) // (a view of b: not kept)
 	}
-	js := enc(make([]byte, 0, len(id)+len(placeholderV08)+12), id)
-	if len(n.slab) == cap(n.slab) {
-		n.slab = make([]phName, 0, 16)
+	ch := n.ch
+	if ch == nil {
+		ch = new(nameChunks)
+		n.ch = ch
 	}
-	n.slab = append(n.slab, phName{js: js[:len(js):len(js)]})
-	p := &n.slab[len(n.slab)-1]
+	if need := len(id) + len(placeholderV08) + 12; cap(ch.enc)-len(ch.enc) < need {
+		ch.enc = make([]byte, 0, max(need, encChunk))
+	}
+	start := len(ch.enc)
+	ch.enc = enc(ch.enc, id)
+	js := ch.enc[start:len(ch.enc):len(ch.enc)]
+	if len(ch.slab) == cap(ch.slab) {
+		ch.slab = make([]phName, 0, 16)
+	}
+	ch.slab = append(ch.slab, phName{js: js})
+	p := &ch.slab[len(ch.slab)-1]
 	if at := len(js) - len(`"}`) - len(id); plainString(id) && at >= len("loading_") {
 		// js ends with "loading_<id>"} (never written to: in place).
 		p.ph = unsafe.String(&js[at-len("loading_")], len("loading_")+len(id))
@@ -89,6 +108,29 @@ func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) [
 	}
 	n.phs[p.id] = p
 	return p
+}
+
+// keepNames bounds the names a cache's map may hold to be kept, emptied,
+// for the next block (see moveScratch); a larger one is dropped.
+const keepNames = 256
+
+// release empties the caches, keeping their maps when small and the
+// holder of chunks (they go to the pool with the block's scratch, see
+// releaseIdle): the names, placeholders and chunks are dropped.
+func (n *idNames) release() {
+	ids, phs := n.ids, n.phs
+	if len(ids) > keepNames {
+		ids = nil
+	}
+	if len(phs) > keepNames {
+		phs = nil
+	}
+	clear(ids)
+	clear(phs)
+	if n.ch != nil {
+		*n.ch = nameChunks{}
+	}
+	n.ids, n.phs = ids, phs
 }
 
 // plainString reports whether s is encoded as it is in a JSON string.

@@ -18,6 +18,9 @@ func (s *surfaceState) target(id string) *target {
 	if len(s.tgts) >= max(s.tgtsCompactAt, minTargetsCompact) {
 		s.compactTargets()
 	}
+	if s.tidx == nil {
+		s.tidx = map[string]int32{} // (see presize)
+	}
 	s.tidx[id] = int32(len(s.tgts))
 	s.tgts = append(s.tgts, target{})
 	return &s.tgts[len(s.tgts)-1]

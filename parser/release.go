@@ -153,7 +153,7 @@ func (e *progressiveEngine) freezeUsed() {
 // made while processing its entry, so since the last release: the entry
 // is in e.processed.
 func (e *progressiveEngine) releaseNames() {
-	e.names = idNames{}
+	e.names.release()
 	e.phValid = nil
 	for i, ent := range e.processed {
 		ent.compact()
@@ -161,6 +161,9 @@ func (e *progressiveEngine) releaseNames() {
 	}
 	e.processed = shrink(e.processed, keepScratch)
 	for i, s := range e.processedIn {
+		if e.scratch != nil && len(s.comps) > 0 {
+			e.scratch.comps = len(s.comps)
+		}
 		s.compact()
 		e.processedIn[i] = nil
 	}

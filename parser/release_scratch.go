@@ -11,7 +11,8 @@ import "sync"
 // placeholders, the component scanner's output, slots, keys, value frames
 // (its own and its checkpoint's) and side state (compSide), the healer's
 // output (every reader copies what it keeps of those), and what freeze
-// collects.
+// collects; and the maps and holder of chunks of the caches of names
+// (idNames), emptied.
 
 // blockScratch is one set of pooled scratch lists.
 type blockScratch struct {
@@ -25,6 +26,12 @@ type blockScratch struct {
 	freezeEnts         []*compEntry
 	freezeTgts         []tgtRef
 	csSide             *compSide
+	ids                map[string]string
+	phs                map[string]*phName
+	nameCh             *nameChunks
+	// comps: the components of the last surface processed, the size of
+	// the tables of the next new one (see presize).
+	comps int
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(blockScratch) }}
@@ -67,6 +74,19 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.cs.mk.vs, &b.csMarkVs, take) // (the checkpoint's generation does not come back)
 	moveList(&e.freezeSc.ents, &b.freezeEnts, take)
 	moveList(&e.freezeSc.tgts, &b.freezeTgts, take)
+	moveMap(&e.names.ids, &b.ids, take)
+	moveMap(&e.names.phs, &b.phs, take)
+	if take {
+		if e.names.ch == nil {
+			e.names.ch = b.nameCh
+		}
+		b.nameCh = nil
+	} else {
+		if e.names.ch != nil {
+			b.nameCh = e.names.ch
+		}
+		e.names.ch = nil
+	}
 	if take {
 		if e.cs.side == nil && b.csSide != nil {
 			e.cs.side = b.csSide
@@ -94,6 +114,22 @@ func moveList[T any](own, pooled *[]T, take bool) {
 	}
 	if cap(*own) > cap(*pooled) {
 		*pooled = (*own)[:0]
+	}
+	*own = nil
+}
+
+// moveMap is moveList for an emptied map (kept by the engine when it has
+// one).
+func moveMap[K comparable, V any](own, pooled *map[K]V, take bool) {
+	if take {
+		if *own == nil {
+			*own = *pooled
+		}
+		*pooled = nil
+		return
+	}
+	if *own != nil {
+		*pooled = *own
 	}
 	*own = nil
 }

@@ -1,0 +1,76 @@
+package parser
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// testPlaceholderJSON encodes a placeholder as appendChildPlaceholderJSON
+// does for v0.9 (its id last, "loading_" before the child id).
+func testPlaceholderJSON(b []byte, id string) []byte {
+	b = append(b, `{"component":"Row","children":[],"id":`...)
+	at := len(b) + 1
+	b = appendJSONString(b, id)
+	n := len(b)
+	b = append(b, "loading_"...)
+	copy(b[at+len("loading_"):], b[at:n])
+	copy(b[at:], "loading_")
+	return append(b, '}')
+}
+
+// TestPlaceholdersKeepPastRelease: the placeholders made in a block keep
+// their names and encodings after the caches are released and reused (their
+// maps and holder of chunks, through the pool, by this engine or another),
+// while the next block's placeholders fill chunks of their own.
+func TestPlaceholdersKeepPastRelease(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ids  []string
+	}{
+		{"plain", []string{"a", "b", "header"}},
+		{"escaped", []string{`q"uote`, "tab\there", "é"}},
+		{"longer_than_a_chunk", []string{strings.Repeat("x", encChunk), "y"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var e progressiveEngine
+			e.takeScratch()
+			type kept struct {
+				p          *phName
+				id, ph, js string
+			}
+			var made []kept
+			for _, id := range tc.ids {
+				p := e.names.placeholderOf(id, testPlaceholderJSON)
+				made = append(made, kept{p: p, id: strings.Clone(p.id), ph: strings.Clone(p.ph), js: string(p.js)})
+				if p.id != id || p.ph != "loading_"+id || string(p.js) != string(testPlaceholderJSON(nil, id)) {
+					t.Fatalf("placeholder of %q: id %q, ph %q, js %s", id, p.id, p.ph, p.js)
+				}
+			}
+			// The block ends; the next blocks (of this engine, and of
+			// another that takes the pooled set) make many placeholders.
+			e.names.release()
+			e.putScratch()
+			var other progressiveEngine
+			for _, eng := range []*progressiveEngine{&e, &other} {
+				eng.takeScratch()
+				for i := range 200 {
+					id := fmt.Sprintf("%s_%d", tc.ids[i%len(tc.ids)], i)
+					eng.names.placeholderOf(id, testPlaceholderJSON)
+				}
+				// Released caches hold none of the earlier placeholders.
+				if p := eng.names.placeholderOf(tc.ids[0], testPlaceholderJSON); p == made[0].p {
+					t.Errorf("placeholder of %q taken from a released cache", tc.ids[0])
+				}
+				eng.names.release()
+				eng.putScratch()
+			}
+			for _, k := range made {
+				if k.p.id != k.id || k.p.ph != k.ph || string(k.p.js) != k.js {
+					t.Errorf("placeholder of %q changed after the release: id %q, ph %q, js %s; want %q, %q, %s",
+						k.id, k.p.id, k.p.ph, k.p.js, k.id, k.ph, k.js)
+				}
+			}
+		})
+	}
+}
