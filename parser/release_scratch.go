@@ -26,9 +26,7 @@ type blockScratch struct {
 	freezeEnts         []*compEntry
 	freezeTgts         []tgtRef
 	csSide             *compSide
-	ids                map[string]string
-	phs                map[string]*phName
-	nameCh             *nameChunks
+	names              idNames
 	// comps: the components of the last surface processed, the size of
 	// the tables of the next new one (see presize).
 	comps int
@@ -74,18 +72,15 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.cs.mk.vs, &b.csMarkVs, take) // (the checkpoint's generation does not come back)
 	moveList(&e.freezeSc.ents, &b.freezeEnts, take)
 	moveList(&e.freezeSc.tgts, &b.freezeTgts, take)
-	moveMap(&e.names.ids, &b.ids, take)
-	moveMap(&e.names.phs, &b.phs, take)
+	// The caches of names, emptied (see idNames.release): the engine's
+	// own, if it made some outside a block, are kept.
 	if take {
-		if e.names.ch == nil {
-			e.names.ch = b.nameCh
+		if e.names.ids == nil && e.names.phs == nil && e.names.ch == nil {
+			e.names = b.names
 		}
-		b.nameCh = nil
+		b.names = idNames{}
 	} else {
-		if e.names.ch != nil {
-			b.nameCh = e.names.ch
-		}
-		e.names.ch = nil
+		b.names, e.names = e.names, idNames{}
 	}
 	if take {
 		if e.cs.side == nil && b.csSide != nil {
@@ -114,22 +109,6 @@ func moveList[T any](own, pooled *[]T, take bool) {
 	}
 	if cap(*own) > cap(*pooled) {
 		*pooled = (*own)[:0]
-	}
-	*own = nil
-}
-
-// moveMap is moveList for an emptied map (kept by the engine when it has
-// one).
-func moveMap[K comparable, V any](own, pooled *map[K]V, take bool) {
-	if take {
-		if *own == nil {
-			*own = *pooled
-		}
-		*pooled = nil
-		return
-	}
-	if *own != nil {
-		*pooled = *own
 	}
 	*own = nil
 }
