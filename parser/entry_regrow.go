@@ -61,6 +61,7 @@ func (e *progressiveEngine) processGrown(s *surfaceState, ent *compEntry) bool {
 	}
 	e.rewriteMissing(s, ent)
 	ent.stale, ent.reprocessed = false, true
+	e.dropEmptyLists(ent)
 	return true
 }
 
@@ -149,7 +150,7 @@ func (e *progressiveEngine) appendSlots(s *surfaceState, ent *compEntry, from in
 		fc.missing |= 1 << i
 		l := ent.lists
 		if l == nil {
-			l = &compLists{}
+			l = e.takeLists(ent)
 			ent.lists = l
 		}
 		if j := indexOf(l.waits, id); j >= 0 {

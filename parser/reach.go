@@ -139,10 +139,7 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 		ent.yHash, ent.yOK, ent.reprocessed = ent.hash, true, false
 		if int(ent.phsYieldedN) < len(ent.phs) {
 			if s.phYielded == nil {
-				// (Sized for a few dozen: growing it from empty cost more
-				// than the inserts; compact moves what stays to a map of
-				// its size at the block's end.)
-				s.phYielded = make(map[string]struct{}, 32)
+				s.phYielded = e.takePhMap()
 			}
 			for _, ph := range ent.phs[ent.phsYieldedN:] {
 				s.phYielded[ph] = struct{}{}
@@ -255,7 +252,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 		e.processedIn = append(e.processedIn, s)
 	}
 	if ver, woken := s.phsVer, ent.woken; e.processGrown(s, ent) {
-		if s.phsVer != ver && woken > 0 {
+		if s.phsVer != ver && woken > 0 && ent.lists != nil {
 			// Placeholders removed (children arrived), maybe others
 			// appended; with none woken, only appended (see cat).
 			ent.lists.catN = 0
@@ -278,7 +275,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	}
 	if l == nil && len(ent.fast.slots) > 0 {
 		// Only a component with children can have placeholders.
-		l = &compLists{}
+		l = e.takeLists(ent)
 		ent.lists = l
 	}
 	if l != nil {
@@ -294,7 +291,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	}
 	ent.phs, ent.usesBuf = p.extra, p.usesBuf
 	if l == nil && (len(p.extra) > 0 || len(p.waits) > 0) {
-		l = &compLists{}
+		l = e.takeLists(ent)
 		ent.lists = l
 	}
 	if l != nil {
@@ -336,6 +333,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	}
 	ent.stale, ent.woken, ent.phsYieldedN, ent.reprocessed = false, 0, int32(keptYielded), true
 	ent.slotsKept = true
+	e.dropEmptyLists(ent)
 	old := ent.valid
 	ent.valid = 0
 	if e.cat != nil {

@@ -164,7 +164,7 @@ func (e *progressiveEngine) releaseNames() {
 		if e.scratch != nil && len(s.comps) > 0 {
 			e.scratch.comps = len(s.comps)
 		}
-		s.compact()
+		e.sparePhMap(s.compact())
 		e.processedIn[i] = nil
 	}
 	e.processedIn = shrink(e.processedIn, keepScratch)
@@ -180,8 +180,8 @@ func (e *progressiveEngine) releaseNames() {
 // exception is a placeholder that also reads as another:
 // "loading_children_<id>", which is also component <id>'s placeholder for
 // an empty list still open, and is always kept (<id> may arrive in any
-// later block).
-func (s *surfaceState) compact() {
+// later block). It returns the record of yielded placeholders it replaced.
+func (s *surfaceState) compact() map[string]struct{} {
 	s.listed = false
 	if len(s.dirtyList) == 0 {
 		s.dirtyList = nil
@@ -218,7 +218,9 @@ func (s *surfaceState) compact() {
 		}
 		kept[strings.Clone(ph)] = struct{}{} // (not the placeholder's encoding it may be part of)
 	}
+	old := s.phYielded
 	s.phYielded = kept
+	return old
 }
 
 // phUsable reports whether a component of s may still use placeholder ph.

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"hash/maphash"
 	"strings"
 	"unsafe"
 )
@@ -43,7 +44,7 @@ type span struct{ a, b uint32 }
 // surface's lists.
 type frozenComp struct {
 	src, id       span
-	hash, yHash   uint64
+	yHash         uint64 // (its hash, of its processed form, is computed again)
 	slotsN, refsN uint32
 	depth         int32
 	gen           uint32
@@ -72,6 +73,7 @@ const (
 	fzEmptyObj
 	fzRewrote
 	fzNested
+	fzRefsSlots // its references are its slots' ids, in order (none in refs)
 )
 
 // maxFrozenComps bounds the components of a surface that is frozen: a
@@ -126,8 +128,9 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 		sc.ents, sc.tgts = sc.ents[:0], sc.tgts[:0]
 	}()
 	n, size, nSlots, nRefs := len(s.order), 0, 0, 0
+	var slotRefs [maxFrozenComps / 64]uint64 // the components whose references are their slots' ids
 	ents := sc.ents[:0]
-	for _, id := range s.order {
+	for i, id := range s.order {
 		ent := s.comps[id]
 		if ent == nil || !restComp(ent) {
 			sc.ents = ents
@@ -139,7 +142,11 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 			size += len(ent.pjson)
 		}
 		nSlots += len(ent.fast.slots)
-		nRefs += len(ent.refs)
+		if refsAreSlots(ent.refs, ent.fast) {
+			slotRefs[i/64] |= 1 << (i % 64)
+		} else {
+			nRefs += len(ent.refs)
+		}
 	}
 	sc.ents = ents
 	for i := range s.tgts {
@@ -202,13 +209,17 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 		c.slotsN = uint32(len(fc.slots))
 		f.slots = append(f.slots, fc.slots...)
 		c.refsN = uint32(len(ent.refs))
-		k := 0 // the slot after the last found: references follow the slots' order
-		for _, r := range ent.refs {
-			var sp span
-			sp, k = f.find(c, fc, r, k)
-			f.refs = append(f.refs, sp)
+		if slotRefs[i/64]&(1<<(i%64)) != 0 {
+			c.flags |= fzRefsSlots
+		} else {
+			k := 0 // the slot after the last found: references follow the slots' order
+			for _, r := range ent.refs {
+				var sp span
+				sp, k = f.find(c, fc, r, k)
+				f.refs = append(f.refs, sp)
+			}
 		}
-		c.hash, c.yHash = ent.hash, ent.yHash
+		c.yHash = ent.yHash
 		c.depth, c.gen, c.phsYieldedN = int32(ent.depth), ent.gen, ent.phsYieldedN
 		c.nEmpty, c.valid = uint8(len(fc.empty)), ent.valid
 		f.empties = append(f.empties, fc.empty...)
@@ -253,6 +264,20 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 	return true
 }
 
+// refsAreSlots reports whether refs are the ids of fc's slots, in order
+// (none with escapes): the common case, kept as a flag (fzRefsSlots).
+func refsAreSlots(refs []string, fc *fastComp) bool {
+	if len(refs) != len(fc.slots) {
+		return false
+	}
+	for i, r := range refs {
+		if sl := fc.slots[i]; sl.esc || string(fc.src[sl.a:sl.b]) != r {
+			return false
+		}
+	}
+	return true
+}
+
 // find returns the range of the arena that holds reference r of the
 // component c (one of its child ids, or its own id), looking at the slots
 // from k on, then before k, and the slot after the one found (k when none
@@ -294,10 +319,12 @@ func (s *surfaceState) thaw() {
 	n := len(f.comps)
 	ents := make([]compEntry, n)
 	fcs := make([]fastComp, n)
-	refs := make([]string, len(f.refs))
-	for i, r := range f.refs {
-		refs[i] = f.str(r)
+	nRefs := 0
+	for i := range f.comps {
+		nRefs += int(f.comps[i].refsN)
 	}
+	refs := make([]string, 0, nRefs)
+	fRefs := f.refs
 	s.comps = make(map[string]*compEntry, n)
 	s.order = make([]string, n)
 	slots, empties, pjsons := f.slots, f.empties, f.pjsons
@@ -317,7 +344,18 @@ func (s *surfaceState) thaw() {
 		fc.decodeIDs()
 		ent.id, ent.fast = id, fc
 		if c.refsN > 0 {
-			ent.refs, refs = refs[:c.refsN:c.refsN], refs[c.refsN:]
+			at := len(refs)
+			if c.flags&fzRefsSlots != 0 {
+				for _, sl := range fc.slots {
+					refs = append(refs, f.str(span{c.src.a + uint32(sl.a), c.src.a + uint32(sl.b)}))
+				}
+			} else {
+				for _, r := range fRefs[:c.refsN] {
+					refs = append(refs, f.str(r))
+				}
+				fRefs = fRefs[c.refsN:]
+			}
+			ent.refs = refs[at:len(refs):len(refs)]
 		}
 		switch {
 		case c.flags&fzShared != 0:
@@ -325,7 +363,7 @@ func (s *surfaceState) thaw() {
 		case c.flags&fzPjson != 0:
 			ent.pjson, pjsons = f.bytes(pjsons[0]), pjsons[1:]
 		}
-		ent.hash, ent.yHash = c.hash, c.yHash
+		ent.hash, ent.yHash = maphash.Bytes(hashSeed, ent.pjson), c.yHash
 		ent.depth, ent.gen, ent.phsYieldedN, ent.valid = int(c.depth), c.gen, c.phsYieldedN, c.valid
 		ent.selfRef = c.flags&fzSelfRef != 0
 		ent.reach = c.flags&fzReach != 0

@@ -12,7 +12,10 @@ import "sync"
 // (its own and its checkpoint's) and side state (compSide), the healer's
 // output (every reader copies what it keeps of those), and what freeze
 // collects; and the maps and holder of chunks of the caches of names
-// (idNames), emptied.
+// (idNames), emptied. Two kinds of garbage go the same way for reuse: the
+// lists of a component whose children all arrived (dropEmptyLists), within
+// a block and beyond, and a surface's record of yielded placeholders that
+// its compaction at a block's end replaced (sparePhMap).
 
 // blockScratch is one set of pooled scratch lists.
 type blockScratch struct {
@@ -29,7 +32,9 @@ type blockScratch struct {
 	names              idNames
 	// comps: the components of the last surface processed, the size of
 	// the tables of the next new one (see presize).
-	comps int
+	comps  int
+	lists  []spareLists          // emptied lists of components (see dropEmptyLists)
+	phMaps []map[string]struct{} // emptied records of yielded placeholders (see takePhMap)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(blockScratch) }}
@@ -111,4 +116,110 @@ func moveList[T any](own, pooled *[]T, take bool) {
 		*pooled = (*own)[:0]
 	}
 	*own = nil
+}
+
+// spareLists are a component's lists and placeholders, emptied, kept for
+// reuse with their arrays (see dropEmptyLists).
+type spareLists struct {
+	l   *compLists
+	phs []string
+}
+
+// maxSpareLists bounds the emptied lists a block keeps for reuse, and
+// maxSpareCap the capacity of each list kept with them (elements; bytes
+// for the placeholders' part), so that a component that takes them and
+// still waits at the block's end holds little more than one that grew
+// its own.
+const (
+	maxSpareLists = 8
+	maxSpareCap   = 32
+)
+
+// takeLists returns empty lists for ent: emptied ones the block keeps
+// (see dropEmptyLists), else new ones. ent has no lists; a placeholder
+// list without an array takes the spare one.
+func (e *progressiveEngine) takeLists(ent *compEntry) *compLists {
+	if b := e.scratch; b != nil && len(b.lists) > 0 {
+		sp := b.lists[len(b.lists)-1]
+		b.lists[len(b.lists)-1] = spareLists{}
+		b.lists = b.lists[:len(b.lists)-1]
+		if cap(ent.phs) == 0 {
+			ent.phs = sp.phs
+		}
+		return sp.l
+	}
+	return &compLists{}
+}
+
+// dropEmptyLists drops ent's lists once they hold nothing (no
+// placeholder, wait or arrival: every child arrived), as compact would at
+// the block's end, and keeps them, emptied, for the block's next
+// component that needs some. Nothing but ent refers to its lists'
+// arrays: the snapshot's placeholders, made of the part (phCat), were
+// copied into the output, and the surface's placeholder version moved
+// when ent's placeholders left (so its cached part is rebuilt). A parser
+// that keeps its blocks' state (keepIdle, the tests' reference) keeps
+// them on ent, as compact would.
+func (e *progressiveEngine) dropEmptyLists(ent *compEntry) {
+	l := ent.lists
+	if l == nil || len(ent.phs) > 0 || len(l.waits) > 0 || len(l.arrived) > 0 || ent.woken > 0 || e.keepIdle {
+		return
+	}
+	phs := ent.phs
+	ent.phs, ent.lists = nil, nil
+	b := e.scratch
+	if b == nil || len(b.lists) >= maxSpareLists {
+		return
+	}
+	*l = compLists{
+		phJS: spare(l.phJS, maxSpareCap), waits: spare(l.waits, maxSpareCap), waitsSpare: spare(l.waitsSpare, maxSpareCap),
+		waitN: spare(l.waitN, maxSpareCap), arrived: spare(l.arrived, maxSpareCap), phCat: spare(l.phCat, maxSpareCap*64),
+	}
+	b.lists = append(b.lists, spareLists{l: l, phs: spare(phs, maxSpareCap)})
+}
+
+// spare returns list emptied, its array cleared, or nil when its capacity
+// is above max.
+func spare[T any](list []T, max int) []T {
+	if cap(list) > max {
+		return nil
+	}
+	list = list[:cap(list)]
+	clear(list)
+	return list[:0]
+}
+
+// maxSpareMaps bounds the emptied records of yielded placeholders a block
+// keeps, and maxSpareMapLen the size of each (a map keeps the capacity of
+// its largest size).
+const (
+	maxSpareMaps   = 4
+	maxSpareMapLen = 128
+)
+
+// takePhMap returns an empty record of yielded placeholders for a
+// surface: one a block's end emptied (sparePhMap), else a new one. (Sized
+// for a few dozen: growing it from empty cost more than the inserts;
+// surfaceState.compact moves what stays to a map of its size at the
+// block's end.)
+func (e *progressiveEngine) takePhMap() map[string]struct{} {
+	if b := e.scratch; b != nil && len(b.phMaps) > 0 {
+		m := b.phMaps[len(b.phMaps)-1]
+		b.phMaps[len(b.phMaps)-1] = nil
+		b.phMaps = b.phMaps[:len(b.phMaps)-1]
+		return m
+	}
+	return make(map[string]struct{}, 32)
+}
+
+// sparePhMap keeps m, a surface's record of yielded placeholders that
+// surfaceState.compact replaced (nothing else refers to it), emptied, for
+// the next block's takePhMap.
+func (e *progressiveEngine) sparePhMap(m map[string]struct{}) {
+	b := e.scratch
+	if m == nil || b == nil || len(b.phMaps) >= maxSpareMaps || len(m) > maxSpareMapLen {
+		return
+	}
+	clear(m)
+	b.phMaps = append(b.phMaps, m)
 }
