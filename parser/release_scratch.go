@@ -10,8 +10,8 @@ import "sync"
 // lists of components and surfaces processed and used, a component's old
 // placeholders, the component scanner's output, slots, keys, value frames
 // (its own and its checkpoint's) and side state (compSide), the healer's
-// output (every reader copies what it keeps of those), and what freeze
-// collects.
+// output and its copy of the last cut (every reader copies what it keeps
+// of those), and what freeze collects.
 
 // blockScratch is one set of pooled scratch lists.
 type blockScratch struct {
@@ -19,6 +19,7 @@ type blockScratch struct {
 	processedIn, inUse []*surfaceState
 	phsOld             []string
 	csOut, healOut     []byte
+	healLast           []byte
 	csSlots            []childSlot
 	csKeys             []keySpan
 	csVs, csMarkVs     []vframe
@@ -61,6 +62,7 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.phsOld, &b.phsOld, take)
 	moveList(&e.cs.out, &b.csOut, take)
 	moveList(&e.heal.out, &b.healOut, take)
+	moveList(&e.heal.last.out, &b.healLast, take)
 	moveList(&e.cs.slots, &b.csSlots, take)
 	moveList(&e.cs.keys, &b.csKeys, take)
 	moveList(&e.cs.vs, &b.csVs, take)
@@ -74,6 +76,9 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 		}
 		b.csSide = nil
 	} else {
+		if e.cs.side != nil {
+			e.cs.side.letGo() // (before the buffer goes to the pool)
+		}
 		if b.csSide == nil {
 			b.csSide = e.cs.side
 		}
