@@ -2,6 +2,7 @@ package parser
 
 import (
 	"encoding/json"
+	"sync"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
@@ -19,7 +20,14 @@ type jsonDecoder struct {
 	// reuse instead of decoding them again.
 	known map[int]knownObject
 	base  int
+	// elems holds the elements of the lists being decoded, innermost
+	// last: each list is then allocated once, at its size (see
+	// decodeElems).
+	elems []any
 }
+
+// decodeElems holds the emptied element stacks of finished decoders.
+var decodeElems = sync.Pool{New: func() any { return new([]any) }}
 
 // knownObject is an object decoded before (a map, or a *fastComp read at
 // byte level), and the offset just past it.
@@ -37,8 +45,14 @@ func decodeObject(b []byte) (map[string]any, bool) {
 // decodeObjectKnown is decodeObject reusing the objects in known (keyed by
 // offset, b starting at offset base).
 func decodeObjectKnown(b []byte, base int, known map[int]knownObject) (map[string]any, bool) {
-	d := jsonDecoder{b: b, known: known, base: base}
+	st := decodeElems.Get().(*[]any)
+	d := jsonDecoder{b: b, known: known, base: base, elems: *st}
 	v := d.value(0)
+	if cap(d.elems) <= 4*keepScratch {
+		clear(d.elems[:cap(d.elems)])
+		*st = d.elems[:0]
+		decodeElems.Put(st)
+	}
 	d.ws()
 	if m, ok := v.(map[string]any); ok && !d.err && d.i == len(b) {
 		return m, true
@@ -104,22 +118,24 @@ func (d *jsonDecoder) value(depth int) any {
 		}
 	case c == '[':
 		d.i++
-		list := make([]any, 0, 4)
 		d.ws()
 		if d.i < len(d.b) && d.b[d.i] == ']' {
 			d.i++
-			return list
+			return []any{}
 		}
+		base := len(d.elems)
 		for {
 			v := d.value(depth + 1)
 			if d.err {
 				return nil
 			}
-			list = append(list, v)
+			d.elems = append(d.elems, v)
 			if !d.sep(']') {
 				if d.err {
 					return nil
 				}
+				list := append(make([]any, 0, len(d.elems)-base), d.elems[base:]...)
+				d.elems = d.elems[:base]
 				return list
 			}
 		}

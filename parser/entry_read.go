@@ -113,13 +113,12 @@ func (l emptyList) listField() string {
 // fastComp is a component read at byte level. Its bytes are immutable once
 // built, except while owned; pns is a cache filled when it is processed.
 type fastComp struct {
-	id       string
-	src      []byte      // compact JSON of the component
-	slots    []childSlot // child ids, in byte order
-	emptyObj bool        // an empty object in it (v0.8: in its definition)
-	inline   [2]childSlot
-	empty    []emptyList // its empty child lists
-	pns      []*phName   // placeholders of the slots, once looked up
+	id     string
+	src    []byte      // compact JSON of the component
+	slots  []childSlot // child ids, in byte order
+	inline [2]childSlot
+	empty  []emptyList // its empty child lists
+	pns    []*phName   // placeholders of the slots, once looked up
 	// arrived caches, for the surface arrivedIn, which of the first 64
 	// slots name a component that arrived (a component never leaves its
 	// surface's table, so a set bit stays true).
@@ -129,9 +128,15 @@ type fastComp struct {
 	// arrived when it was last processed in arrivedIn (still missing
 	// unless an arrival woke its entry since).
 	missing uint64
+	// emptyObj: an empty object in it (v0.8: in its definition). (The
+	// bools are together: the struct stays in the 176-byte size class.)
+	emptyObj bool
 	// owned: a healed partial component that only its entry holds, which
 	// may be updated in place as it grows (see growFast).
 	owned bool
+	// pnsOwn: pns is an array growFast made for fc, which no other
+	// component shares (see putFastEnt): growFast may reuse it.
+	pnsOwn bool
 	// rewrote: read in its canonical encoding (compScanner.rewrote): its
 	// entries compare by value (see putFastEnt).
 	rewrote bool
@@ -456,8 +461,11 @@ func (c *compScanner) ownID() []byte {
 
 // result copies the scanned component into a new fastComp.
 func (c *compScanner) result(names *idNames) *fastComp {
-	src := make([]byte, len(c.out))
-	copy(src, c.out)
+	return c.resultIn(names, append(make([]byte, 0, len(c.out)), c.out...))
+}
+
+// resultIn is result with src, a copy of c.out, as the component's bytes.
+func (c *compScanner) resultIn(names *idNames, src []byte) *fastComp {
 	fc := &fastComp{id: names.id(c.ownID()), src: src, emptyObj: c.emptyObj, empty: append([]emptyList(nil), c.empty...), rewrote: c.rewrote}
 	if n := len(c.slots); n <= len(fc.inline) {
 		fc.slots = fc.inline[:n:n]

@@ -10,12 +10,13 @@ import "sync"
 // lists of components and surfaces processed and used, a component's old
 // placeholders, the component scanner's output, slots, keys, value frames
 // (its own and its checkpoint's) and side state (compSide), the healer's
-// output (every reader copies what it keeps of those), and what freeze
-// collects; and the maps and holder of chunks of the caches of names
-// (idNames), emptied. Two kinds of garbage go the same way for reuse: the
-// lists of a component whose children all arrived (dropEmptyLists), within
-// a block and beyond, and a surface's record of yielded placeholders that
-// its compaction at a block's end replaced (sparePhMap).
+// output and its copy of the last cut (every reader copies what it keeps
+// of those), and what freeze collects; and the maps and holder of chunks
+// of the caches of names (idNames), emptied. Two kinds of garbage go the
+// same way for reuse: the lists of a component whose children all arrived
+// (dropEmptyLists), within a block and beyond, and a surface's record of
+// yielded placeholders that its compaction at a block's end replaced
+// (sparePhMap).
 
 // blockScratch is one set of pooled scratch lists.
 type blockScratch struct {
@@ -23,6 +24,7 @@ type blockScratch struct {
 	processedIn, inUse []*surfaceState
 	phsOld             []string
 	csOut, healOut     []byte
+	healLast           []byte
 	csSlots            []childSlot
 	csKeys             []keySpan
 	csVs, csMarkVs     []vframe
@@ -71,6 +73,7 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.phsOld, &b.phsOld, take)
 	moveList(&e.cs.out, &b.csOut, take)
 	moveList(&e.heal.out, &b.healOut, take)
+	moveList(&e.heal.last.out, &b.healLast, take)
 	moveList(&e.cs.slots, &b.csSlots, take)
 	moveList(&e.cs.keys, &b.csKeys, take)
 	moveList(&e.cs.vs, &b.csVs, take)
@@ -94,6 +97,9 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 		}
 		b.csSide = nil
 	} else {
+		if e.cs.side != nil {
+			e.cs.side.letGo() // (before the buffer goes to the pool)
+		}
 		if b.csSide == nil {
 			b.csSide = e.cs.side
 		}

@@ -311,7 +311,7 @@ func (e *progressiveEngine) objectClosed(f pframe) error {
 			if fc == nil {
 				fc = e.fastResult(ent)
 			}
-			fc.owned = false // shared with the enclosing message from now on
+			e.disown(fc) // shared with the enclosing message from now on
 			s.remember(f.start, fc)
 			s.stubs++
 			if !fc.emptyObj && renderable {

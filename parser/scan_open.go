@@ -1,6 +1,8 @@
 package parser
 
 import (
+	"unsafe"
+
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -85,10 +87,7 @@ func (e *progressiveEngine) sniffComponents() {
 		sc := e.state(e.surface)
 		ent := e.csEntry(sc)
 		if e.growFast(sc, ent) == nil {
-			fc := e.fastResult(ent)
-			if (ent == nil || ent.fast != fc) && e.putFastEnt(sc, fc, ent) {
-				fc.owned = true
-			}
+			e.openResult(sc, ent)
 		}
 		e.dirty = true
 	}
@@ -131,17 +130,23 @@ func (e *progressiveEngine) growFast(sc *surfaceState, ent *compEntry) *fastComp
 		fc.arrived &= 1<<k - 1 // slots from k on name other ids
 		fc.missing &= 1<<k - 1
 	}
-	if !same && fc.pns != nil {
-		// A fresh cache (the old one may be shared, see putFast) that keeps
-		// the placeholders of the unchanged slots.
-		pns := make([]*phName, len(c.slots))
-		copy(pns, fc.pns[:k])
-		fc.pns = pns
+	if n := len(c.slots); !same && fc.pns != nil {
+		// The cache keeps the placeholders of the unchanged slots: in
+		// place when its array is fc's alone, else in a fresh one (the old
+		// one may be shared, see putFastEnt), with room for a list that
+		// grows.
+		if fc.pnsOwn && n <= cap(fc.pns) {
+			fc.pns = fc.pns[:n]
+			clear(fc.pns[k:])
+		} else {
+			pns := make([]*phName, n, max(n, 2*len(fc.pns)))
+			copy(pns, fc.pns[:k])
+			fc.pns, fc.pnsOwn = pns, true
+		}
 	}
 	// The entry's processed form may share the old bytes: it is stale
 	// (record) and recomputed before it is read again.
-	fc.src = append(fc.src[:0], c.out...)
-	fc.slots = append(fc.slots[:0], c.slots...)
+	e.holdSrc(fc, ent)
 	fc.empty = append(fc.empty[:0], c.empty...)
 	refs, self := ent.refs, ent.selfRef
 	if !same {
@@ -155,6 +160,98 @@ func (e *progressiveEngine) growFast(sc *surfaceState, ent *compEntry) *fastComp
 	// (Slots appended to a list: processGrown looks up the new ones.)
 	ent.slotsKept = kept && k == oldN
 	return fc
+}
+
+// openResult is fastResult for a component still arriving, which its
+// entry (ent, or a new one) then holds alone (owned) if it changed: a new
+// one's bytes are in the open buffer if no other component holds it (see
+// holdSrc).
+func (e *progressiveEngine) openResult(sc *surfaceState, ent *compEntry) {
+	c, x := &e.cs, e.cs.x()
+	if ent != nil && ent.fast != nil && string(ent.fast.src) == string(c.out) {
+		return
+	}
+	if x.holder != nil && x.holderEnt.fast != x.holder {
+		x.letGo() // (its entry took another: it is no one's)
+	}
+	var fc *fastComp
+	if x.holder == nil {
+		x.open = append(x.open[:0], c.out...)
+		fc = c.resultIn(&e.names, x.open)
+	} else {
+		fc = c.result(&e.names)
+	}
+	if !e.putFastEnt(sc, fc, ent) {
+		return // (fc is dropped)
+	}
+	fc.owned = true
+	if x.holder == nil {
+		x.holder, x.holderEnt = fc, sc.comps[fc.id]
+	}
+}
+
+// holdSrc sets fc.src and fc.slots, for fc the owned component of entry
+// ent (see growFast), to the bytes and slots just read (e.cs): in the
+// open buffers (compSide.open, openSlots) unless another component holds
+// them (rare: a component inside a component), so that a component
+// growing chunk by chunk does not regrow arrays of its own. disown gives
+// it arrays of their size when it completes, and so does the end of the
+// block (putScratch), when the buffers go to the pool.
+func (e *progressiveEngine) holdSrc(fc *fastComp, ent *compEntry) {
+	x := e.cs.x()
+	if x.holder != nil && x.holder != fc && x.holderEnt.fast != x.holder {
+		x.letGo() // (its entry took another: it is no one's)
+	}
+	c := &e.cs
+	if x.holder != fc {
+		if x.holder != nil {
+			fc.src = append(fc.src[:0], c.out...)
+			fc.slots = append(fc.slots[:0], c.slots...)
+			return
+		}
+		x.holder, x.holderEnt = fc, ent
+	}
+	x.open = append(x.open[:0], c.out...)
+	fc.src = x.open
+	if n := len(c.slots); n <= len(fc.inline) {
+		fc.slots = fc.inline[:n:n]
+		copy(fc.slots, c.slots)
+	} else {
+		x.openSlots = append(x.openSlots[:0], c.slots...)
+		fc.slots = x.openSlots
+	}
+}
+
+// disown notes that fc, the component e.cs just read, completed: from now
+// on it is shared with its message (see objectClosed), so it gets bytes
+// of its own.
+func (e *progressiveEngine) disown(fc *fastComp) {
+	fc.owned = false
+	if x := e.cs.side; x != nil && x.holder == fc {
+		x.letGo()
+	}
+}
+
+// letGo copies the bytes and slots of the component holding the open
+// buffers, if one does, to arrays of their size (and its entry's
+// processed form when that shares them), and frees the buffers.
+func (x *compSide) letGo() {
+	fc, ent := x.holder, x.holderEnt
+	if fc == nil {
+		return
+	}
+	x.holder, x.holderEnt = nil, nil
+	if len(fc.src) > 0 && unsafe.SliceData(fc.src) == unsafe.SliceData(x.open) {
+		src := append(make([]byte, 0, len(fc.src)), fc.src...)
+		if p := ent.pjson; ent.shared && len(p) > 0 && len(p) <= len(src) && unsafe.SliceData(p) == unsafe.SliceData(x.open) {
+			// (A stale form keeps its length until it is processed again.)
+			ent.pjson = src[:len(p)]
+		}
+		fc.src = src
+	}
+	if n := len(fc.slots); n > 0 && unsafe.SliceData(fc.slots) == unsafe.SliceData(x.openSlots) {
+		fc.slots = append(make([]childSlot, 0, n), fc.slots...)
+	}
 }
 
 // appendedRefs is fc.refs for a component whose child ids only grew at
