@@ -87,7 +87,6 @@ func (ent *compEntry) waits() []string {
 // waitRef records that a component's processed form (of generation gen)
 // holds a placeholder for a missing child.
 type waitRef struct {
-	id  string
 	ent *compEntry
 	gen uint32
 }
@@ -416,7 +415,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 		inbound, depth := int32(0), 0
 		if tg := s.findTarget(id); tg != nil {
 			for _, w := range tg.waiters {
-				if pe := s.comps[w.id]; pe != nil && pe == w.ent && pe.gen == w.gen {
+				if pe := s.comps[w.ent.id]; pe != nil && pe == w.ent && pe.gen == w.gen {
 					if pe.woken == 0 {
 						s.wokenN++
 					}

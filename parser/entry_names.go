@@ -28,13 +28,16 @@ type nameChunks struct {
 // encChunk is the size of a chunk of placeholder encodings.
 const encChunk = 512
 
-// phName is the placeholder of a missing child.
+// phName is the placeholder of a missing child: "loading_" and its id.
 type phName struct {
-	id, ph string
-	js     []byte // encoding of the placeholder component
-	mark   uint64 // processing epoch it was last used in (see processFast)
-	idx    int    // its index in that processing's waits
+	ph   string
+	js   []byte // encoding of the placeholder component
+	mark uint64 // processing epoch it was last used in (see processFast)
+	idx  int32  // its index in that processing's waits
 }
+
+// id is the child's id.
+func (p *phName) id() string { return p.ph[len("loading_"):] }
 
 // maxNames bounds the interned names (the tables start afresh beyond it).
 const maxNames = 1 << 16
@@ -99,14 +102,10 @@ func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) [
 	if at := len(js) - len(`"}`) - len(id); plainString(id) && at >= len("loading_") {
 		// js ends with "loading_<id>"} (never written to: in place).
 		p.ph = unsafe.String(&js[at-len("loading_")], len("loading_")+len(id))
-		p.id = p.ph[len("loading_"):]
 	} else {
-		if b != nil {
-			id = string(b)
-		}
-		p.id, p.ph = id, "loading_"+id
+		p.ph = "loading_" + id
 	}
-	n.phs[p.id] = p
+	n.phs[p.id()] = p
 	return p
 }
 

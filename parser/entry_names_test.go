@@ -42,9 +42,9 @@ func TestPlaceholdersKeepPastRelease(t *testing.T) {
 			var made []kept
 			for _, id := range tc.ids {
 				p := e.names.placeholderOf(id, testPlaceholderJSON)
-				made = append(made, kept{p: p, id: strings.Clone(p.id), ph: strings.Clone(p.ph), js: string(p.js)})
-				if p.id != id || p.ph != "loading_"+id || string(p.js) != string(testPlaceholderJSON(nil, id)) {
-					t.Fatalf("placeholder of %q: id %q, ph %q, js %s", id, p.id, p.ph, p.js)
+				made = append(made, kept{p: p, id: strings.Clone(p.id()), ph: strings.Clone(p.ph), js: string(p.js)})
+				if p.id() != id || p.ph != "loading_"+id || string(p.js) != string(testPlaceholderJSON(nil, id)) {
+					t.Fatalf("placeholder of %q: id %q, ph %q, js %s", id, p.id(), p.ph, p.js)
 				}
 			}
 			// The block ends; the next blocks (of this engine, and of
@@ -66,9 +66,9 @@ func TestPlaceholdersKeepPastRelease(t *testing.T) {
 				eng.putScratch()
 			}
 			for _, k := range made {
-				if k.p.id != k.id || k.p.ph != k.ph || string(k.p.js) != k.js {
+				if k.p.id() != k.id || k.p.ph != k.ph || string(k.p.js) != k.js {
 					t.Errorf("placeholder of %q changed after the release: id %q, ph %q, js %s; want %q, %q, %s",
-						k.id, k.p.id, k.p.ph, k.p.js, k.id, k.ph, k.js)
+						k.id, k.p.id(), k.p.ph, k.p.js, k.id, k.ph, k.js)
 				}
 			}
 		})

@@ -239,8 +239,8 @@ func (p *placeholderSet) placeMissing(fc *fastComp, i int, epoch uint64) {
 		p.waitN[pn.idx]++
 		return
 	}
-	pn.idx = len(p.waits)
-	p.waits = append(p.waits, pn.id)
+	pn.idx = int32(len(p.waits))
+	p.waits = append(p.waits, pn.id())
 	p.waitN = append(p.waitN, 1)
 }
 

@@ -164,9 +164,9 @@ func (e *progressiveEngine) appendSlots(s *surfaceState, ent *compEntry, from in
 		}
 		ent.phs = appendOne(ent.phs, pn.ph, l.phsOne[:])
 		l.phJS = appendOne(l.phJS, pn.js, l.phJSOne[:])
-		l.waits = appendOne(l.waits, pn.id, l.waitsOne[:])
+		l.waits = appendOne(l.waits, pn.id(), l.waitsOne[:])
 		l.waitN = appendOne(l.waitN, 1, l.waitNOne[:])
-		e.addWaiter(s, pn.id, waitRef{id: ent.id, ent: ent, gen: ent.gen})
+		e.addWaiter(s, pn.id(), waitRef{ent: ent, gen: ent.gen})
 		added = true
 	}
 	return added

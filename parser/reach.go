@@ -322,7 +322,7 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	// ones; otherwise all of them, in a new generation (the registrations
 	// of older generations no longer count), so that each missing child
 	// wakes the component exactly once.
-	e.registerWaits(s, id, ent, oldWaits)
+	e.registerWaits(s, ent, oldWaits)
 	if ent.usesBuf {
 		s.bufDeps[id] = struct{}{}
 	} else {
@@ -395,7 +395,7 @@ func isSubsequence(sub, list []string) bool {
 // that was cut and grew). When such a registration is costly to find, all
 // the waits are registered again in a new generation instead (the
 // registrations of older generations no longer count).
-func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compEntry, oldWaits []string) {
+func (e *progressiveEngine) registerWaits(s *surfaceState, ent *compEntry, oldWaits []string) {
 	waits := ent.waits()
 	k := 0
 	for k < len(oldWaits) && k < len(waits) && oldWaits[k] == waits[k] {
@@ -403,7 +403,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 	}
 	if k == len(oldWaits) {
 		for _, w := range waits[k:] {
-			e.addWaiter(s, w, waitRef{id: id, ent: ent, gen: ent.gen})
+			e.addWaiter(s, w, waitRef{ent: ent, gen: ent.gen})
 		}
 		return
 	}
@@ -420,7 +420,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 		if tg := s.findTarget(w); tg != nil && len(tg.waiters) > 4 {
 			ent.gen++
 			for _, w := range waits {
-				e.addWaiter(s, w, waitRef{id: id, ent: ent, gen: ent.gen})
+				e.addWaiter(s, w, waitRef{ent: ent, gen: ent.gen})
 			}
 			return
 		}
@@ -446,7 +446,7 @@ func (e *progressiveEngine) registerWaits(s *surfaceState, id string, ent *compE
 	}
 	for _, w := range newT {
 		if !inOld.has(w) {
-			e.addWaiter(s, w, waitRef{id: id, ent: ent, gen: ent.gen})
+			e.addWaiter(s, w, waitRef{ent: ent, gen: ent.gen})
 		}
 	}
 }

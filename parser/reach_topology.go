@@ -57,6 +57,9 @@ func (s *surfaceState) makeReachable(id string, depth int) {
 		if ent.valid < 0 {
 			s.invalid++
 		}
+		if cap(s.sorted) == 0 { // (at most every component: as many as order holds room for)
+			s.sorted = make([]*compEntry, 0, max(4, cap(s.order)))
+		}
 		s.sorted = append(s.sorted, ent)
 		s.sortedStale = true
 		s.phsVer++

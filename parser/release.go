@@ -137,6 +137,8 @@ func (e *progressiveEngine) freezeUsed() {
 		if s.freeze(&e.freezeSc) {
 			e.freezes++
 			e.frozenWork += len(s.frozen.comps)
+		} else {
+			s.order, s.tgts = clip(s.order), clip(s.tgts) // (a frozen surface drops them)
 		}
 		e.inUse[i] = nil
 	}
@@ -175,10 +177,11 @@ func (e *progressiveEngine) releaseNames() {
 
 // compact drops what a surface keeps only while its components arrive:
 // its scratch lists (empty between yields), the spare capacity of its
-// lists (arrival order, targets) and the placeholders yielded of children
-// that arrived since. A component never leaves its surface's table, so
-// once every component that used such a placeholder was processed again
-// (none that names it is woken), no component uses it, nor can again:
+// lists (arrival order, targets: freezeUsed's, for a surface in use) and
+// the placeholders yielded of children that arrived since. A component
+// never leaves its surface's table, so once every component that used
+// such a placeholder was processed again (none that names it is woken),
+// no component uses it, nor can again:
 // whether it was yielded is never asked again (phWasYielded). The one
 // exception is a placeholder that also reads as another:
 // "loading_children_<id>", which is also component <id>'s placeholder for
@@ -194,8 +197,9 @@ func (s *surfaceState) compact() map[string]struct{} {
 	}
 	// The snapshot's placeholders, built again when needed.
 	s.phPart, s.phBuf, s.phPartV = nil, nil, 0
-	s.order = clip(s.order)
-	s.tgts = clip(s.tgts)
+	if !s.inUse { // (else freezeUsed clips them if it does not freeze s)
+		s.order, s.tgts = clip(s.order), clip(s.tgts)
+	}
 	// A woken component (one whose children arrived since it was
 	// processed: a large one waiting for more, or one no longer reachable)
 	// may still name the placeholders of arrived children: those stay.
