@@ -4,20 +4,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-// testPlaceholderJSON encodes a placeholder as appendChildPlaceholderJSON
-// does for v0.9 (its id last, "loading_" before the child id).
-func testPlaceholderJSON(b []byte, id string) []byte {
-	b = append(b, `{"component":"Row","children":[],"id":`...)
-	at := len(b) + 1
-	b = appendJSONString(b, id)
-	n := len(b)
-	b = append(b, "loading_"...)
-	copy(b[at+len("loading_"):], b[at:n])
-	copy(b[at:], "loading_")
-	return append(b, '}')
-}
+// testPlaceholderJSON encodes a v0.9 placeholder as the engine does.
+var testPlaceholderJSON = (&progressiveEngine{fam: protocol.FamilyV09}).appendChildPlaceholderJSON
 
 // TestPlaceholdersKeepPastRelease: the placeholders made in a block keep
 // their names and encodings after the caches are released and reused (their
