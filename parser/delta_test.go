@@ -310,12 +310,14 @@ func TestDeltaMatchesProgressiveOnSuite(t *testing.T) {
 			// last, which the reference merges), when the case is one data
 			// model message.
 			full, ferr := runMode(t, ModeComplete, cat, chunks)
+			var c *uiState
 			if ferr == 0 && len(full) > 0 {
-				if err := diffStates("data (complete vs delta)", applyAll(t, full).data, d.data); err != nil {
+				c = applyAll(t, full)
+				if err := diffStates("data (complete vs delta)", c.data, d.data); err != nil {
 					t.Error(err)
 				}
 			}
-			if err := checkDeltaDataMerged(bytes.Join(chunks, nil), delta, p, d); err != nil {
+			if err := checkDeltaDataMerged(bytes.Join(chunks, nil), delta, p, d, c); err != nil {
 				t.Error(err)
 			}
 		})
@@ -332,8 +334,9 @@ func TestDeltaMatchesProgressiveOnSuite(t *testing.T) {
 // progressive mode (as the reference) may skip a message whose entries were
 // all yielded before, and it drops one without data (a removal), so the
 // comparison is then with the complete messages (FuzzModesAgree,
-// TestDeltaMatchesCompleteOnCorpus).
-func checkDeltaDataMerged(in []byte, deltaMsgs []json.RawMessage, prog, delta *uiState) error {
+// TestDeltaMatchesCompleteOnCorpus). Where progressive mode's data differs
+// from complete's (nil: not known), delta's must be complete's.
+func checkDeltaDataMerged(in []byte, deltaMsgs []json.RawMessage, prog, delta, complete *uiState) error {
 	if bytes.Count(in, []byte(`"updateDataModel"`))+bytes.Count(in, []byte(`"dataModelUpdate"`)) > 1 {
 		return nil
 	}
@@ -346,7 +349,17 @@ func checkDeltaDataMerged(in []byte, deltaMsgs []json.RawMessage, prog, delta *u
 			return nil
 		}
 	}
-	return diffStates("data, merged (progressive vs delta)", prog.merged, delta.merged)
+	err := diffStates("data, merged (progressive vs delta)", prog.merged, delta.merged)
+	if err != nil && complete != nil && diffStates("", complete.merged, delta.merged) == nil &&
+		diffStates("", complete.merged, prog.merged) != nil {
+		// Progressive mode lost what the complete message holds (the
+		// reference's quirk it keeps: a v0.8 entry completing in the
+		// message's last chunk that its de-duplication skips, see
+		// progressiveDeltaCases); delta mode keeps its contract, the
+		// complete messages' data.
+		return nil
+	}
+	return err
 }
 
 // runThreeModes runs whole in complete mode and chunks in the progressive

@@ -59,6 +59,28 @@ var progressiveDeltaCases = []struct {
 		in:    `<a2ui-json>{"dataModelUpdate": {"surfaceId": "s", "contents": [{"key": "m", "valueMap": {"a": 1}}, {"key": "a", "valueString": "x"}]}}</a2ui-json>`,
 	},
 	{
+		// The last element completes in the chunk that ends the message,
+		// so no sniff sees it; the reference's de-duplication, which reads
+		// no "value" member (dedupeEncoded), finds only the valueMap the
+		// sniffs recorded, and progressive mode skips the complete
+		// message: its data loses the "value" entry the complete message
+		// holds. Delta mode keeps its contract, the complete message's
+		// data (checkDeltaDataMerged).
+		name:  "a v0.8 entry with a value member completing the message, after an object valueMap",
+		chunk: 22,
+		in:    `<a2ui-json>{"dataModelUpdate":{"surfaceId": "0", "contents": [{"key": "0", "valueMap": {"0":10}}, {"key": "0", "value": "0"}]}}`,
+	},
+	{
+		// The same within the v0.8 schema: the open element of key k
+		// supersedes its complete one (latestEntries), so the last sniff
+		// yields no entry, and the complete message's k ("a") is what the
+		// sniff recorded: progressive mode skips it and never yields k.
+		// Delta mode yields k, as the complete message holds it.
+		name:  "a v0.8 key repeated with its value in the message's last chunk",
+		chunk: 22,
+		in:    `<a2ui-json>{"dataModelUpdate":{"surfaceId": "s", "contents": [{"key": "k", "valueString": "a"}, {"key": "k", "valueString": "a"}]}}</a2ui-json>`,
+	},
+	{
 		// An object closed with ']' (a lost count of brackets, read the
 		// reference's way): the last healed cut loses the member "":"" it
 		// had; progressive mode yields the whole value, delta mode the
@@ -96,7 +118,11 @@ func checkProgressiveDelta(t *testing.T, n int, in []byte, g *pathGolden, key st
 	if err := diffStates("components", p.comps, d.comps); err != nil {
 		t.Fatal(err)
 	}
-	if err := checkDeltaDataMerged(in, delta, p, d); err != nil {
+	var c *uiState
+	if full, ferr := runMode(t, ModeComplete, nil, [][]byte{in}); ferr == 0 && len(full) > 0 {
+		c = applyAll(t, full)
+	}
+	if err := checkDeltaDataMerged(in, delta, p, d, c); err != nil {
 		t.Fatal(err)
 	}
 	g.checkModes(t, key, renderCanonical, [][][]byte{chunks})
