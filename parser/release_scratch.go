@@ -81,22 +81,20 @@ func (e *progressiveEngine) moveScratch(b *blockScratch, take bool) {
 	moveList(&e.freezeSc.ents, &b.freezeEnts, take)
 	moveList(&e.freezeSc.tgts, &b.freezeTgts, take)
 	// The caches of names, emptied (see idNames.release): the engine's
-	// own, if it made some outside a block, are kept.
+	// own, if it made some outside a block, are kept. And the reader's
+	// side state, its open buffers let go first.
 	if take {
 		if e.names.ids == nil && e.names.phs == nil && e.names.ch == nil {
 			e.names = b.names
 		}
 		b.names = idNames{}
-	} else {
-		b.names, e.names = e.names, idNames{}
-	}
-	if take {
 		if e.cs.side == nil && b.csSide != nil {
 			e.cs.side = b.csSide
 			e.cs.side.reset()
 		}
 		b.csSide = nil
 	} else {
+		b.names, e.names = e.names, idNames{}
 		if e.cs.side != nil {
 			e.cs.side.letGo() // (before the buffer goes to the pool)
 		}

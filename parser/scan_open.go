@@ -171,9 +171,7 @@ func (e *progressiveEngine) openResult(sc *surfaceState, ent *compEntry) {
 	if ent != nil && ent.fast != nil && string(ent.fast.src) == string(c.out) {
 		return
 	}
-	if x.holder != nil && x.holderEnt.fast != x.holder {
-		x.letGo() // (its entry took another: it is no one's)
-	}
+	x.letGoOrphan()
 	var fc *fastComp
 	if x.holder == nil {
 		x.open = append(x.open[:0], c.out...)
@@ -199,9 +197,7 @@ func (e *progressiveEngine) openResult(sc *surfaceState, ent *compEntry) {
 // block (putScratch), when the buffers go to the pool.
 func (e *progressiveEngine) holdSrc(fc *fastComp, ent *compEntry) {
 	x := e.cs.x()
-	if x.holder != nil && x.holder != fc && x.holderEnt.fast != x.holder {
-		x.letGo() // (its entry took another: it is no one's)
-	}
+	x.letGoOrphan()
 	c := &e.cs
 	if x.holder != fc {
 		if x.holder != nil {
@@ -228,6 +224,14 @@ func (e *progressiveEngine) holdSrc(fc *fastComp, ent *compEntry) {
 func (e *progressiveEngine) disown(fc *fastComp) {
 	fc.owned = false
 	if x := e.cs.side; x != nil && x.holder == fc {
+		x.letGo()
+	}
+}
+
+// letGoOrphan lets the open buffers go when the component holding them
+// is no longer its entry's (the entry took another: it is no one's).
+func (x *compSide) letGoOrphan() {
+	if x.holder != nil && x.holderEnt.fast != x.holder {
 		x.letGo()
 	}
 }
