@@ -16,21 +16,44 @@ import (
 // or where an invalid message's report is needed. The comparison encoding
 // is the one read, so that a string with invalid UTF-8 (written \xHH,
 // which is not JSON) goes to the schema library, which sees the string as
-// it is. A catalog does not select another component path: the
-// byte-level reader takes a type's reference fields of its own
-// (compScanner.catalogRead, entry_refs.go), and renderable checks a v0.8
-// definition's required properties.
+// it is; a component read at byte level is its bytes there (invalid UTF-8
+// in them, raw, fails the fast validator's parse as \xHH does). A catalog
+// does not select another component path: the byte-level reader takes a
+// type's reference fields of its own (compScanner.catalogRead,
+// entry_refs.go), and renderable checks a v0.8 definition's required
+// properties.
 
 // validate is e.cat.Validate([]any{msg}) (nil without a catalog): the
 // error, with its report, of an invalid message. Without strict there are
 // no root or orphan checks, as the reference validates a complete message
-// before handling it.
+// before handling it. A valid message is judged on what the engine has:
+// the fast verdict on its encoding, where a component read at byte level
+// is its bytes, and the integrity checks on its components' ids and
+// references (integrityOK). Only a message those cannot pass is decoded
+// again in full (withoutStubs), for the integrity checks or the schema
+// library and their report.
 func (e *progressiveEngine) validate(msg map[string]any, strict bool) error {
 	if e.cat == nil {
 		return nil
 	}
+	err := e.judge(msg, strict)
+	if validateSeen != nil {
+		validateSeen(e, msg, strict, err)
+	}
+	return err
+}
+
+// validateSeen, set by tests only, sees each of validate's judgements.
+var validateSeen func(e *progressiveEngine, msg map[string]any, strict bool, err error)
+
+// judge is validate with a catalog.
+func (e *progressiveEngine) judge(msg map[string]any, strict bool) error {
+	valid, decided := e.fastVerdict(msg)
+	if valid && decided && e.integrityOK(msg) {
+		return nil
+	}
 	msg = e.withoutStubs(msg)
-	if valid, decided := e.fastVerdict(msg); valid && decided {
+	if valid && decided {
 		return protocol.ValidateIntegrity([]any{msg}, e.cat.RefFields, protocol.WithStrictIntegrity(strict))
 	}
 	return e.cat.Validate([]any{msg}, protocol.WithStrictIntegrity(strict))

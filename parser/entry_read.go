@@ -266,6 +266,23 @@ func (fc *fastComp) refs(names *idNames) ([]string, bool) {
 	return out, self
 }
 
+// eachRef calls f with the id of each reference of the component: the
+// ids refs lists, in slot order and with their repeats.
+func (fc *fastComp) eachRef(f func(id []byte)) {
+	if fc.nested {
+		fc.walkOrder()
+		for _, i := range fc.more.refs {
+			f(fc.slotID(int(i)))
+		}
+		return
+	}
+	for i, sl := range fc.slots {
+		if sl.field != cfOwnID { // (every other field is a reference's: see refs)
+			f(fc.slotID(i))
+		}
+	}
+}
+
 func containsBytes(list []string, b []byte) bool {
 	for _, x := range list {
 		if x == string(b) {
