@@ -52,6 +52,18 @@ func TestHealComponent(t *testing.T) {
 func TestHealOpenComponentMatchesHealComponent(t *testing.T) {
 	inputs := append(healInputsWithExample(t), struct{ name, in string }{
 		"cut ids", `<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children" : [ "a\"b" , "cd" ,"ef"]},{"id":"x","component":{"Row":{"children":{"explicitList":["g", "hi"]}}}},{"id":"y","component":"P","options":["Red","Green"],"children":[["n"]]}]}}]</a2ui-json>`,
+	}, struct{ name, in string }{
+		// Keys whose values mayCutOpen decides from the scanner's state, and
+		// those it leaves to mayCutString: an empty key, a quote in a key
+		// (the key keyBeforeColon finds is what follows it), valueString;
+		// keys that end like a child list's.
+		"value keys", `<a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"r","component":"Text","":"empty key","a\"text":"quote in key","te\u0078t":"escape in key","label" : "spaced","variant":"not cut","valueString":"https://x/y","valueString":"plain value","x\"valueString":"q","text\"x":"quote then other","xchildren":["ab","cd"],"a\"children":["ef","gh"]}]}}]</a2ui-json>`,
+	}, struct{ name, in string }{
+		// A block that lost count of its brackets (an extra '}' after its
+		// first message) is read by the scanner alone: junk before a ':'
+		// leaves no key there for mayCutString, whatever string came last;
+		// a stray ']' is dropped, leaving a list after the ':' for cutChildID.
+		"lost count", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"r","component":"Text","text" x: "abc def"},{"id":"c","component":"Column","children":]["ab","cd"]}]}}]</a2ui-json>`,
 	})
 	for _, tc := range inputs {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"unsafe"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -320,7 +321,7 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 			// entry_resume.go holds.)
 			out = rstripSpace(out[:s.strStart-start])
 			e.heal.cut, real = true, len(out)
-		case !mayCutString(f, s.strStart-start):
+		case !e.mayCutOpen(f, start):
 			return nil, false
 		default:
 			out = append(out, '"')
@@ -339,6 +340,26 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 	}
 	e.heal.out, e.heal.real = out, real
 	return out, true
+}
+
+// mayCutOpen is mayCutString for the open string of the scanner's buffer,
+// f being its bytes from offset start, stripped, without reading the bytes
+// before the string again where the grammar checked them: the scanner
+// knows whether the string is a value (strIsVal: after a ':'), and its key
+// (the last string closed, see keyFound), which keyBeforeColon finds too
+// unless it is empty or holds a quote byte.
+func (e *progressiveEngine) mayCutOpen(f []byte, start int) bool {
+	s := &e.sc
+	if !e.countLost {
+		if !s.strIsVal {
+			return true // (a key or an array element)
+		}
+		key := s.buf[s.lastStrA:s.lastStrB]
+		if len(key) > 0 && bytes.IndexByte(key, '"') < 0 && string(key) != "valueString" {
+			return s.valKeyCut // (cuttableKey(key))
+		}
+	}
+	return mayCutString(f, s.strStart-start)
 }
 
 // danglingKey reports whether the buffered text ends with an object key
