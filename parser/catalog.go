@@ -4,6 +4,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 	"github.com/buger/jsonparser"
 )
@@ -82,13 +83,7 @@ func (e *progressiveEngine) valid(msg map[string]any, strict bool) bool {
 // one component, and the references are the raw ones (its own id, if it
 // is one, never missing) plus its placeholders.
 func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool {
-	b := append(e.catBuf[:0], e.openComponentMessage()...)
-	b = append(b, ent.pjson...)
-	e.catBuf = append(b, e.closeComponentMessage(s.id)...)
-	valid, decided := e.verdict(e.catBuf)
-	if cap(e.catBuf) > maxCatBuf {
-		e.catBuf = nil
-	}
+	valid, decided, _ := e.componentVerdict(s.id, ent.pjson, "")
 	if decided {
 		return valid && !ent.selfRef && !slices.Contains(ent.phs, ent.id)
 	}
@@ -100,16 +95,68 @@ func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool
 // placeholder ph alone: the fast verdict on its bytes (a placeholder
 // references nothing, so no integrity check can fail), else the schema
 // library on the decoded message. (Its verdicts are cached per parser in
-// phValid, dropped at each block's release.)
+// phValid, dropped at each block's release.) Placeholders differ only in
+// their id, a JSON string: where the verdict does not read it, it is the
+// surface's for all of them (closingEnc.ph).
 func (e *progressiveEngine) placeholderValid(sid, ph string) bool {
-	b := append(e.catBuf[:0], e.openComponentMessage()...)
-	b = append(b, e.placeholderJSON(ph)...)
-	e.catBuf = append(b, e.closeComponentMessage(sid)...)
-	valid, decided := e.verdict(e.catBuf)
+	e.componentVerdicts(sid)
+	if c := &e.closing; c.ph == 1 || c.ph == -1 {
+		return c.ph == 1
+	}
+	valid, decided, free := e.componentVerdict(sid, e.placeholderJSON(ph), "id")
 	if decided {
+		if c := &e.closing; c.ph == 0 {
+			c.ph = 2 // the id matters
+			if free {
+				c.ph = int8(2*b2i(valid) - 1)
+			}
+		}
 		return valid
 	}
 	return e.valid(e.componentMessage(sid, []any{e.placeholder(ph)}), false)
+}
+
+// componentVerdict is the catalog's MessageVerdict on the component
+// message of comp (a component's encoding) about surface sid: judged on
+// comp alone (protocoltape.ComponentVerdict, with key as there), or where
+// that cannot tell, on the message's bytes (then free is false).
+func (e *progressiveEngine) componentVerdict(sid string, comp []byte, key string) (valid, decided, free bool) {
+	judge := e.componentVerdicts(sid)
+	if verdictAsked != nil {
+		verdictAsked(e.openComponentMessage(), e.closeComponentMessage(sid), comp, key)
+	}
+	if valid, decided, free = judge(unsafe.String(unsafe.SliceData(comp), len(comp)), key); decided {
+		return valid, decided, free
+	}
+	b := append(e.catBuf[:0], e.openComponentMessage()...)
+	b = append(b, comp...)
+	e.catBuf = append(b, e.closeComponentMessage(sid)...)
+	valid, decided = e.verdict(e.catBuf)
+	if cap(e.catBuf) > maxCatBuf {
+		e.catBuf = nil
+	}
+	return valid, decided, false
+}
+
+// verdictAsked, set by tests, sees each component message the engine asks
+// a verdict on: its wrapper and component, and key.
+var verdictAsked func(open, close, comp []byte, key string)
+
+// componentVerdicts returns the catalog's verdict on the component
+// messages about surface sid, kept with their closing (closingEnc).
+func (e *progressiveEngine) componentVerdicts(sid string) protocoltape.ComponentVerdict {
+	closing := e.closeComponentMessage(sid)
+	if c := &e.closing; c.judge == nil {
+		c.judge, c.ph = protocoltape.ComponentVerdicts(e.cat, e.openComponentMessage(), closing), 0
+	}
+	return e.closing.judge
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // fastVerdict is the catalog's fast verdict on msg's encoding.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -356,12 +357,17 @@ func (e *progressiveEngine) closeComponentMessage(sid string) []byte {
 	return b
 }
 
-// closingEnc is the last end of a component message encoded.
+// closingEnc is the last end of a component message encoded, with the
+// catalog's verdict on its messages of one component (judge, set by
+// componentVerdicts) and on its placeholders when it is the same for all
+// (ph: 1 valid, -1 invalid, 2 not the same, 0 not known yet).
 type closingEnc struct {
 	ok       bool
 	sid, ver string
 	fam      protocol.Family
 	enc      []byte
+	judge    protocoltape.ComponentVerdict
+	ph       int8
 }
 
 // componentMessage wraps components in the family's component message.

@@ -61,6 +61,10 @@ type Catalog struct {
 	names    []string
 	refs     map[string]refFields
 	required map[string][]string
+
+	// plans caches the plans of one-component messages by wrapper (see
+	// componentPlan).
+	plans componentPlans
 }
 
 type refFields struct{ single, list []string }

@@ -24,6 +24,11 @@ type fastRun struct {
 	tp    *jsontape.Tape
 	depth int
 	bail  bool // undecided: the caller takes the full path
+	// hole and probe serve the one-component plans (validate_component.go):
+	// hole is the token, an array item, whose checks probe answers (0,
+	// the root, is never an array item: none).
+	hole  int
+	probe *fastProbe
 }
 
 // valid reports whether token t satisfies n. With wantEval it also
@@ -63,6 +68,9 @@ func (r *fastRun) check(n *fsNode, t int, wantEval bool) (bool, uint64) {
 	if n.enumStrs != nil {
 		if kind != jsontape.String {
 			return false, 0
+		}
+		if r.probe != nil {
+			r.probe.reads(r.tp, t, false)
 		}
 		if _, ok := n.enumStrs[r.tp.Str(t)]; !ok {
 			return false, 0
@@ -198,6 +206,9 @@ func (r *fastRun) allOf(n *fsNode, t int, needEval bool) (bool, uint64) {
 			if v < 0 || r.tp.Kind(v) != jsontape.String {
 				return true, 0 // no branch's "if" holds
 			}
+			if r.probe != nil {
+				r.probe.reads(r.tp, v, false)
+			}
 			thens := n.switchThen[r.tp.Str(v)]
 			for _, s := range thens {
 				ok, e := r.valid(s, t, needEval)
@@ -332,7 +343,11 @@ func (r *fastRun) array(n *fsNode, t int) bool {
 	}
 	if n.items != nil {
 		for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j) {
-			if ok, _ := r.valid(n.items, j, false); !ok {
+			if j == r.hole {
+				if !r.query(n.items) {
+					return false
+				}
+			} else if ok, _ := r.valid(n.items, j, false); !ok {
 				return false
 			}
 		}
@@ -343,6 +358,9 @@ func (r *fastRun) array(n *fsNode, t int) bool {
 func (r *fastRun) string(n *fsNode, t int) bool {
 	if n.minLen < 0 && n.maxLen < 0 && n.pattern == nil {
 		return true
+	}
+	if r.probe != nil {
+		r.probe.reads(r.tp, t, false)
 	}
 	s := r.tp.Str(t)
 	if n.minLen >= 0 || n.maxLen >= 0 {
@@ -374,6 +392,14 @@ func (r *fastRun) number(n *fsNode, t int) bool {
 // does: numbers by value, objects regardless of key order.
 func (r *fastRun) equal(t int, want any) bool {
 	kind := r.tp.Kind(t)
+	if r.probe != nil {
+		switch want.(type) {
+		case map[string]any, []any:
+			r.probe.reads(r.tp, t, true)
+		default:
+			r.probe.reads(r.tp, t, false)
+		}
+	}
 	switch w := want.(type) {
 	case string:
 		return kind == jsontape.String && r.tp.Str(t) == w

@@ -14,7 +14,7 @@ import (
 // internal/protocoltape, which only the module's own packages can import.
 
 func init() {
-	protocoltape.Register(protocoltape.Hooks{ValidTape: validTapeHook, Error: tapeError})
+	protocoltape.Register(protocoltape.Hooks{ValidTape: validTapeHook, Error: tapeError, Components: componentsHook})
 }
 
 // MaxComponentDepth and jsontape.MaxDepth are one limit: the tape parser
@@ -30,6 +30,16 @@ func validTapeHook(c any, tp *jsontape.Tape) bool {
 		panic(fmt.Sprintf("protocol: ValidTape of a %T, not a *protocol.Catalog", c))
 	}
 	return cat.validTape(tp)
+}
+
+// componentsHook is (*Catalog).componentPlan for
+// protocoltape.ComponentVerdicts.
+func componentsHook(c any, open, close []byte) protocoltape.ComponentVerdict {
+	cat, ok := c.(*Catalog)
+	if !ok && c != nil {
+		panic(fmt.Sprintf("protocol: ComponentVerdicts of a %T, not a *protocol.Catalog", c))
+	}
+	return cat.componentPlan(open, close).judge
 }
 
 // tapeError maps an error of jsontape's Parse to the package's public

@@ -80,6 +80,15 @@ func (c *Catalog) tapeVerdict(tp *jsontape.Tape) (valid, decided bool) {
 // nesting depth): every string "path" member a valid path, functionCall
 // nesting at most MaxFunctionCallDepth.
 func fastLimitsOK(tp *jsontape.Tape) bool {
+	ok, _ := fastLimits(tp, jsontape.MaxDepth)
+	return ok
+}
+
+// fastLimits is fastLimitsOK, and deep when a value is more than room
+// containers deep (then ok means nothing; with room below MaxDepth, a
+// failed limit does not end the walk, so that deep is known).
+func fastLimits(tp *jsontape.Tape, room int) (ok, deep bool) {
+	ok = true
 	// The open containers: where each ends, its functionCall depth.
 	type frame struct {
 		end     int
@@ -91,6 +100,9 @@ func fastLimitsOK(tp *jsontape.Tape) bool {
 	for t := 0; t < tp.Len(); t++ {
 		for len(stack) > 0 && t >= stack[len(stack)-1].end {
 			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > room {
+			return false, true
 		}
 		// A value directly under a function call's "args" is one level
 		// deeper; what it contains inherits its level.
@@ -113,7 +125,9 @@ func fastLimitsOK(tp *jsontape.Tape) bool {
 				switch tp.Key(j) {
 				case "path":
 					if tp.Kind(j+1) == jsontape.String && !ValidPath(tp.Str(j+1)) {
-						return false
+						if ok = false; room >= jsontape.MaxDepth {
+							return false, false
+						}
 					}
 				case "call":
 					hasCall = true
@@ -123,7 +137,9 @@ func fastLimitsOK(tp *jsontape.Tape) bool {
 			}
 			if hasCall && args >= 0 {
 				if fn >= MaxFunctionCallDepth {
-					return false
+					if ok = false; room >= jsontape.MaxDepth {
+						return false, false
+					}
 				}
 			} else {
 				args = -1
@@ -131,5 +147,5 @@ func fastLimitsOK(tp *jsontape.Tape) bool {
 		}
 		stack = append(stack, frame{end: tp.Next(t), fnDepth: fn, args: args})
 	}
-	return true
+	return ok, false
 }

@@ -27,6 +27,24 @@ type Hooks struct {
 	// Error maps an error of jsontape's Parse to the protocol's public
 	// errors.
 	Error func(err error) error
+	// Components is ComponentVerdicts.
+	Components func(c any, open, close []byte) ComponentVerdict
+}
+
+// ComponentVerdict is a catalog's MessageVerdict on the message
+// open+comp+close of one component, judged on comp alone (open and close,
+// the wrapper, were judged once): when decided, the answer is
+// MessageVerdict's on the message, which decides it too; undecided, the
+// caller takes the message's path. With a key, free also reports that the
+// verdict is the same for every comp' that is comp but for the value of
+// comp's member key, a string (as long as comp' is JSON).
+type ComponentVerdict func(comp, key string) (valid, decided, free bool)
+
+// ComponentVerdicts returns the verdict of catalog c (a *protocol.Catalog)
+// on the messages of one component that open and close wrap (which it
+// does not keep). Safe for concurrent use, as the verdict it returns.
+func ComponentVerdicts(c any, open, close []byte) ComponentVerdict {
+	return hooks.Components(c, open, close)
 }
 
 var hooks Hooks

@@ -1,0 +1,255 @@
+package protocol
+
+import (
+	"sync"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
+)
+
+// The fast verdict on a message of one component, judged on the component
+// alone. A component message is a wrapper (its family's envelope, surface
+// id, version) around a list of components; for a message of one
+// component C, MessageVerdict(open+C+close) is, exactly:
+//
+//   - parse: the wrapper parses, and C parses as one value whose nesting,
+//     added to its place's, stays within jsontape.MaxDepth;
+//   - PlainKeys: the wrapper's keys are plain (fixed), and C's are;
+//   - the schema walk: fastRun reaches C only as an item of the wrapper's
+//     array (validity of the items' schema at C), and everything else it
+//     reads of the wrapper does not depend on C (structure, the wrapper's
+//     own values), unless a const or enum compares a whole container
+//     holding C (then no plan). So the walk is a decision tree whose
+//     questions are "does C hold for schema n, reached at depth d?" and
+//     whose leaves are the verdicts; componentPlan holds that tree, built
+//     by walking the wrapper with a hole answering each question both ways;
+//   - the limits: the wrapper's, fixed (no "path" member is C, and with no
+//     "call" key in the wrapper C is at function call depth 0), and C's.
+//
+// A plan answers for any C what MessageVerdict answers for the wrapped
+// message, decided or not, except that it may leave undecided what that
+// decides (a question whose walk gives up, where the message's walk would
+// not have asked it), and the caller then takes the message's path.
+
+// componentPlan is the decision tree of one wrapper (see above).
+type componentPlan struct {
+	room  int                                                // the nesting C may have: MaxDepth less its place's
+	steps []planStep                                         // steps[0] is the root; none: undecided
+	judge func(comp, key string) (valid, decided, free bool) // verdict, made once
+}
+
+// planStep is a question (node non-nil: C against node, at depth, then
+// next[answer]) or a leaf: the schema's verdict (valid, decided).
+type planStep struct {
+	node           *fsNode
+	depth          int
+	next           [2]int32
+	valid, decided bool
+}
+
+// fastProbe is what a walk records for a plan. With a hole: the answers
+// to give to its questions in order (asked counts them), the question
+// past them (ask, at askDepth), and opaque when the walk read a container
+// holding the hole as a whole. With a taint (a token whose value should
+// not matter): read when the walk read its value.
+type fastProbe struct {
+	hole, taint int
+	answers     []bool
+	asked       int
+	ask         *fsNode
+	askDepth    int
+	opaque      bool
+	read        bool
+}
+
+// reads records that a walk read token t's value (whole: its text, which
+// holds its subtree's).
+func (p *fastProbe) reads(tp *jsontape.Tape, t int, whole bool) {
+	within := func(x int) bool { return x > 0 && (t == x || whole && t < x && x < tp.Next(t)) }
+	p.opaque = p.opaque || within(p.hole)
+	p.read = p.read || within(p.taint)
+}
+
+// query is valid(n, r.hole, false) in a plan's walk: what valid does
+// before it looks at the token, then the next answer, or, past them, the
+// question, which stops the walk.
+func (r *fastRun) query(n *fsNode) bool {
+	switch n.always {
+	case 1:
+		return true
+	case -1:
+		return false
+	}
+	if r.bail {
+		return false
+	}
+	p := r.probe
+	if p.asked < len(p.answers) {
+		p.asked++
+		return p.answers[p.asked-1]
+	}
+	p.ask, p.askDepth = n, r.depth
+	r.bail = true
+	return false
+}
+
+// planHole is the JSON text standing for the component while a plan is
+// built (a string no wrapper of the engine holds).
+const planHole = `"\u0000a2ui-stream: the component"`
+
+// maxPlanSteps bounds a plan's tree.
+const maxPlanSteps = 32
+
+// buildPlan builds the plan of the wrapper open, close.
+func (c *Catalog) buildPlan(open, close string) *componentPlan {
+	p := &componentPlan{}
+	p.judge = p.verdict
+	if c != nil && c.schema != nil && c.fast == nil {
+		return p
+	}
+	tp := new(jsontape.Tape)
+	if tp.Parse(open+planHole+close) != nil || !tp.PlainKeys() || !fastLimitsOK(tp) {
+		return p
+	}
+	hole, depth, parent := -1, 0, -1
+	for t := 0; t < tp.Len(); t++ {
+		kind := tp.Kind(t)
+		if kind == jsontape.String && tp.Raw(t) == planHole {
+			if hole >= 0 {
+				return p
+			}
+			hole = t
+		}
+		if kind == jsontape.Object {
+			if tp.Member(t, "call") >= 0 {
+				return p
+			}
+		}
+	}
+	for t := 0; t < hole; t++ {
+		if k := tp.Kind(t); (k == jsontape.Object || k == jsontape.Array) && tp.Next(t) > hole {
+			depth, parent = depth+1, t
+		}
+	}
+	if hole <= 0 || tp.Kind(parent) != jsontape.Array {
+		return p
+	}
+	p.room = jsontape.MaxDepth - depth
+	if c == nil || c.schema == nil {
+		p.steps = []planStep{{valid: true, decided: true}}
+		return p
+	}
+	if _, ok := c.planStep(p, tp, hole, nil); !ok {
+		p.steps = nil
+	}
+	return p
+}
+
+// planStep appends to p the subtree of the walks whose first questions got
+// answers, and returns its index.
+func (c *Catalog) planStep(p *componentPlan, tp *jsontape.Tape, hole int, answers []bool) (int32, bool) {
+	if len(p.steps) >= maxPlanSteps {
+		return 0, false
+	}
+	pr := &fastProbe{hole: hole, answers: answers}
+	r := fastRun{tp: tp, hole: hole, probe: pr}
+	ok, _ := r.valid(c.fast.root, 0, false)
+	if pr.opaque {
+		return 0, false
+	}
+	at := int32(len(p.steps))
+	if pr.ask == nil {
+		p.steps = append(p.steps, planStep{valid: ok && !r.bail, decided: !r.bail})
+		return at, true
+	}
+	p.steps = append(p.steps, planStep{node: pr.ask, depth: pr.askDepth})
+	for i, a := range []bool{false, true} {
+		next, ok := c.planStep(p, tp, hole, append(answers[:len(answers):len(answers)], a))
+		if !ok {
+			return 0, false
+		}
+		p.steps[at].next[i] = next
+	}
+	return at, true
+}
+
+// verdict is MessageVerdict on the wrapper around comp (see above); with
+// a taint (the value token of the member taintKey of comp, a string), it
+// also reports whether the verdict holds whatever that string.
+func (p *componentPlan) verdict(comp, taintKey string) (valid, decided, free bool) {
+	if len(p.steps) == 0 {
+		return false, false, false
+	}
+	tp := fastTapes.Get().(*jsontape.Tape)
+	defer func() {
+		tp.Forget() // the pool keeps no reference to comp
+		fastTapes.Put(tp)
+	}()
+	if tp.Parse(comp) != nil || !tp.PlainKeys() {
+		return false, false, false
+	}
+	limitsOK, deep := fastLimits(tp, p.room)
+	if deep {
+		return false, false, false
+	}
+	var pr *fastProbe
+	if taintKey != "" && taintKey != "path" && tp.IsObject(0) {
+		if t := tp.Member(0, taintKey); tp.IsString(t) {
+			pr = &fastProbe{taint: t}
+		}
+	}
+	s := &p.steps[0]
+	for s.node != nil {
+		r := fastRun{tp: tp, depth: s.depth, probe: pr}
+		ok, _ := r.valid(s.node, 0, false)
+		if r.bail {
+			return false, false, false
+		}
+		s = &p.steps[s.next[b2i(ok)]]
+	}
+	free = pr != nil && !pr.read
+	if !s.decided || !s.valid {
+		return false, s.decided, free
+	}
+	return limitsOK, true, free
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// componentPlans caches a catalog's plans by wrapper (a wrapper holds a
+// surface id: their number is bounded).
+type componentPlans struct {
+	mu    sync.Mutex
+	plans map[string]*componentPlan
+}
+
+// maxComponentPlans bounds a catalog's cache of plans.
+const maxComponentPlans = 256
+
+// componentPlan returns the plan of the wrapper open, close.
+func (c *Catalog) componentPlan(open, close []byte) *componentPlan {
+	if c == nil {
+		return c.buildPlan(string(open), string(close))
+	}
+	var buf [128]byte
+	key := append(append(append(buf[:0], open...), 0), close...)
+	cache := &c.plans
+	cache.mu.Lock()
+	p, ok := cache.plans[string(key)]
+	cache.mu.Unlock()
+	if ok {
+		return p
+	}
+	p = c.buildPlan(string(open), string(close))
+	cache.mu.Lock()
+	if cache.plans == nil || len(cache.plans) >= maxComponentPlans {
+		cache.plans = map[string]*componentPlan{}
+	}
+	cache.plans[string(key)] = p
+	cache.mu.Unlock()
+	return p
+}
