@@ -232,6 +232,7 @@ type compSide struct {
 	openSlots []childSlot
 	holder    *fastComp
 	holderEnt *compEntry
+	chunks    carveChunks // the bytes of the block's completed components (see carve)
 }
 
 // x returns the reader's side state, made on first use.

@@ -224,7 +224,7 @@ func (e *progressiveEngine) holdSrc(fc *fastComp, ent *compEntry) {
 func (e *progressiveEngine) disown(fc *fastComp) {
 	fc.owned = false
 	if x := e.cs.side; x != nil && x.holder == fc {
-		x.letGo()
+		x.letGoTo(!e.keepIdle)
 	}
 }
 
@@ -239,14 +239,24 @@ func (x *compSide) letGoOrphan() {
 // letGo copies the bytes and slots of the component holding the open
 // buffers, if one does, to arrays of their size (and its entry's
 // processed form when that shares them), and frees the buffers.
-func (x *compSide) letGo() {
+func (x *compSide) letGo() { x.letGoTo(false) }
+
+// letGoTo is letGo, the bytes copied to the block's chunks (see carve)
+// when toChunk.
+func (x *compSide) letGoTo(toChunk bool) {
 	fc, ent := x.holder, x.holderEnt
 	if fc == nil {
 		return
 	}
 	x.holder, x.holderEnt = nil, nil
 	if len(fc.src) > 0 && unsafe.SliceData(fc.src) == unsafe.SliceData(x.open) {
-		src := append(make([]byte, 0, len(fc.src)), fc.src...)
+		var src []byte
+		if toChunk {
+			src = x.carve(fc)
+		}
+		if src == nil {
+			src = append(make([]byte, 0, len(fc.src)), fc.src...)
+		}
 		if p := ent.pjson; ent.shared && len(p) > 0 && len(p) <= len(src) && unsafe.SliceData(p) == unsafe.SliceData(x.open) {
 			// (A stale form keeps its length until it is processed again.)
 			ent.pjson = src[:len(p)]
