@@ -133,7 +133,7 @@ func (e *progressiveEngine) use(s *surfaceState) {
 // rest (see freeze).
 func (e *progressiveEngine) freezeUsed() {
 	var ch *carveChunks // (see carve)
-	if x := e.cs.side; x != nil && len(x.chunks.carved) > 0 {
+	if x := e.cs.side; x != nil && x.chunks.used() {
 		ch = &x.chunks
 	}
 	for i, s := range e.inUse {

@@ -26,11 +26,11 @@ const (
 	maxCarve   = carveChunk / 4
 )
 
-// carve copies the bytes of fc, the holder of x's open buffer, to the
-// block's chunk and returns them (with no spare capacity), or nil when
-// they are too large.
-func (x *compSide) carve(fc *fastComp) []byte {
-	ch, n := &x.chunks, len(fc.src)
+// carve copies b, bytes of the holder of x's open buffers or of its
+// entry, to the block's chunk and returns them (with no spare capacity),
+// or nil when they are too large.
+func (x *compSide) carve(b []byte) []byte {
+	ch, n := &x.chunks, len(b)
 	if n > maxCarve {
 		return nil
 	}
@@ -41,14 +41,16 @@ func (x *compSide) carve(fc *fastComp) []byte {
 		ch.cur = make([]byte, 0, carveChunk)
 	}
 	at := len(ch.cur)
-	ch.cur = append(ch.cur, fc.src...)
-	ch.carved = append(ch.carved, fc)
+	ch.cur = append(ch.cur, b...)
 	return ch.cur[at:len(ch.cur):len(ch.cur)]
 }
 
+// used reports whether the block carved anything.
+func (ch *carveChunks) used() bool { return len(ch.cur) > 0 || len(ch.full) > 0 }
+
 // holds reports whether b lies in one of the chunks.
 func (ch *carveChunks) holds(b []byte) bool {
-	if len(b) == 0 || len(ch.carved) == 0 {
+	if len(b) == 0 || !ch.used() {
 		return false
 	}
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))

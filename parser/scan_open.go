@@ -250,12 +250,9 @@ func (x *compSide) letGoTo(toChunk bool) {
 	}
 	x.holder, x.holderEnt = nil, nil
 	if len(fc.src) > 0 && unsafe.SliceData(fc.src) == unsafe.SliceData(x.open) {
-		var src []byte
-		if toChunk {
-			src = x.carve(fc)
-		}
-		if src == nil {
-			src = append(make([]byte, 0, len(fc.src)), fc.src...)
+		src := x.keep(fc.src, toChunk)
+		if toChunk && len(src) <= maxCarve { // (in the chunk: see carve)
+			x.chunks.carved = append(x.chunks.carved, fc)
 		}
 		if p := ent.pjson; ent.shared && len(p) > 0 && len(p) <= len(src) && unsafe.SliceData(p) == unsafe.SliceData(x.open) {
 			// (A stale form keeps its length until it is processed again.)
@@ -263,9 +260,23 @@ func (x *compSide) letGoTo(toChunk bool) {
 		}
 		fc.src = src
 	}
+	if p := ent.pjson; !ent.shared && len(p) > 0 && unsafe.SliceData(p) == unsafe.SliceData(x.openP) {
+		ent.pjson = x.keep(p, toChunk)
+	}
 	if n := len(fc.slots); n > 0 && unsafe.SliceData(fc.slots) == unsafe.SliceData(x.openSlots) {
 		fc.slots = append(make([]childSlot, 0, n), fc.slots...)
 	}
+}
+
+// keep returns a copy of b: in the block's chunk when toChunk and it
+// fits, else an array of its size.
+func (x *compSide) keep(b []byte, toChunk bool) []byte {
+	if toChunk {
+		if c := x.carve(b); c != nil {
+			return c
+		}
+	}
+	return append(make([]byte, 0, len(b)), b...)
 }
 
 // appendedRefs is fc.refs for a component whose child ids only grew at
