@@ -138,11 +138,13 @@ func (e *progressiveEngine) freezeUsed() {
 	}
 	for i, s := range e.inUse {
 		s.inUse = false
-		if s.freeze(&e.freezeSc) {
+		if t := tablesOf(s); s.freeze(&e.freezeSc) {
+			e.spareTables(t)
 			e.freezes++
 			e.frozenWork += len(s.frozen.comps)
 		} else {
 			s.order, s.tgts = clip(s.order), clip(s.tgts) // (a frozen surface drops them)
+			s.fitTables()
 			if ch != nil {
 				for _, ent := range s.comps {
 					ch.settleEntry(ent)
