@@ -147,6 +147,8 @@ type surfaceState struct {
 	// inUse: in progressiveEngine.inUse (frozen when the block's state is
 	// released, see freeze).
 	inUse bool
+	// spared: its tables are a frozen surface's (see presize, fitTables).
+	spared bool
 	// frozen: the compact form of the components, comps, order, sorted,
 	// tidx and tgts (nil: they are in their full form, see thaw).
 	frozen *frozenSurface
@@ -253,9 +255,22 @@ func (s *surfaceState) presize(b *blockScratch) {
 	n := 0
 	if b != nil {
 		n = min(b.comps, maxPresize)
+		if k := len(b.tables); k > 0 && b.tables[k-1].nComps <= n {
+			// A frozen surface's, emptied (see spareTables), no larger
+			// than what would be made.
+			t := b.tables[k-1]
+			b.tables[k-1] = surfaceTables{}
+			b.tables = b.tables[:k-1]
+			s.comps, s.order, s.sorted, s.spared = t.comps, t.order, t.sorted, true
+			if s.tidx == nil && t.tidx != nil && t.nTgts <= n {
+				s.tidx, s.tgts = t.tidx, t.tgts
+			}
+		}
 	}
-	s.comps = make(map[string]*compEntry, n)
-	s.order = make([]string, 0, n)
+	if s.comps == nil {
+		s.comps = make(map[string]*compEntry, n)
+		s.order = make([]string, 0, n)
+	}
 	if s.tidx == nil {
 		s.tidx = make(map[string]int32, n)
 		s.tgts = make([]target, 0, n)

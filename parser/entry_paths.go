@@ -227,11 +227,13 @@ type compSide struct {
 	// open and openSlots hold the bytes and slots of holder, an owned
 	// component still arriving (the entry holderEnt's), while it grows
 	// (see holdSrc): buffers for the block instead of arrays per component
-	// regrown as it arrives.
-	open      []byte
-	openSlots []childSlot
-	holder    *fastComp
-	holderEnt *compEntry
+	// regrown as it arrives. openP holds the entry's processed form when
+	// it is not open's (see procBuf).
+	open, openP []byte
+	openSlots   []childSlot
+	holder      *fastComp
+	holderEnt   *compEntry
+	chunks      carveChunks // the bytes of the block's completed components (see carve)
 }
 
 // x returns the reader's side state, made on first use.
@@ -248,6 +250,6 @@ func (c *compScanner) x() *compSide {
 func (x *compSide) reset() {
 	x.defPath, x.propPath, x.listPath = objPath{va: -1}, objPath{va: -1}, objPath{va: -1}
 	x.canon, x.decoded = shrink(x.canon, 4*keepScratch), shrink(x.decoded, 4*keepScratch)
-	x.open, x.openSlots = shrink(x.open, 4*keepScratch), shrink(x.openSlots, keepScratch)
+	x.open, x.openP, x.openSlots = shrink(x.open, 4*keepScratch), shrink(x.openP, 4*keepScratch), shrink(x.openSlots, keepScratch)
 	x.holder, x.holderEnt = nil, nil
 }

@@ -172,6 +172,20 @@ func (e *progressiveEngine) appendSlots(s *surfaceState, ent *compEntry, from in
 	return added
 }
 
+// procBuf returns an empty buffer of capacity n at least for ent's
+// processed form when it is not its bytes and its own array is shared or
+// too small: the open buffers' (compSide.openP) when ent's component
+// holds them (see holdSrc), so that a form rewritten chunk by chunk does
+// not regrow arrays of its own (letGo gives it one when the component
+// completes), else a new array.
+func (e *progressiveEngine) procBuf(ent *compEntry, n int) []byte {
+	if x := e.cs.side; x != nil && x.holderEnt == ent && x.holder == ent.fast {
+		x.openP = slices.Grow(x.openP[:0], n)
+		return x.openP
+	}
+	return make([]byte, 0, n)
+}
+
 // appendOne appends x to list, starting an empty list without capacity in
 // one (the entry's one-element storage, see compLists.phsOne), and moving a
 // full one to four elements at least (a list of children grows one by
@@ -208,11 +222,9 @@ func (e *progressiveEngine) rewriteMissing(s *surfaceState, ent *compEntry) {
 	if miss == 0 {
 		ent.pjson, ent.shared = fc.src, true
 	} else {
-		var out []byte
-		if ent.shared {
-			out = make([]byte, 0, len(fc.src)+bits.OnesCount64(miss)*len("loading_"))
-		} else {
-			out = ent.pjson[:0]
+		out := ent.pjson[:0]
+		if n := len(fc.src) + bits.OnesCount64(miss)*len("loading_"); ent.shared || cap(out) < n {
+			out = e.procBuf(ent, n)
 		}
 		last := 0
 		for m := miss; m != 0; m &= m - 1 {

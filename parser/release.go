@@ -132,15 +132,29 @@ func (e *progressiveEngine) use(s *surfaceState) {
 // freezeUsed freezes the surfaces used since the last release, those at
 // rest (see freeze).
 func (e *progressiveEngine) freezeUsed() {
+	var ch *carveChunks // (see carve)
+	if x := e.cs.side; x != nil && x.chunks.used() {
+		ch = &x.chunks
+	}
 	for i, s := range e.inUse {
 		s.inUse = false
-		if s.freeze(&e.freezeSc) {
+		if t := tablesOf(s); s.freeze(&e.freezeSc) {
+			e.spareTables(t)
 			e.freezes++
 			e.frozenWork += len(s.frozen.comps)
 		} else {
 			s.order, s.tgts = clip(s.order), clip(s.tgts) // (a frozen surface drops them)
+			s.fitTables()
+			if ch != nil {
+				for _, ent := range s.comps {
+					ch.settleEntry(ent)
+				}
+			}
 		}
 		e.inUse[i] = nil
+	}
+	if ch != nil {
+		ch.settleChunks()
 	}
 	e.inUse = shrink(e.inUse, keepScratch)
 	e.cur, e.curID = nil, ""

@@ -257,6 +257,11 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 			t.id.b = uint32(len(f.arena))
 		}
 	}
+	// A component held elsewhere too (a v0.8 message held until
+	// beginRendering) reads its bytes in the arena from now on.
+	for i, ent := range ents {
+		ent.fast.src = f.bytes(f.comps[i].src)
+	}
 	s.frozen = f
 	s.comps, s.order, s.sorted, s.tidx, s.tgts = nil, nil, nil, nil, nil
 	s.woken, s.bufDeps, s.phUnsent = nil, nil, nil

@@ -37,6 +37,7 @@ type blockScratch struct {
 	comps  int
 	lists  []spareLists          // emptied lists of components (see dropEmptyLists)
 	phMaps []map[string]struct{} // emptied records of yielded placeholders (see takePhMap)
+	tables []surfaceTables       // emptied tables of frozen surfaces (see spareTables)
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(blockScratch) }}
@@ -226,4 +227,66 @@ func (e *progressiveEngine) sparePhMap(m map[string]struct{}) {
 	}
 	clear(m)
 	b.phMaps = append(b.phMaps, m)
+}
+
+// surfaceTables are the tables and lists of a surface's full form that
+// its freezing drops (see presize).
+type surfaceTables struct {
+	comps  map[string]*compEntry
+	tidx   map[string]int32
+	order  []string
+	tgts   []target
+	sorted []*compEntry
+	// comps and targets held before they were emptied
+	nComps, nTgts int
+}
+
+// tablesOf returns s's tables.
+func tablesOf(s *surfaceState) surfaceTables {
+	return surfaceTables{comps: s.comps, tidx: s.tidx, order: s.order, tgts: s.tgts, sorted: s.sorted}
+}
+
+// maxSpareTables bounds the emptied tables a block keeps for the next
+// new surfaces (a new surface a turn is the usual case).
+const maxSpareTables = 2
+
+// spareTables keeps t, the tables of a surface that was just frozen
+// (nothing refers to them any more: freeze recorded what it needs in the
+// compact form), emptied, for the next new surface's presize. Tables of
+// more than maxPresize components are not kept.
+func (e *progressiveEngine) spareTables(t surfaceTables) {
+	b := e.scratch
+	if b == nil || len(b.tables) >= maxSpareTables || len(t.comps) > maxPresize || cap(t.order) > 2*maxPresize {
+		return
+	}
+	t.nComps, t.nTgts = len(t.comps), len(t.tidx)
+	clear(t.comps)
+	clear(t.tidx)
+	t.order, t.tgts, t.sorted = spare(t.order, 2*maxPresize), spare(t.tgts, 2*maxPresize), spare(t.sorted, 2*maxPresize)
+	b.tables = append(b.tables, t)
+}
+
+// fitTables moves the maps of s, which stays in its full form at a
+// block's end, to maps of their size if they were a frozen surface's (a
+// map keeps the room of its largest size): s holds what it would have
+// made for itself.
+func (s *surfaceState) fitTables() {
+	if !s.spared {
+		return
+	}
+	s.spared = false
+	s.comps, s.tidx = fitMap(s.comps), fitMap(s.tidx)
+	s.sorted = clip(s.sorted)
+}
+
+// fitMap returns a copy of m made for its size.
+func fitMap[V any](m map[string]V) map[string]V {
+	if m == nil {
+		return nil
+	}
+	fit := make(map[string]V, len(m))
+	for k, v := range m {
+		fit[k] = v
+	}
+	return fit
 }

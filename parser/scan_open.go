@@ -225,7 +225,7 @@ func (e *progressiveEngine) holdSrc(fc *fastComp, ent *compEntry) {
 func (e *progressiveEngine) disown(fc *fastComp) {
 	fc.owned = false
 	if x := e.cs.side; x != nil && x.holder == fc {
-		x.letGo()
+		x.letGoTo(!e.keepIdle)
 	}
 }
 
@@ -240,23 +240,44 @@ func (x *compSide) letGoOrphan() {
 // letGo copies the bytes and slots of the component holding the open
 // buffers, if one does, to arrays of their size (and its entry's
 // processed form when that shares them), and frees the buffers.
-func (x *compSide) letGo() {
+func (x *compSide) letGo() { x.letGoTo(false) }
+
+// letGoTo is letGo, the bytes copied to the block's chunks (see carve)
+// when toChunk.
+func (x *compSide) letGoTo(toChunk bool) {
 	fc, ent := x.holder, x.holderEnt
 	if fc == nil {
 		return
 	}
 	x.holder, x.holderEnt = nil, nil
 	if len(fc.src) > 0 && unsafe.SliceData(fc.src) == unsafe.SliceData(x.open) {
-		src := append(make([]byte, 0, len(fc.src)), fc.src...)
+		src := x.keep(fc.src, toChunk)
+		if toChunk && len(src) <= maxCarve { // (in the chunk: see carve)
+			x.chunks.carved = append(x.chunks.carved, fc)
+		}
 		if p := ent.pjson; ent.shared && len(p) > 0 && len(p) <= len(src) && unsafe.SliceData(p) == unsafe.SliceData(x.open) {
 			// (A stale form keeps its length until it is processed again.)
 			ent.pjson = src[:len(p)]
 		}
 		fc.src = src
 	}
+	if p := ent.pjson; !ent.shared && len(p) > 0 && unsafe.SliceData(p) == unsafe.SliceData(x.openP) {
+		ent.pjson = x.keep(p, toChunk)
+	}
 	if n := len(fc.slots); n > 0 && unsafe.SliceData(fc.slots) == unsafe.SliceData(x.openSlots) {
 		fc.slots = append(make([]childSlot, 0, n), fc.slots...)
 	}
+}
+
+// keep returns a copy of b: in the block's chunk when toChunk and it
+// fits, else an array of its size.
+func (x *compSide) keep(b []byte, toChunk bool) []byte {
+	if toChunk {
+		if c := x.carve(b); c != nil {
+			return c
+		}
+	}
+	return append(make([]byte, 0, len(b)), b...)
 }
 
 // appendedRefs is fc.refs for a component whose child ids only grew at
