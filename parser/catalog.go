@@ -94,8 +94,7 @@ func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool
 // placeholderValid is the catalog's verdict on the component message of
 // placeholder ph alone: the fast verdict on its bytes (a placeholder
 // references nothing, so no integrity check can fail), else the schema
-// library on the decoded message. (Its verdicts are cached per parser in
-// phValid, dropped at each block's release.) Placeholders differ only in
+// library on the decoded message. Placeholders differ only in
 // their id, a JSON string: where the verdict does not read it, it is the
 // surface's for all of them (closingEnc.ph).
 func (e *progressiveEngine) placeholderValid(sid, ph string) bool {

@@ -119,8 +119,7 @@ type progressiveEngine struct {
 	suSeen  map[string]struct{} // scratch for finishFeed
 	out     *emitter
 
-	phSeen  map[string]struct{}
-	phValid map[string]bool
+	phSeen map[string]struct{}
 	// Components met while the family was unknown (see
 	// handlePartialComponent).
 	famWaiting []famWait

@@ -161,7 +161,7 @@ func (e *progressiveEngine) freezeUsed() {
 }
 
 // releaseNames drops the caches of interned ids, placeholders and their
-// encodings (names, phValid): most of what they hold is the
+// encodings (names): most of what they hold is the
 // placeholders of children that arrived since, which no component uses
 // any more. The placeholders the components still use stay (they hold
 // their encodings), and the caches fill again as the next block needs
@@ -173,7 +173,6 @@ func (e *progressiveEngine) freezeUsed() {
 // is in e.processed.
 func (e *progressiveEngine) releaseNames() {
 	e.names.release()
-	e.phValid = nil
 	for i, ent := range e.processed {
 		ent.compact()
 		e.processed[i] = nil

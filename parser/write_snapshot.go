@@ -14,22 +14,16 @@ import (
 
 // snapshotValid reports whether the snapshot passes the catalog: every
 // component and placeholder in it does (components of an update are
-// validated independently of each other).
+// validated independently of each other). A placeholder's verdict is the
+// surface's (its message names the surface): placeholderValid judges it
+// once per surface where the id does not matter.
 func (e *progressiveEngine) snapshotValid(s *surfaceState, sid string) bool {
 	if s.invalid > 0 {
 		return false
 	}
-	if e.phValid == nil || len(e.phValid) >= maxNames {
-		e.phValid = map[string]bool{} // a cache: bounded, as idNames
-	}
 	for _, ent := range s.dirtyList {
 		for _, ph := range ent.phs {
-			ok, known := e.phValid[ph]
-			if !known {
-				ok = e.placeholderValid(sid, ph)
-				e.phValid[ph] = ok
-			}
-			if !ok {
+			if !e.placeholderValid(sid, ph) {
 				return false
 			}
 		}
