@@ -14,21 +14,28 @@
 # mode runs), and bench/cmd/deltaproto (the work a delta engine cannot
 # avoid, v0.9 only), each with its ratio to scanlimit.
 #
-# usage: bash bench/icount.sh [--nogc | --bound] PARSERATE   (needs valgrind)
+# With --catalog (implies --nogc) it counts the four cells with the
+# specification's catalogs (bench/spec_catalogs.sh: v0.9 basic, v0.8
+# standard), as bench/catalog_ratio.sh times them.
+#
+# usage: bash bench/icount.sh [--nogc | --bound | --catalog] PARSERATE   (needs valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gogc=100
 bound=
+catalog=
 case "${1:-}" in
 --nogc) gogc=off; shift ;;
 --bound) gogc=off; bound=1; shift ;;
+--catalog) gogc=off; catalog=1; shift ;;
 esac
 if [ $# -ne 1 ]; then
-  echo "usage: bash bench/icount.sh [--nogc | --bound] PARSERATE" >&2
+  echo "usage: bash bench/icount.sh [--nogc | --bound | --catalog] PARSERATE" >&2
   exit 2
 fi
 p="$1"
 shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
+shared="$(cd "$shared" && pwd)"
 # count BIN ARGS...: instructions per round of BIN.
 count() {
   local bin="$1"
@@ -42,16 +49,19 @@ refs() {
   GOGC=$gogc GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
     "$@" 2>&1 | awk '/I *refs/ { gsub(",", "", $4); print $4 }'
 }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 if [ -z "$bound" ]; then
+  . bench/spec_catalogs.sh
   for c in v09 v08; do
+    cat=()
+    if [ -n "$catalog" ]; then cat=(-catalog "$tmp/$c.yaml"); fi
     for m in delta progressive; do
-      echo "$c $m $(count "$p" -borrow -chunk 16 -mode "$m" "$shared/corpus/stream_$c.txt")"
+      echo "$c $m${catalog:+ +catalog} $(count "$p" -borrow -chunk 16 -mode "$m" "${cat[@]}" "$shared/corpus/stream_$c.txt")"
     done
   done
   exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 (cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
 go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
 for c in v09 v08; do
