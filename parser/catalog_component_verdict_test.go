@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,14 +159,7 @@ func verdictSources(t testing.TB, v09, v08 *protocol.Catalog) (cases []verdictCa
 // pattern (a verdict that reads the id).
 func patternedIDCatalog(t testing.TB) *protocol.Catalog {
 	spec := speccatalog.BasicV09Spec(t)
-	raw, err := os.ReadFile(spec.CommonTypesSchema.(string))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var common map[string]any
-	if err := json.Unmarshal(raw, &common); err != nil {
-		t.Fatal(err)
-	}
+	common := readSchema(t, spec.CommonTypesSchema)
 	common["$defs"].(map[string]any)["ComponentId"] = map[string]any{"type": "string", "pattern": "^[a-z0-9_-]*$"}
 	spec.CommonTypesSchema = common
 	cat, err := protocol.LoadCatalog(spec, "")
@@ -200,12 +194,7 @@ func invalidComponents(comp string) []string {
 	}
 	var visit func(obj map[string]any, level int)
 	visit = func(obj map[string]any, level int) {
-		keys := make([]string, 0, len(obj))
-		for k := range obj {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			old := obj[k]
 			delete(obj, k)
 			enc(m)

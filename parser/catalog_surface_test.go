@@ -17,14 +17,7 @@ import (
 // surface and invalid on another.
 func surfaceRuleCatalog(t testing.TB) *protocol.Catalog {
 	spec := speccatalog.BasicV09Spec(t)
-	raw, err := os.ReadFile(spec.S2CSchema.(string))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s2c map[string]any
-	if err := json.Unmarshal(raw, &s2c); err != nil {
-		t.Fatal(err)
-	}
+	s2c := readSchema(t, spec.S2CSchema)
 	var rule any
 	if err := json.Unmarshal([]byte(`{
 		"if": {"required": ["updateComponents"], "properties": {"updateComponents": {"required": ["surfaceId"], "properties": {"surfaceId": {"const": "strict"}}}}},
@@ -39,6 +32,21 @@ func surfaceRuleCatalog(t testing.TB) *protocol.Catalog {
 		t.Fatal(err)
 	}
 	return cat
+}
+
+// readSchema decodes the schema file at path (a CatalogSpec's file name),
+// for a test to change it.
+func readSchema(t testing.TB, path any) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile(path.(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }
 
 // TestPlaceholderVerdictPerSurface: a placeholder's verdict belongs to

@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
@@ -153,14 +152,7 @@ func TestFastPathMatchesRecordedWithCatalog(t *testing.T) {
 // surface keeps for all placeholders, closingEnc.ph).
 func TestPlaceholderVerdictMatchesSchema(t *testing.T) {
 	spec := speccatalog.BasicV09Spec(t)
-	raw, err := os.ReadFile(spec.CatalogSchema.(string))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var noRow map[string]any
-	if err := json.Unmarshal(raw, &noRow); err != nil {
-		t.Fatal(err)
-	}
+	noRow := readSchema(t, spec.CatalogSchema)
 	// Row requires a property no placeholder has.
 	comps := noRow["components"].(map[string]any)
 	comps["Row"] = map[string]any{"allOf": []any{comps["Row"], map[string]any{"required": []any{"zzRequired"}}}}

@@ -1,11 +1,9 @@
 package parser
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -181,14 +179,7 @@ type namedType struct {
 // errors).
 func catalogWith(t *testing.T, spec protocol.CatalogSpec, types ...namedType) *protocol.Catalog {
 	t.Helper()
-	raw, err := os.ReadFile(spec.CatalogSchema.(string))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cat map[string]any
-	if err := json.Unmarshal(raw, &cat); err != nil {
-		t.Fatal(err)
-	}
+	cat := readSchema(t, spec.CatalogSchema)
 	comps := cat["components"].(map[string]any)
 	for _, ty := range types {
 		name := ty.name

@@ -31,22 +31,7 @@ func adversarialCatalog(t *testing.T, s2c, components, comps, cid string) *Catal
 	if cid == "" {
 		cid = `{"type": "string"}`
 	}
-	var docs [2]map[string]any
-	for i, text := range []string{strings.Replace(s2c, "COMPONENTS", components, 1), strings.ReplaceAll(comps, "CID", cid)} {
-		d := json.NewDecoder(strings.NewReader(text))
-		d.UseNumber()
-		if err := d.Decode(&docs[i]); err != nil {
-			t.Fatalf("%v: %s", err, text)
-		}
-	}
-	cat, err := NewCatalog("0.9", docs[0], docs[1], nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cat.fast == nil {
-		t.Fatal("the fast validator does not take the test's catalog")
-	}
-	return cat
+	return catalogFromText(t, strings.Replace(s2c, "COMPONENTS", components, 1), strings.ReplaceAll(comps, "CID", cid))
 }
 
 const (

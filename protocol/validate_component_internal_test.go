@@ -11,11 +11,20 @@ import (
 // array's schema.
 func componentPlanCatalog(t *testing.T, s2c, items string) *Catalog {
 	t.Helper()
-	var docs [2]map[string]any
-	for i, text := range []string{strings.Replace(s2c, "ITEMS", items, 1), `{"components": {
+	return catalogFromText(t, strings.Replace(s2c, "ITEMS", items, 1), `{"components": {
 		"Text": {"type": "object", "properties": {"component": {"const": "Text"}, "id": {"type": "string"}, "text": {"type": "string"}}, "required": ["component", "id", "text"]},
-		"Row": {"type": "object", "properties": {"component": {"const": "Row"}, "id": {"type": "string", "maxLength": 8}, "children": {"type": "array"}}, "required": ["component", "id"]}}}`} {
-		if err := json.Unmarshal([]byte(text), &docs[i]); err != nil {
+		"Row": {"type": "object", "properties": {"component": {"const": "Row"}, "id": {"type": "string", "maxLength": 8}, "children": {"type": "array"}}, "required": ["component", "id"]}}}`)
+}
+
+// catalogFromText is the v0.9 catalog of message schema s2c and components
+// document comps, which the fast validator takes.
+func catalogFromText(t *testing.T, s2c, comps string) *Catalog {
+	t.Helper()
+	var docs [2]map[string]any
+	for i, text := range []string{s2c, comps} {
+		d := json.NewDecoder(strings.NewReader(text))
+		d.UseNumber()
+		if err := d.Decode(&docs[i]); err != nil {
 			t.Fatalf("%v: %s", err, text)
 		}
 	}
