@@ -8,27 +8,34 @@
 # own work only: the collector's pace follows the live heap and wall-clock
 # time, so counts with it move by a few percent from run to run.
 #
+# With --catalog (implies --nogc) the same four cells parse with the
+# specification's catalogs (bench/spec_catalogs.sh: the v0.9 basic catalog
+# on the v0.9 corpus, the v0.8 standard catalog on the v0.8 corpus).
+#
 # With --bound (implies --nogc) it counts instead what bounds the
 # progressive modes from below, in the same units: the boundary scanner
 # ../shared/tools/scanlimit, complete mode (framing and the grammar every
 # mode runs), and bench/cmd/deltaproto (the work a delta engine cannot
 # avoid, v0.9 only), each with its ratio to scanlimit.
 #
-# usage: bash bench/icount.sh [--nogc | --bound] PARSERATE   (needs valgrind)
+# usage: bash bench/icount.sh [--nogc | --catalog | --bound] PARSERATE   (needs valgrind)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gogc=100
 bound=
+catalog=
 case "${1:-}" in
 --nogc) gogc=off; shift ;;
+--catalog) gogc=off; catalog=1; shift ;;
 --bound) gogc=off; bound=1; shift ;;
 esac
 if [ $# -ne 1 ]; then
-  echo "usage: bash bench/icount.sh [--nogc | --bound] PARSERATE" >&2
+  echo "usage: bash bench/icount.sh [--nogc | --catalog | --bound] PARSERATE" >&2
   exit 2
 fi
 p="$1"
 shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
+shared="$(cd "$shared" && pwd)"
 # count BIN ARGS...: instructions per round of BIN.
 count() {
   local bin="$1"
@@ -42,16 +49,23 @@ refs() {
   GOGC=$gogc GOMAXPROCS=1 valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
     "$@" 2>&1 | awk '/I *refs/ { gsub(",", "", $4); print $4 }'
 }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 if [ -z "$bound" ]; then
+  cat=()
+  if [ -n "$catalog" ]; then
+    . bench/spec_catalogs.sh
+  fi
   for c in v09 v08; do
+    if [ -n "$catalog" ]; then
+      cat=(-catalog "$tmp/$c.yaml")
+    fi
     for m in delta progressive; do
-      echo "$c $m $(count "$p" -borrow -chunk 16 -mode "$m" "$shared/corpus/stream_$c.txt")"
+      echo "$c $m$([ -n "$catalog" ] && echo +catalog) $(count "$p" -borrow -chunk 16 -mode "$m" "${cat[@]}" "$shared/corpus/stream_$c.txt")"
     done
   done
   exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 (cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
 go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
 for c in v09 v08; do
