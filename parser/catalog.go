@@ -84,6 +84,10 @@ func (e *progressiveEngine) valid(msg map[string]any, strict bool) bool {
 // is one, never missing) plus its placeholders.
 func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool {
 	valid, decided, _ := e.componentVerdict(s.id, ent.pjson, "")
+	ent.judged = 0
+	if valid && decided {
+		ent.judged = e.closing.epoch // (componentVerdict's wrapper)
+	}
 	if decided {
 		return valid && !ent.selfRef && !slices.Contains(ent.phs, ent.id)
 	}
@@ -160,6 +164,13 @@ func b2i(b bool) int {
 
 // fastVerdict is the catalog's fast verdict on msg's encoding.
 func (e *progressiveEngine) fastVerdict(msg map[string]any) (valid, decided bool) {
+	valid, decided = e.listVerdict(msg)
+	if listSeen != nil {
+		listSeen(e, msg, valid, decided)
+	}
+	if decided {
+		return valid, decided
+	}
 	e.catBuf = appendCmp(e.catBuf[:0], msg)
 	valid, decided = e.verdict(e.catBuf)
 	if cap(e.catBuf) > maxCatBuf {

@@ -20,7 +20,11 @@ type compEntry struct {
 	id    string
 	hash  uint64 // hash of pjson
 	yHash uint64 // hash of the form last yielded
-	depth int    // depth below the root when it became reachable
+	depth int32  // depth below the root when it became reachable
+	// judged: the wrapper (closingEnc.epoch) in which the catalog's fast
+	// verdict found pjson, as a message of one component, valid and
+	// decided when it was last processed (0: none; see listVerdict).
+	judged uint32
 
 	woken int32 // missing children that arrived since it was processed
 	// phsYieldedN: the placeholders phs[:phsYieldedN] have been yielded
@@ -415,12 +419,12 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 			}
 			tg := s.target(r)
 			tg.inbound++
-			tg.noteDepth(ent.depth + 1)
+			tg.noteDepth(int(ent.depth) + 1)
 			if t := s.comps[r]; t != nil {
 				if t.reach {
 					s.suspect = true
 				} else {
-					s.makeReachable(r, ent.depth+1)
+					s.makeReachable(r, int(ent.depth)+1)
 				}
 			}
 		}

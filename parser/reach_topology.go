@@ -49,7 +49,7 @@ func (s *surfaceState) makeReachable(id string, depth int) {
 		if ent == nil || ent.reach {
 			continue
 		}
-		ent.reach, ent.depth = true, it.depth
+		ent.reach, ent.depth = true, int32(it.depth)
 		s.reachBytes += len(ent.pjson)
 		if it.depth > protocol.MaxComponentDepth {
 			s.suspect = true
@@ -134,7 +134,7 @@ func (e *progressiveEngine) analyze(s *surfaceState) error {
 			x := queue[0]
 			queue = queue[1:]
 			for _, r := range s.comps[x].refs {
-				s.target(r).noteDepth(s.comps[x].depth + 1)
+				s.target(r).noteDepth(int(s.comps[x].depth) + 1)
 				if t := s.comps[r]; t != nil && !seen[r] {
 					seen[r] = true
 					t.depth = s.comps[x].depth + 1

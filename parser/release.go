@@ -101,7 +101,7 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 
 	// Scratch maps and lists.
 	e.phSeen, e.suSeen, e.famWaiting = nil, nil, nil
-	e.closing = closingEnc{}
+	e.closing = closingEnc{epoch: e.closing.epoch} // (the wrappers' numbering goes on)
 	e.phsOld = shrink(e.phsOld, keepScratch)
 	e.missScratch = shrink(e.missScratch, keepScratch)
 	e.deltaEnts = shrink(e.deltaEnts, keepScratch)

@@ -220,7 +220,7 @@ func (s *surfaceState) freeze(sc *freezeScratch) bool {
 			}
 		}
 		c.yHash = ent.yHash
-		c.depth, c.gen, c.phsYieldedN = int32(ent.depth), ent.gen, ent.phsYieldedN
+		c.depth, c.gen, c.phsYieldedN = ent.depth, ent.gen, ent.phsYieldedN
 		c.nEmpty, c.valid = uint8(len(fc.empty)), ent.valid
 		f.empties = append(f.empties, fc.empty...)
 		for _, b := range [...]struct {
@@ -369,7 +369,7 @@ func (s *surfaceState) thaw() {
 			ent.pjson, pjsons = f.bytes(pjsons[0]), pjsons[1:]
 		}
 		ent.hash, ent.yHash = maphash.Bytes(hashSeed, ent.pjson), c.yHash
-		ent.depth, ent.gen, ent.phsYieldedN, ent.valid = int(c.depth), c.gen, c.phsYieldedN, c.valid
+		ent.depth, ent.gen, ent.phsYieldedN, ent.valid = c.depth, c.gen, c.phsYieldedN, c.valid
 		ent.selfRef = c.flags&fzSelfRef != 0
 		ent.reach = c.flags&fzReach != 0
 		ent.stale = c.flags&fzStale != 0

@@ -136,7 +136,7 @@ func sameEntry(a, b *compEntry) error {
 		x := view{
 			Hash: e.hash, YHash: e.yHash, YOK: e.yOK, Shared: e.shared, SelfRef: e.selfRef, Reach: e.reach,
 			Stale: e.stale, UsesBuf: e.usesBuf, Reproc: e.reprocessed, Pjson: string(e.pjson), Src: string(e.fast.src),
-			Refs: e.refs, Depth: e.depth, PhsYieldedN: int(e.phsYieldedN), Gen: e.gen, Valid: e.valid,
+			Refs: e.refs, Depth: int(e.depth), PhsYieldedN: int(e.phsYieldedN), Gen: e.gen, Valid: e.valid,
 			Slots: e.fast.slots, Empty: e.fast.empty, EmptyObj: e.fast.emptyObj, Rewrote: e.fast.rewrote, Nested: e.fast.nested,
 		}
 		if e.stale {

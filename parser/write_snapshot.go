@@ -347,21 +347,27 @@ func (e *progressiveEngine) closeComponentMessage(sid string) []byte {
 	} else {
 		b = append(b, "}}"...)
 	}
-	*c = closingEnc{ok: true, sid: sid, ver: ver, fam: e.fam, enc: b}
+	*c = closingEnc{ok: true, sid: sid, ver: ver, fam: e.fam, enc: b, epoch: e.nextWrapper()}
 	return b
 }
 
 // closingEnc is the last end of a component message encoded, with the
 // catalog's verdict on its messages of one component (judge, set by
 // componentVerdicts) and on its placeholders when it is the same for all
-// (ph: 1 valid, -1 invalid, 2 not the same, 0 not known yet).
+// (ph: 1 valid, -1 invalid, 2 not the same, 0 not known yet), and on its
+// messages of components known valid alone (list, set by listVerdict).
+// epoch numbers the wrapper among those the engine encoded, for the
+// verdicts recorded in it (compEntry.judged); a closing not ok keeps the
+// last number given (see nextWrapper).
 type closingEnc struct {
 	ok       bool
+	ph       int8
+	epoch    uint32 // (with ok and ph in one word: see TestEngineFitsItsSizeClass)
 	sid, ver string
 	fam      protocol.Family
 	enc      []byte
 	judge    protocoltape.ComponentVerdict
-	ph       int8
+	list     protocoltape.ListVerdict
 }
 
 // componentMessage wraps components in the family's component message.

@@ -65,6 +65,9 @@ type Catalog struct {
 	// plans caches the plans of one-component messages by wrapper (see
 	// componentPlan).
 	plans componentPlans
+	// lists caches the plans of messages of components known valid alone,
+	// by wrapper (see listPlan).
+	lists listPlans
 }
 
 type refFields struct{ single, list []string }

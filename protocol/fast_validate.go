@@ -29,6 +29,9 @@ type fastRun struct {
 	// the root, is never an array item: none).
 	hole  int
 	probe *fastProbe
+	// list, in a walk that builds a list plan (validate_list.go), is the
+	// hole's array, whose item count checks probe answers (0: none).
+	list int
 }
 
 // valid reports whether token t satisfies n. With wantEval it also
@@ -335,11 +338,14 @@ func (r *fastRun) object(n *fsNode, t int) (bool, uint64) {
 func (r *fastRun) array(n *fsNode, t int) bool {
 	tp := r.tp
 	count := tp.Count(t)
-	if n.minItems >= 0 && count < n.minItems {
-		return false
-	}
-	if n.maxItems >= 0 && count > n.maxItems {
-		return false
+	if n.minItems >= 0 || n.maxItems >= 0 {
+		if t == r.list && t > 0 {
+			if !r.countQuery(n) {
+				return false
+			}
+		} else if n.minItems >= 0 && count < n.minItems || n.maxItems >= 0 && count > n.maxItems {
+			return false
+		}
 	}
 	if n.items != nil {
 		for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j) {

@@ -14,7 +14,7 @@ import (
 // internal/protocoltape, which only the module's own packages can import.
 
 func init() {
-	protocoltape.Register(protocoltape.Hooks{ValidTape: validTapeHook, Error: tapeError, Components: componentsHook})
+	protocoltape.Register(protocoltape.Hooks{ValidTape: validTapeHook, Error: tapeError, Components: componentsHook, Lists: listsHook})
 }
 
 // MaxComponentDepth and jsontape.MaxDepth are one limit: the tape parser
@@ -40,6 +40,15 @@ func componentsHook(c any, open, close []byte) protocoltape.ComponentVerdict {
 		panic(fmt.Sprintf("protocol: ComponentVerdicts of a %T, not a *protocol.Catalog", c))
 	}
 	return cat.componentPlan(open, close).judge
+}
+
+// listsHook is (*Catalog).listPlan for protocoltape.ListVerdicts.
+func listsHook(c any, open, close []byte) protocoltape.ListVerdict {
+	cat, ok := c.(*Catalog)
+	if !ok && c != nil {
+		panic(fmt.Sprintf("protocol: ListVerdicts of a %T, not a *protocol.Catalog", c))
+	}
+	return cat.listPlan(open, close).verdict
 }
 
 // tapeError maps an error of jsontape's Parse to the package's public

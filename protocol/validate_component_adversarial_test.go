@@ -20,7 +20,7 @@ import (
 // which COMPONENTS stands for the components array's schema, and whose
 // components document is comps (CID stands for the component id's
 // schema, Text and Row use it).
-func adversarialCatalog(t *testing.T, s2c, components, comps, cid string) *Catalog {
+func adversarialCatalog(t testing.TB, s2c, components, comps, cid string) *Catalog {
 	t.Helper()
 	if comps == "" {
 		comps = `{"components": {
@@ -75,7 +75,34 @@ func advComponents() []string {
 // advIDs are the ids a verdict free of the id is checked with.
 var advIDs = []string{"", "a", "Z9", "loading_x", strings.Repeat("q", 40), "\u00e9\u2028", "a\"b"}
 
-func TestComponentPlansAdversarial(t *testing.T) {
+// advCase is an adversarial catalog (see adversarialCatalog) and the
+// wrapper's end, with what is expected of its one-component plan.
+type advCase struct {
+	name, s2c, components, comps, cid, close string
+	plan                                     bool // a plan is expected
+	idRead                                   bool // some decided verdict reads the id
+}
+
+// catalog loads the case's catalog.
+func (tc advCase) catalog(t testing.TB) *Catalog {
+	t.Helper()
+	s2c := tc.s2c
+	if tc.name == "recursive components" {
+		s2c = strings.Replace(s2c, `"required": ["version"`, `"$defs": {"R": {"type": ["object", "array", "string", "number"], "items": {"$ref": "#/$defs/R"}, "additionalProperties": {"$ref": "#/$defs/R"}, "maxProperties": 3}}, "required": ["version"`, 1)
+	}
+	return adversarialCatalog(t, s2c, tc.components, tc.comps, tc.cid)
+}
+
+// end is the case's wrapper end.
+func (tc advCase) end() string {
+	if tc.close != "" {
+		return tc.close
+	}
+	return advClose
+}
+
+// adversarialCases are the catalogs and wrappers the plans are tried on.
+func adversarialCases() []advCase {
 	wrap := func(s string) string {
 		return strings.Replace(advS2C, `"type": "object",`, `"type": "object", `+s+`,`, 1)
 	}
@@ -87,11 +114,7 @@ func TestComponentPlansAdversarial(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		many = append(many, fmt.Sprintf(`{"items": {"$ref": "%s"}, "maxItems": %d}`, advText, 5+i))
 	}
-	for _, tc := range []struct {
-		name, s2c, components, comps, cid, close string
-		plan                                     bool // a plan is expected
-		idRead                                   bool // some decided verdict reads the id
-	}{
+	return []advCase{
 		{name: "oneOf items", s2c: advS2C, components: advItems, plan: true},
 		{name: "message oneOf reading into components", s2c: wrap(`"oneOf": [` + atComps(itemsOf(advText)) + `, ` + atComps(itemsOf(advRow)) + `]`), components: advItems, plan: true},
 		{name: "message anyOf reading into components", s2c: wrap(`"anyOf": [` + atComps(itemsOf(advText)) + `, ` + atComps(itemsOf(advRow)) + `]`), components: `{"type": "array"}`, plan: true},
@@ -131,17 +154,14 @@ func TestComponentPlansAdversarial(t *testing.T) {
 		{name: "id compared in the component's own conditional", s2c: advS2C, components: `{"items": {"if": {"properties": {"id": {"pattern": "^loading_"}}}, "then": {"required": ["children"]}}}`, plan: true, idRead: true},
 		{name: "recursive components", s2c: advS2C, components: `{"items": {"$ref": "#/$defs/R"}}`, plan: true},
 		{name: "endless recursion", s2c: strings.Replace(advS2C, `"required": ["version"`, `"$defs": {"L": {"anyOf": [{"$ref": "#/$defs/L"}]}}, "required": ["version"`, 1), components: `{"items": {"$ref": "#/$defs/L"}}`, plan: true},
-	} {
+	}
+}
+
+func TestComponentPlansAdversarial(t *testing.T) {
+	for _, tc := range adversarialCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			s2c := tc.s2c
-			if tc.name == "recursive components" {
-				s2c = strings.Replace(s2c, `"required": ["version"`, `"$defs": {"R": {"type": ["object", "array", "string", "number"], "items": {"$ref": "#/$defs/R"}, "additionalProperties": {"$ref": "#/$defs/R"}, "maxProperties": 3}}, "required": ["version"`, 1)
-			}
-			cat := adversarialCatalog(t, s2c, tc.components, tc.comps, tc.cid)
-			close := advClose
-			if tc.close != "" {
-				close = tc.close
-			}
+			cat := tc.catalog(t)
+			close := tc.end()
 			p := cat.componentPlan([]byte(advOpen), []byte(close))
 			if (len(p.steps) > 0) != tc.plan {
 				t.Errorf("plan of %d steps, want a plan: %v", len(p.steps), tc.plan)

@@ -18,7 +18,7 @@ func componentPlanCatalog(t *testing.T, s2c, items string) *Catalog {
 
 // catalogFromText is the v0.9 catalog of message schema s2c and components
 // document comps, which the fast validator takes.
-func catalogFromText(t *testing.T, s2c, comps string) *Catalog {
+func catalogFromText(t testing.TB, s2c, comps string) *Catalog {
 	t.Helper()
 	var docs [2]map[string]any
 	for i, text := range []string{s2c, comps} {

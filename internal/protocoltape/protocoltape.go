@@ -29,6 +29,8 @@ type Hooks struct {
 	Error func(err error) error
 	// Components is ComponentVerdicts.
 	Components func(c any, open, close []byte) ComponentVerdict
+	// Lists is ListVerdicts.
+	Lists func(c any, open, close []byte) ListVerdict
 }
 
 // ComponentVerdict is a catalog's MessageVerdict on the message
@@ -45,6 +47,22 @@ type ComponentVerdict func(comp, key string) (valid, decided, free bool)
 // does not keep). Safe for concurrent use, as the verdict it returns.
 func ComponentVerdicts(c any, open, close []byte) ComponentVerdict {
 	return hooks.Components(c, open, close)
+}
+
+// ListVerdict is a catalog's MessageVerdict on the message
+// open+C1,...,Cn+close (n >= 1 components, each one JSON value, separated
+// by commas, the whole under 1 GiB) where the caller knows that each Ci
+// alone, open+Ci+close, has MessageVerdict valid and decided: judged on n
+// alone. When decided, the answer is
+// MessageVerdict's; undecided, the caller takes the message's path.
+type ListVerdict func(n int) (valid, decided bool)
+
+// ListVerdicts returns the verdict of catalog c (a *protocol.Catalog) on
+// the messages of components known valid alone that open and close wrap
+// (which it does not keep). Safe for concurrent use, as the verdict it
+// returns.
+func ListVerdicts(c any, open, close []byte) ListVerdict {
+	return hooks.Lists(c, open, close)
 }
 
 var hooks Hooks
