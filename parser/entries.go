@@ -152,6 +152,9 @@ type surfaceState struct {
 	// frozen: the compact form of the components, comps, order, sorted,
 	// tidx and tgts (nil: they are in their full form, see thaw).
 	frozen *frozenSurface
+	// ents: the chunks its new entries are taken from (see newEntry;
+	// nil when frozen).
+	ents *entChunks
 }
 
 // markDirty records that a component changed since the last check.
@@ -370,7 +373,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 		if s.comps == nil {
 			s.presize(e.scratch)
 		}
-		ent = &compEntry{id: id}
+		ent = e.newEntry(s, id)
 		s.comps[id] = ent
 		s.order = append(s.order, id)
 	}

@@ -140,6 +140,7 @@ func (e *progressiveEngine) freezeUsed() {
 		s.inUse = false
 		if t := tablesOf(s); s.freeze(&e.freezeSc) {
 			e.spareTables(t)
+			e.spareEntries(s)
 			e.freezes++
 			e.frozenWork += len(s.frozen.comps)
 		} else {
