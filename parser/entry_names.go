@@ -19,11 +19,24 @@ type idNames struct {
 // their records, dropped with the caches at the block's end (releaseNames,
 // compEntry.compact), and their encodings, which component ids and waits
 // keep past the block (a chunk stays while one of them does). Emptied at
-// the block's end, it goes to the pool with the block's scratch.
+// the block's end, it goes to the pool with the block's scratch. No
+// component holds a record past its block (its lookups, fastComp.pns, are
+// dropped at the block's end, see releaseNames): the block's slabs of
+// records are emptied then and kept, up to maxSpareSlabs, for the next
+// block's placeholders.
 type nameChunks struct {
-	slab []phName
-	enc  []byte
+	slab  []phName   // the slab of records being filled
+	slabs [][]phName // the slabs filled before it, this block
+	spare [][]phName // emptied slabs of earlier blocks, for the next ones
+	enc   []byte
 }
+
+// phSlab is the number of records of a slab, and maxSpareSlabs bounds the
+// emptied slabs kept for the next block.
+const (
+	phSlab        = 16
+	maxSpareSlabs = 4
+)
 
 // encChunk is the size of a chunk of placeholder encodings.
 const encChunk = 512
@@ -95,7 +108,7 @@ func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) [
 	ch.enc = enc(ch.enc, id)
 	js := ch.enc[start:len(ch.enc):len(ch.enc)]
 	if len(ch.slab) == cap(ch.slab) {
-		ch.slab = make([]phName, 0, 16)
+		ch.nextSlab()
 	}
 	ch.slab = append(ch.slab, phName{js: js})
 	p := &ch.slab[len(ch.slab)-1]
@@ -109,13 +122,46 @@ func (n *idNames) newPlaceholder(b []byte, id string, enc func([]byte, string) [
 	return p
 }
 
+// nextSlab moves the full slab of records to the block's, and starts an
+// emptied one of an earlier block, else a new one.
+func (ch *nameChunks) nextSlab() {
+	if ch.slab != nil {
+		ch.slabs = append(ch.slabs, ch.slab)
+	}
+	if k := len(ch.spare); k > 0 {
+		ch.slab = ch.spare[k-1]
+		ch.spare[k-1] = nil
+		ch.spare = ch.spare[:k-1]
+		return
+	}
+	ch.slab = make([]phName, 0, phSlab)
+}
+
+// releaseSlabs empties the block's slabs of records (nothing holds their
+// records any more, see nameChunks) and keeps up to maxSpareSlabs of
+// them for the next block; it drops the chunk of encodings.
+func (ch *nameChunks) releaseSlabs() {
+	if ch.slab != nil {
+		ch.slabs = append(ch.slabs, ch.slab)
+	}
+	for i, sl := range ch.slabs {
+		ch.slabs[i] = nil
+		if len(ch.spare) < maxSpareSlabs && cap(sl) == phSlab {
+			clear(sl)
+			ch.spare = append(ch.spare, sl[:0])
+		}
+	}
+	*ch = nameChunks{slabs: ch.slabs[:0], spare: ch.spare}
+}
+
 // keepNames bounds the names a cache's map may hold to be kept, emptied,
 // for the next block (see moveScratch); a larger one is dropped.
 const keepNames = 256
 
 // release empties the caches, keeping their maps when small and the
 // holder of chunks (they go to the pool with the block's scratch, see
-// releaseIdle): the names, placeholders and chunks are dropped.
+// releaseIdle): the names, placeholders and chunk of encodings are
+// dropped, the slabs of records emptied and kept (see releaseSlabs).
 func (n *idNames) release() {
 	ids, phs := n.ids, n.phs
 	if len(ids) > keepNames {
@@ -127,7 +173,7 @@ func (n *idNames) release() {
 	clear(ids)
 	clear(phs)
 	if n.ch != nil {
-		*n.ch = nameChunks{}
+		n.ch.releaseSlabs()
 	}
 	n.ids, n.phs = ids, phs
 }
