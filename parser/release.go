@@ -146,6 +146,7 @@ func (e *progressiveEngine) freezeUsed() {
 		} else {
 			s.order, s.tgts = clip(s.order), clip(s.tgts) // (a frozen surface drops them)
 			s.fitTables()
+			e.letGoEntries(s)
 			if ch != nil {
 				for _, ent := range s.comps {
 					ch.settleEntry(ent)

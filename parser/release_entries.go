@@ -9,8 +9,11 @@ package parser
 // anyone reads: they are emptied and kept with the block's scratch lists
 // for the next surfaces' new entries (spareEntries), within the block and
 // beyond (the scratch goes to the pool at the block's end, see
-// putScratch). The entries thaw builds are in an array of their own,
-// dropped when the surface is frozen again.
+// putScratch). A surface that stays in its full form at a block's end
+// lets go of the holder of its chunks (letGoEntries): an idle stream
+// keeps its entries, not the list of their chunks, which are then not
+// reused. The entries thaw builds are in an array of their own, dropped
+// when the surface is frozen again.
 
 // entChunks are the chunks of entries of a surface in its full form.
 type entChunks struct {
@@ -19,14 +22,24 @@ type entChunks struct {
 	made int           // the entries taken
 }
 
-// Sizes of the chunks of entries that newEntry makes: they grow with the
-// entries the surface took, from one to maxEntChunk, so that a surface
-// that stays in its full form at a block's end holds few unused ones.
 // maxSpareEnts bounds the entries of the emptied chunks a block keeps.
-const (
-	maxEntChunk  = 16
-	maxSpareEnts = 64
-)
+const maxSpareEnts = 64
+
+// entChunkSize is the size of the next chunk of entries newEntry makes
+// for a surface that took made entries: about a quarter of that, up to
+// 5, among sizes whose arrays fill their allocation size class as an
+// entry alone does (1, 2, 3: up to 512 bytes; 5: 768 bytes with the
+// runtime's 8-byte header), so that a chunk costs no more than its
+// entries allocated one by one, and a surface that stays in its full
+// form at a block's end holds at most 4 unused entries.
+func entChunkSize(made int) int {
+	for _, n := range [...]int{5, 3, 2} {
+		if made/4 >= n {
+			return n
+		}
+	}
+	return 1
+}
 
 // newEntry returns a new entry for component id of s, from s's chunks:
 // from the chunk being taken from, else from an emptied chunk the block
@@ -50,7 +63,7 @@ func (e *progressiveEngine) newEntry(s *surfaceState, id string) *compEntry {
 			b.entSpare[k] = nil
 			b.entSpare = b.entSpare[:k]
 		} else {
-			ch.cur = make([]compEntry, min(max(ch.made/2, 1), maxEntChunk))
+			ch.cur = make([]compEntry, entChunkSize(ch.made))
 		}
 		ch.all = append(ch.all, ch.cur)
 	}
@@ -62,6 +75,24 @@ func (e *progressiveEngine) newEntry(s *surfaceState, id string) *compEntry {
 	// the block's end, see letGo.)
 	*ent = compEntry{id: id}
 	return ent
+}
+
+// letGoEntries ends the block for s, which stays in its full form: its
+// entries stay in their chunks, which it no longer tracks (not to be
+// reused: the entries are live), and the holder of chunks goes to the
+// block's scratch; an idle stream does not keep it nor its list of chunks.
+// Its next new entries start a chunk of their own.
+func (e *progressiveEngine) letGoEntries(s *surfaceState) {
+	ch := s.ents
+	s.ents = nil
+	if ch == nil {
+		return
+	}
+	clear(ch.all)
+	if b := e.scratch; b != nil && b.entHolder == nil {
+		*ch = entChunks{all: ch.all[:0]}
+		b.entHolder = ch
+	}
 }
 
 // spareEntries takes the chunks of entries of s, which was just frozen

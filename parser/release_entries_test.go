@@ -40,8 +40,9 @@ const entriesV09 = `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"
 
 // TestEntryChunksNotShared feeds entriesV09 in chunks of every size up to
 // 32 bytes: the output is the same as a parser's that keeps its blocks'
-// state, and after each call no entry of a live surface lies in another
-// surface's chunk of entries or in a spare one.
+// state, after each call no entry of a live surface lies in another
+// surface's chunk of entries or in a spare one, and after a block no
+// surface holds its chunks (see letGoEntries).
 func TestEntryChunksNotShared(t *testing.T) {
 	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 		t.Run(mode.String(), func(t *testing.T) {
@@ -70,6 +71,11 @@ func TestEntryChunksNotShared(t *testing.T) {
 					}
 					if bad := sharedEntry(e); bad != "" {
 						t.Fatalf("chunks of %d: %s", n, bad)
+					}
+					for sid, s := range e.seen {
+						if !e.inBlock && s.ents != nil {
+							t.Fatalf("chunks of %d: surface %q holds its chunks of entries after the block", n, sid)
+						}
 					}
 				}
 			}
