@@ -23,12 +23,14 @@ type idNames struct {
 // component holds a record past its block (its lookups, fastComp.pns, are
 // dropped at the block's end, see releaseNames): the block's slabs of
 // records are emptied then and kept, up to maxSpareSlabs, for the next
-// block's placeholders.
+// block's placeholders. The chunks of encodings and of interned ids
+// (carveID) are dropped, never reused.
 type nameChunks struct {
 	slab  []phName   // the slab of records being filled
 	slabs [][]phName // the slabs filled before it, this block
 	spare [][]phName // emptied slabs of earlier blocks, for the next ones
 	enc   []byte
+	ids   []byte // the interned ids of the block (see carveID)
 }
 
 // phSlab is the number of records of a slab, and maxSpareSlabs bounds the
@@ -63,10 +65,41 @@ func (n *idNames) id(b []byte) string {
 	if n.ids == nil || len(n.ids) >= maxNames {
 		n.ids = make(map[string]string, 64)
 	}
-	s := string(b)
+	s := n.carveID(b)
 	n.ids[s] = s
 	return s
 }
+
+// carveID returns a copy of b, in the block's chunk of ids unless it is
+// long. The chunk is only appended to, never written over nor reused
+// (the ids stay with the components past the block: a chunk stays while
+// one of them does); the block's end drops it (see releaseSlabs).
+func (n *idNames) carveID(b []byte) string {
+	if len(b) == 0 || len(b) > maxCarveID {
+		return string(b)
+	}
+	ch := n.ch
+	if ch == nil {
+		ch = new(nameChunks)
+		n.ch = ch
+	}
+	if cap(ch.ids)-len(ch.ids) < len(b) {
+		// (From minIDChunk, twice the last up to idChunk: a block's
+		// few ids do not hold a large chunk.)
+		ch.ids = make([]byte, 0, min(max(2*cap(ch.ids), minIDChunk), idChunk))
+	}
+	at := len(ch.ids)
+	ch.ids = append(ch.ids, b...)
+	return unsafe.String(&ch.ids[at], len(b))
+}
+
+// minIDChunk and idChunk are the sizes of a block's first and largest
+// chunks of ids, and maxCarveID the longest id copied to one.
+const (
+	minIDChunk = 64
+	idChunk    = 256
+	maxCarveID = minIDChunk / 2
+)
 
 // placeholder returns the placeholder of child id b; enc appends the
 // encoding of a child's placeholder component (see
@@ -139,7 +172,7 @@ func (ch *nameChunks) nextSlab() {
 
 // releaseSlabs empties the block's slabs of records (nothing holds their
 // records any more, see nameChunks) and keeps up to maxSpareSlabs of
-// them for the next block; it drops the chunk of encodings.
+// them for the next block; it drops the chunks of encodings and ids.
 func (ch *nameChunks) releaseSlabs() {
 	if ch.slab != nil {
 		ch.slabs = append(ch.slabs, ch.slab)

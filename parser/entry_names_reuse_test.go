@@ -110,3 +110,37 @@ func lookupsRun(t *testing.T, mode Mode, chunks [][]byte) (reused int, bad strin
 	}
 	return reused, ""
 }
+
+// TestInternedIDsKeepPastRelease: the ids interned in a block (in the
+// block's chunks of ids, see carveID) keep their values after the caches
+// are released and the next blocks, of this engine and of another that
+// takes the pooled set, intern many more: a chunk of ids is never written
+// over nor reused.
+func TestInternedIDsKeepPastRelease(t *testing.T) {
+	var e progressiveEngine
+	e.takeScratch()
+	buf := []byte{}
+	var made, want []string
+	for i := range 40 {
+		buf = fmt.Appendf(buf[:0], "comp_%d", i)
+		id := e.names.id(buf)
+		made, want = append(made, id), append(want, string(buf))
+	}
+	buf = append(buf[:0], "zzzzzzzz"...) // (the interned ids are copies)
+	e.names.release()
+	e.putScratch()
+	var other progressiveEngine
+	for _, eng := range []*progressiveEngine{&e, &other} {
+		eng.takeScratch()
+		for i := range 400 {
+			eng.names.id(fmt.Appendf(buf[:0], "other_%d", i))
+		}
+		eng.names.release()
+		eng.putScratch()
+	}
+	for i, id := range made {
+		if id != want[i] {
+			t.Errorf("id %q changed after the release: %q", want[i], id)
+		}
+	}
+}
