@@ -204,52 +204,21 @@ func appendOne[T any](list []T, x T, one []T) []T {
 }
 
 // growRows moves ent's four lists of placeholders and waits (phs, phJS,
-// waits, waitN), full and of one length, to arrays of twice that length
-// (four at least) allocated at once (see listRows); each list's capacity
-// ends at its own array. Lists of other lengths, or beyond maxRows, are
-// left to appendOne.
+// waits, waitN), full and of one length n below 8, to arrays of twice
+// that length (four at least, eight at most) allocated at once (see
+// listRows); each list's capacity ends at its own array. Lists of other
+// lengths, or longer, are left to appendOne.
 func growRows(ent *compEntry, l *compLists) {
 	n := len(ent.phs)
 	if len(l.phJS) != n || len(l.waits) != n || len(l.waitN) != n || cap(l.phJS) != n || cap(l.waits) != n || cap(l.waitN) != n {
 		return
 	}
-	phs, phJS, waits, waitN := listRows(max(4, 2*n))
+	phs, phJS, waits, waitN := listRows(min(max(4, 2*n), max(8, n+1)))
 	if phs == nil {
 		return
 	}
 	ent.phs = append(phs, ent.phs...)
 	l.phJS, l.waits, l.waitN = append(phJS, l.phJS...), append(waits, l.waits...), append(waitN, l.waitN...)
-}
-
-// rows4 to rows32 hold the arrays of a component's four lists of
-// placeholders and waits, of 4 to 32 elements, in one allocation: the
-// lists grow together, one by one, as the component's children are read
-// (see growRows).
-type (
-	rows4 struct {
-		phs, waits [4]string
-		phJS       [4][]byte
-		waitN      [4]int
-	}
-	rows8 struct {
-		phs, waits [8]string
-		phJS       [8][]byte
-		waitN      [8]int
-	}
-)
-
-// listRows returns empty lists of capacity m (4, 8, 16 or 32) in one
-// allocation, or nils for another m.
-func listRows(m int) (phs []string, phJS [][]byte, waits []string, waitN []int) {
-	switch m {
-	case 4:
-		r := new(rows4)
-		return r.phs[:0], r.phJS[:0], r.waits[:0], r.waitN[:0]
-	case 8:
-		r := new(rows8)
-		return r.phs[:0], r.phJS[:0], r.waits[:0], r.waitN[:0]
-	}
-	return nil, nil, nil, nil
 }
 
 // indexOf is the index of b in list, or -1.

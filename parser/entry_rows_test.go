@@ -59,3 +59,39 @@ func TestGrowRowsLists(t *testing.T) {
 		t.Fatal("growRows never moved the lists: the test does not test")
 	}
 }
+
+// TestGrowListsApart: the four lists processFast fills, grown at once
+// for a component's first missing children (growLists, from empty lists
+// without room), have room for them, are empty, and do not share an
+// array, so that an append to one never writes into another.
+func TestGrowListsApart(t *testing.T) {
+	for missing := 1; missing <= 10; missing++ {
+		var p placeholderSet
+		p.growLists(missing)
+		if len(p.extra)+len(p.extraJS)+len(p.waits)+len(p.waitN) != 0 {
+			t.Fatalf("%d missing: lists not empty", missing)
+		}
+		if cap(p.extra) < missing || cap(p.extraJS) < missing || cap(p.waits) < missing || cap(p.waitN) < missing {
+			t.Fatalf("%d missing: capacities %d %d %d %d", missing, cap(p.extra), cap(p.extraJS), cap(p.waits), cap(p.waitN))
+		}
+		p.extra, p.extraJS = p.extra[:cap(p.extra)], p.extraJS[:cap(p.extraJS)]
+		p.waits, p.waitN = p.waits[:cap(p.waits)], p.waitN[:cap(p.waitN)]
+		for i := range p.extra {
+			p.extra[i] = "ph"
+		}
+		for i := range p.extraJS {
+			p.extraJS[i] = []byte("js")
+		}
+		for i := range p.waits {
+			p.waits[i] = "w"
+		}
+		for i := range p.waitN {
+			p.waitN[i] = 7
+		}
+		for i := range missing {
+			if p.extra[i] != "ph" || string(p.extraJS[i]) != "js" || p.waits[i] != "w" || p.waitN[i] != 7 {
+				t.Fatalf("%d missing: element %d is %q %q %q %d: the lists share an array", missing, i, p.extra[i], p.extraJS[i], p.waits[i], p.waitN[i])
+			}
+		}
+	}
+}
