@@ -119,8 +119,8 @@ type surfaceState struct {
 	deferred   bool // a snapshot was held back (see snapFull)
 
 	dirtyList []*compEntry        // reachable components changed since the last check
-	woken     map[string]struct{} // large components whose reprocessing waits
-	bufDeps   map[string]struct{} // components whose processed form reads the buffer
+	woken     map[string]struct{} // large components whose reprocessing waits (nil: none yet)
+	bufDeps   map[string]struct{} // components whose processed form reads the buffer (nil: none yet)
 	phYielded map[string]struct{} // placeholders yielded (nil: none)
 
 	// Components and placeholders whose current form has not been sent.
@@ -244,10 +244,8 @@ func (s *surfaceState) sortedEnts() []*compEntry {
 
 func newSurfaceState(id string) *surfaceState {
 	return &surfaceState{
-		id:      id,
-		woken:   map[string]struct{}{},
-		bufDeps: map[string]struct{}{},
-		phsVer:  1,
+		id:     id,
+		phsVer: 1,
 	}
 }
 
