@@ -123,8 +123,8 @@ type surfaceState struct {
 	deferred   bool // a snapshot was held back (see snapFull)
 
 	dirtyList []*compEntry        // reachable components changed since the last check
-	woken     map[string]struct{} // large components whose reprocessing waits
-	bufDeps   map[string]struct{} // components whose processed form reads the buffer
+	woken     map[string]struct{} // large components whose reprocessing waits (nil: none yet)
+	bufDeps   map[string]struct{} // components whose processed form reads the buffer (nil: none yet)
 	phYielded map[string]struct{} // placeholders yielded (nil: none)
 
 	// Components and placeholders whose current form has not been sent.
@@ -156,6 +156,9 @@ type surfaceState struct {
 	// frozen: the compact form of the components, comps, order, sorted,
 	// tidx and tgts (nil: they are in their full form, see thaw).
 	frozen *frozenSurface
+	// ents: the chunks its new entries are taken from (see newEntry;
+	// nil when frozen).
+	ents *entChunks
 }
 
 // markDirty records that a component changed since the last check.
@@ -245,10 +248,8 @@ func (s *surfaceState) sortedEnts() []*compEntry {
 
 func newSurfaceState(id string) *surfaceState {
 	return &surfaceState{
-		id:      id,
-		woken:   map[string]struct{}{},
-		bufDeps: map[string]struct{}{},
-		phsVer:  1,
+		id:     id,
+		phsVer: 1,
 	}
 }
 
@@ -374,7 +375,7 @@ func (e *progressiveEngine) record(s *surfaceState, id string, ent *compEntry, r
 		if s.comps == nil {
 			s.presize(e.scratch)
 		}
-		ent = &compEntry{id: id}
+		ent = e.newEntry(s, id)
 		s.comps[id] = ent
 		s.order = append(s.order, id)
 	}

@@ -149,8 +149,7 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	p.e.epoch++
 	epoch := p.e.epoch
 	// At most one placeholder per missing slot: grow the lists once.
-	p.extra, p.extraJS = slices.Grow(p.extra, missing), slices.Grow(p.extraJS, missing)
-	p.waits, p.waitN = slices.Grow(p.waits, missing), slices.Grow(p.waitN, missing)
+	p.growLists(missing)
 	if fc.nested {
 		// (In the walk's order, entry_nested.go.)
 		for _, ev := range fc.walkOrder() {
@@ -207,6 +206,20 @@ func (p *placeholderSet) processFast(fc *fastComp, out []byte) ([]byte, bool) {
 	}
 	out, last, _ = fc.putEdits(out, last, k, len(fc.src))
 	return append(out, fc.src[last:]...), false
+}
+
+// growLists makes room for missing more elements in p's four lists: in
+// arrays of that size allocated at once (listRows) when none has room
+// and all are empty, as when a component first has missing children (up
+// to 8), else each in its own.
+func (p *placeholderSet) growLists(missing int) {
+	if missing <= 8 && len(p.extra)+len(p.extraJS)+len(p.waits)+len(p.waitN) == 0 &&
+		cap(p.extra) < missing && cap(p.extraJS) < missing && cap(p.waits) < missing && cap(p.waitN) < missing {
+		p.extra, p.extraJS, p.waits, p.waitN = listRows(max(2, missing))
+		return
+	}
+	p.extra, p.extraJS = slices.Grow(p.extra, missing), slices.Grow(p.extraJS, missing)
+	p.waits, p.waitN = slices.Grow(p.waits, missing), slices.Grow(p.waitN, missing)
 }
 
 // placeOpen adds, for an empty list the stream is still filling (open),

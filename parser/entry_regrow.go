@@ -162,6 +162,9 @@ func (e *progressiveEngine) appendSlots(s *surfaceState, ent *compEntry, from in
 			pn = e.names.placeholder(id, e.appendChildPlaceholderJSON)
 			fc.pns[i] = pn
 		}
+		if n := len(ent.phs); n > 0 && n == cap(ent.phs) {
+			growRows(ent, l)
+		}
 		ent.phs = appendOne(ent.phs, pn.ph, l.phsOne[:])
 		l.phJS = appendOne(l.phJS, pn.js, l.phJSOne[:])
 		l.waits = appendOne(l.waits, pn.id(), l.waitsOne[:])
@@ -198,6 +201,24 @@ func appendOne[T any](list []T, x T, one []T) []T {
 		list = append(make([]T, 0, max(4, 2*len(list))), list...)
 	}
 	return append(list, x)
+}
+
+// growRows moves ent's four lists of placeholders and waits (phs, phJS,
+// waits, waitN), full and of one length n below 8, to arrays of twice
+// that length (four at least, eight at most) allocated at once (see
+// listRows); each list's capacity ends at its own array. Lists of other
+// lengths, or longer, are left to appendOne.
+func growRows(ent *compEntry, l *compLists) {
+	n := len(ent.phs)
+	if len(l.phJS) != n || len(l.waits) != n || len(l.waitN) != n || cap(l.phJS) != n || cap(l.waits) != n || cap(l.waitN) != n {
+		return
+	}
+	phs, phJS, waits, waitN := listRows(min(max(4, 2*n), max(8, n+1)))
+	if phs == nil {
+		return
+	}
+	ent.phs = append(phs, ent.phs...)
+	l.phJS, l.waits, l.waitN = append(phJS, l.phJS...), append(waits, l.waits...), append(waitN, l.waitN...)
 }
 
 // indexOf is the index of b in list, or -1.

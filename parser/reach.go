@@ -82,6 +82,9 @@ func (e *progressiveEngine) yieldReachable(updateDone bool) error {
 			if len(ent.phs) <= 16 || int(ent.woken)*8 >= len(ent.phs) || e.redoWoken(updateDone) {
 				ent.stale = true
 			} else {
+				if s.woken == nil {
+					s.woken = map[string]struct{}{}
+				}
 				s.woken[id] = struct{}{}
 			}
 		}
@@ -324,6 +327,9 @@ func (e *progressiveEngine) process(s *surfaceState, id string, ent *compEntry) 
 	// wakes the component exactly once.
 	e.registerWaits(s, ent, oldWaits)
 	if ent.usesBuf {
+		if s.bufDeps == nil {
+			s.bufDeps = map[string]struct{}{}
+		}
 		s.bufDeps[id] = struct{}{}
 	} else {
 		delete(s.bufDeps, id)

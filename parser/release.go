@@ -140,11 +140,13 @@ func (e *progressiveEngine) freezeUsed() {
 		s.inUse = false
 		if t := tablesOf(s); s.freeze(&e.freezeSc) {
 			e.spareTables(t)
+			e.spareEntries(s)
 			e.freezes++
 			e.frozenWork += len(s.frozen.comps)
 		} else {
 			s.order, s.tgts = clip(s.order), clip(s.tgts) // (a frozen surface drops them)
 			s.fitTables()
+			e.letGoEntries(s)
 			if ch != nil {
 				for _, ent := range s.comps {
 					ch.settleEntry(ent)
@@ -168,16 +170,21 @@ func (e *progressiveEngine) freezeUsed() {
 // them, with the same values. The components' lookups of placeholders
 // (fastComp.pns) are dropped with them: the placeholders of one
 // component's slots must come from one cache (processFast tells repeated
-// children apart by their placeholder's identity). Every such lookup was
-// made while processing its entry, so since the last release: the entry
-// is in e.processed.
+// children apart by their placeholder's identity), and the next block
+// reuses the records (see nameChunks). Every such lookup was made while
+// processing its entry, so since the last release: the entry is in
+// e.processed; an earlier form of it that a held v0.8 message keeps
+// shares its lookups, dropped too (dropPendingLookups).
 func (e *progressiveEngine) releaseNames() {
-	e.names.release()
 	for i, ent := range e.processed {
 		ent.compact()
 		e.processed[i] = nil
 	}
 	e.processed = shrink(e.processed, keepScratch)
+	e.dropPendingLookups()
+	// (No component holds a placeholder's record now: the next block
+	// reuses them, see nameChunks.)
+	e.names.release()
 	for i, s := range e.processedIn {
 		if e.scratch != nil && len(s.comps) > 0 {
 			e.scratch.comps = len(s.comps)
@@ -186,6 +193,25 @@ func (e *progressiveEngine) releaseNames() {
 		e.processedIn[i] = nil
 	}
 	e.processedIn = shrink(e.processedIn, keepScratch)
+}
+
+// dropPendingLookups drops the lookups of placeholders (fastComp.pns) of
+// the byte-level components of the v0.8 messages held until their
+// surface's beginRendering: an earlier form of a component, replaced in
+// its entry, may be held there and put back later (see putFastEnt), and
+// must look its placeholders up again then (the records are reused).
+func (e *progressiveEngine) dropPendingLookups() {
+	for _, list := range e.pending {
+		for _, m := range list {
+			su, _ := m[kSurfaceUpdate].(map[string]any)
+			comps, _ := su["components"].([]any)
+			for _, c := range comps {
+				if fc, ok := c.(*fastComp); ok {
+					fc.pns = nil
+				}
+			}
+		}
+	}
 }
 
 // compact drops what a surface keeps only while its components arrive:

@@ -389,5 +389,5 @@ func (s *surfaceState) thaw() {
 		s.tgts[i] = target{inbound: t.inbound, depth: t.depth}
 		s.tidx[f.str(t.id)] = int32(i)
 	}
-	s.woken, s.bufDeps = map[string]struct{}{}, map[string]struct{}{}
+	// (woken and bufDeps are made when first written to.)
 }

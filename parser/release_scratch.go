@@ -38,6 +38,12 @@ type blockScratch struct {
 	lists  []spareLists          // emptied lists of components (see dropEmptyLists)
 	phMaps []map[string]struct{} // emptied records of yielded placeholders (see takePhMap)
 	tables []surfaceTables       // emptied tables of frozen surfaces (see spareTables)
+	// entSpare: emptied chunks of entries of frozen surfaces, entSpareN
+	// entries in all, and entHolder an emptied holder of chunks (see
+	// spareEntries).
+	entSpare  [][]compEntry
+	entSpareN int
+	entHolder *entChunks
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(blockScratch) }}

@@ -140,7 +140,7 @@ func (e *progressiveEngine) growFast(sc *surfaceState, ent *compEntry) *fastComp
 			fc.pns = fc.pns[:n]
 			clear(fc.pns[k:])
 		} else {
-			pns := make([]*phName, n, max(n, 2*len(fc.pns)))
+			pns := make([]*phName, n, max(n, 2*len(fc.pns), minPns))
 			copy(pns, fc.pns[:k])
 			fc.pns, fc.pnsOwn = pns, true
 		}
@@ -395,3 +395,8 @@ func (s *progScan) danglingKey() bool {
 	}
 	return s.prevColon || (s.afterStr && !s.strIsVal)
 }
+
+// minPns is the least capacity growFast gives a component's lookups of
+// placeholders when it moves them to an array of their own (they are
+// dropped at the block's end, see compEntry.compact).
+const minPns = 4
