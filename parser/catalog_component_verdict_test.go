@@ -105,6 +105,35 @@ func specExampleCases(t testing.TB, vt *verdictTable, cat *protocol.Catalog) {
 	}
 }
 
+// catalogCase is a streaming suite case with a catalog: the catalog and
+// the case's input, its steps joined.
+type catalogCase struct {
+	cat   *protocol.Catalog
+	input []byte
+}
+
+// streamingCatalogCases returns the streaming suite's cases that have a
+// catalog which loads.
+func streamingCatalogCases(t *testing.T) []catalogCase {
+	cases, confDir := loadStreamingSuite(t)
+	var out []catalogCase
+	for _, c := range cases {
+		if c.Catalog == nil {
+			continue
+		}
+		cat, err := loadCaseCatalog(c, confDir)
+		if err != nil {
+			continue // (a case about a catalog that does not load)
+		}
+		var all []byte
+		for _, st := range c.Steps {
+			all = append(all, st.Input...)
+		}
+		out = append(out, catalogCase{cat, all})
+	}
+	return out
+}
+
 // verdictSources builds the table: every component message the engine
 // asks a verdict on in both corpora (16-byte chunks, both progressive
 // modes) with the specification's catalogs and in the streaming suite's
@@ -124,20 +153,8 @@ func verdictSources(t testing.TB, v09, v08 *protocol.Catalog) (cases []verdictCa
 		collectAsked(t, &vt, c.cat, data, 16)
 	}
 	if tt, ok := t.(*testing.T); ok {
-		cases, confDir := loadStreamingSuite(tt)
-		for _, c := range cases {
-			if c.Catalog == nil {
-				continue
-			}
-			cat, err := loadCaseCatalog(c, confDir)
-			if err != nil {
-				continue // (a case about a catalog that does not load)
-			}
-			var all []byte
-			for _, st := range c.Steps {
-				all = append(all, st.Input...)
-			}
-			collectAsked(t, &vt, cat, all, 3)
+		for _, c := range streamingCatalogCases(tt) {
+			collectAsked(t, &vt, c.cat, c.input, 3)
 		}
 	}
 	idCat := patternedIDCatalog(t)
@@ -158,15 +175,9 @@ func verdictSources(t testing.TB, v09, v08 *protocol.Catalog) (cases []verdictCa
 // patternedIDCatalog is the v0.9 basic catalog with component ids of a
 // pattern (a verdict that reads the id).
 func patternedIDCatalog(t testing.TB) *protocol.Catalog {
-	spec := speccatalog.BasicV09Spec(t)
-	common := readSchema(t, spec.CommonTypesSchema)
-	common["$defs"].(map[string]any)["ComponentId"] = map[string]any{"type": "string", "pattern": "^[a-z0-9_-]*$"}
-	spec.CommonTypesSchema = common
-	cat, err := protocol.LoadCatalog(spec, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat
+	return v09Mutated(t, func(_, common map[string]any) {
+		common["$defs"].(map[string]any)["ComponentId"] = map[string]any{"type": "string", "pattern": "^[a-z0-9_-]*$"}
+	})
 }
 
 // invalidComponents returns variants of comp, most of them invalid: each

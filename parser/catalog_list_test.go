@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
@@ -79,18 +78,7 @@ func updateComponentsSchema(s2c map[string]any) map[string]any {
 func v09Mutated(t testing.TB, mutate func(s2c, common map[string]any)) *protocol.Catalog {
 	t.Helper()
 	spec := speccatalog.BasicV09Spec(t)
-	load := func(path string) map[string]any {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var doc map[string]any
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			t.Fatal(err)
-		}
-		return doc
-	}
-	s2c, common := load(spec.S2CSchema.(string)), load(spec.CommonTypesSchema.(string))
+	s2c, common := readSchema(t, spec.S2CSchema), readSchema(t, spec.CommonTypesSchema)
 	mutate(s2c, common)
 	spec.S2CSchema, spec.CommonTypesSchema = s2c, common
 	cat, err := protocol.LoadCatalog(spec, "")
@@ -204,22 +192,10 @@ func TestListVerdictMatchesMessageVerdict(t *testing.T) {
 		})
 	}
 	t.Run("streaming suite", func(t *testing.T) {
-		cases, confDir := loadStreamingSuite(t)
 		lc := &listChecker{t: t, counts: map[string]int{}}
-		for _, c := range cases {
-			if c.Catalog == nil {
-				continue
-			}
-			cat, err := loadCaseCatalog(c, confDir)
-			if err != nil {
-				continue // (a case about a catalog that does not load)
-			}
-			var all []byte
-			for _, st := range c.Steps {
-				all = append(all, st.Input...)
-			}
+		for _, c := range streamingCatalogCases(t) {
 			for _, n := range []int{1, 3, 16} {
-				lc.feed(cat, all, n)
+				lc.feed(c.cat, c.input, n)
 			}
 		}
 		t.Logf("%v", lc.counts)

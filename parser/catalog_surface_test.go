@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -16,8 +15,6 @@ import (
 // type of the placeholders), so the same placeholder is valid on one
 // surface and invalid on another.
 func surfaceRuleCatalog(t testing.TB) *protocol.Catalog {
-	spec := speccatalog.BasicV09Spec(t)
-	s2c := readSchema(t, spec.S2CSchema)
 	var rule any
 	if err := json.Unmarshal([]byte(`{
 		"if": {"required": ["updateComponents"], "properties": {"updateComponents": {"required": ["surfaceId"], "properties": {"surfaceId": {"const": "strict"}}}}},
@@ -25,13 +22,7 @@ func surfaceRuleCatalog(t testing.TB) *protocol.Catalog {
 	}`), &rule); err != nil {
 		t.Fatal(err)
 	}
-	s2c["allOf"] = []any{rule}
-	spec.S2CSchema = s2c
-	cat, err := protocol.LoadCatalog(spec, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cat
+	return v09Mutated(t, func(s2c, _ map[string]any) { s2c["allOf"] = []any{rule} })
 }
 
 // readSchema decodes the schema file at path (a CatalogSpec's file name),

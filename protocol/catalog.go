@@ -64,10 +64,10 @@ type Catalog struct {
 
 	// plans caches the plans of one-component messages by wrapper (see
 	// componentPlan).
-	plans componentPlans
+	plans wrapperCache[componentPlan]
 	// lists caches the plans of messages of components known valid alone,
 	// by wrapper (see listPlan).
-	lists listPlans
+	lists wrapperCache[listPlan]
 }
 
 type refFields struct{ single, list []string }

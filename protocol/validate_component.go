@@ -220,36 +220,42 @@ func b2i(b bool) int {
 	return 0
 }
 
-// componentPlans caches a catalog's plans by wrapper (a wrapper holds a
-// surface id: their number is bounded).
-type componentPlans struct {
+// wrapperCache caches a catalog's plans by wrapper (the message's bytes
+// before and after its components), at most maxComponentPlans of them
+// (then it starts again). Safe for concurrent use.
+type wrapperCache[P any] struct {
 	mu    sync.Mutex
-	plans map[string]*componentPlan
+	plans map[string]*P
 }
 
 // maxComponentPlans bounds a catalog's cache of plans.
 const maxComponentPlans = 256
 
-// componentPlan returns the plan of the wrapper open, close.
-func (c *Catalog) componentPlan(open, close []byte) *componentPlan {
-	if c == nil {
-		return c.buildPlan(string(open), string(close))
-	}
+// get returns the plan of the wrapper open, close, built by build on a
+// miss (two callers may both build one: plans are values of the wrapper).
+func (cache *wrapperCache[P]) get(open, close []byte, build func(open, close string) *P) *P {
 	var buf [128]byte
 	key := append(append(append(buf[:0], open...), 0), close...)
-	cache := &c.plans
 	cache.mu.Lock()
 	p, ok := cache.plans[string(key)]
 	cache.mu.Unlock()
 	if ok {
 		return p
 	}
-	p = c.buildPlan(string(open), string(close))
+	p = build(string(open), string(close))
 	cache.mu.Lock()
 	if cache.plans == nil || len(cache.plans) >= maxComponentPlans {
-		cache.plans = map[string]*componentPlan{}
+		cache.plans = map[string]*P{}
 	}
 	cache.plans[string(key)] = p
 	cache.mu.Unlock()
 	return p
+}
+
+// componentPlan returns the plan of the wrapper open, close.
+func (c *Catalog) componentPlan(open, close []byte) *componentPlan {
+	if c == nil {
+		return c.buildPlan(string(open), string(close))
+	}
+	return c.plans.get(open, close, c.buildPlan)
 }

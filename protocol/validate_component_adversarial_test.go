@@ -231,10 +231,7 @@ func TestComponentPlansConcurrent(t *testing.T) {
 			t.Error(bad)
 		}
 	}
-	cat.plans.mu.Lock()
-	n := len(cat.plans.plans)
-	cat.plans.mu.Unlock()
-	if n == 0 || n > maxComponentPlans {
+	if n := cat.plans.cached(); n == 0 || n > maxComponentPlans {
 		t.Errorf("%d plans cached, want 1..%d", n, maxComponentPlans)
 	}
 }

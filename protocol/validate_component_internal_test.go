@@ -16,6 +16,13 @@ func componentPlanCatalog(t *testing.T, s2c, items string) *Catalog {
 		"Row": {"type": "object", "properties": {"component": {"const": "Row"}, "id": {"type": "string", "maxLength": 8}, "children": {"type": "array"}}, "required": ["component", "id"]}}}`)
 }
 
+// cached is the number of plans in the cache.
+func (cache *wrapperCache[P]) cached() int {
+	cache.mu.Lock()
+	defer cache.mu.Unlock()
+	return len(cache.plans)
+}
+
 // catalogFromText is the v0.9 catalog of message schema s2c and components
 // document comps, which the fast validator takes.
 func catalogFromText(t testing.TB, s2c, comps string) *Catalog {

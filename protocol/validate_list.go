@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"slices"
-	"sync"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
 )
@@ -181,33 +180,10 @@ func (p *listPlan) verdict(n int) (valid, decided bool) {
 	}
 }
 
-// listPlans caches a catalog's list plans by wrapper, as componentPlans
-// does its one-component plans (and as bounded).
-type listPlans struct {
-	mu    sync.Mutex
-	plans map[string]*listPlan
-}
-
 // listPlan returns the list plan of the wrapper open, close.
 func (c *Catalog) listPlan(open, close []byte) *listPlan {
 	if c == nil {
 		return c.buildListPlan(string(open), string(close))
 	}
-	var buf [128]byte
-	key := append(append(append(buf[:0], open...), 0), close...)
-	cache := &c.lists
-	cache.mu.Lock()
-	p, ok := cache.plans[string(key)]
-	cache.mu.Unlock()
-	if ok {
-		return p
-	}
-	p = c.buildListPlan(string(open), string(close))
-	cache.mu.Lock()
-	if cache.plans == nil || len(cache.plans) >= maxComponentPlans {
-		cache.plans = map[string]*listPlan{}
-	}
-	cache.plans[string(key)] = p
-	cache.mu.Unlock()
-	return p
+	return c.lists.get(open, close, c.buildListPlan)
 }
