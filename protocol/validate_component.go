@@ -138,36 +138,38 @@ func (c *Catalog) buildPlan(open, close string) *componentPlan {
 		p.steps = []planStep{{valid: true, decided: true}}
 		return p
 	}
-	if _, ok := c.planStep(p, tp, hole, nil); !ok {
+	if _, ok := c.planStep(&p.steps, tp, hole, 0, nil); !ok {
 		p.steps = nil
 	}
 	return p
 }
 
-// planStep appends to p the subtree of the walks whose first questions got
-// answers, and returns its index.
-func (c *Catalog) planStep(p *componentPlan, tp *jsontape.Tape, hole int, answers []bool) (int32, bool) {
-	if len(p.steps) >= maxPlanSteps {
+// planStep appends to steps the subtree of the walks whose first
+// questions got answers, and returns its index. With list (a list plan's
+// walk, validate_list.go), the count checks of that array, the hole's,
+// are questions too.
+func (c *Catalog) planStep(steps *[]planStep, tp *jsontape.Tape, hole, list int, answers []bool) (int32, bool) {
+	if len(*steps) >= maxPlanSteps {
 		return 0, false
 	}
 	pr := &fastProbe{hole: hole, answers: answers}
-	r := fastRun{tp: tp, hole: hole, probe: pr}
+	r := fastRun{tp: tp, hole: hole, probe: pr, list: list}
 	ok, _ := r.valid(c.fast.root, 0, false)
 	if pr.opaque {
 		return 0, false
 	}
-	at := int32(len(p.steps))
+	at := int32(len(*steps))
 	if pr.ask == nil {
-		p.steps = append(p.steps, planStep{valid: ok && !r.bail, decided: !r.bail})
+		*steps = append(*steps, planStep{valid: ok && !r.bail, decided: !r.bail})
 		return at, true
 	}
-	p.steps = append(p.steps, planStep{node: pr.ask, depth: pr.askDepth})
+	*steps = append(*steps, planStep{node: pr.ask, depth: pr.askDepth})
 	for i, a := range []bool{false, true} {
-		next, ok := c.planStep(p, tp, hole, append(answers[:len(answers):len(answers)], a))
+		next, ok := c.planStep(steps, tp, hole, list, append(answers[:len(answers):len(answers)], a))
 		if !ok {
 			return 0, false
 		}
-		p.steps[at].next[i] = next
+		(*steps)[at].next[i] = next
 	}
 	return at, true
 }

@@ -90,7 +90,7 @@ func (c *Catalog) buildListPlan(open, close string) *listPlan {
 	if hole <= 0 || parent <= 0 || tp.Kind(parent) != jsontape.Array || tp.Count(parent) != 1 {
 		return p
 	}
-	if _, ok := c.listStep(p, tp, hole, parent, nil); !ok {
+	if _, ok := c.planStep(&p.steps, tp, hole, parent, nil); !ok {
 		p.steps = nil
 		return p
 	}
@@ -101,34 +101,6 @@ func (c *Catalog) buildListPlan(open, close string) *listPlan {
 			slices.ContainsFunc(trust, func(q planStep) bool { return q.node == s.node && q.depth == s.depth })
 	}
 	return p
-}
-
-// listStep is planStep for a list plan: the walk's count checks of the
-// hole's array are questions too.
-func (c *Catalog) listStep(p *listPlan, tp *jsontape.Tape, hole, parent int, answers []bool) (int32, bool) {
-	if len(p.steps) >= maxPlanSteps {
-		return 0, false
-	}
-	pr := &fastProbe{hole: hole, answers: answers}
-	r := fastRun{tp: tp, hole: hole, probe: pr, list: parent}
-	ok, _ := r.valid(c.fast.root, 0, false)
-	if pr.opaque {
-		return 0, false
-	}
-	at := int32(len(p.steps))
-	if pr.ask == nil {
-		p.steps = append(p.steps, planStep{valid: ok && !r.bail, decided: !r.bail})
-		return at, true
-	}
-	p.steps = append(p.steps, planStep{node: pr.ask, depth: pr.askDepth})
-	for i, a := range []bool{false, true} {
-		next, ok := c.listStep(p, tp, hole, parent, append(answers[:len(answers):len(answers)], a))
-		if !ok {
-			return 0, false
-		}
-		p.steps[at].next[i] = next
-	}
-	return at, true
 }
 
 // trustedQuestions returns the questions of a one-component plan's tree
