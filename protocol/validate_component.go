@@ -79,6 +79,12 @@ func (r *fastRun) query(n *fsNode) bool {
 	case -1:
 		return false
 	}
+	return r.answer(n, r.depth)
+}
+
+// answer is the next answer of the plan's walk, or, past them, the
+// question about n at depth, which stops the walk.
+func (r *fastRun) answer(n *fsNode, depth int) bool {
 	if r.bail {
 		return false
 	}
@@ -87,7 +93,7 @@ func (r *fastRun) query(n *fsNode) bool {
 		p.asked++
 		return p.answers[p.asked-1]
 	}
-	p.ask, p.askDepth = n, r.depth
+	p.ask, p.askDepth = n, depth
 	r.bail = true
 	return false
 }

@@ -46,17 +46,7 @@ const countQuestion = -1
 // countQuery is query for the item count checks (minItems, maxItems) of
 // the hole's array, in a list plan's walk.
 func (r *fastRun) countQuery(n *fsNode) bool {
-	if r.bail {
-		return false
-	}
-	p := r.probe
-	if p.asked < len(p.answers) {
-		p.asked++
-		return p.answers[p.asked-1]
-	}
-	p.ask, p.askDepth = n, countQuestion
-	r.bail = true
-	return false
+	return r.answer(n, countQuestion)
 }
 
 // buildListPlan builds the list plan of the wrapper open, close.
