@@ -219,9 +219,19 @@ func reviewStreamVersion(seed int64, v08 bool, repVer string) []byte {
 // call's parts as they are returned.
 func renderRun(t *testing.T, chunks [][]byte, opts ...Option) string {
 	t.Helper()
-	p, err := New(opts...)
+	out, err := renderRunErr(chunks, opts...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return out
+}
+
+// renderRunErr is renderRun, which returns New's error (for goroutines
+// other than the test's).
+func renderRunErr(chunks [][]byte, opts ...Option) (string, error) {
+	p, err := New(opts...)
+	if err != nil {
+		return "", err
 	}
 	var w bytes.Buffer
 	for _, c := range chunks {
@@ -230,7 +240,7 @@ func renderRun(t *testing.T, chunks [][]byte, opts ...Option) string {
 	}
 	parts, cerr := p.Close()
 	goldenRender(&w, "close", parts, cerr)
-	return w.String()
+	return w.String(), nil
 }
 
 // checkReviewStream checks one stream: released vs kept state, the
