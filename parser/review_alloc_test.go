@@ -372,3 +372,23 @@ func TestReviewListVerdictManySurfaces(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReviewListVerdict is TestReviewListVerdictManySurfaces on any seed
+// and chunk size: a fast fuzz target for listVerdict (FuzzListVerdict's
+// corpus turns take seconds each).
+func FuzzReviewListVerdict(f *testing.F) {
+	cats := []*protocol.Catalog{speccatalog.BasicV09(f), versionedCatalog(f)}
+	f.Add(int64(0), uint8(5), uint8(0), false)
+	f.Add(int64(7), uint8(1), uint8(1), true)
+	f.Fuzz(func(t *testing.T, seed int64, chunk, ci uint8, bad bool) {
+		data := reviewStreamVersion(seed, false, "v0.9.1")
+		if ci%2 == 0 {
+			data = reviewStream(seed, false)
+		}
+		if bad {
+			data = bytes.ReplaceAll(data, []byte(`"text":"t2"`), []byte(`"text":2`))
+		}
+		lc := &listChecker{t: t, counts: map[string]int{}}
+		lc.feed(cats[int(ci)%2], data, 1+int(chunk)%48)
+	})
+}
