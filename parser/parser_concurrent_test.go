@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestReviewParsersConcurrently: parsers used at once on several
+// TestParsersConcurrently: parsers used at once on several
 // goroutines, which share the pools of released blocks (entries,
 // placeholder slabs, scratch lists, output blocks), give each stream the
 // output it gives alone (run it with -race).
-func TestReviewParsersConcurrently(t *testing.T) {
+func TestParsersConcurrently(t *testing.T) {
 	type job struct {
 		chunks [][]byte
 		opts   []Option
@@ -20,7 +20,7 @@ func TestReviewParsersConcurrently(t *testing.T) {
 	var jobs []job
 	for seed := range int64(24) {
 		for _, v08 := range []bool{false, true} {
-			data := reviewStream(seed, v08)
+			data := surfacesStream(seed, v08)
 			chunks := chunksOf(data, 1+int(seed*3%17))
 			for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 				for _, borrow := range []bool{false, true} {

@@ -22,9 +22,9 @@ import (
 // again unchanged; and, on the same streams, the catalog's verdict on a
 // complete message from its components' verdicts (listVerdict).
 
-// reviewID returns the id of component k of a surface: short, long
+// surfacesID returns the id of component k of a surface: short, long
 // (over 32 bytes), or written with an escape (raw: its JSON encoding).
-func reviewID(r *rand.Rand, k int) (id, raw string) {
+func surfacesID(r *rand.Rand, k int) (id, raw string) {
 	switch r.Intn(4) {
 	case 0:
 		id = fmt.Sprintf("component_with_a_long_name_number_%03d", k)
@@ -37,13 +37,13 @@ func reviewID(r *rand.Rand, k int) (id, raw string) {
 	return id, `"` + id + `"`
 }
 
-// reviewStream writes a v0.9 (or, v08, v0.8) stream of 3 to 6 blocks over
+// surfacesStream writes a v0.9 (or, v08, v0.8) stream of 3 to 6 blocks over
 // up to 8 surfaces from seed.
-func reviewStream(seed int64, v08 bool) []byte { return reviewStreamVersion(seed, v08, "v0.9") }
+func surfacesStream(seed int64, v08 bool) []byte { return surfacesStreamVersion(seed, v08, "v0.9") }
 
-// reviewStreamVersion is reviewStream, with repVer the version of the
+// surfacesStreamVersion is surfacesStream, with repVer the version of the
 // component messages that send a component again.
-func reviewStreamVersion(seed int64, v08 bool, repVer string) []byte {
+func surfacesStreamVersion(seed int64, v08 bool, repVer string) []byte {
 	r := rand.New(rand.NewSource(seed))
 	type surf struct {
 		ids     []string // raw JSON of the ids named
@@ -118,7 +118,7 @@ func reviewStreamVersion(seed int64, v08 bool, repVer string) []byte {
 				var raw string
 				at := len(s.ids)
 				if r.Intn(3) == 0 {
-					_, raw = reviewID(r, len(s.ids))
+					_, raw = surfacesID(r, len(s.ids))
 					s.ids = append(s.ids, raw)
 				} else {
 					at = r.Intn(len(s.ids))
@@ -135,7 +135,7 @@ func reviewStreamVersion(seed int64, v08 bool, repVer string) []byte {
 				} else if r.Intn(2) == 0 {
 					for n := r.Intn(10); n > 0; n-- {
 						if r.Intn(2) == 0 {
-							_, k := reviewID(r, len(s.ids))
+							_, k := surfacesID(r, len(s.ids))
 							s.ids = append(s.ids, k)
 							kids = append(kids, k)
 						} else if at+1 < len(s.ids) {
@@ -148,7 +148,7 @@ func reviewStreamVersion(seed int64, v08 bool, repVer string) []byte {
 			if r.Intn(5) == 0 {
 				// Many components at once (more than 64 entries).
 				for range 20 + r.Intn(60) {
-					_, raw := reviewID(r, len(s.ids))
+					_, raw := surfacesID(r, len(s.ids))
 					s.ids = append(s.ids, raw)
 					items = append(items, comp(s, raw, nil))
 				}
@@ -243,11 +243,11 @@ func renderRunErr(chunks [][]byte, opts ...Option) (string, error) {
 	return w.String(), nil
 }
 
-// checkReviewStream checks one stream: released vs kept state, the
+// checkSurfacesStream checks one stream: released vs kept state, the
 // owned parts rendered after the stream's end as when returned, two
 // parsers fed in turn (sharing the pools) as each alone, borrowed output
 // as owned, and the modes against each other (v0.9).
-func checkReviewStream(t *testing.T, data []byte, chunk int, what string) bool {
+func checkSurfacesStream(t *testing.T, data []byte, chunk int, what string) bool {
 	t.Helper()
 	chunks := chunksOf(data, chunk)
 	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
@@ -262,7 +262,7 @@ func checkReviewStream(t *testing.T, data []byte, chunk int, what string) bool {
 		// Owned parts kept to the end, and a second parser fed in turn.
 		p, _ := New(WithMode(mode))
 		q, _ := New(WithMode(mode), WithBorrowedOutput())
-		other := chunksOf(reviewStream(int64(len(data)), false), 5)
+		other := chunksOf(surfacesStream(int64(len(data)), false), 5)
 		var kept [][]Part
 		var errs []error
 		var w bytes.Buffer
@@ -298,18 +298,18 @@ func checkReviewStream(t *testing.T, data []byte, chunk int, what string) bool {
 	return true
 }
 
-// TestReviewAllocReuseStreams runs checkReviewStream on random streams of
+// TestReuseOnManySurfaces runs checkSurfacesStream on random streams of
 // many surfaces, v0.9 and v0.8, at several chunk sizes.
-func TestReviewAllocReuseStreams(t *testing.T) {
+func TestReuseOnManySurfaces(t *testing.T) {
 	n := 150
 	if testing.Short() {
 		n = 30
 	}
 	for _, v08 := range []bool{false, true} {
 		for seed := range int64(n) {
-			data := reviewStream(seed, v08)
+			data := surfacesStream(seed, v08)
 			chunk := 1 + int(seed*7%40)
-			if !checkReviewStream(t, data, chunk, fmt.Sprintf("seed %d (v08 %v), chunk %d, input:\n%s", seed, v08, chunk, data)) {
+			if !checkSurfacesStream(t, data, chunk, fmt.Sprintf("seed %d (v08 %v), chunk %d, input:\n%s", seed, v08, chunk, data)) {
 				return
 			}
 			if !v08 {
@@ -319,28 +319,28 @@ func TestReviewAllocReuseStreams(t *testing.T) {
 	}
 }
 
-// FuzzReviewAllocReuse is TestReviewAllocReuseStreams on any seed.
-func FuzzReviewAllocReuse(f *testing.F) {
+// FuzzReuseOnManySurfaces is TestReuseOnManySurfaces on any seed.
+func FuzzReuseOnManySurfaces(f *testing.F) {
 	f.Add(int64(0), false, byte(3))
 	f.Add(int64(1), true, byte(1))
 	f.Fuzz(func(t *testing.T, seed int64, v08 bool, chunk byte) {
-		data := reviewStream(seed, v08)
+		data := surfacesStream(seed, v08)
 		n := int(chunk%48) + 1
-		checkReviewStream(t, data, n, fmt.Sprintf("seed %d (v08 %v), chunk %d, input:\n%s", seed, v08, n, data))
+		checkSurfacesStream(t, data, n, fmt.Sprintf("seed %d (v08 %v), chunk %d, input:\n%s", seed, v08, n, data))
 		if !v08 {
 			checkModesAgree(t, n, data)
 		}
 	})
 }
 
-// TestReviewListVerdictManySurfaces: the verdict on a complete component
+// TestListVerdictOnManySurfaces: the verdict on a complete component
 // message from its components' verdicts (listVerdict), where it decides,
 // is MessageVerdict's, on the random streams of many surfaces (frozen,
 // thawed, long and escaped ids, blocks failing mid-way), with the v0.9
 // basic catalog and with versionedCatalog on the streams whose component
 // messages change version (a component's verdict in one wrapper is not
 // its verdict in the other).
-func TestReviewListVerdictManySurfaces(t *testing.T) {
+func TestListVerdictOnManySurfaces(t *testing.T) {
 	n := 300
 	if testing.Short() {
 		n = 100
@@ -356,9 +356,9 @@ func TestReviewListVerdictManySurfaces(t *testing.T) {
 	for _, c := range cats {
 		lc := &listChecker{t: t, counts: map[string]int{}}
 		for seed := range int64(n) {
-			data := reviewStream(seed, false)
+			data := surfacesStream(seed, false)
 			if c.version {
-				data = reviewStreamVersion(seed, false, "v0.9.1")
+				data = surfacesStreamVersion(seed, false, "v0.9.1")
 			}
 			if seed%2 == 1 {
 				// Some components invalid alone (a number for a text).
@@ -373,17 +373,17 @@ func TestReviewListVerdictManySurfaces(t *testing.T) {
 	}
 }
 
-// FuzzReviewListVerdict is TestReviewListVerdictManySurfaces on any seed
+// FuzzListVerdictOnManySurfaces is TestListVerdictOnManySurfaces on any seed
 // and chunk size: a fast fuzz target for listVerdict (FuzzListVerdict's
 // corpus turns take seconds each).
-func FuzzReviewListVerdict(f *testing.F) {
+func FuzzListVerdictOnManySurfaces(f *testing.F) {
 	cats := []*protocol.Catalog{speccatalog.BasicV09(f), versionedCatalog(f)}
 	f.Add(int64(0), uint8(5), uint8(0), false)
 	f.Add(int64(7), uint8(1), uint8(1), true)
 	f.Fuzz(func(t *testing.T, seed int64, chunk, ci uint8, bad bool) {
-		data := reviewStreamVersion(seed, false, "v0.9.1")
+		data := surfacesStreamVersion(seed, false, "v0.9.1")
 		if ci%2 == 0 {
-			data = reviewStream(seed, false)
+			data = surfacesStream(seed, false)
 		}
 		if bad {
 			data = bytes.ReplaceAll(data, []byte(`"text":"t2"`), []byte(`"text":2`))
