@@ -109,9 +109,13 @@ func (e *progressiveEngine) placeholderValid(sid, ph string) bool {
 	valid, decided, free := e.componentVerdict(sid, e.placeholderJSON(ph), "id")
 	if decided {
 		if c := &e.closing; c.ph == 0 {
-			c.ph = 2 // the id matters
-			if free {
-				c.ph = int8(2*b2i(valid) - 1)
+			switch {
+			case !free:
+				c.ph = 2 // the id matters
+			case valid:
+				c.ph = 1
+			default:
+				c.ph = -1
 			}
 		}
 		return valid
@@ -153,13 +157,6 @@ func (e *progressiveEngine) componentVerdicts(sid string) protocoltape.Component
 		c.judge, c.ph = protocoltape.ComponentVerdicts(e.cat, e.openComponentMessage(), closing), 0
 	}
 	return e.closing.judge
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // fastVerdict is the catalog's fast verdict on msg's encoding.

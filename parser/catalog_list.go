@@ -49,7 +49,7 @@ func (e *progressiveEngine) listVerdict(msg map[string]any) (valid, decided bool
 		if fresh++; fresh > maxFreshVerdicts {
 			return false, false
 		}
-		if c.judge == nil {
+		if c.judge == nil { // (not componentVerdicts: c is the message's wrapper, kept as it is)
 			c.judge, c.ph = protocoltape.ComponentVerdicts(e.cat, e.openComponentMessage(), c.enc), 0
 		}
 		if valid, decided, _ := c.judge(unsafe.String(unsafe.SliceData(fc.src), len(fc.src)), ""); !valid || !decided {
