@@ -226,7 +226,7 @@ func (fc *fastComp) nestedOrder() {
 	if fc.more == nil {
 		fc.more = &compMore{}
 	}
-	fc.more.walk, fc.more.refs = append(make([]int32, 0, len(r.walk)), r.walk...), r.refs
+	fc.more.walk, fc.more.refs = ownCopy(r.walk), r.refs
 }
 
 // orderReader reads a component's compact bytes (in canonical encoding)

@@ -478,7 +478,7 @@ func (c *compScanner) ownID() []byte {
 
 // result copies the scanned component into a new fastComp.
 func (c *compScanner) result(names *idNames) *fastComp {
-	return c.resultIn(names, append(make([]byte, 0, len(c.out)), c.out...))
+	return c.resultIn(names, ownCopy(c.out))
 }
 
 // resultIn is result with src, a copy of c.out, as the component's bytes.
@@ -496,7 +496,7 @@ func (c *compScanner) resultIn(names *idNames, src []byte) *fastComp {
 	}
 	if c.nested {
 		fc.nested = true
-		fc.more.walk, fc.more.refs = append(make([]int32, 0, len(c.walk)), c.walk...), append([]int32(nil), c.refOrder...)
+		fc.more.walk, fc.more.refs = ownCopy(c.walk), append([]int32(nil), c.refOrder...)
 		fc.more.catRefs = c.rules
 	}
 	fc.decodeIDs()

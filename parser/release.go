@@ -283,6 +283,13 @@ func (s *surfaceState) phUsable(ph string) bool {
 	return strings.HasPrefix(id, "children_")
 }
 
+// ownCopy returns a copy of s in an array of exactly its length: what
+// the engine keeps holds no spare capacity (bytes.Clone and slices.Clone
+// may round it up).
+func ownCopy[T any](s []T) []T {
+	return append(make([]T, 0, len(s)), s...)
+}
+
 // clip returns s, copied to a smaller array when it wastes more than a
 // quarter of its capacity.
 func clip[T any](s []T) []T {
@@ -292,7 +299,7 @@ func clip[T any](s []T) []T {
 	if cap(s)-len(s) <= cap(s)/4 {
 		return s
 	}
-	return append(make([]T, 0, len(s)), s...)
+	return ownCopy(s)
 }
 
 // compact drops what a component keeps only while it, or its children,
@@ -306,7 +313,7 @@ func (ent *compEntry) compact() {
 		// The bytes of a component that grew as it arrived (growFast)
 		// have the spare capacity of their last growth.
 		if n := len(fc.src); cap(fc.src)-n > n/8+16 {
-			src := append(make([]byte, 0, n), fc.src...)
+			src := ownCopy(fc.src)
 			if ent.shared {
 				ent.pjson = src
 			}

@@ -74,14 +74,14 @@ func (ch *carveChunks) holds(b []byte) bool {
 func (ch *carveChunks) settleEntry(ent *compEntry) {
 	fc := ent.fast
 	if fc != nil && ch.holds(fc.src) {
-		src := append(make([]byte, 0, len(fc.src)), fc.src...)
+		src := ownCopy(fc.src)
 		if p := ent.pjson; ent.shared && len(p) <= len(src) && unsafe.SliceData(p) == unsafe.SliceData(fc.src) {
 			ent.pjson = src[:len(p)]
 		}
 		fc.src = src
 	}
 	if ch.holds(ent.pjson) { // (a stale form: not its component's bytes)
-		ent.pjson = append(make([]byte, 0, len(ent.pjson)), ent.pjson...)
+		ent.pjson = ownCopy(ent.pjson)
 	}
 }
 
@@ -91,7 +91,7 @@ func (ch *carveChunks) settleEntry(ent *compEntry) {
 func (ch *carveChunks) settleChunks() {
 	for i, fc := range ch.carved {
 		if ch.holds(fc.src) {
-			fc.src = append(make([]byte, 0, len(fc.src)), fc.src...)
+			fc.src = ownCopy(fc.src)
 		}
 		ch.carved[i] = nil
 	}

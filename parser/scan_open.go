@@ -264,8 +264,8 @@ func (x *compSide) letGoTo(toChunk bool) {
 	if p := ent.pjson; !ent.shared && len(p) > 0 && unsafe.SliceData(p) == unsafe.SliceData(x.openP) {
 		ent.pjson = x.keep(p, toChunk)
 	}
-	if n := len(fc.slots); n > 0 && unsafe.SliceData(fc.slots) == unsafe.SliceData(x.openSlots) {
-		fc.slots = append(make([]childSlot, 0, n), fc.slots...)
+	if len(fc.slots) > 0 && unsafe.SliceData(fc.slots) == unsafe.SliceData(x.openSlots) {
+		fc.slots = ownCopy(fc.slots)
 	}
 }
 
@@ -277,7 +277,7 @@ func (x *compSide) keep(b []byte, toChunk bool) []byte {
 			return c
 		}
 	}
-	return append(make([]byte, 0, len(b)), b...)
+	return ownCopy(b)
 }
 
 // appendedRefs is fc.refs for a component whose child ids only grew at
