@@ -116,26 +116,12 @@ func (c *Catalog) buildPlan(open, close string) *componentPlan {
 	if tp.Parse(open+planHole+close) != nil || !tp.PlainKeys() || !fastLimitsOK(tp) {
 		return p
 	}
-	hole, depth, parent := -1, 0, -1
 	for t := 0; t < tp.Len(); t++ {
-		kind := tp.Kind(t)
-		if kind == jsontape.String && tp.Raw(t) == planHole {
-			if hole >= 0 {
-				return p
-			}
-			hole = t
-		}
-		if kind == jsontape.Object {
-			if tp.Member(t, "call") >= 0 {
-				return p
-			}
+		if tp.Kind(t) == jsontape.Object && tp.Member(t, "call") >= 0 {
+			return p
 		}
 	}
-	for t := 0; t < hole; t++ {
-		if k := tp.Kind(t); (k == jsontape.Object || k == jsontape.Array) && tp.Next(t) > hole {
-			depth, parent = depth+1, t
-		}
-	}
+	hole, parent, depth := holeOf(tp)
 	if hole <= 0 || tp.Kind(parent) != jsontape.Array {
 		return p
 	}
@@ -148,6 +134,26 @@ func (c *Catalog) buildPlan(open, close string) *componentPlan {
 		p.steps = nil
 	}
 	return p
+}
+
+// holeOf returns the token of the plan's hole in tp (-1: none, or more
+// than one), the container holding it, and how many containers hold it.
+func holeOf(tp *jsontape.Tape) (hole, parent, depth int) {
+	hole, parent = -1, -1
+	for t := 0; t < tp.Len(); t++ {
+		if tp.Kind(t) == jsontape.String && tp.Raw(t) == planHole {
+			if hole >= 0 {
+				return -1, -1, 0
+			}
+			hole = t
+		}
+	}
+	for t := 0; t < hole; t++ {
+		if k := tp.Kind(t); (k == jsontape.Object || k == jsontape.Array) && tp.Next(t) > hole {
+			depth, parent = depth+1, t
+		}
+	}
+	return hole, parent, depth
 }
 
 // planStep appends to steps the subtree of the walks whose first

@@ -66,17 +66,7 @@ func (c *Catalog) buildListPlan(open, close string) *listPlan {
 		return p
 	}
 	// (The wrapper has a one-component plan: one hole, an array's item.)
-	hole, parent := -1, 0
-	for t := 0; t < tp.Len() && hole < 0; t++ {
-		if tp.Kind(t) == jsontape.String && tp.Raw(t) == planHole {
-			hole = t
-		}
-	}
-	for t := 0; t < hole; t++ {
-		if k := tp.Kind(t); (k == jsontape.Object || k == jsontape.Array) && tp.Next(t) > hole {
-			parent = t
-		}
-	}
+	hole, parent, _ := holeOf(tp)
 	if hole <= 0 || parent <= 0 || tp.Kind(parent) != jsontape.Array || tp.Count(parent) != 1 {
 		return p
 	}
