@@ -62,17 +62,9 @@ func TestPlaceholderRecordsNotHeld(t *testing.T) {
 // none).
 func lookupsRun(t *testing.T, mode Mode, chunks [][]byte) (reused int, bad string) {
 	t.Helper()
-	p, err := New(WithMode(mode))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := p.eng.(*progressiveEngine)
 	slabBlock := map[*phName]int{} // a slab's first record -> the block that last used it
 	block := 0
-	for _, c := range chunks {
-		if _, err := p.Feed(c); err != nil {
-			t.Fatal(err)
-		}
+	bad = feedEach(t, mode, chunks, func(e *progressiveEngine) string {
 		if e.inBlock {
 			if ch := e.names.ch; ch != nil {
 				for _, sl := range append([][]phName{ch.slab}, ch.slabs...) {
@@ -86,13 +78,13 @@ func lookupsRun(t *testing.T, mode Mode, chunks [][]byte) (reused int, bad strin
 					slabBlock[first] = block
 				}
 			}
-			continue
+			return ""
 		}
 		block++
 		for sid, s := range e.seen {
 			for id, ent := range s.comps {
 				if ent.fast != nil && ent.fast.pns != nil {
-					return reused, fmt.Sprintf("component %q of %q holds lookups of placeholders after the block", id, sid)
+					return fmt.Sprintf("component %q of %q holds lookups of placeholders after the block", id, sid)
 				}
 			}
 		}
@@ -102,13 +94,14 @@ func lookupsRun(t *testing.T, mode Mode, chunks [][]byte) (reused int, bad strin
 				comps, _ := su["components"].([]any)
 				for _, c := range comps {
 					if fc, ok := c.(*fastComp); ok && fc.pns != nil {
-						return reused, fmt.Sprintf("component %q held for %q holds lookups of placeholders after the block", fc.id, sid)
+						return fmt.Sprintf("component %q held for %q holds lookups of placeholders after the block", fc.id, sid)
 					}
 				}
 			}
 		}
-	}
-	return reused, ""
+		return ""
+	})
+	return reused, bad
 }
 
 // TestInternedIDsKeepPastRelease: the ids interned in a block (in the

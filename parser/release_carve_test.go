@@ -68,16 +68,8 @@ func TestCarvedComponentsOutliveTheirBlock(t *testing.T) {
 // the chunk after one ("": nothing).
 func carveRun(t *testing.T, mode Mode, chunks [][]byte) (carved int, bad string) {
 	t.Helper()
-	p, err := New(WithMode(mode))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := p.eng.(*progressiveEngine)
 	var chunk, openP []byte // the last chunk and buffer of processed forms seen
-	for _, c := range chunks {
-		if _, err := p.Feed(c); err != nil {
-			t.Fatal(err)
-		}
+	bad = feedEach(t, mode, chunks, func(e *progressiveEngine) string {
 		x := e.cs.side
 		if x != nil && e.inBlock {
 			carved += len(x.chunks.carved)
@@ -91,32 +83,33 @@ func carveRun(t *testing.T, mode Mode, chunks [][]byte) (carved int, bad string)
 		for sid, s := range e.seen {
 			for id, ent := range s.comps {
 				if x != nil && e.inBlock && ent != x.holderEnt && pointsInto(ent.pjson, x.openP) {
-					return carved, fmt.Sprintf("the processed form of %q of %q, not the open component, is in the open buffer", id, sid)
+					return fmt.Sprintf("the processed form of %q of %q, not the open component, is in the open buffer", id, sid)
 				}
 				if e.inBlock {
 					continue
 				}
 				if ent.fast != nil && pointsInto(ent.fast.src, chunk) {
-					return carved, fmt.Sprintf("component %q of %q points into the block's chunk after the block", id, sid)
+					return fmt.Sprintf("component %q of %q points into the block's chunk after the block", id, sid)
 				}
 				if pointsInto(ent.pjson, chunk) || pointsInto(ent.pjson, openP) {
-					return carved, fmt.Sprintf("the processed form of %q of %q points into the block's buffers after the block", id, sid)
+					return fmt.Sprintf("the processed form of %q of %q points into the block's buffers after the block", id, sid)
 				}
 			}
 		}
 		if e.inBlock || chunk == nil {
-			continue
+			return ""
 		}
 		in := func(b []byte) bool { return pointsInto(b, chunk) }
 		for sid, list := range e.pending {
 			for _, m := range list {
 				if heldPointsInto(m, in) {
-					return carved, fmt.Sprintf("a message held for %q points into the block's chunk after the block", sid)
+					return fmt.Sprintf("a message held for %q points into the block's chunk after the block", sid)
 				}
 			}
 		}
-	}
-	return carved, ""
+		return ""
+	})
+	return carved, bad
 }
 
 // heldPointsInto reports whether a component in the decoded value v has

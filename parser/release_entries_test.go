@@ -52,31 +52,22 @@ func TestEntryChunksNotShared(t *testing.T) {
 				if !checkReleaseSame(t, mode, chunks, fmt.Sprintf("chunks of %d", n)) {
 					return
 				}
-				p, err := New(WithMode(mode))
-				if err != nil {
-					t.Fatal(err)
-				}
-				e := p.eng.(*progressiveEngine)
-				for _, c := range chunks {
-					if _, err := p.Feed(c); err != nil {
-						t.Fatal(err)
-					}
+				bad := feedEach(t, mode, chunks, func(e *progressiveEngine) string {
 					if e.scratch != nil {
 						spared += len(e.scratch.entSpare)
 					}
-					for _, s := range e.seen {
+					for sid, s := range e.seen {
 						if s.ents != nil {
 							taken += len(s.ents.all)
+							if !e.inBlock {
+								return fmt.Sprintf("surface %q holds its chunks of entries after the block", sid)
+							}
 						}
 					}
-					if bad := sharedEntry(e); bad != "" {
-						t.Fatalf("chunks of %d: %s", n, bad)
-					}
-					for sid, s := range e.seen {
-						if !e.inBlock && s.ents != nil {
-							t.Fatalf("chunks of %d: surface %q holds its chunks of entries after the block", n, sid)
-						}
-					}
+					return sharedEntry(e)
+				})
+				if bad != "" {
+					t.Fatalf("chunks of %d: %s", n, bad)
 				}
 			}
 			if spared == 0 || taken == 0 {

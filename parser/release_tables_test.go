@@ -40,21 +40,14 @@ func TestSpareTablesNotShared(t *testing.T) {
 				if !checkReleaseSame(t, mode, chunks, fmt.Sprintf("chunks of %d", n)) {
 					return
 				}
-				p, err := New(WithMode(mode))
-				if err != nil {
-					t.Fatal(err)
-				}
-				e := p.eng.(*progressiveEngine)
-				for _, c := range chunks {
-					if _, err := p.Feed(c); err != nil {
-						t.Fatal(err)
-					}
+				bad := feedEach(t, mode, chunks, func(e *progressiveEngine) string {
 					if e.scratch != nil {
 						spared += len(e.scratch.tables)
 					}
-					if bad := sharedTable(e); bad != "" {
-						t.Fatalf("chunks of %d: %s", n, bad)
-					}
+					return sharedTable(e)
+				})
+				if bad != "" {
+					t.Fatalf("chunks of %d: %s", n, bad)
 				}
 			}
 			if spared == 0 {

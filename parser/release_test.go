@@ -153,6 +153,27 @@ func checkReleaseCounts(t *testing.T, mode Mode, chunks [][]byte, what string) (
 	return true, freezes, thaws
 }
 
+// feedEach feeds chunks to a new releasing parser of mode and calls check
+// with its engine after each Feed; it returns check's first complaint
+// ("": none), where it stops.
+func feedEach(t *testing.T, mode Mode, chunks [][]byte, check func(e *progressiveEngine) string) string {
+	t.Helper()
+	p, err := New(WithMode(mode))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.eng.(*progressiveEngine)
+	for _, c := range chunks {
+		if _, err := p.Feed(c); err != nil {
+			t.Fatal(err)
+		}
+		if bad := check(e); bad != "" {
+			return bad
+		}
+	}
+	return ""
+}
+
 // TestReleaseKeepsOutput checks releaseV09, releaseV08 and the streams at
 // rest split at every byte and fed one byte at a time.
 func TestReleaseKeepsOutput(t *testing.T) {
