@@ -233,14 +233,7 @@ func renderRunErr(chunks [][]byte, opts ...Option) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var w bytes.Buffer
-	for _, c := range chunks {
-		parts, ferr := p.Feed(c)
-		goldenRender(&w, "feed", parts, ferr)
-	}
-	parts, cerr := p.Close()
-	goldenRender(&w, "close", parts, cerr)
-	return w.String(), nil
+	return renderFeeds(p, chunks), nil
 }
 
 // checkSurfacesStream checks one stream: released vs kept state, the

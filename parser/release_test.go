@@ -114,6 +114,12 @@ func releaseRunEngine(t *testing.T, mode Mode, keep bool, chunks [][]byte) (stri
 	}
 	e := p.eng.(*progressiveEngine)
 	e.keepIdle = keep
+	return renderFeeds(p, chunks), e
+}
+
+// renderFeeds feeds chunks to p and closes it, rendering each call's
+// parts as it returns them (goldenRender).
+func renderFeeds(p *Parser, chunks [][]byte) string {
 	var w bytes.Buffer
 	for _, c := range chunks {
 		parts, ferr := p.Feed(c)
@@ -121,7 +127,7 @@ func releaseRunEngine(t *testing.T, mode Mode, keep bool, chunks [][]byte) (stri
 	}
 	parts, cerr := p.Close()
 	goldenRender(&w, "close", parts, cerr)
-	return w.String(), e
+	return w.String()
 }
 
 // chunksOf splits b into chunks of n bytes.
