@@ -3,6 +3,7 @@ package parser
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -329,5 +330,58 @@ const engineSizeClass = 2304
 func TestEngineFitsItsSizeClass(t *testing.T) {
 	if size := unsafe.Sizeof(progressiveEngine{}) + 8; size > engineSizeClass {
 		t.Errorf("progressiveEngine takes %d bytes with its header, over the %d-byte size class", size, engineSizeClass)
+	}
+}
+
+// unfinishedTurn is a v0.9 turn whose surface stays unfinished: a root
+// whose children are n Text components and m ids that never arrive (so
+// the surface is not frozen at the block's end, see freeze).
+func unfinishedTurn(n, m int) []byte {
+	var b strings.Builder
+	b.WriteString(`Here it is. <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`)
+	b.WriteString(`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":[`)
+	for i := range n + m {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"c%d"`, i)
+	}
+	b.WriteString(`]}`)
+	for i := range n {
+		fmt.Fprintf(&b, `,{"id":"c%d","component":"Text","text":"item %d"}`, i, i)
+	}
+	b.WriteString(`]}}]</a2ui-json> Done.`)
+	return []byte(b.String())
+}
+
+// maxUnfinishedHeld bounds what a parser holds after a turn whose surface
+// stays unfinished, n components: its full form (entries, tables, the
+// components' bytes) and the engine. Measured on 2026-12-07 (bytes per
+// stream, progressive / delta; m children missing): n=5, m=1 13,185 /
+// 13,089; n=12, m=1 18,562 / 18,081; n=25, m=1 28,273 / 27,281; n=45,
+// m=1 42,225 / 39,569; n=12, m=2 18,689 / 18,209; n=12, m=5 20,833 /
+// 20,352: 15x to 27x the turn, against 2.5x to 3.4x for a finished turn
+// (TestStreamHeld, whose surfaces are frozen).
+func maxUnfinishedHeld(n int) float64 { return 12<<10 + 900*float64(n) }
+
+// TestStreamHeldUnfinished checks what progressive and delta parsers
+// hold, on average, after a turn whose surface stays unfinished (n
+// components, m children missing), which TestStreamHeld's corpus turns,
+// all finished, do not show.
+func TestStreamHeldUnfinished(t *testing.T) {
+	for _, tc := range []struct{ n, m int }{{5, 1}, {12, 1}, {25, 1}, {45, 1}, {12, 2}, {12, 5}} {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			t.Run(fmt.Sprintf("n%d_m%d_%v", tc.n, tc.m, mode), func(t *testing.T) {
+				turns := make([][]byte, 200)
+				for i := range turns {
+					turns[i] = unfinishedTurn(tc.n, tc.m)
+				}
+				per, in := streamHeld(t, turns, mode)
+				t.Logf("%.0f B per stream, %.1fx the turn (%.0f B)", per, per/in, in)
+				if max := maxUnfinishedHeld(tc.n); per > max {
+					t.Errorf("%.0f B per stream, over %.0f B for %d components", per, max, tc.n)
+				}
+			})
+		}
 	}
 }
