@@ -207,31 +207,42 @@ func TestComponentPlansAdversarial(t *testing.T) {
 func TestComponentPlansConcurrent(t *testing.T) {
 	cat := adversarialCatalog(t, strings.Replace(advS2C, `"surfaceId": {"type": "string"}`, `"surfaceId": {"type": "string", "pattern": "^s[0-9]*[02468]$"}`, 1), advItems, "", `{"type": "string", "pattern": "^[a-z]+$"}`)
 	comps := []string{`{"component":"Text","id":"a","text":"t"}`, `{"component":"Text","id":"A","text":"t"}`, `{"component":"Row","id":"a"}`, `{"component":"Text","id":"a"}`}
+	eachWrapperConcurrently(t, func(_ int, close string) string {
+		judge := cat.componentPlan([]byte(advOpen), []byte(close)).judge
+		for _, comp := range comps {
+			valid, decided, _ := judge(comp, "id")
+			wantValid, wantDecided := cat.MessageVerdict(advOpen + comp + close)
+			if !decided || valid != wantValid || !wantDecided {
+				return fmt.Sprintf("%s in …%s: verdict (%v, %v), MessageVerdict (%v, %v)", comp, close, valid, decided, wantValid, wantDecided)
+			}
+		}
+		return ""
+	})
+	if n := cat.plans.cached(); n == 0 || n > maxComponentPlans {
+		t.Errorf("%d plans cached, want 1..%d", n, maxComponentPlans)
+	}
+}
+
+// eachWrapperConcurrently runs check on 8 goroutines, each over the
+// wrappers of surfaces s0, s1, ... (more of them than a catalog's cache
+// of plans holds) in an order of its own, and reports each goroutine's
+// first complaint ("": none).
+func eachWrapperConcurrently(t *testing.T, check func(surface int, close string) string) {
 	const workers, wrappers = 8, 3 * maxComponentPlans / 2
 	errs := make(chan string, workers)
-	for w := 0; w < workers; w++ {
+	for w := range workers {
 		go func() {
 			bad := ""
 			for i := 0; i < wrappers && bad == ""; i++ {
-				close := fmt.Sprintf(`],"surfaceId":"s%d"},"version":"v0.9"}`, (i*7+w*13)%wrappers)
-				judge := cat.componentPlan([]byte(advOpen), []byte(close)).judge
-				for _, comp := range comps {
-					valid, decided, _ := judge(comp, "id")
-					wantValid, wantDecided := cat.MessageVerdict(advOpen + comp + close)
-					if !decided || valid != wantValid || !wantDecided {
-						bad = fmt.Sprintf("%s in …%s: verdict (%v, %v), MessageVerdict (%v, %v)", comp, close, valid, decided, wantValid, wantDecided)
-					}
-				}
+				surface := (i*7 + w*13) % wrappers
+				bad = check(surface, fmt.Sprintf(`],"surfaceId":"s%d"},"version":"v0.9"}`, surface))
 			}
 			errs <- bad
 		}()
 	}
-	for w := 0; w < workers; w++ {
+	for range workers {
 		if bad := <-errs; bad != "" {
 			t.Error(bad)
 		}
-	}
-	if n := cat.plans.cached(); n == 0 || n > maxComponentPlans {
-		t.Errorf("%d plans cached, want 1..%d", n, maxComponentPlans)
 	}
 }

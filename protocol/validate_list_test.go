@@ -135,36 +135,22 @@ func TestListPlansConcurrent(t *testing.T) {
 	cat := adversarialCatalog(t, strings.Replace(advS2C, `"surfaceId": {"type": "string"}`, `"surfaceId": {"type": "string", "pattern": "^s[0-9]*[02468]$"}`, 1),
 		`{"maxItems": 3, "items": {"$ref": "catalog.json#/$defs/anyComponent"}}`, "", `{"type": "string", "pattern": "^[a-z]+$"}`)
 	comps := []string{`{"component":"Text","id":"a","text":"t"}`, `{"component":"Row","id":"b"}`}
-	const workers, wrappers = 8, 3 * maxComponentPlans / 2
-	errs := make(chan string, workers)
-	for w := 0; w < workers; w++ {
-		go func() {
-			bad := ""
-			for i := 0; i < wrappers && bad == ""; i++ {
-				surface := (i*7 + w*13) % wrappers
-				close := fmt.Sprintf(`],"surfaceId":"s%d"},"version":"v0.9"}`, surface)
-				verdict := cat.listPlan([]byte(advOpen), []byte(close)).verdict
-				for n := 1; n <= 5; n++ {
-					list := make([]string, n)
-					for k := range list {
-						list[k] = comps[k%2]
-					}
-					valid, decided := verdict(n)
-					wantValid, wantDecided := cat.MessageVerdict(advOpen + strings.Join(list, ",") + close)
-					// (On an odd surface, no component is valid alone.)
-					if decided && (valid != wantValid || !wantDecided) || !decided && surface%2 == 0 {
-						bad = fmt.Sprintf("%d components in …%s: verdict (%v, %v), MessageVerdict (%v, %v)", n, close, valid, decided, wantValid, wantDecided)
-					}
-				}
+	eachWrapperConcurrently(t, func(surface int, close string) string {
+		verdict := cat.listPlan([]byte(advOpen), []byte(close)).verdict
+		for n := 1; n <= 5; n++ {
+			list := make([]string, n)
+			for k := range list {
+				list[k] = comps[k%2]
 			}
-			errs <- bad
-		}()
-	}
-	for w := 0; w < workers; w++ {
-		if bad := <-errs; bad != "" {
-			t.Error(bad)
+			valid, decided := verdict(n)
+			wantValid, wantDecided := cat.MessageVerdict(advOpen + strings.Join(list, ",") + close)
+			// (On an odd surface, no component is valid alone.)
+			if decided && (valid != wantValid || !wantDecided) || !decided && surface%2 == 0 {
+				return fmt.Sprintf("%d components in …%s: verdict (%v, %v), MessageVerdict (%v, %v)", n, close, valid, decided, wantValid, wantDecided)
+			}
 		}
-	}
+		return ""
+	})
 	if n := cat.lists.cached(); n == 0 || n > maxComponentPlans {
 		t.Errorf("%d list plans cached, want 1..%d", n, maxComponentPlans)
 	}
