@@ -83,7 +83,7 @@ func (e *progressiveEngine) valid(msg map[string]any, strict bool) bool {
 // one component, and the references are the raw ones (its own id, if it
 // is one, never missing) plus its placeholders.
 func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool {
-	valid, decided, _ := e.componentVerdict(s.id, ent.pjson, "")
+	valid, decided := e.componentFormVerdict(s.id, ent)
 	ent.judged = 0
 	if valid && decided {
 		ent.judged = e.closing.epoch // (componentVerdict's wrapper)
@@ -94,6 +94,29 @@ func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool
 	pval, _ := decodeObject(ent.pjson)
 	return e.valid(e.componentMessage(s.id, []any{pval}), false)
 }
+
+// componentFormVerdict is componentVerdict on ent's current form, given
+// again from a verdict kept on an earlier form when they differ only in
+// texts it did not read (textsVerdict).
+func (e *progressiveEngine) componentFormVerdict(sid string, ent *compEntry) (valid, decided bool) {
+	e.componentVerdicts(sid) // (the wrapper, e.closing)
+	cs := e.catScratch()
+	if valid, ok := cs.keptVerdict(ent, ent.pjson, e.closing.epoch); ok {
+		if keptVerdictGiven != nil {
+			keptVerdictGiven(e.openComponentMessage(), e.closeComponentMessage(sid), ent.pjson, valid)
+		}
+		return valid, true
+	}
+	valid, decided, _ = e.componentVerdict(sid, ent.pjson, "", &cs.texts)
+	if decided {
+		cs.keepVerdict(ent, ent.pjson, cs.texts, e.closing.epoch, valid)
+	}
+	return valid, decided
+}
+
+// keptVerdictGiven, set by tests, sees each verdict a textsVerdict gives
+// again: the wrapper, the component and the verdict.
+var keptVerdictGiven func(open, close, comp []byte, valid bool)
 
 // placeholderValid is the catalog's verdict on the component message of
 // placeholder ph alone: the fast verdict on its bytes (a placeholder
@@ -106,7 +129,7 @@ func (e *progressiveEngine) placeholderValid(sid, ph string) bool {
 	if c := &e.closing; c.ph == 1 || c.ph == -1 {
 		return c.ph == 1
 	}
-	valid, decided, free := e.componentVerdict(sid, e.placeholderJSON(ph), "id")
+	valid, decided, free := e.componentVerdict(sid, e.placeholderJSON(ph), "id", nil)
 	if decided {
 		if c := &e.closing; c.ph == 0 {
 			switch {
@@ -125,24 +148,48 @@ func (e *progressiveEngine) placeholderValid(sid, ph string) bool {
 
 // componentVerdict is the catalog's MessageVerdict on the component
 // message of comp (a component's encoding) about surface sid: judged on
-// comp alone (protocoltape.ComponentVerdict, with key as there), or where
-// that cannot tell, on the message's bytes (then free is false).
-func (e *progressiveEngine) componentVerdict(sid string, comp []byte, key string) (valid, decided, free bool) {
+// comp alone (protocoltape.ComponentVerdict, with key and texts as there),
+// or where that cannot tell, on the message's bytes (then free is false
+// and texts is left as it is).
+func (e *progressiveEngine) componentVerdict(sid string, comp []byte, key string, texts *[]int32) (valid, decided, free bool) {
 	judge := e.componentVerdicts(sid)
 	if verdictAsked != nil {
 		verdictAsked(e.openComponentMessage(), e.closeComponentMessage(sid), comp, key)
 	}
-	if valid, decided, free = judge(unsafe.String(unsafe.SliceData(comp), len(comp)), key); decided {
+	if valid, decided, free = judge(unsafe.String(unsafe.SliceData(comp), len(comp)), key, texts); decided {
 		return valid, decided, free
 	}
-	b := append(e.catBuf[:0], e.openComponentMessage()...)
+	cs := e.catScratch()
+	b := append(cs.buf[:0], e.openComponentMessage()...)
 	b = append(b, comp...)
-	e.catBuf = append(b, e.closeComponentMessage(sid)...)
-	valid, decided = e.verdict(e.catBuf)
-	if cap(e.catBuf) > maxCatBuf {
-		e.catBuf = nil
-	}
+	cs.buf = append(b, e.closeComponentMessage(sid)...)
+	valid, decided = e.verdict(cs.buf)
+	cs.trim()
 	return valid, decided, false
+}
+
+// catalogScratch is what only an engine with a catalog uses, made on
+// first use (an engine's size counts per stream).
+type catalogScratch struct {
+	buf      []byte  // a message's encoding, for the verdicts
+	texts    []int32 // a verdict's unread texts
+	kept     [keptVerdicts]textsVerdict
+	nextKept int // the kept verdict to replace next
+}
+
+// catScratch returns e's catalogScratch.
+func (e *progressiveEngine) catScratch() *catalogScratch {
+	if e.catS == nil {
+		e.catS = &catalogScratch{}
+	}
+	return e.catS
+}
+
+// trim lets a large encoding buffer go.
+func (cs *catalogScratch) trim() {
+	if cap(cs.buf) > maxCatBuf {
+		cs.buf = nil
+	}
 }
 
 // verdictAsked, set by tests, sees each component message the engine asks
@@ -168,11 +215,10 @@ func (e *progressiveEngine) fastVerdict(msg map[string]any) (valid, decided bool
 	if decided {
 		return valid, decided
 	}
-	e.catBuf = appendCmp(e.catBuf[:0], msg)
-	valid, decided = e.verdict(e.catBuf)
-	if cap(e.catBuf) > maxCatBuf {
-		e.catBuf = nil
-	}
+	cs := e.catScratch()
+	cs.buf = appendCmp(cs.buf[:0], msg)
+	valid, decided = e.verdict(cs.buf)
+	cs.trim()
 	return valid, decided
 }
 

@@ -281,7 +281,7 @@ var freeIDs = []string{"", "x", "loading_root", "é \"q\" \u2028 \\ \x01", "\xff
 func checkComponentVerdict(t testing.TB, c verdictCase) (valid, decided, free bool) {
 	t.Helper()
 	judge := protocoltape.ComponentVerdicts(c.cat, []byte(c.open), []byte(c.close))
-	valid, decided, free = judge(c.comp, "id")
+	valid, decided, free = judge(c.comp, "id", nil)
 	wantValid, wantDecided := c.cat.MessageVerdict(c.open + c.comp + c.close)
 	// (Text that is not one JSON value, e.g. "" or "1,2", makes no message
 	// of one component: the verdict leaves it to the message's path.)

@@ -52,7 +52,7 @@ func (e *progressiveEngine) listVerdict(msg map[string]any) (valid, decided bool
 		if c.judge == nil { // (not componentVerdicts: c is the message's wrapper, kept as it is)
 			c.judge, c.ph = protocoltape.ComponentVerdicts(e.cat, e.openComponentMessage(), c.enc), 0
 		}
-		if valid, decided, _ := c.judge(unsafe.String(unsafe.SliceData(fc.src), len(fc.src)), ""); !valid || !decided {
+		if valid, decided, _ := c.judge(unsafe.String(unsafe.SliceData(fc.src), len(fc.src)), "", nil); !valid || !decided {
 			return false, false
 		}
 	}

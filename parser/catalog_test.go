@@ -181,7 +181,7 @@ func TestPlaceholderVerdictMatchesSchema(t *testing.T) {
 			e.setFamily(tc.fam)
 			for _, ph := range ids {
 				got := e.placeholderValid("s", ph)
-				if _, decided, _ := e.componentVerdict("s", e.placeholderJSON(ph), "id"); !decided {
+				if _, decided, _ := e.componentVerdict("s", e.placeholderJSON(ph), "id", nil); !decided {
 					t.Errorf("placeholder %q: the fast validator did not decide (the test then checks only the fallback)", ph)
 				}
 				want := e.valid(e.componentMessage("s", []any{e.placeholder(ph)}), false)

@@ -139,8 +139,9 @@ func (e *progressiveEngine) yieldReadV09(d *keyRecord, sid, path string, hasPath
 	}
 	if e.cat != nil {
 		// yieldMessage's loose validation, before the reduction.
-		e.catBuf = appendUpdateDataModel(e.catBuf[:0], sid, path, hasPath, changed, "", e.versionFor(sid))
-		if !e.validEncoded(e.catBuf) {
+		cs := e.catScratch()
+		cs.buf = appendUpdateDataModel(cs.buf[:0], sid, path, hasPath, changed, "", e.versionFor(sid))
+		if !e.validEncoded(cs.buf) {
 			for _, en := range changed {
 				d.set(en.key, en.cmp)
 			}
@@ -315,8 +316,9 @@ func (e *progressiveEngine) yieldReadV08(sid, path string, pathVal memberValue, 
 	}
 	if e.cat != nil {
 		// yieldMessage's loose validation, before the reduction.
-		e.catBuf = appendDataModelUpdate(e.catBuf[:0], sid, pathVal, isList, list, changed)
-		if !e.validEncoded(e.catBuf) {
+		cs := e.catScratch()
+		cs.buf = appendDataModelUpdate(cs.buf[:0], sid, pathVal, isList, list, changed)
+		if !e.validEncoded(cs.buf) {
 			return
 		}
 	}

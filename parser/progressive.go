@@ -123,9 +123,9 @@ type progressiveEngine struct {
 	// Components met while the family was unknown (see
 	// handlePartialComponent).
 	famWaiting []famWait
-	catBuf     []byte    // scratch for validate
-	msgBuf     []byte    // scratch: a decoded message, encoded (yieldMessage)
-	lay        msgLayout // the layout of the complete message being yielded (yieldEncoded)
+	catS       *catalogScratch // with a catalog (see catScratch)
+	msgBuf     []byte          // scratch: a decoded message, encoded (yieldMessage)
+	lay        msgLayout       // the layout of the complete message being yielded (yieldEncoded)
 
 	openLists [2]openList // listStillOpen's records: "children", "explicitList"
 

@@ -32,9 +32,9 @@ import (
 
 // componentPlan is the decision tree of one wrapper (see above).
 type componentPlan struct {
-	room  int                                                // the nesting C may have: MaxDepth less its place's
-	steps []planStep                                         // steps[0] is the root; none: undecided
-	judge func(comp, key string) (valid, decided, free bool) // verdict, made once
+	room  int                                                                // the nesting C may have: MaxDepth less its place's
+	steps []planStep                                                         // steps[0] is the root; none: undecided
+	judge func(comp, key string, texts *[]int32) (valid, decided, free bool) // verdict, made once
 }
 
 // planStep is a question (node non-nil: C against node, at depth, then
@@ -59,6 +59,8 @@ type fastProbe struct {
 	askDepth    int
 	opaque      bool
 	read        bool
+	marking     bool                   // texts are wanted: marks holds the tokens read
+	marks       [maxMarked / 64]uint64 // a bit per token
 }
 
 // reads records that a walk read token t's value (whole: its text, which
@@ -67,6 +69,15 @@ func (p *fastProbe) reads(tp *jsontape.Tape, t int, whole bool) {
 	within := func(x int) bool { return x > 0 && (t == x || whole && t < x && x < tp.Next(t)) }
 	p.opaque = p.opaque || within(p.hole)
 	p.read = p.read || within(p.taint)
+	if p.marking {
+		end := t + 1
+		if whole {
+			end = tp.Next(t)
+		}
+		for x := t; x < end; x++ {
+			p.marks[x/64] |= 1 << (x % 64)
+		}
+	}
 }
 
 // query is valid(n, r.hole, false) in a plan's walk: what valid does
@@ -188,8 +199,10 @@ func (c *Catalog) planStep(steps *[]planStep, tp *jsontape.Tape, hole, list int,
 
 // verdict is MessageVerdict on the wrapper around comp (see above); with
 // a taint (the value token of the member taintKey of comp, a string), it
-// also reports whether the verdict holds whatever that string.
-func (p *componentPlan) verdict(comp, taintKey string) (valid, decided, free bool) {
+// also reports whether the verdict holds whatever that string, and with
+// texts, the texts it holds whatever they are (see
+// protocoltape.ComponentVerdict).
+func (p *componentPlan) verdict(comp, taintKey string, texts *[]int32) (valid, decided, free bool) {
 	if len(p.steps) == 0 {
 		return false, false, false
 	}
@@ -205,11 +218,15 @@ func (p *componentPlan) verdict(comp, taintKey string) (valid, decided, free boo
 	if deep {
 		return false, false, false
 	}
+	var probe fastProbe
 	var pr *fastProbe
 	if taintKey != "" && taintKey != "path" && tp.IsObject(0) {
 		if t := tp.Member(0, taintKey); tp.IsString(t) {
-			pr = &fastProbe{taint: t}
+			probe.taint, pr = t, &probe
 		}
+	}
+	if texts != nil && tp.Len() <= maxMarked {
+		probe.marking, pr = true, &probe
 	}
 	s := &p.steps[0]
 	for s.node != nil {
@@ -220,11 +237,41 @@ func (p *componentPlan) verdict(comp, taintKey string) (valid, decided, free boo
 		}
 		s = &p.steps[s.next[b2i(ok)]]
 	}
-	free = pr != nil && !pr.read
+	free = pr != nil && pr.taint > 0 && !pr.read
+	if texts != nil && s.decided {
+		*texts = (*texts)[:0]
+		if probe.marking {
+			*texts = unreadTexts(tp, 0, "", &probe.marks, *texts)
+		}
+	}
 	if !s.decided || !s.valid {
 		return false, s.decided, free
 	}
 	return limitsOK, true, free
+}
+
+// maxMarked bounds the tokens of a component whose unread texts a verdict
+// reports.
+const maxMarked = 512
+
+// unreadTexts appends to texts the spans of the string values under
+// token t (the value of member key, "": none) that marks does not hold
+// (see fastProbe.reads), but a "path" member's.
+func unreadTexts(tp *jsontape.Tape, t int, key string, marks *[maxMarked / 64]uint64, texts []int32) []int32 {
+	switch {
+	case tp.IsObject(t):
+		for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j + 1) {
+			texts = unreadTexts(tp, j+1, tp.Key(j), marks, texts)
+		}
+	case tp.IsArray(t):
+		for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j) {
+			texts = unreadTexts(tp, j, "", marks, texts)
+		}
+	case tp.IsString(t) && key != "path" && marks[t/64]&(1<<(t%64)) == 0:
+		start, end := tp.Span(t)
+		texts = append(texts, int32(start), int32(end))
+	}
+	return texts
 }
 
 func b2i(b bool) int {

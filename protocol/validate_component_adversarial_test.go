@@ -168,7 +168,7 @@ func TestComponentPlansAdversarial(t *testing.T) {
 			}
 			counts := map[string]int{}
 			for _, comp := range advComponents() {
-				valid, decided, free := p.judge(comp, "id")
+				valid, decided, free := p.judge(comp, "id", nil)
 				wantValid, wantDecided := cat.MessageVerdict(advOpen + comp + close)
 				// (Undecided is always an answer: the caller takes the
 				// message's path.)
@@ -210,7 +210,7 @@ func TestComponentPlansConcurrent(t *testing.T) {
 	eachWrapperConcurrently(t, func(_ int, close string) string {
 		judge := cat.componentPlan([]byte(advOpen), []byte(close)).judge
 		for _, comp := range comps {
-			valid, decided, _ := judge(comp, "id")
+			valid, decided, _ := judge(comp, "id", nil)
 			wantValid, wantDecided := cat.MessageVerdict(advOpen + comp + close)
 			if !decided || valid != wantValid || !wantDecided {
 				return fmt.Sprintf("%s in …%s: verdict (%v, %v), MessageVerdict (%v, %v)", comp, close, valid, decided, wantValid, wantDecided)

@@ -87,7 +87,7 @@ func TestComponentPlans(t *testing.T) {
 			}
 			decided := 0
 			for _, comp := range comps {
-				valid, dec, _ := p.verdict(comp, "")
+				valid, dec, _ := p.verdict(comp, "", nil)
 				wantValid, wantDec := cat.MessageVerdict(open + comp + tc.close)
 				if tc.steps == 0 {
 					wantValid, wantDec = false, false

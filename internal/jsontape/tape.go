@@ -93,6 +93,13 @@ func (tp *Tape) Raw(t int) string {
 	return tp.src[k.start:k.end]
 }
 
+// Span returns where string token t's text is in the parsed text: after
+// its opening quote, at its closing one.
+func (tp *Tape) Span(t int) (start, end int) {
+	k := &tp.toks[t]
+	return int(k.start), int(k.end)
+}
+
 // Str returns string token t's value, unescaped: a substring of the
 // parsed text when it has no escapes. Invalid surrogate escapes become
 // U+FFFD, as in encoding/json.

@@ -40,7 +40,17 @@ type Hooks struct {
 // caller takes the message's path. With a key, free also reports that the
 // verdict is the same for every comp' that is comp but for the value of
 // comp's member key, a string (as long as comp' is JSON).
-type ComponentVerdict func(comp, key string) (valid, decided, free bool)
+//
+// With texts non-nil, a decided verdict also sets *texts (reusing its
+// storage) to the spans of the string values of comp whose text it did
+// not read, as offset pairs in comp (after the opening quote, at the
+// closing one): the verdict is the same for every comp' that is comp with
+// any of these texts changed (as long as comp' is JSON). A "path"
+// member's value is never among them (the protocol's limits read it).
+// A component being read changes mostly there (its last text growing, a
+// placeholder id giving way to the child's), so that a caller that keeps
+// a verdict with its texts can give it again (see parser's textsVerdict).
+type ComponentVerdict func(comp, key string, texts *[]int32) (valid, decided, free bool)
 
 // ComponentVerdicts returns the verdict of catalog c (a *protocol.Catalog)
 // on the messages of one component that open and close wrap (which it

@@ -1,0 +1,151 @@
+package parser
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// TestTextsVerdictMatch: a kept verdict is given again only for a form
+// that is the kept one with some of the unread texts changed to plain
+// texts, in the same wrapper.
+func TestTextsVerdictMatch(t *testing.T) {
+	const kept = `{"id":"a","component":"Text","text":"He"}`
+	// The texts of the id and of the text (the type is read).
+	id, text := int32(strings.Index(kept, `"a"`)+1), int32(strings.Index(kept, `"He"`)+1)
+	texts := []int32{id, id + 1, text, text + 2}
+	tests := []struct {
+		name, comp string
+		epoch      uint32
+		want       bool
+	}{
+		{name: "the same", comp: kept, epoch: 1, want: true},
+		{name: "text grown", comp: `{"id":"a","component":"Text","text":"Hello there (86)"}`, epoch: 1, want: true},
+		{name: "text emptied", comp: `{"id":"a","component":"Text","text":""}`, epoch: 1, want: true},
+		{name: "id and text changed", comp: `{"id":"loading_b","component":"Text","text":"x"}`, epoch: 1, want: true},
+		{name: "type changed, same length", comp: `{"id":"a","component":"Tixt","text":"He"}`, epoch: 1},
+		{name: "type changed", comp: `{"id":"a","component":"Texts","text":"He"}`, epoch: 1},
+		{name: "member added", comp: `{"id":"a","component":"Text","text":"He","variant":"bogus"}`, epoch: 1},
+		{name: "member added inside a text's place", comp: `{"id":"a","component":"Text","text":"He","x":"y"}`, epoch: 1},
+		{name: "text with an escape", comp: `{"id":"a","component":"Text","text":"He\"y"}`, epoch: 1},
+		{name: "text not ASCII", comp: `{"id":"a","component":"Text","text":"H\u00e9"}`, epoch: 1},
+		{name: "text raw not ASCII", comp: "{\"id\":\"a\",\"component\":\"Text\",\"text\":\"H\xc3\xa9\"}", epoch: 1},
+		{name: "text a number", comp: `{"id":"a","component":"Text","text":7}`, epoch: 1},
+		{name: "cut short", comp: `{"id":"a","component":"Te`, epoch: 1},
+		{name: "empty", comp: ``, epoch: 1},
+		{name: "trailing space", comp: kept + ` `, epoch: 1},
+		{name: "other wrapper", comp: kept, epoch: 2},
+		{name: "wrappers run out", comp: kept, epoch: noWrapper},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var v textsVerdict
+			v.keep(nil, []byte(kept), texts, 1, true)
+			if tt.epoch == noWrapper {
+				v.keep(nil, []byte(kept), texts, noWrapper, true)
+			}
+			valid, ok := v.match([]byte(tt.comp), tt.epoch)
+			if ok != tt.want || ok && !valid {
+				t.Errorf("match: (%v, %v), want a match: %v", valid, ok, tt.want)
+			}
+		})
+	}
+}
+
+// keptVerdictStream is a v0.9 turn whose components change between
+// forms in unread texts and in what the basic catalog reads: a variant
+// out of its enum arriving after a text, a child id giving way to the
+// child, a type that is not the catalog's.
+const keptVerdictStream = `Here. <a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"https://a2ui.org/specification/v0_9/basic_catalog.json"}},` +
+	`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+	`{"id":"root","component":"Column","children":["t1","t2","t3","t4","t5"]},` +
+	`{"id":"t1","component":"Text","text":"Arrival new shows option departure price","variant":"bogus"},` +
+	`{"id":"t2","component":"Text","text":"Below latest weather seat","variant":"h1"},` +
+	`{"id":"t3","component":"Texts","text":"Let recommended (86) seats go"},` +
+	`{"id":"t4","component":"Text","text":{"path":"/a/b"}},` +
+	`{"id":"t5","component":"Text","text":"Calendar schedule","extra":"no"}` +
+	`]}}]</a2ui-json> Done.`
+
+// TestKeptVerdictsMatchMessageVerdict: every verdict the engine gives
+// again from a kept one (textsVerdict) is MessageVerdict's on the
+// component's message, on both corpora with the specification's catalogs
+// and on a turn whose components turn invalid between forms, in both
+// progressive modes, at several chunk sizes; and some are given again.
+func TestKeptVerdictsMatchMessageVerdict(t *testing.T) {
+	v09, err := os.ReadFile(shareddata.Path(t, "corpus", "stream_v09.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v08, err := os.ReadFile(shareddata.Path(t, "corpus", "stream_v08.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	streams := []struct {
+		name  string
+		cat   *protocol.Catalog
+		input []byte
+		sizes []int
+	}{
+		{"v0.9 corpus", speccatalog.BasicV09(t), v09, []int{16, 61}},
+		{"v0.8 corpus", speccatalog.StandardV08(t), v08, []int{16, 61}},
+		{"components turning invalid", speccatalog.BasicV09(t), []byte(keptVerdictStream), []int{1, 2, 3, 5, 7, 16}},
+	}
+	for _, st := range streams {
+		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+			for _, n := range st.sizes {
+				t.Run(fmt.Sprintf("%s/%v/%d", st.name, mode, n), func(t *testing.T) {
+					given, invalid := checkKeptVerdicts(t, st.cat, st.input, mode, n)
+					if given == 0 {
+						t.Error("no verdict given again")
+					}
+					t.Logf("%d verdicts given again, %d of them invalid", given, invalid)
+				})
+			}
+		}
+	}
+}
+
+// checkKeptVerdicts feeds input in chunks of n bytes to a parser in mode
+// with cat, and checks each verdict given again from a kept one against
+// MessageVerdict (keptVerdictGiven: the caller must not run in parallel).
+// It returns how many were given again, and how many of them invalid.
+func checkKeptVerdicts(t *testing.T, cat *protocol.Catalog, input []byte, mode Mode, n int) (given, invalid int) {
+	t.Helper()
+	defer func() { keptVerdictGiven = nil }()
+	keptVerdictGiven = func(open, close, comp []byte, valid bool) {
+		given++
+		if !valid {
+			invalid++
+		}
+		if v, d := cat.MessageVerdict(string(open) + string(comp) + string(close)); v != valid || !d {
+			t.Errorf("%.120s: kept verdict %v, MessageVerdict (%v, %v)", comp, valid, v, d)
+		}
+	}
+	p, err := New(WithMode(mode), WithCatalog(cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chunked(input, n) {
+		_, _ = p.Feed(c) // errors are part of the streams
+	}
+	_, _ = p.Close()
+	return given, invalid
+}
+
+// FuzzKeptVerdicts: on any stream, each verdict the engine gives again
+// from a kept one is MessageVerdict's (seeded with keptVerdictStream and
+// variants of its components).
+func FuzzKeptVerdicts(f *testing.F) {
+	f.Add(keptVerdictStream, uint8(3))
+	f.Add(strings.ReplaceAll(keptVerdictStream, `"variant":"bogus"`, `"variant":"h2"`), uint8(1))
+	f.Add(strings.ReplaceAll(keptVerdictStream, `"t3","t4"`, `"t3","t4","t6"`), uint8(5))
+	cat := speccatalog.BasicV09(f)
+	f.Fuzz(func(t *testing.T, input string, n uint8) {
+		checkKeptVerdicts(t, cat, []byte(input), ModeDelta, int(n%32)+1)
+	})
+}
