@@ -23,6 +23,8 @@ package parser
 // are in protocol.ComponentRefs's order (see fastComp.refs).
 
 import (
+	"bytes"
+
 	"github.com/buger/jsonparser"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
@@ -115,7 +117,10 @@ func (c *compScanner) catalogRead() int {
 			return nil
 		}, "component")
 	} else {
-		typ, _, _, _ := jsonparser.Get(c.out, "component") // (a string: see topMember)
+		typ := leadingType(c.out)
+		if typ == nil {
+			typ, _, _, _ = jsonparser.Get(c.out, "component") // (a string: see topMember)
+		}
 		c.single, c.lists = c.cat.RefFields(typeName(typ))
 		own, odd = ruleKinds(c.single, c.lists)
 	}
@@ -126,6 +131,27 @@ func (c *compScanner) catalogRead() int {
 	r := c.reread(c.out, true)
 	c.nested = c.nested || odd
 	return r
+}
+
+// leadingType returns the text of comp's "component" member when comp
+// starts as models write a v0.9 component, {"id":"…","component":"…",
+// with plain texts and no whitespace (else nil): jsonparser.Get's answer,
+// the first "component" member's, without its search.
+func leadingType(comp []byte) []byte {
+	const id, typ = `{"id":"`, `","component":"`
+	if !bytes.HasPrefix(comp, []byte(id)) {
+		return nil
+	}
+	at := jsonwire.PlainRun(comp, len(id))
+	if !bytes.HasPrefix(comp[at:], []byte(typ)) {
+		return nil
+	}
+	at += len(typ)
+	end := jsonwire.PlainRun(comp, at)
+	if end == len(comp) || comp[end] != '"' {
+		return nil
+	}
+	return comp[at:end]
 }
 
 // ruleKinds reports whether a type's reference fields single and list make

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/buger/jsonparser"
 )
 
 // refFieldStreams are streams with the reference-only fields detail,
@@ -179,4 +181,54 @@ func TestRefFieldsRandomMatchRecorded(t *testing.T) {
 	g := newPathGolden(t)
 	n := g.randomStreams(*refStreamsN, 150)
 	checkRandomRecorded(t, g, n, randomRefStream, func(bool) []Option { return nil })
+}
+
+// leadingTypeCases are components whose type leadingType finds, or leaves
+// to jsonparser.Get.
+var leadingTypeCases = []struct {
+	name, comp, want string
+	found            bool
+}{
+	{name: "usual order", comp: `{"id":"a","component":"Text","text":"t"}`, want: "Text", found: true},
+	{name: "type last", comp: `{"id":"a-1","component":"Row"}`, want: "Row", found: true},
+	{name: "empty id", comp: `{"id":"","component":"Text"}`, want: "Text", found: true},
+	{name: "cut in the type", comp: `{"id":"a","component":"Te`},
+	{name: "type first", comp: `{"component":"Text","id":"a"}`},
+	{name: "whitespace", comp: `{"id": "a","component":"Text"}`},
+	{name: "escaped id", comp: `{"id":"a\"b","component":"Text"}`},
+	{name: "escaped type", comp: `{"id":"a","component":"T\u0065xt"}`},
+	{name: "type not a string", comp: `{"id":"a","component":{"Text":{}}}`},
+	{name: "another member second", comp: `{"id":"a","text":"t","component":"Text"}`},
+	{name: "id lookalike in the id", comp: `{"id":"a,\"component\":\"X","component":"Text"}`},
+}
+
+// TestLeadingType: where leadingType finds a type, it is the one
+// jsonparser.Get finds.
+func TestLeadingType(t *testing.T) {
+	for _, tc := range leadingTypeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := leadingType([]byte(tc.comp))
+			if (got != nil) != tc.found || string(got) != tc.want {
+				t.Fatalf("leadingType = %q (found %v), want %q (found %v)", got, got != nil, tc.want, tc.found)
+			}
+			if want, _, _, _ := jsonparser.Get([]byte(tc.comp), "component"); got != nil && string(got) != string(want) {
+				t.Errorf("jsonparser.Get finds %q", want)
+			}
+		})
+	}
+}
+
+func FuzzLeadingType(f *testing.F) {
+	for _, tc := range leadingTypeCases {
+		f.Add(tc.comp)
+	}
+	f.Fuzz(func(t *testing.T, comp string) {
+		got := leadingType([]byte(comp))
+		if got == nil {
+			return
+		}
+		if want, _, _, err := jsonparser.Get([]byte(comp), "component"); err != nil || string(got) != string(want) {
+			t.Errorf("%q: leadingType = %q, jsonparser.Get = %q (%v)", comp, got, want, err)
+		}
+	})
 }
