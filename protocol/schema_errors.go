@@ -171,10 +171,10 @@ func sortEntries(es []schemaEntry) {
 			if a[k] != b[k] {
 				ai, aerr := strconv.Atoi(a[k])
 				bi, berr := strconv.Atoi(b[k])
-				if aerr == nil && berr == nil {
+				if aerr == nil && berr == nil && ai != bi {
 					return ai < bi
 				}
-				return a[k] < b[k]
+				return a[k] < b[k] // (also "0" and "00": equal numbers, other keys)
 			}
 		}
 		if len(a) != len(b) {
