@@ -257,22 +257,23 @@ func (e *progressiveEngine) renderable() bool {
 	// A v0.8 definition read at byte level has a type, an object of
 	// properties, first; one with more types is in canonical encoding
 	// (entry_nested.go), so its first is the smallest name.
-	var name string
-	var props []byte
-	var vt jsonparser.ValueType
-	err := jsonparser.ObjectEach(e.cs.out, func(k, v []byte, t jsonparser.ValueType, _ int) error {
-		if name == "" {
-			name, props, vt = string(k), v, t
+	name, props := leadingDefinition(e.cs.out)
+	if len(name) == 0 {
+		var vt jsonparser.ValueType
+		err := jsonparser.ObjectEach(e.cs.out, func(k, v []byte, t jsonparser.ValueType, _ int) error {
+			if len(name) == 0 {
+				name, props, vt = k, v, t
+			}
+			return nil
+		}, "component")
+		if err != nil {
+			return false
 		}
-		return nil
-	}, "component")
-	if err != nil {
-		return false
+		if vt != jsonparser.Object {
+			return true // (no properties to check: a "path" first, see objPath)
+		}
 	}
-	if vt != jsonparser.Object {
-		return true // (no properties to check: a "path" first, see objPath)
-	}
-	for _, req := range e.cat.RequiredFields(typeName([]byte(name))) {
+	for _, req := range e.cat.RequiredFields(typeName(name)) {
 		if _, _, _, err := jsonparser.Get(props, req); err != nil {
 			return false
 		}

@@ -138,20 +138,48 @@ func (c *compScanner) catalogRead() int {
 // with plain texts and no whitespace (else nil): jsonparser.Get's answer,
 // the first "component" member's, without its search.
 func leadingType(comp []byte) []byte {
-	const id, typ = `{"id":"`, `","component":"`
-	if !bytes.HasPrefix(comp, []byte(id)) {
+	at := leadingComponent(comp)
+	if at < 0 || comp[at] != '"' {
 		return nil
 	}
-	at := jsonwire.PlainRun(comp, len(id))
-	if !bytes.HasPrefix(comp[at:], []byte(typ)) {
-		return nil
-	}
-	at += len(typ)
-	end := jsonwire.PlainRun(comp, at)
+	end := jsonwire.PlainRun(comp, at+1)
 	if end == len(comp) || comp[end] != '"' {
 		return nil
 	}
-	return comp[at:end]
+	return comp[at+1 : end]
+}
+
+// leadingDefinition returns the first type of the v0.8 definition comp
+// and the bytes from its properties object on, when comp starts as models
+// write one, {"id":"…","component":{"…":{, with plain texts, a type
+// named, and no whitespace (else nil, nil): what jsonparser.ObjectEach gives first on
+// the "component" member, without the search and without reading to the
+// properties' end (jsonparser.Get on props stops there).
+func leadingDefinition(comp []byte) (typ, props []byte) {
+	at := leadingComponent(comp)
+	if at < 0 || !bytes.HasPrefix(comp[at:], []byte(`{"`)) {
+		return nil, nil
+	}
+	end := jsonwire.PlainRun(comp, at+2)
+	if end == at+2 || !bytes.HasPrefix(comp[end:], []byte(`":{`)) {
+		return nil, nil
+	}
+	return comp[at+2 : end], comp[end+2:]
+}
+
+// leadingComponent returns where the value of comp's "component" member
+// starts when comp starts {"id":"…","component": with a plain id and no
+// whitespace, else -1 (or when nothing follows).
+func leadingComponent(comp []byte) int {
+	const id, typ = `{"id":"`, `","component":`
+	if !bytes.HasPrefix(comp, []byte(id)) {
+		return -1
+	}
+	at := jsonwire.PlainRun(comp, len(id))
+	if !bytes.HasPrefix(comp[at:], []byte(typ)) || at+len(typ) == len(comp) {
+		return -1
+	}
+	return at + len(typ)
 }
 
 // ruleKinds reports whether a type's reference fields single and list make

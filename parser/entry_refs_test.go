@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -229,6 +230,88 @@ func FuzzLeadingType(f *testing.F) {
 		}
 		if want, _, _, err := jsonparser.Get([]byte(comp), "component"); err != nil || string(got) != string(want) {
 			t.Errorf("%q: leadingType = %q, jsonparser.Get = %q (%v)", comp, got, want, err)
+		}
+	})
+}
+
+// leadingDefinitionCases are v0.8 definitions whose first type and
+// properties leadingDefinition finds, or leaves to jsonparser.
+var leadingDefinitionCases = []struct {
+	name, comp, want string
+	found            bool
+}{
+	{name: "usual order", comp: `{"id":"a","component":{"Text":{"text":{"literalString":"t"},"usageHint":"h1"}}}`, want: "Text", found: true},
+	{name: "empty properties", comp: `{"id":"a","component":{"Row":{}}}`, want: "Row", found: true},
+	{name: "two types", comp: `{"id":"a","component":{"A":{"x":1},"B":{"text":"t"}}}`, want: "A", found: true},
+	{name: "a path in the properties", comp: `{"id":"a","component":{"Text":{"path":"/p"}}}`, want: "Text", found: true},
+	{name: "properties not an object", comp: `{"id":"a","component":{"Text":"x"}}`},
+	{name: "a path first", comp: `{"id":"a","component":{"path":"/p"}}`},
+	{name: "empty type", comp: `{"id":"a","component":{"":{},"Text":{"text":"t"}}}`},
+	{name: "type first", comp: `{"component":{"Text":{}},"id":"a"}`},
+	{name: "whitespace", comp: `{"id":"a","component": {"Text":{}}}`},
+	{name: "escaped type", comp: `{"id":"a","component":{"T\u0065xt":{}}}`},
+	{name: "weight first", comp: `{"id":"a","weight":1,"component":{"Text":{}}}`},
+	{name: "nothing after", comp: `{"id":"a","component":`},
+}
+
+// requiredLike are keys checked on a definition's properties.
+var requiredLike = []string{"text", "usageHint", "x", "path", "child", "children", ""}
+
+// TestLeadingDefinition: where leadingDefinition finds a type, it is the
+// first jsonparser.ObjectEach gives on the "component" member, and
+// jsonparser.Get on the bytes from its properties on finds the keys Get
+// finds on the properties alone.
+func TestLeadingDefinition(t *testing.T) {
+	for _, tc := range leadingDefinitionCases {
+		t.Run(tc.name, func(t *testing.T) {
+			typ, _ := leadingDefinition([]byte(tc.comp))
+			if (typ != nil) != tc.found || string(typ) != tc.want {
+				t.Fatalf("leadingDefinition type %q (found %v), want %q (found %v)", typ, typ != nil, tc.want, tc.found)
+			}
+			if msg := leadingDefinitionAgrees(tc.comp); msg != "" {
+				t.Error(msg)
+			}
+		})
+	}
+}
+
+// leadingDefinitionAgrees compares leadingDefinition with jsonparser on
+// comp, a JSON object ("": they agree).
+func leadingDefinitionAgrees(comp string) string {
+	typ, props := leadingDefinition([]byte(comp))
+	if typ == nil {
+		return ""
+	}
+	var first, value []byte
+	err := jsonparser.ObjectEach([]byte(comp), func(k, v []byte, _ jsonparser.ValueType, _ int) error {
+		if first == nil {
+			first, value = k, v
+		}
+		return nil
+	}, "component")
+	if err != nil || string(first) != string(typ) {
+		return fmt.Sprintf("%s: type %q, jsonparser's first %q (%v)", comp, typ, first, err)
+	}
+	for _, k := range requiredLike {
+		_, _, _, err1 := jsonparser.Get(props, k)
+		_, _, _, err2 := jsonparser.Get(value, k)
+		if (err1 == nil) != (err2 == nil) {
+			return fmt.Sprintf("%s: %q found from the properties on: %v, in the properties: %v", comp, k, err1 == nil, err2 == nil)
+		}
+	}
+	return ""
+}
+
+func FuzzLeadingDefinition(f *testing.F) {
+	for _, tc := range leadingDefinitionCases {
+		f.Add(tc.comp)
+	}
+	f.Fuzz(func(t *testing.T, comp string) {
+		if !json.Valid([]byte(comp)) {
+			return // (renderable reads the reader's output, JSON)
+		}
+		if msg := leadingDefinitionAgrees(comp); msg != "" {
+			t.Error(msg)
 		}
 	})
 }
