@@ -107,9 +107,9 @@ func (e *progressiveEngine) componentFormVerdict(sid string, ent *compEntry) (va
 		}
 		return valid, true
 	}
-	valid, decided, _ = e.componentVerdict(sid, ent.pjson, "", &cs.texts)
+	valid, decided, _ = e.componentVerdict(sid, ent.pjson, "", &cs.unread)
 	if decided {
-		cs.keepVerdict(ent, ent.pjson, cs.texts, e.closing.epoch, valid)
+		cs.keepVerdict(ent, ent.pjson, &cs.unread, e.closing.epoch, valid)
 	}
 	return valid, decided
 }
@@ -148,15 +148,15 @@ func (e *progressiveEngine) placeholderValid(sid, ph string) bool {
 
 // componentVerdict is the catalog's MessageVerdict on the component
 // message of comp (a component's encoding) about surface sid: judged on
-// comp alone (protocoltape.ComponentVerdict, with key and texts as there),
-// or where that cannot tell, on the message's bytes (then free is false
-// and texts is left as it is).
-func (e *progressiveEngine) componentVerdict(sid string, comp []byte, key string, texts *[]int32) (valid, decided, free bool) {
+// comp alone (protocoltape.ComponentVerdict, with key and unread as
+// there), or where that cannot tell, on the message's bytes (then free is
+// false and unread is left as it is).
+func (e *progressiveEngine) componentVerdict(sid string, comp []byte, key string, unread *protocoltape.Unread) (valid, decided, free bool) {
 	judge := e.componentVerdicts(sid)
 	if verdictAsked != nil {
 		verdictAsked(e.openComponentMessage(), e.closeComponentMessage(sid), comp, key)
 	}
-	if valid, decided, free = judge(unsafe.String(unsafe.SliceData(comp), len(comp)), key, texts); decided {
+	if valid, decided, free = judge(unsafe.String(unsafe.SliceData(comp), len(comp)), key, unread); decided {
 		return valid, decided, free
 	}
 	cs := e.catScratch()
@@ -171,8 +171,8 @@ func (e *progressiveEngine) componentVerdict(sid string, comp []byte, key string
 // catalogScratch is what only an engine with a catalog uses, made on
 // first use (an engine's size counts per stream).
 type catalogScratch struct {
-	buf      []byte  // a message's encoding, for the verdicts
-	texts    []int32 // a verdict's unread texts
+	buf      []byte              // a message's encoding, for the verdicts
+	unread   protocoltape.Unread // what a verdict did not read
 	kept     [keptVerdicts]textsVerdict
 	nextKept int // the kept verdict to replace next
 }

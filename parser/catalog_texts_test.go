@@ -3,9 +3,11 @@ package parser
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -13,30 +15,46 @@ import (
 
 // TestTextsVerdictMatch: a kept verdict is given again only for a form
 // that is the kept one with some of the unread texts changed to plain
-// texts, in the same wrapper.
+// texts and its unread lists grown by plain string items, in the same
+// wrapper.
 func TestTextsVerdictMatch(t *testing.T) {
-	const kept = `{"id":"a","component":"Text","text":"He"}`
-	// The texts of the id and of the text (the type is read).
-	id, text := int32(strings.Index(kept, `"a"`)+1), int32(strings.Index(kept, `"He"`)+1)
-	texts := []int32{id, id + 1, text, text + 2}
+	const kept = `{"id":"a","component":"Row","children":["b","loading_c"],"text":"He"}`
+	// The texts of the id, the children and the text (the type is read),
+	// and the list of children.
+	span := func(s string) []int32 {
+		at := int32(strings.Index(kept, `"`+s+`"`) + 1)
+		return []int32{at, at + int32(len(s))}
+	}
+	u := protocoltape.Unread{
+		Texts: slices.Concat(span("a"), span("b"), span("loading_c"), span("He")),
+		Lists: []int32{int32(strings.IndexByte(kept, ']'))},
+	}
 	tests := []struct {
 		name, comp string
 		epoch      uint32
 		want       bool
 	}{
 		{name: "the same", comp: kept, epoch: 1, want: true},
-		{name: "text grown", comp: `{"id":"a","component":"Text","text":"Hello there (86)"}`, epoch: 1, want: true},
-		{name: "text emptied", comp: `{"id":"a","component":"Text","text":""}`, epoch: 1, want: true},
-		{name: "id and text changed", comp: `{"id":"loading_b","component":"Text","text":"x"}`, epoch: 1, want: true},
-		{name: "type changed, same length", comp: `{"id":"a","component":"Tixt","text":"He"}`, epoch: 1},
-		{name: "type changed", comp: `{"id":"a","component":"Texts","text":"He"}`, epoch: 1},
-		{name: "member added", comp: `{"id":"a","component":"Text","text":"He","variant":"bogus"}`, epoch: 1},
-		{name: "member added inside a text's place", comp: `{"id":"a","component":"Text","text":"He","x":"y"}`, epoch: 1},
-		{name: "text with an escape", comp: `{"id":"a","component":"Text","text":"He\"y"}`, epoch: 1},
-		{name: "text not ASCII", comp: `{"id":"a","component":"Text","text":"H\u00e9"}`, epoch: 1},
-		{name: "text raw not ASCII", comp: "{\"id\":\"a\",\"component\":\"Text\",\"text\":\"H\xc3\xa9\"}", epoch: 1},
-		{name: "text a number", comp: `{"id":"a","component":"Text","text":7}`, epoch: 1},
-		{name: "cut short", comp: `{"id":"a","component":"Te`, epoch: 1},
+		{name: "text grown", comp: `{"id":"a","component":"Row","children":["b","loading_c"],"text":"Hello there (86)"}`, epoch: 1, want: true},
+		{name: "text emptied", comp: `{"id":"a","component":"Row","children":["b","loading_c"],"text":""}`, epoch: 1, want: true},
+		{name: "child arrived", comp: `{"id":"a","component":"Row","children":["b","c"],"text":"He"}`, epoch: 1, want: true},
+		{name: "list grown", comp: `{"id":"a","component":"Row","children":["b","loading_c","d","loading_e"],"text":"He"}`, epoch: 1, want: true},
+		{name: "list grown, ids changed", comp: `{"id":"x","component":"Row","children":["","c","loading_d"],"text":"Hey"}`, epoch: 1, want: true},
+		{name: "list shrunk", comp: `{"id":"a","component":"Row","children":["b"],"text":"He"}`, epoch: 1},
+		{name: "list grown by a number", comp: `{"id":"a","component":"Row","children":["b","loading_c",1],"text":"He"}`, epoch: 1},
+		{name: "list grown by an object", comp: `{"id":"a","component":"Row","children":["b","loading_c",{}],"text":"He"}`, epoch: 1},
+		{name: "list grown with a space", comp: `{"id":"a","component":"Row","children":["b","loading_c", "d"],"text":"He"}`, epoch: 1},
+		{name: "list grown by an escape", comp: `{"id":"a","component":"Row","children":["b","loading_c","d\"e"],"text":"He"}`, epoch: 1},
+		{name: "list grown, cut", comp: `{"id":"a","component":"Row","children":["b","loading_c","d`, epoch: 1},
+		{name: "type changed, same length", comp: `{"id":"a","component":"Rox","children":["b","loading_c"],"text":"He"}`, epoch: 1},
+		{name: "type changed", comp: `{"id":"a","component":"Rows","children":["b","loading_c"],"text":"He"}`, epoch: 1},
+		{name: "member added", comp: `{"id":"a","component":"Row","children":["b","loading_c"],"text":"He","variant":"bogus"}`, epoch: 1},
+		{name: "member added inside a text's place", comp: `{"id":"a","component":"Row","children":["b","loading_c"],"text":"He","x":"y"}`, epoch: 1},
+		{name: "text with an escape", comp: `{"id":"a","component":"Row","children":["b","loading_c"],"text":"He\"y"}`, epoch: 1},
+		{name: "text not ASCII", comp: `{"id":"a","component":"Row","children":["b","loading_c"],"text":"H\u00e9"}`, epoch: 1},
+		{name: "text raw not ASCII", comp: "{\"id\":\"a\",\"component\":\"Row\",\"children\":[\"b\",\"loading_c\"],\"text\":\"H\xc3\xa9\"}", epoch: 1},
+		{name: "text a number", comp: `{"id":"a","component":"Row","children":["b","loading_c"],"text":7}`, epoch: 1},
+		{name: "cut short", comp: `{"id":"a","component":"Ro`, epoch: 1},
 		{name: "empty", comp: ``, epoch: 1},
 		{name: "trailing space", comp: kept + ` `, epoch: 1},
 		{name: "other wrapper", comp: kept, epoch: 2},
@@ -45,9 +63,9 @@ func TestTextsVerdictMatch(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var v textsVerdict
-			v.keep(nil, []byte(kept), texts, 1, true)
+			v.keep(nil, []byte(kept), &u, 1, true)
 			if tt.epoch == noWrapper {
-				v.keep(nil, []byte(kept), texts, noWrapper, true)
+				v.keep(nil, []byte(kept), &u, noWrapper, true)
 			}
 			valid, ok := v.match([]byte(tt.comp), tt.epoch)
 			if ok != tt.want || ok && !valid {

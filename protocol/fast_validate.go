@@ -339,6 +339,9 @@ func (r *fastRun) array(n *fsNode, t int) bool {
 	tp := r.tp
 	count := tp.Count(t)
 	if n.minItems >= 0 || n.maxItems >= 0 {
+		if r.probe != nil {
+			r.probe.reads(tp, t, false) // (an array's own mark: its count)
+		}
 		if t == r.list && t > 0 {
 			if !r.countQuery(n) {
 				return false

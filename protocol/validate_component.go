@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsontape"
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 )
 
 // The fast verdict on a message of one component, judged on the component
@@ -32,9 +33,9 @@ import (
 
 // componentPlan is the decision tree of one wrapper (see above).
 type componentPlan struct {
-	room  int                                                                // the nesting C may have: MaxDepth less its place's
-	steps []planStep                                                         // steps[0] is the root; none: undecided
-	judge func(comp, key string, texts *[]int32) (valid, decided, free bool) // verdict, made once
+	room  int                                                                             // the nesting C may have: MaxDepth less its place's
+	steps []planStep                                                                      // steps[0] is the root; none: undecided
+	judge func(comp, key string, unread *protocoltape.Unread) (valid, decided, free bool) // verdict, made once
 }
 
 // planStep is a question (node non-nil: C against node, at depth, then
@@ -200,9 +201,8 @@ func (c *Catalog) planStep(steps *[]planStep, tp *jsontape.Tape, hole, list int,
 // verdict is MessageVerdict on the wrapper around comp (see above); with
 // a taint (the value token of the member taintKey of comp, a string), it
 // also reports whether the verdict holds whatever that string, and with
-// texts, the texts it holds whatever they are (see
-// protocoltape.ComponentVerdict).
-func (p *componentPlan) verdict(comp, taintKey string, texts *[]int32) (valid, decided, free bool) {
+// unread, what it did not read (see protocoltape.ComponentVerdict).
+func (p *componentPlan) verdict(comp, taintKey string, unread *protocoltape.Unread) (valid, decided, free bool) {
 	if len(p.steps) == 0 {
 		return false, false, false
 	}
@@ -225,7 +225,7 @@ func (p *componentPlan) verdict(comp, taintKey string, texts *[]int32) (valid, d
 			probe.taint, pr = t, &probe
 		}
 	}
-	if texts != nil && tp.Len() <= maxMarked {
+	if unread != nil && tp.Len() <= maxMarked {
 		probe.marking, pr = true, &probe
 	}
 	s := &p.steps[0]
@@ -238,10 +238,10 @@ func (p *componentPlan) verdict(comp, taintKey string, texts *[]int32) (valid, d
 		s = &p.steps[s.next[b2i(ok)]]
 	}
 	free = pr != nil && pr.taint > 0 && !pr.read
-	if texts != nil && s.decided {
-		*texts = (*texts)[:0]
+	if unread != nil && s.decided {
+		unread.Texts, unread.Lists = unread.Texts[:0], unread.Lists[:0]
 		if probe.marking {
-			*texts = unreadTexts(tp, 0, "", &probe.marks, *texts)
+			probe.unread(tp, 0, "", unread)
 		}
 	}
 	if !s.decided || !s.valid {
@@ -250,29 +250,39 @@ func (p *componentPlan) verdict(comp, taintKey string, texts *[]int32) (valid, d
 	return limitsOK, true, free
 }
 
-// maxMarked bounds the tokens of a component whose unread texts a verdict
-// reports.
+// maxMarked bounds the tokens of a component whose unread texts and lists
+// a verdict reports.
 const maxMarked = 512
 
-// unreadTexts appends to texts the spans of the string values under
-// token t (the value of member key, "": none) that marks does not hold
-// (see fastProbe.reads), but a "path" member's.
-func unreadTexts(tp *jsontape.Tape, t int, key string, marks *[maxMarked / 64]uint64, texts []int32) []int32 {
+// unread appends to u what a walk that marked p.marks did not read under
+// token t, the value of member key ("": none): the texts of string values
+// not marked, but a "path" member's, and the arrays not marked (their
+// count: see array) of strings all unread.
+func (p *fastProbe) unread(tp *jsontape.Tape, t int, key string, u *protocoltape.Unread) (text bool) {
 	switch {
 	case tp.IsObject(t):
 		for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j + 1) {
-			texts = unreadTexts(tp, j+1, tp.Key(j), marks, texts)
+			p.unread(tp, j+1, tp.Key(j), u)
 		}
 	case tp.IsArray(t):
+		texts := tp.Count(t) > 0
 		for j, end := t+1, tp.Next(t); j < end; j = tp.Next(j) {
-			texts = unreadTexts(tp, j, "", marks, texts)
+			texts = p.unread(tp, j, "", u) && texts
 		}
-	case tp.IsString(t) && key != "path" && marks[t/64]&(1<<(t%64)) == 0:
+		if texts && !p.marked(t) {
+			_, end := tp.Span(t)
+			u.Lists = append(u.Lists, int32(end-1))
+		}
+	case tp.IsString(t) && key != "path" && !p.marked(t):
 		start, end := tp.Span(t)
-		texts = append(texts, int32(start), int32(end))
+		u.Texts = append(u.Texts, int32(start), int32(end))
+		return true
 	}
-	return texts
+	return false
 }
+
+// marked reports whether the walk read token t (see reads).
+func (p *fastProbe) marked(t int) bool { return p.marks[t/64]&(1<<(t%64)) != 0 }
 
 func b2i(b bool) int {
 	if b {

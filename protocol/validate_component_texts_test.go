@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 )
 
 // textComponents are components with strings in every place the schemas
@@ -42,10 +44,17 @@ func withTexts(comp string, spans []int32, s string) string {
 	return b.String()
 }
 
-// TestComponentPlansUnreadTexts: the texts a verdict says it did not read
-// can be anything: with any of them replaced, or all of them, each
-// component's message has the verdict's MessageVerdict; and a "path"
-// member's text is never among them.
+// grownList returns comp with the list closing at offset at grown by n
+// string items of text s.
+func grownList(comp string, at int32, n int, s string) string {
+	return comp[:at] + strings.Repeat(`,"`+s+`"`, n) + comp[at:]
+}
+
+// TestComponentPlansUnreadTexts: what a verdict says it did not read can
+// be anything: with any of its texts replaced, or all of them, or any of
+// its lists grown by string items, each component's message has the
+// verdict's MessageVerdict; and a "path" member's text is never among
+// them.
 func TestComponentPlansUnreadTexts(t *testing.T) {
 	for _, tc := range adversarialCases() {
 		t.Run(tc.name, func(t *testing.T) {
@@ -53,32 +62,41 @@ func TestComponentPlansUnreadTexts(t *testing.T) {
 			close := tc.end()
 			judge := cat.componentPlan([]byte(advOpen), []byte(close)).judge
 			counts := map[string]int{}
-			var texts []int32
+			check := func(comp, other string, valid bool) {
+				t.Helper()
+				if v, d := cat.MessageVerdict(advOpen + other + close); v != valid || !d {
+					t.Errorf("%.80s has verdict (%v, true); %.80s has (%v, %v)", comp, valid, other, v, d)
+				}
+			}
+			var u protocoltape.Unread
 			for _, comp := range textComponents() {
-				texts = append(texts[:0], -1)
-				valid, decided, _ := judge(comp, "", &texts)
+				u.Texts = append(u.Texts[:0], -1)
+				valid, decided, _ := judge(comp, "", &u)
 				if !decided {
-					if len(texts) != 1 {
+					if len(u.Texts) != 1 {
 						t.Errorf("%.80s: undecided, and texts set", comp)
 					}
 					continue
 				}
-				counts[fmt.Sprintf("texts %d", len(texts)/2)]++
-				for i := 0; i < len(texts); i += 2 {
-					if strings.HasSuffix(comp[:texts[i]], `"path":"`) {
+				counts[fmt.Sprintf("texts %d lists %d", len(u.Texts)/2, len(u.Lists))]++
+				for i := 0; i < len(u.Texts); i += 2 {
+					if strings.HasSuffix(comp[:u.Texts[i]], `"path":"`) {
 						t.Errorf("%.80s: the text of a path is unread", comp)
 					}
 					for _, s := range otherTexts {
-						one := withTexts(comp, texts[i:i+2], s)
-						if v, d := cat.MessageVerdict(advOpen + one + close); v != valid || !d {
-							t.Errorf("%.80s has verdict (%v, true); %.80s has (%v, %v)", comp, valid, one, v, d)
-						}
+						check(comp, withTexts(comp, u.Texts[i:i+2], s), valid)
 					}
 				}
 				for _, s := range otherTexts {
-					all := withTexts(comp, texts, s)
-					if v, d := cat.MessageVerdict(advOpen + all + close); v != valid || !d {
-						t.Errorf("%.80s has verdict (%v, true); %.80s has (%v, %v)", comp, valid, all, v, d)
+					check(comp, withTexts(comp, u.Texts, s), valid)
+				}
+				for _, at := range u.Lists {
+					if comp[at] != ']' {
+						t.Fatalf("%.80s: list at %d, not a closing bracket", comp, at)
+					}
+					for _, s := range otherTexts {
+						check(comp, grownList(comp, at, 1, s), valid)
+						check(comp, grownList(comp, at, 3, s), valid)
 					}
 				}
 			}
@@ -87,28 +105,41 @@ func TestComponentPlansUnreadTexts(t *testing.T) {
 	}
 }
 
-// TestComponentPlanTextsRead names texts that must be read (the type the
-// dispatch reads, an id a pattern reads, a path) and texts that must not
-// be (a text any string satisfies, a child's id), so that a verdict that
-// reports no text, or every text, fails.
+// TestComponentPlanTextsRead names texts and lists that must be read (the
+// type the dispatch reads, an id a pattern reads, a path, a list whose
+// count is bounded, a list of objects) and ones that must not be (a text
+// any string satisfies, a child's id, a list of such texts), so that a
+// verdict that reports nothing, or everything, fails.
 func TestComponentPlanTextsRead(t *testing.T) {
+	const comps = `{"components": {
+		"Text": {"type": "object", "properties": {"component": {"const": "Text"}, "id": CID, "text": {"type": "string"}}, "required": ["component", "id", "text"]},
+		"Row": {"type": "object", "properties": {"component": {"const": "Row"}, "id": CID, "ids": {"type": "array", "items": {"type": "string"}}, "few": {"type": "array", "items": {"type": "string"}, "maxItems": 3}, "children": {"type": "array", "items": {"$ref": "#/$defs/anyComponent"}}}, "required": ["component", "id"]}},
+		"$defs": {"anyComponent": {"oneOf": [{"$ref": "#/components/Text"}, {"$ref": "#/components/Row"}]}}}`
 	tests := []struct {
 		name, cid, comp string
-		unread          []string
+		unread          []string // the texts, then the lists (from their opening bracket)
 	}{
 		{name: "text and id", comp: `{"component":"Text","id":"a","text":"t"}`, unread: []string{"a", "t"}},
 		{name: "id read by a pattern", cid: `{"type": "string", "pattern": "^[a-z]+$"}`, comp: `{"component":"Text","text":"t","id":"a"}`, unread: []string{"t"}},
 		{name: "child", comp: `{"component":"Row","id":"a","children":[{"component":"Text","id":"b","text":"t"}]}`, unread: []string{"a", "b", "t"}},
 		{name: "path", comp: `{"component":"Text","id":"a","text":"t","p":{"path":"/ok"}}`, unread: []string{"a", "t"}},
+		{name: "list of ids", comp: `{"component":"Row","id":"a","ids":["b","c"]}`, unread: []string{"a", "b", "c", `["b","c"]`}},
+		{name: "list bounded", comp: `{"component":"Row","id":"a","few":["b","c"]}`, unread: []string{"a", "b", "c"}},
+		{name: "empty list", comp: `{"component":"Row","id":"a","ids":[]}`, unread: []string{"a"}},
+		{name: "list of a number", comp: `{"component":"Row","id":"a","ids":["b",1]}`, unread: []string{"a", "b"}},
+		{name: "list of ids read by a pattern", cid: `{"type": "string", "pattern": "^[a-z]+$"}`, comp: `{"component":"Row","id":"a","x":["b","c"]}`, unread: []string{"b", "c", `["b","c"]`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cat := adversarialCatalog(t, advS2C, advItems, "", tt.cid)
-			var texts []int32
-			_, decided, _ := cat.componentPlan([]byte(advOpen), []byte(advClose)).judge(tt.comp, "", &texts)
+			cat := adversarialCatalog(t, advS2C, advItems, comps, tt.cid)
+			var u protocoltape.Unread
+			_, decided, _ := cat.componentPlan([]byte(advOpen), []byte(advClose)).judge(tt.comp, "", &u)
 			var got []string
-			for i := 0; i < len(texts); i += 2 {
-				got = append(got, tt.comp[texts[i]:texts[i+1]])
+			for i := 0; i < len(u.Texts); i += 2 {
+				got = append(got, tt.comp[u.Texts[i]:u.Texts[i+1]])
+			}
+			for _, at := range u.Lists {
+				got = append(got, tt.comp[strings.LastIndexByte(tt.comp[:at], '['):at+1])
 			}
 			if !decided || fmt.Sprint(got) != fmt.Sprint(tt.unread) {
 				t.Errorf("decided %v, unread %q; want decided, unread %q", decided, got, tt.unread)

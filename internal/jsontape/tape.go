@@ -93,8 +93,9 @@ func (tp *Tape) Raw(t int) string {
 	return tp.src[k.start:k.end]
 }
 
-// Span returns where string token t's text is in the parsed text: after
-// its opening quote, at its closing one.
+// Span returns where token t's text is in the parsed text: of a string,
+// after its opening quote and at its closing one; of another value, at its
+// first byte and after its last.
 func (tp *Tape) Span(t int) (start, end int) {
 	k := &tp.toks[t]
 	return int(k.start), int(k.end)

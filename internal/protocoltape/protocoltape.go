@@ -41,16 +41,28 @@ type Hooks struct {
 // verdict is the same for every comp' that is comp but for the value of
 // comp's member key, a string (as long as comp' is JSON).
 //
-// With texts non-nil, a decided verdict also sets *texts (reusing its
-// storage) to the spans of the string values of comp whose text it did
-// not read, as offset pairs in comp (after the opening quote, at the
-// closing one): the verdict is the same for every comp' that is comp with
-// any of these texts changed (as long as comp' is JSON). A "path"
-// member's value is never among them (the protocol's limits read it).
-// A component being read changes mostly there (its last text growing, a
-// placeholder id giving way to the child's), so that a caller that keeps
-// a verdict with its texts can give it again (see parser's textsVerdict).
-type ComponentVerdict func(comp, key string, texts *[]int32) (valid, decided, free bool)
+// With unread non-nil, a decided verdict also sets *unread (reusing its
+// storage) to what of comp it did not read (see Unread): the verdict is
+// the same for every comp' that is comp with any of those texts changed
+// and any of those lists grown (as long as comp' is JSON). A component
+// being read changes mostly there (its last text growing, a placeholder
+// id giving way to the child's, a list of children growing), so that a
+// caller that keeps a verdict with what it did not read can give it
+// again (see parser's textsVerdict).
+type ComponentVerdict func(comp, key string, unread *Unread) (valid, decided, free bool)
+
+// Unread is what of a component a verdict did not read, as offsets in the
+// component, in order.
+type Unread struct {
+	// Texts are the string values whose text the verdict did not read,
+	// as offset pairs (after the opening quote, at the closing one); never
+	// a "path" member's (the protocol's limits read it).
+	Texts []int32
+	// Lists are the arrays, at the offset of their closing bracket, of
+	// string items whose texts are all among Texts and whose count the
+	// verdict did not read: more string items may follow the last one.
+	Lists []int32
+}
 
 // ComponentVerdicts returns the verdict of catalog c (a *protocol.Catalog)
 // on the messages of one component that open and close wrap (which it
