@@ -2,6 +2,7 @@ package parser
 
 import (
 	"slices"
+	"sync"
 	"unsafe"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
@@ -180,10 +181,29 @@ type catalogScratch struct {
 // catScratch returns e's catalogScratch.
 func (e *progressiveEngine) catScratch() *catalogScratch {
 	if e.catS == nil {
-		e.catS = &catalogScratch{}
+		e.catS = catScratchPool.Get().(*catalogScratch)
 	}
 	return e.catS
 }
+
+// releaseCatScratch hands e's catalogScratch to the next block of any
+// stream (an idle stream holds none of it), forgetting its kept verdicts
+// and their entries.
+func (e *progressiveEngine) releaseCatScratch() {
+	cs := e.catS
+	if cs == nil {
+		return
+	}
+	e.catS = nil
+	for i := range cs.kept {
+		cs.kept[i].ent, cs.kept[i].epoch = nil, 0
+	}
+	cs.nextKept = 0
+	catScratchPool.Put(cs)
+}
+
+// catScratchPool holds the catalogScratches of idle streams.
+var catScratchPool = sync.Pool{New: func() any { return new(catalogScratch) }}
 
 // trim lets a large encoding buffer go.
 func (cs *catalogScratch) trim() {

@@ -117,13 +117,3 @@ func (cs *catalogScratch) keepVerdict(ent *compEntry, comp []byte, u *protocolta
 	}
 	cs.kept[at].keep(ent, comp, u, epoch, valid)
 }
-
-// releaseKept forgets the kept verdicts (and their entries), keeping
-// small buffers.
-func (cs *catalogScratch) releaseKept() {
-	for i := range cs.kept {
-		v := &cs.kept[i]
-		*v = textsVerdict{comp: shrink(v.comp, 4*keepScratch), texts: shrink(v.texts, keepScratch), lists: shrink(v.lists, keepScratch)}
-	}
-	cs.unread = protocoltape.Unread{Texts: shrink(cs.unread.Texts, keepScratch), Lists: shrink(cs.unread.Lists, keepScratch)}
-}

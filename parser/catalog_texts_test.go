@@ -167,3 +167,36 @@ func FuzzKeptVerdicts(f *testing.F) {
 		checkKeptVerdicts(t, cat, []byte(input), ModeDelta, int(n%32)+1)
 	})
 }
+
+// TestCatalogScratchLetGo: once its block ends, a stream holds no catalog
+// scratch (the kept verdicts' bytes and entries, the encoding buffer), and
+// the scratch it handed on keeps no entry.
+func TestCatalogScratchLetGo(t *testing.T) {
+	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
+		t.Run(mode.String(), func(t *testing.T) {
+			p, err := New(WithMode(mode), WithCatalog(speccatalog.BasicV09(t)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := p.eng.(*progressiveEngine)
+			var seen *catalogScratch
+			for _, c := range chunked([]byte(keptVerdictStream), 7) {
+				_, _ = p.Feed(c) // (its invalid components are errors)
+				if e.catS != nil {
+					seen = e.catS
+				}
+			}
+			if seen == nil {
+				t.Fatal("the block used no catalog scratch")
+			}
+			if e.catS != nil {
+				t.Error("the stream holds its catalog scratch after its block")
+			}
+			for i, v := range seen.kept {
+				if v.ent != nil || v.epoch != 0 {
+					t.Errorf("kept verdict %d still names an entry (%p) or a wrapper (%d)", i, v.ent, v.epoch)
+				}
+			}
+		})
+	}
+}

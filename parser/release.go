@@ -102,10 +102,7 @@ func (e *progressiveEngine) releaseIdle(out *emitter) {
 	// Scratch maps and lists.
 	e.phSeen, e.suSeen, e.famWaiting = nil, nil, nil
 	e.closing = closingEnc{epoch: e.closing.epoch} // (the wrappers' numbering goes on)
-	if cs := e.catS; cs != nil {
-		cs.buf = shrink(cs.buf, 4*keepScratch)
-		cs.releaseKept()
-	}
+	e.releaseCatScratch()
 	e.phsOld = shrink(e.phsOld, keepScratch)
 	e.missScratch = shrink(e.missScratch, keepScratch)
 	e.deltaEnts = shrink(e.deltaEnts, keepScratch)
