@@ -294,11 +294,22 @@ func (e *progressiveEngine) renderable() bool {
 		}
 	}
 	for _, req := range e.cat.RequiredFields(typeName(name)) {
+		if firstKey(props, req) {
+			continue // (models write the required properties first)
+		}
 		if _, _, _, err := jsonparser.Get(props, req); err != nil {
 			return false
 		}
 	}
 	return true
+}
+
+// firstKey reports whether object obj's first key is key, as written
+// without whitespace or escapes: a key jsonparser.Get finds, without
+// reading its value to its end.
+func firstKey(obj []byte, key string) bool {
+	n := len(key)
+	return len(obj) > n+3 && obj[0] == '{' && obj[1] == '"' && string(obj[2:2+n]) == key && obj[2+n] == '"' && obj[3+n] == ':'
 }
 
 // validEncoded is valid for a data model message the data model reader

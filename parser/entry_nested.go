@@ -17,6 +17,7 @@ package parser
 import (
 	"cmp"
 	"slices"
+	"unsafe"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -116,10 +117,11 @@ func (c *compScanner) defValue(b []byte, i int, cf int) (int, bool) {
 }
 
 // typeName is the type named by the bytes k of a JSON string (its
-// escapes decoded).
+// escapes decoded), to look up a catalog's fields with: without escapes,
+// it is k itself, valid while k does not change, and never kept.
 func typeName(k []byte) string {
 	if !slices.Contains(k, '\\') {
-		return string(k)
+		return unsafe.String(unsafe.SliceData(k), len(k))
 	}
 	s, _ := jsonwire.Unescape(k)
 	return s

@@ -315,3 +315,48 @@ func FuzzLeadingDefinition(f *testing.F) {
 		}
 	})
 }
+
+// firstKeyCases are properties objects and a key firstKey finds first, or
+// leaves to jsonparser.Get.
+var firstKeyCases = []struct {
+	name, obj, key string
+	want           bool
+}{
+	{name: "first", obj: `{"text":{"literalString":"t"},"usageHint":"h1"}`, key: "text", want: true},
+	{name: "second", obj: `{"usageHint":"h1","text":{"literalString":"t"}}`, key: "text"},
+	{name: "a longer key", obj: `{"texts":1}`, key: "text"},
+	{name: "a shorter key", obj: `{"tex":1}`, key: "text"},
+	{name: "whitespace", obj: `{ "text":1}`, key: "text"},
+	{name: "escaped", obj: `{"t\u0065xt":1}`, key: "text"},
+	{name: "empty key", obj: `{"":1}`, key: "", want: true},
+	{name: "cut", obj: `{"text"`, key: "text"},
+	{name: "not an object", obj: `["text",1]`, key: "text"},
+}
+
+// TestFirstKey: where firstKey finds a key, jsonparser.Get finds it too.
+func TestFirstKey(t *testing.T) {
+	for _, tc := range firstKeyCases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := firstKey([]byte(tc.obj), tc.key); got != tc.want {
+				t.Fatalf("firstKey = %v, want %v", got, tc.want)
+			}
+			if _, _, _, err := jsonparser.Get([]byte(tc.obj), tc.key); tc.want && err != nil {
+				t.Errorf("jsonparser.Get does not find it: %v", err)
+			}
+		})
+	}
+}
+
+func FuzzFirstKey(f *testing.F) {
+	for _, tc := range firstKeyCases {
+		f.Add(tc.obj, tc.key)
+	}
+	f.Fuzz(func(t *testing.T, obj, key string) {
+		if !json.Valid([]byte(obj)) || !firstKey([]byte(obj), key) {
+			return
+		}
+		if _, _, _, err := jsonparser.Get([]byte(obj), key); err != nil {
+			t.Errorf("%q: firstKey finds %q, jsonparser.Get does not: %v", obj, key, err)
+		}
+	})
+}
