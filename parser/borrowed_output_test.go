@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 	"unsafe"
-
-	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 )
 
 // Tests of WithBorrowedOutput: borrowed output is byte-identical, call by
@@ -269,10 +266,7 @@ func compareOwnedBorrowed(tb testing.TB, opts []Option, chunks [][]byte) error {
 // corpusPrefix returns the first n bytes of a corpus stream.
 func corpusPrefix(tb testing.TB, name string, n int) []byte {
 	tb.Helper()
-	data, err := os.ReadFile(shareddata.Path(tb, "corpus", name))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	data := readCorpus(tb, name)
 	return data[:min(n, len(data))]
 }
 

@@ -53,15 +53,22 @@ func collectAsked(t testing.TB, vt *verdictTable, cat *protocol.Catalog, input [
 		vt.add(verdictCase{cat, string(open), string(close), string(comp)})
 	}
 	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-		p, err := New(WithMode(mode), WithCatalog(cat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range chunked(input, n) {
-			_, _ = p.Feed(c) // errors are part of the streams
-		}
-		_, _ = p.Close()
+		feedWithCatalog(t, cat, mode, input, n)
 	}
+}
+
+// feedWithCatalog feeds input in chunks of n bytes to a new parser in mode
+// with cat, and closes it (the stream's errors are part of it).
+func feedWithCatalog(t testing.TB, cat *protocol.Catalog, mode Mode, input []byte, n int) {
+	t.Helper()
+	p, err := New(WithMode(mode), WithCatalog(cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range chunked(input, n) {
+		_, _ = p.Feed(c)
+	}
+	_, _ = p.Close()
 }
 
 // specExampleCases adds the components of the v0.9 specification's test

@@ -2,13 +2,11 @@ package parser
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
-	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -95,14 +93,7 @@ const keptVerdictStream = `Here. <a2ui-json>[{"version":"v0.9","createSurface":{
 // and on a turn whose components turn invalid between forms, in both
 // progressive modes, at several chunk sizes; and some are given again.
 func TestKeptVerdictsMatchMessageVerdict(t *testing.T) {
-	v09, err := os.ReadFile(shareddata.Path(t, "corpus", "stream_v09.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v08, err := os.ReadFile(shareddata.Path(t, "corpus", "stream_v08.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	v09, v08 := readCorpus(t, "stream_v09.txt"), readCorpus(t, "stream_v08.txt")
 	streams := []struct {
 		name  string
 		cat   *protocol.Catalog
@@ -144,14 +135,7 @@ func checkKeptVerdicts(t *testing.T, cat *protocol.Catalog, input []byte, mode M
 			t.Errorf("%.120s: kept verdict %v, MessageVerdict (%v, %v)", comp, valid, v, d)
 		}
 	}
-	p, err := New(WithMode(mode), WithCatalog(cat))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range chunked(input, n) {
-		_, _ = p.Feed(c) // errors are part of the streams
-	}
-	_, _ = p.Close()
+	feedWithCatalog(t, cat, mode, input, n)
 	return given, invalid
 }
 

@@ -33,7 +33,7 @@ func BenchmarkCompleteV08Chunk64KBorrowed(b *testing.B) {
 // The JSONL stream has no prose, so it is shorter: MB/s counts its own
 // bytes.
 func benchFramed(b *testing.B, name string, f Framing, chunk int) {
-	benchData(b, goldenFramed(b, f, readBenchCorpus(b, name)), ModeComplete, chunk, WithFraming(f))
+	benchData(b, goldenFramed(b, f, readCorpus(b, name)), ModeComplete, chunk, WithFraming(f))
 }
 
 func BenchmarkCompleteFencesV09Chunk16(b *testing.B) {

@@ -10,13 +10,15 @@ import (
 )
 
 func benchCorpus(b *testing.B, name string, mode Mode, chunk int, opts ...Option) {
-	benchData(b, readBenchCorpus(b, name), mode, chunk, opts...)
+	benchData(b, readCorpus(b, name), mode, chunk, opts...)
 }
 
-func readBenchCorpus(b *testing.B, name string) []byte {
-	data, err := os.ReadFile(shareddata.Path(b, "corpus", name))
+// readCorpus returns a corpus stream's bytes (name: its file's).
+func readCorpus(tb testing.TB, name string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(shareddata.Path(tb, "corpus", name))
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return data
 }
