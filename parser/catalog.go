@@ -98,11 +98,11 @@ func (e *progressiveEngine) componentValid(s *surfaceState, ent *compEntry) bool
 
 // componentFormVerdict is componentVerdict on ent's current form, given
 // again from a verdict kept on an earlier form when they differ only in
-// texts it did not read (textsVerdict).
+// what it did not read (keptVerdict).
 func (e *progressiveEngine) componentFormVerdict(sid string, ent *compEntry) (valid, decided bool) {
 	e.componentVerdicts(sid) // (the wrapper, e.closing)
 	cs := e.catScratch()
-	if valid, ok := cs.keptVerdict(ent, ent.pjson, e.closing.epoch); ok {
+	if valid, ok := cs.verdictAgain(ent, ent.pjson, e.closing.epoch); ok {
 		if keptVerdictGiven != nil {
 			keptVerdictGiven(e.openComponentMessage(), e.closeComponentMessage(sid), ent.pjson, valid)
 		}
@@ -115,7 +115,7 @@ func (e *progressiveEngine) componentFormVerdict(sid string, ent *compEntry) (va
 	return valid, decided
 }
 
-// keptVerdictGiven, set by tests, sees each verdict a textsVerdict gives
+// keptVerdictGiven, set by tests, sees each verdict a keptVerdict gives
 // again: the wrapper, the component and the verdict.
 var keptVerdictGiven func(open, close, comp []byte, valid bool)
 
@@ -174,7 +174,7 @@ func (e *progressiveEngine) componentVerdict(sid string, comp []byte, key string
 type catalogScratch struct {
 	buf      []byte              // a message's encoding, for the verdicts
 	unread   protocoltape.Unread // what a verdict did not read
-	kept     [keptVerdicts]textsVerdict
+	kept     [keptVerdicts]keptVerdict
 	nextKept int // the kept verdict to replace next
 }
 

@@ -151,10 +151,10 @@ func leadingType(comp []byte) []byte {
 
 // leadingDefinition returns the first type of the v0.8 definition comp
 // and the bytes from its properties object on, when comp starts as models
-// write one, {"id":"…","component":{"…":{, with plain texts, a type
-// named, and no whitespace (else nil, nil): what jsonparser.ObjectEach gives first on
-// the "component" member, without the search and without reading to the
-// properties' end (jsonparser.Get on props stops there).
+// write one, {"id":"…","component":{"…":{, with plain texts, a type named
+// and no whitespace (else nil, nil): what jsonparser.ObjectEach gives
+// first on the "component" member, without the search and without
+// reading to the properties' end (jsonparser.Get on props stops there).
 func leadingDefinition(comp []byte) (typ, props []byte) {
 	at := leadingComponent(comp)
 	if at < 0 || !bytes.HasPrefix(comp[at:], []byte(`{"`)) {

@@ -48,7 +48,7 @@ type Hooks struct {
 // being read changes mostly there (its last text growing, a placeholder
 // id giving way to the child's, a list of children growing), so that a
 // caller that keeps a verdict with what it did not read can give it
-// again (see parser's textsVerdict).
+// again (see parser's keptVerdict).
 type ComponentVerdict func(comp, key string, unread *Unread) (valid, decided, free bool)
 
 // Unread is what of a component a verdict did not read, as offsets in the

@@ -11,11 +11,11 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
-// TestTextsVerdictMatch: a kept verdict is given again only for a form
+// TestKeptVerdictMatch: a kept verdict is given again only for a form
 // that is the kept one with some of the unread texts changed to plain
 // texts and its unread lists grown by plain string items, in the same
 // wrapper.
-func TestTextsVerdictMatch(t *testing.T) {
+func TestKeptVerdictMatch(t *testing.T) {
 	const kept = `{"id":"a","component":"Row","children":["b","loading_c"],"text":"He"}`
 	// The texts of the id, the children and the text (the type is read),
 	// and the list of children.
@@ -60,7 +60,7 @@ func TestTextsVerdictMatch(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var v textsVerdict
+			var v keptVerdict
 			v.keep(nil, []byte(kept), &u, 1, true)
 			if tt.epoch == noWrapper {
 				v.keep(nil, []byte(kept), &u, noWrapper, true)
@@ -88,7 +88,7 @@ const keptVerdictStream = `Here. <a2ui-json>[{"version":"v0.9","createSurface":{
 	`]}}]</a2ui-json> Done.`
 
 // TestKeptVerdictsMatchMessageVerdict: every verdict the engine gives
-// again from a kept one (textsVerdict) is MessageVerdict's on the
+// again from a kept one (keptVerdict) is MessageVerdict's on the
 // component's message, on both corpora with the specification's catalogs
 // and on a turn whose components turn invalid between forms, in both
 // progressive modes, at several chunk sizes; and some are given again.

@@ -7,7 +7,7 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/protocoltape"
 )
 
-// textsVerdict is a catalog verdict on a component kept with what of it
+// keptVerdict is a catalog verdict on a component kept with what of it
 // the verdict did not read (protocoltape.Unread): the component's bytes
 // (comp), the spans of the texts it did not read and the closing brackets
 // of the lists of such texts whose count it did not read, the wrapper the
@@ -20,7 +20,7 @@ import (
 // a list of children giving way to the child's id when the child arrives,
 // the list growing by a child id. Such a form has the same verdict, and
 // the schema walk is spared.
-type textsVerdict struct {
+type keptVerdict struct {
 	ent          *compEntry
 	comp         []byte
 	texts, lists []int32
@@ -28,7 +28,7 @@ type textsVerdict struct {
 	valid        bool
 }
 
-// keptVerdicts is how many textsVerdicts an engine keeps: the component
+// keptVerdicts is how many keptVerdicts an engine keeps: the component
 // being read and the parents waiting for children, most often.
 const keptVerdicts = 8
 
@@ -39,7 +39,7 @@ const maxKeptComponent = 16 << 10
 // component kept with some of its unread texts changed to plain ones
 // (printable ASCII without quote or backslash: a JSON string's text as it
 // is), and its unread lists grown by string items of plain texts.
-func (v *textsVerdict) match(comp []byte, epoch uint32) (valid, ok bool) {
+func (v *keptVerdict) match(comp []byte, epoch uint32) (valid, ok bool) {
 	if v.epoch == 0 || v.epoch != epoch || epoch == noWrapper {
 		return false, false
 	}
@@ -80,7 +80,7 @@ func (v *textsVerdict) match(comp []byte, epoch uint32) (valid, ok bool) {
 
 // keep records valid as the verdict on ent's form comp in wrapper epoch,
 // which did not read u (nothing: nothing is kept).
-func (v *textsVerdict) keep(ent *compEntry, comp []byte, u *protocoltape.Unread, epoch uint32, valid bool) {
+func (v *keptVerdict) keep(ent *compEntry, comp []byte, u *protocoltape.Unread, epoch uint32, valid bool) {
 	v.ent, v.epoch = ent, 0
 	if len(u.Texts) == 0 || len(comp) > maxKeptComponent || epoch == noWrapper {
 		return
@@ -91,9 +91,9 @@ func (v *textsVerdict) keep(ent *compEntry, comp []byte, u *protocoltape.Unread,
 	v.epoch, v.valid = epoch, valid
 }
 
-// keptVerdict returns the verdict on ent's form comp kept in cs, if one
+// verdictAgain returns the verdict on ent's form comp kept in cs, if one
 // matches.
-func (cs *catalogScratch) keptVerdict(ent *compEntry, comp []byte, epoch uint32) (valid, ok bool) {
+func (cs *catalogScratch) verdictAgain(ent *compEntry, comp []byte, epoch uint32) (valid, ok bool) {
 	for i := range cs.kept {
 		if v := &cs.kept[i]; v.ent == ent {
 			return v.match(comp, epoch)
