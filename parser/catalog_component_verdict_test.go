@@ -153,10 +153,7 @@ func verdictSources(t testing.TB, v09, v08 *protocol.Catalog) (cases []verdictCa
 		name string
 		cat  *protocol.Catalog
 	}{{"stream_v09", v09}, {"stream_v08", v08}} {
-		data, err := os.ReadFile(shareddata.Path(t, "corpus", c.name+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readCorpus(t, c.name+".txt")
 		collectAsked(t, &vt, c.cat, data, 16)
 	}
 	if tt, ok := t.(*testing.T); ok {

@@ -2,13 +2,11 @@ package parser
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/buger/jsonparser"
 
-	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -81,10 +79,7 @@ func hasStubs(msg map[string]any) bool {
 func TestCompleteJudgementMatchesOnCorpus(t *testing.T) {
 	cats := map[string]*protocol.Catalog{"stream_v09": speccatalog.BasicV09(t), "stream_v08": speccatalog.StandardV08(t)}
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		data, err := os.ReadFile(shareddata.Path(t, "corpus", corpus+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readCorpus(t, corpus+".txt")
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			t.Run(fmt.Sprintf("%s/%v", corpus, mode), func(t *testing.T) {
 				var seen, cheap, stubbed, cheapStubbed int

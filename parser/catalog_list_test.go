@@ -3,10 +3,8 @@ package parser
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"testing"
 
-	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -140,10 +138,7 @@ func wideRoots(input []byte) []byte {
 // streaming suite's cases with their catalogs.
 func TestListVerdictMatchesMessageVerdict(t *testing.T) {
 	corpus := func(name string) []byte {
-		data, err := os.ReadFile(shareddata.Path(t, "corpus", name+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readCorpus(t, name+".txt")
 		return data
 	}
 	v09, v08 := corpus("stream_v09"), corpus("stream_v08")

@@ -3,12 +3,10 @@ package parser
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -20,10 +18,7 @@ import (
 // of one component removed (most of which the schema rejects), as partial
 // components are.
 func TestCatalogVerdictMatchesValidate(t *testing.T) {
-	data, err := os.ReadFile(shareddata.Path(t, "corpus", "stream_v09.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readCorpus(t, "stream_v09.txt")
 	cat := speccatalog.BasicV09(t)
 	e := &progressiveEngine{cat: cat}
 	p, err := New()

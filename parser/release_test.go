@@ -3,12 +3,9 @@ package parser
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/a2ui-stream/a2ui-stream/internal/shareddata"
 )
 
 // Releasing a block's state (release.go) must not change an
@@ -219,10 +216,7 @@ func TestReleaseKeepsOutput(t *testing.T) {
 func TestReleaseKeepsOutputCorpus(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	for _, corpus := range []string{"stream_v09", "stream_v08"} {
-		data, err := os.ReadFile(shareddata.Path(t, "corpus", corpus+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := readCorpus(t, corpus+".txt")
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			t.Run(fmt.Sprintf("%s_%v", corpus, mode), func(t *testing.T) {
 				checkReleaseSame(t, mode, chunksOf(data, 16), "chunks of 16 bytes")
