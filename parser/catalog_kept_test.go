@@ -108,35 +108,64 @@ func TestKeptVerdictsMatchMessageVerdict(t *testing.T) {
 		for _, mode := range []Mode{ModeProgressive, ModeDelta} {
 			for _, n := range st.sizes {
 				t.Run(fmt.Sprintf("%s/%v/%d", st.name, mode, n), func(t *testing.T) {
-					given, invalid := checkKeptVerdicts(t, st.cat, st.input, mode, n)
-					if given == 0 {
+					c := checkKeptVerdicts(t, st.cat, st.input, mode, n)
+					if c.given == 0 {
 						t.Error("no verdict given again")
 					}
-					t.Logf("%d verdicts given again, %d of them invalid", given, invalid)
+					t.Logf("%d verdicts asked, %d given again (%d of them invalid); by type, judged/given: %v", c.given+c.judged, c.given, c.invalid, c.byType)
 				})
 			}
 		}
 	}
 }
 
+// keptCounts are the component verdicts a parse asked for: judged,
+// given again from a kept one (invalid: how many of those were invalid),
+// and both by the component's type (see componentType).
+type keptCounts struct {
+	judged, given, invalid int
+	byType                 map[string][2]int
+}
+
+// componentType is comp's type where models write it, else "other".
+func componentType(comp []byte) string {
+	if typ := leadingType(comp); typ != nil {
+		return string(typ)
+	}
+	if typ, _ := leadingDefinition(comp); typ != nil {
+		return string(typ)
+	}
+	return "other"
+}
+
 // checkKeptVerdicts feeds input in chunks of n bytes to a parser in mode
-// with cat, and checks each verdict given again from a kept one against
-// MessageVerdict (keptVerdictGiven: the caller must not run in parallel).
-// It returns how many were given again, and how many of them invalid.
-func checkKeptVerdicts(t *testing.T, cat *protocol.Catalog, input []byte, mode Mode, n int) (given, invalid int) {
+// with cat, checks each verdict given again from a kept one against
+// MessageVerdict, and counts the verdicts asked (keptVerdictGiven and
+// verdictAsked: the caller must not run in parallel).
+func checkKeptVerdicts(t *testing.T, cat *protocol.Catalog, input []byte, mode Mode, n int) keptCounts {
 	t.Helper()
-	defer func() { keptVerdictGiven = nil }()
+	defer func() { keptVerdictGiven, verdictAsked = nil, nil }()
+	c := keptCounts{byType: map[string][2]int{}}
 	keptVerdictGiven = func(open, close, comp []byte, valid bool) {
-		given++
+		c.given++
 		if !valid {
-			invalid++
+			c.invalid++
 		}
+		k := c.byType[componentType(comp)]
+		c.byType[componentType(comp)] = [2]int{k[0], k[1] + 1}
 		if v, d := cat.MessageVerdict(string(open) + string(comp) + string(close)); v != valid || !d {
 			t.Errorf("%.120s: kept verdict %v, MessageVerdict (%v, %v)", comp, valid, v, d)
 		}
 	}
+	verdictAsked = func(_, _, comp []byte, key string) {
+		if key == "" { // (a component's, not a placeholder's)
+			c.judged++
+			k := c.byType[componentType(comp)]
+			c.byType[componentType(comp)] = [2]int{k[0] + 1, k[1]}
+		}
+	}
 	feedWithCatalog(t, cat, mode, input, n)
-	return given, invalid
+	return c
 }
 
 // FuzzKeptVerdicts: on any stream, each verdict the engine gives again
