@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"hash/maphash"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
@@ -17,9 +15,9 @@ const (
 
 // keyNames are the keys that matter, at depth 2 (message), 3 (body) or 5
 // (component); a key's class is its index + 1, or 0.
-var keyNames = [...]string{"version", "createSurface", "updateComponents", "updateDataModel", "surfaceId", "components", "id", "component", "child", "children"}
+var keyNames = [...]string{"version", "createSurface", "updateComponents", "updateDataModel", "surfaceId", "components", "id", "component", "child", "children", "path", "value"}
 
-const kVersion, kCreate, kUpdate, kData, kSurfaceID, kComponents, kID, kComponent, kChild, kChildren uint8 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+const kVersion, kCreate, kUpdate, kData, kSurfaceID, kComponents, kID, kComponent, kChild, kChildren, kPath, kValue uint8 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
 
 func classify(key []byte) uint8 {
 	for i, n := range keyNames {
@@ -69,12 +67,15 @@ type entry struct {
 	arrived       bool
 	reach, queued bool
 	phYielded     bool // its placeholder was yielded
+	// missing: its children still missing when it was last yielded;
+	// woke: how many of them arrived since (see wake).
+	missing, woke int32
+	deferred      bool // in engine.deferred
 }
 
 type surface struct {
 	id, version string
 	comps       map[string]*entry
-	dataHash    uint64 // of the data model message last yielded
 }
 
 // part is what a chunk yields, lent until the next feed.
@@ -99,14 +100,22 @@ type engine struct {
 	cur                  *surface
 
 	compStart, idA, idB, typeZ int // the open component (-1: none), its id, the end of its type
-	slots                      []slot
-	hslots                     []slot
+	listA                      int // the '[' of its open children list (-1: none)
 
-	surfaces               map[string]*surface
-	queue, ents, phs, walk []*entry
-	slab                   []entry
-	wslab                  []*entry
-	tail                   []byte
+	// The open data model message: its value object's '{' and its path
+	// (-1: none), and what it yielded of its entries (see dataEntries).
+	valueA, pathA, pathB int
+	dataSent             bool
+	dataRec              map[string]uint64
+	dents                []dataEntry
+	slots                []slot
+	hslots               []slot
+
+	surfaces                         map[string]*surface
+	queue, ents, phs, walk, deferred []*entry
+	slab                             []entry
+	wslab                            []*entry
+	tail, canon                      []byte
 
 	out   []byte // the chunk's messages, bounded by offs in pairs
 	offs  []int
@@ -119,7 +128,7 @@ type engine struct {
 }
 
 func newEngine() *engine {
-	return &engine{compStart: -1, healLen: -1, surfaces: map[string]*surface{}, seed: maphash.MakeSeed()}
+	return &engine{compStart: -1, listA: -1, valueA: -1, dataRec: map[string]uint64{}, healLen: -1, surfaces: map[string]*surface{}, seed: maphash.MakeSeed()}
 }
 
 // feed reads one chunk and returns what it yields.
@@ -240,6 +249,7 @@ func (k *engine) outside(chunk []byte, i int) {
 	k.tagPos = 0
 	if k.inBlock {
 		k.inBlock, k.textA = false, i+1
+		k.blockEnd()
 		return
 	}
 	if a := i + 1 - len(openTag); a > k.textA {
@@ -256,10 +266,16 @@ func (k *engine) open(c byte) {
 	switch {
 	case d == 1: // a message
 		k.msgStart, k.msgKind, k.verA, k.cur = len(k.buf)-1, 0, -1, nil
+		k.valueA, k.pathA, k.dataSent = -1, -1, false
+		clear(k.dataRec)
 	case d == 2 && c == '{':
 		k.msgKind = k.stack[1].key
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
-		k.compStart, k.idA, k.typeZ, k.slots = len(k.buf)-1, -1, -1, k.slots[:0]
+		k.compStart, k.idA, k.typeZ, k.slots, k.listA = len(k.buf)-1, -1, -1, k.slots[:0], -1
+	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
+		k.valueA = len(k.buf) - 1
+	case d == 5 && c == '[' && k.compStart >= 0 && k.stack[4].key == kChildren:
+		k.listA = len(k.buf) - 1
 	}
 	k.stack = append(k.stack, frame{open: c, wantKey: c == '{'})
 	k.cutAt = len(k.buf)
@@ -268,6 +284,9 @@ func (k *engine) open(c byte) {
 func (k *engine) close() {
 	d := len(k.stack) - 1
 	k.stack, k.pending, k.inScalar = k.stack[:d], 0, false
+	if d == 5 && k.listA >= 0 {
+		k.listA = -1
+	}
 	if d == 4 && k.compStart >= 0 { // a component completed
 		k.component(len(k.buf), false)
 		k.compStart = -1
@@ -293,6 +312,8 @@ func (k *engine) stringEnd() {
 		k.verA, k.verB = a, b
 	case d == 3 && top.key == kSurfaceID:
 		k.surfaceID(k.buf[a:b])
+	case d == 3 && top.key == kPath:
+		k.pathA, k.pathB = a, b
 	case d == 5 && k.compStart >= 0 && top.key == kID:
 		k.idA, k.idB = a, b
 	case d == 5 && k.compStart >= 0 && top.key == kComponent:
@@ -318,14 +339,13 @@ func (k *engine) surfaceID(sid []byte) {
 func (k *engine) messageEnd() {
 	switch {
 	case k.msgKind == kCreate:
-		k.offs = append(k.offs, len(k.out), len(k.out)+len(k.buf)-k.msgStart)
-		k.out = append(k.out, k.buf[k.msgStart:]...)
+		start := len(k.out)
+		k.out, _ = canonical(k.out, k.buf[k.msgStart:], 0)
+		k.offs = append(k.offs, start, len(k.out))
 	case k.msgKind == kUpdate:
 		k.flush()
 	case k.msgKind == kData && k.cur != nil:
-		start := len(k.out)
-		k.out = append(k.out, k.buf[k.msgStart:]...)
-		k.dataYield(start)
+		k.dataEntries(len(k.buf), false)
 	}
 	k.msgKind, k.compStart = 0, -1
 }
@@ -388,209 +408,8 @@ func (k *engine) endOfChunk() {
 			// (-cutback: heal it back to its last complete member).
 			k.component(end, str)
 		} else if k.compStart < 0 && k.msgKind == kData && k.cur != nil {
-			start := len(k.out)
-			k.out = k.heal(k.out, k.msgStart, end, str, 1)
-			k.dataYield(start)
+			k.dataEntries(len(k.buf), k.inScalar)
 		}
 	}
 	k.flush()
-}
-
-// dataYield keeps the data model message out[start:] if it differs from
-// the surface's last.
-func (k *engine) dataYield(start int) {
-	if h := maphash.Bytes(k.seed, k.out[start:]); h != k.cur.dataHash {
-		k.cur.dataHash = h
-		k.offs = append(k.offs, start, len(k.out))
-	} else {
-		k.out = k.out[:start]
-	}
-}
-
-// component takes the open component, healed at end of buf (or complete),
-// if it has an id and a type, into the entry of its id (one map lookup).
-func (k *engine) component(end int, str bool) {
-	cs, s := k.compStart, k.cur
-	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || s == nil {
-		return
-	}
-	ent := s.comps[string(k.buf[k.idA:k.idB])]
-	if ent == nil {
-		ent = k.newEntry(s, k.buf[k.idA:k.idB])
-	}
-	body, tail := k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
-	if k.tail = tail; ent.arrived && len(ent.src) == len(body)+len(tail) &&
-		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
-		return // unchanged
-	}
-	if cap(ent.src) == 0 {
-		ent.src = make([]byte, 0, max(128, 2*(len(body)+len(tail))))
-	}
-	src := append(ent.src[:0], body...)
-	ent.src = append(src, tail...)
-	sl, c := k.hslots[:0], int32(cs)
-	for _, x := range k.slots {
-		if int(x.b) <= end {
-			sl = append(sl, slot{x.a - c, x.b - c})
-		}
-	}
-	if str && len(k.stack) == 6 && k.stack[4].key == kChildren && k.stack[5].open == '[' {
-		sl = append(sl, slot{int32(k.strStart+1) - c, int32(end) - c}) // a partial child id
-	}
-	k.hslots = sl
-	k.update(s, ent, sl)
-}
-
-// update brings the references (child ids at sl in its new src) and
-// reachability of ent up to date, and queues it and the parents it
-// completes.
-func (k *engine) update(s *surface, ent *entry, sl []slot) {
-	n := 0 // the references of unchanged leading ids stay
-	for ; n < len(ent.refs) && n < len(sl) && ent.refs[n].kid.id == string(ent.src[sl[n].a:sl[n].b]); n++ {
-		ent.refs[n].slot = sl[n]
-	}
-	for _, old := range ent.refs[n:] {
-		if ent.reach {
-			old.kid.parents--
-		}
-	}
-	ent.refs = ent.refs[:n]
-	for _, x := range sl[n:] {
-		kid := s.comps[string(ent.src[x.a:x.b])]
-		if kid == nil {
-			kid = k.newEntry(s, ent.src[x.a:x.b])
-		}
-		ent.refs = append(ent.refs, ref{x, kid})
-		switch {
-		case kid.arrived, len(kid.waiters) > 0 && kid.waiters[len(kid.waiters)-1] == ent:
-		case kid.waiters == nil: // a slice of one from a slab
-			if len(k.wslab) == 0 {
-				k.wslab = make([]*entry, 256)
-			}
-			kid.waiters, k.wslab = append(k.wslab[:0:1], ent), k.wslab[1:]
-		default:
-			kid.waiters = append(kid.waiters, ent)
-		}
-		if ent.reach {
-			if kid.parents++; !kid.reach {
-				k.reachFrom(kid)
-			}
-		}
-	}
-	if !ent.arrived {
-		ent.arrived = true
-		for _, w := range ent.waiters {
-			k.enqueue(w)
-		}
-		ent.waiters = nil
-	}
-	if !ent.reach && ent.id == "root" {
-		k.reachFrom(ent)
-	}
-	k.enqueue(ent)
-}
-
-// newEntry adds id to s, its entry taken from a slab.
-func (k *engine) newEntry(s *surface, id []byte) *entry {
-	if len(k.slab) == 0 {
-		k.slab = make([]entry, 64)
-	}
-	e := &k.slab[0]
-	k.slab, e.id = k.slab[1:], string(id)
-	s.comps[e.id] = e
-	return e
-}
-
-func (k *engine) enqueue(e *entry) {
-	if !e.queued {
-		e.queued = true
-		k.queue = append(k.queue, e)
-	}
-}
-
-// reachFrom makes e and what it reaches reachable (no cycle check: the
-// flag stops the walk).
-func (k *engine) reachFrom(e *entry) {
-	e.reach = true
-	k.walk = append(k.walk[:0], e)
-	for len(k.walk) > 0 {
-		x := k.walk[len(k.walk)-1]
-		if k.walk = k.walk[:len(k.walk)-1]; x.arrived {
-			k.enqueue(x)
-		}
-		for _, r := range x.refs {
-			if r.kid.parents++; !r.kid.reach {
-				r.kid.reach = true
-				k.walk = append(k.walk, r.kid)
-			}
-		}
-	}
-}
-
-// flush yields the queued reachable components whose form changed, then
-// the placeholders they first need, each list sorted by id as the parser
-// sorts them, as one updateComponents message.
-func (k *engine) flush() {
-	if len(k.queue) == 0 {
-		return
-	}
-	// Locals, stored back once: a store to the engine's fields is a
-	// pointer write, which costs a write barrier while the GC marks.
-	ents, phs, out := k.ents[:0], k.phs[:0], k.out
-	for _, e := range k.queue {
-		if e.queued = false; e.reach && e.arrived {
-			ents = append(ents, e)
-		}
-	}
-	k.queue = k.queue[:0]
-	slices.SortFunc(ents, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
-	start := len(out)
-	out = append(out, `{"updateComponents":{"components":[`...)
-	first := len(out)
-	for _, e := range ents {
-		at := len(out)
-		if at > first {
-			out = append(out, ',')
-		}
-		from, prev := len(out), int32(0)
-		for _, r := range e.refs {
-			if kid := r.kid; !kid.arrived {
-				out = append(out, e.src[prev:r.a]...)
-				out = append(out, "loading_"...)
-				if prev = r.a; !kid.phYielded {
-					kid.phYielded, phs = true, append(phs, kid)
-				}
-			}
-		}
-		out = append(out, e.src[prev:]...)
-		if h := maphash.Bytes(k.seed, out[from:]); h != e.hash {
-			e.hash = h
-		} else {
-			out = out[:at] // as last yielded
-		}
-	}
-	slices.SortFunc(phs, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
-	for _, p := range phs {
-		if len(out) > first {
-			out = append(out, ',')
-		}
-		out = append(out, `{"children":[],"component":"Row","id":"loading_`...)
-		out = append(out, p.id...)
-		out = append(out, `"}`...)
-	}
-	if len(out) == first {
-		out = out[:start]
-	} else {
-		out = append(out, `],"surfaceId":"`...)
-		out = append(out, k.cur.id...)
-		out = append(out, `"},"version":"`...)
-		if k.verA >= 0 {
-			out = append(out, k.buf[k.verA:k.verB]...)
-		} else {
-			out = append(out, k.cur.version...)
-		}
-		out = append(out, `"}`...)
-		k.offs = append(k.offs, start, len(out))
-	}
-	k.ents, k.phs, k.out = ents[:0], phs[:0], out
 }

@@ -1,31 +1,40 @@
-// Command deltaproto estimates how fast an engine written only for delta
-// mode could be. Unlike deltafloor it does what a real delta engine cannot
-// avoid on v0.9-family model output, in the simplest fast way, and yields
-// about what the parser's delta mode yields (compare with -check):
+// Command deltaproto measures how fast an engine built for delta mode can
+// be. On v0.9-family model output it yields what the parser's delta mode
+// yields, byte for byte and call by call (TestSameAsParser holds it to
+// that on the v0.9 corpus at chunks of 1 to 65,536 bytes; -same compares
+// any file), doing the work in the simplest fast way:
 //
 //   - tags framing, prose released as a text part per chunk, and a JSON
 //     scanner that keeps the block without whitespace outside strings
 //     (string contents copied by a tight loop);
 //   - the block's messages: createSurface (its surfaceId and "version"
-//     make the surface; yielded whole once complete), updateComponents
-//     and updateDataModel (one map lookup each for the surface); a data
-//     model message is healed at the end of each chunk and yielded when
-//     it differs (by hash) from the surface's last data yield, and whole
-//     when complete;
+//     make the surface; yielded once complete, its members sorted by key
+//     as the parser writes a message it rebuilt), updateComponents and
+//     updateDataModel (one map lookup each for the surface);
+//   - a data model message (data.go): nothing until its value has a
+//     complete member; then the value with its complete members, sorted;
+//     then each member new or changed since, at its own path, sorted by
+//     key (a number the chunk cut counts as it is, a cut string or
+//     object does not);
 //   - at the end of each chunk the open component is healed as the parser
-//     heals it (a cut string is closed only under a cuttable key or in a
-//     list, trailing space and comma dropped; cut anywhere else the parser
-//     keeps its previous heal, and so does this, unless -cutback, which
-//     heals back to the last complete member) and its "id", "child" and
-//     "children" (a partial last child id included) are read; a complete
-//     component is taken at its closing brace;
+//     heals it (a cut string is closed only under a cuttable key, trailing
+//     space and comma dropped; cut anywhere else the parser keeps its
+//     previous heal, and so does this, unless -cutback, which heals back
+//     to the last complete member) and its "id", "child" and "children"
+//     are read; a partial child id is left out, and an open list with no
+//     complete id is the list's placeholder (loading_children_<id>, the
+//     component written sorted by key); a form with an empty object is
+//     not renderable yet and waits; a complete component is taken at its
+//     closing brace;
 //   - per surface, id -> entry: its bytes, the hash of its last yield,
 //     child entries, reachable flag, count of reachable parents, whether
 //     its placeholder was yielded, parents waiting while it is missing;
 //     reachability from "root", incremental;
 //   - a missing child is written loading_<id> and its placeholder
 //     {"children":[],"component":"Row","id":"loading_<id>"} yielded once;
-//     when it arrives its waiting parents are yielded again;
+//     when it arrives its waiting parents are yielded again, at once, or,
+//     for a parent that had more than 16 children missing, once an eighth
+//     of them arrived and at the block's end;
 //   - each chunk's changed reachable components, then new placeholders,
 //     each sorted by id as the parser sorts them, go out as one
 //     {"updateComponents":{...},"version":...} message in storage reused
@@ -37,19 +46,21 @@
 //
 // It omits JSON and UTF-8 validation, error handling and limits (the
 // corpus is well-formed; a \u escape cut by a chunk is healed as it is),
-// catalogs, v0.8, other framings, cycle and self-reference detection
-// (reachability only grows), deleteSurface, messages before their
-// createSurface or with "surfaceId"/"version" after the contents, holding
-// back a tag split across chunks, the parser's reduction of data model
-// yields to changed entries, and valueString URL rules. It is a measuring
+// catalogs, v0.8, progressive mode's snapshots, other framings, cycle and
+// self-reference detection (reachability only grows), deleteSurface,
+// messages before their createSurface or with "surfaceId"/"version" after
+// the contents, data model values that are not objects, holding back a
+// tag split across chunks, and valueString URL rules. It is a measuring
 // stick, not a parser. It prints MB/s by process CPU time, the median of
 // several rounds, as parserate and ../shared/tools/scanlimit do.
 //
 // With -check it runs once, prints what it yielded, applies the yields
 // (components upserted by id) and compares per surface the components
-// reachable from root, and the data model, with the file's messages.
+// reachable from root, and the data model, with the file's messages. With
+// -same it runs once beside the parser's delta mode (borrowed output, the
+// same chunks) and counts the calls whose yields differ.
 //
-// usage: deltaproto [-check] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
+// usage: deltaproto [-check | -same] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
 package main
 
 import (
@@ -69,16 +80,30 @@ func main() {
 	chunk := flag.Int("chunk", 16, "chunk size in bytes")
 	rounds := flag.Int("rounds", 9, "rounds")
 	checkRun := flag.Bool("check", false, "run once and check the yields against the file's messages")
+	sameRun := flag.Bool("same", false, "run once beside the parser's delta mode and compare the yields of each call")
 	cutBack := flag.Bool("cutback", false, "heal a component cut in an uncuttable string back to its last complete member")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
 	flag.Parse()
 	data, err := os.ReadFile(flag.Arg(0))
 	if *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check] [-cutback] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
+		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same] [-cutback] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
 		os.Exit(2)
 	}
 	if *checkRun {
 		os.Exit(check(data, *chunk, *cutBack))
+	}
+	if *sameRun {
+		r, err := compareWithParser(data, *chunk)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "deltaproto:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("%d calls, %d the same as the parser's delta mode, %d differ\n", r.calls, r.calls-r.differ, r.differ)
+		if r.differ > 0 {
+			fmt.Println("first:", r.first)
+			os.Exit(1)
+		}
+		return
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -113,12 +138,14 @@ type message struct {
 	} `json:"updateComponents"`
 	UpdateDataModel *struct {
 		SurfaceID string `json:"surfaceId"`
+		Path      string `json:"path"`
 		Value     any    `json:"value"`
 	} `json:"updateDataModel"`
 }
 
 // state is what applying messages leaves: per surface, components by id
-// and the value of the last data model message (all at path "/" here).
+// and the data model (the corpus's data model messages are all at path
+// "/"; a yield at "/key" sets that member).
 type state struct {
 	comps map[string]map[string]map[string]any
 	data  map[string]any
@@ -134,7 +161,14 @@ func (st *state) apply(m *message) {
 		}
 	}
 	if d := m.UpdateDataModel; d != nil {
-		st.data[d.SurfaceID] = d.Value
+		if key, ok := strings.CutPrefix(d.Path, "/"); ok && key != "" {
+			// A member of the value at "/" (the corpus's only path).
+			if obj, ok := st.data[d.SurfaceID].(map[string]any); ok {
+				obj[key] = d.Value
+			}
+		} else {
+			st.data[d.SurfaceID] = d.Value
+		}
 	}
 }
 

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	"hash/maphash"
+	"slices"
+)
+
+// dataEntry is a member of the open data model message's value object:
+// its key (quoted) and its value, in buf.
+type dataEntry struct{ keyA, keyB, valA, valB int }
+
+// dataEntries yields what the open data model message's value object
+// (read up to buf[:end]) holds that it did not yield yet, as the parser's
+// delta mode does: nothing until a member is complete; then the value
+// with its complete members, in canonical form; then each member new or
+// changed since, at its own path, sorted by key. A number the chunk cut
+// counts as it is (numEnd); a cut string or object does not.
+func (k *engine) dataEntries(end int, numEnd bool) {
+	if k.valueA < 0 || k.pathA < 0 {
+		return
+	}
+	ents, buf := k.dents[:0], k.buf[:end]
+	for j := k.valueA + 1; j < len(buf) && buf[j] == '"'; {
+		ka := j
+		if j = stringEndIn(buf, j); j < 0 || j >= len(buf) || buf[j] != ':' {
+			break
+		}
+		va := j + 1
+		ve := valueEnd(buf, va)
+		if ve < 0 {
+			if numEnd && va < len(buf) && (buf[va] == '-' || buf[va] >= '0' && buf[va] <= '9') && buf[len(buf)-1] >= '0' && buf[len(buf)-1] <= '9' {
+				ents = append(ents, dataEntry{ka, j, va, len(buf)})
+			}
+			break
+		}
+		ents = append(ents, dataEntry{ka, j, va, ve})
+		if j = ve; j < len(buf) && buf[j] == ',' {
+			j++
+		}
+	}
+	k.dents = ents
+	if len(ents) == 0 {
+		return
+	}
+	slices.SortFunc(ents, func(a, b dataEntry) int { return bytes.Compare(buf[a.keyA:a.keyB], buf[b.keyA:b.keyB]) })
+	if !k.dataSent {
+		k.dataSent = true
+		start := len(k.out)
+		k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], nil)
+		k.out = append(k.out, '{')
+		for n, e := range ents {
+			if n > 0 {
+				k.out = append(k.out, ',')
+			}
+			k.out = append(k.out, buf[e.keyA:e.keyB]...)
+			k.out = append(k.out, ':')
+			at := len(k.out)
+			k.out, _ = canonical(k.out, buf[:e.valB], e.valA)
+			k.dataRec[string(buf[e.keyA:e.keyB])] = maphash.Bytes(k.seed, k.out[at:])
+		}
+		k.out = k.dataTail(k.out, '}')
+		k.offs = append(k.offs, start, len(k.out))
+		return
+	}
+	for _, e := range ents {
+		start := len(k.out)
+		k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], buf[e.keyA+1:e.keyB-1])
+		at := len(k.out)
+		k.out, _ = canonical(k.out, buf[:e.valB], e.valA)
+		h := maphash.Bytes(k.seed, k.out[at:])
+		if old, ok := k.dataRec[string(buf[e.keyA:e.keyB])]; ok && old == h {
+			k.out = k.out[:start]
+			continue
+		}
+		k.dataRec[string(buf[e.keyA:e.keyB])] = h
+		k.out = k.dataTail(k.out, 0)
+		k.offs = append(k.offs, start, len(k.out))
+	}
+}
+
+// dataHead appends the start of an updateDataModel message for path (and
+// key, a member of its value, when not nil), up to its value.
+func (k *engine) dataHead(out, path, key []byte) []byte {
+	out = append(out, `{"updateDataModel":{"path":"`...)
+	out = append(out, path...)
+	if key != nil {
+		if len(path) == 0 || path[len(path)-1] != '/' {
+			out = append(out, '/')
+		}
+		out = append(out, key...)
+	}
+	out = append(out, `","surfaceId":"`...)
+	out = append(out, k.cur.id...)
+	return append(out, `","value":`...)
+}
+
+// dataTail appends the end of an updateDataModel message (after c, when
+// not 0).
+func (k *engine) dataTail(out []byte, c byte) []byte {
+	if c != 0 {
+		out = append(out, c)
+	}
+	out = append(out, `},"version":"`...)
+	if k.verA >= 0 {
+		out = append(out, k.buf[k.verA:k.verB]...)
+	} else {
+		out = append(out, k.cur.version...)
+	}
+	return append(out, `"}`...)
+}
+
+// stringEndIn is the end of the string at src[i], or -1 when src ends in
+// it.
+func stringEndIn(src []byte, i int) int {
+	for j := i + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// valueEnd is the end of the complete value at src[i] of compact JSON, or
+// -1 when src ends in it (a number or literal ends only at what follows
+// it).
+func valueEnd(src []byte, i int) int {
+	depth := 0
+	for j := i; j < len(src); j++ {
+		switch c := src[j]; c {
+		case '"':
+			if j = stringEndIn(src, j); j < 0 {
+				return -1
+			}
+			if depth == 0 {
+				return j
+			}
+			j--
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return j + 1
+			}
+			if depth < 0 {
+				return j
+			}
+		case ',':
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
+}

@@ -1,0 +1,183 @@
+package main
+
+import "bytes"
+
+// component takes the open component, healed at end of buf (or complete),
+// if it has an id and a type, into the entry of its id (one map lookup).
+func (k *engine) component(end int, str bool) {
+	cs, s := k.compStart, k.cur
+	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || s == nil {
+		return
+	}
+	ent := s.comps[string(k.buf[k.idA:k.idB])]
+	if ent == nil {
+		ent = k.newEntry(s, k.buf[k.idA:k.idB])
+	}
+	inList := end == len(k.buf) && k.listA >= 0
+	if inList {
+		// An open children list: a partial id is dropped (the list ends
+		// after its last complete id); with no complete id the list is
+		// the placeholder of the list, and the component is written in
+		// canonical form.
+		str, end = false, k.listA+1
+		for _, x := range k.slots {
+			if int(x.a) > k.listA {
+				end = int(x.b) + 1
+			}
+		}
+		inList = end == k.listA+1
+	}
+	var body, tail []byte
+	if inList {
+		b := append(k.tail[:0], k.buf[cs:k.listA]...)
+		b = append(b, `["children_`...)
+		b = append(b, k.buf[k.idA:k.idB]...)
+		b = append(b, `"]}`...)
+		k.tail = b
+		body, _ = canonical(k.canon[:0], b, 0)
+		k.canon = body
+	} else {
+		body, tail = k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
+		k.tail = tail
+	}
+	if bytes.Contains(body, []byte("{}")) || len(body) > 0 && body[len(body)-1] == '{' && len(tail) > 0 && tail[0] == '}' {
+		return // an empty object in it: not renderable yet, as in the parser
+	}
+	if ent.arrived && len(ent.src) == len(body)+len(tail) &&
+		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
+		return // unchanged
+	}
+	if cap(ent.src) == 0 {
+		ent.src = make([]byte, 0, max(128, 2*(len(body)+len(tail))))
+	}
+	src := append(ent.src[:0], body...)
+	ent.src = append(src, tail...)
+	sl, c := k.hslots[:0], int32(cs)
+	if inList {
+		i := bytes.Index(ent.src, []byte(`["children_`)) + 2
+		sl = append(sl, slot{int32(i), int32(i + len("children_") + k.idB - k.idA)})
+	} else {
+		for _, x := range k.slots {
+			if int(x.b) < end {
+				sl = append(sl, slot{x.a - c, x.b - c})
+			}
+		}
+	}
+	k.hslots = sl
+	k.update(s, ent, sl)
+}
+
+// update brings the references (child ids at sl in its new src) and
+// reachability of ent up to date, and queues it and the parents it
+// completes.
+func (k *engine) update(s *surface, ent *entry, sl []slot) {
+	n := 0 // the references of unchanged leading ids stay
+	for ; n < len(ent.refs) && n < len(sl) && ent.refs[n].kid.id == string(ent.src[sl[n].a:sl[n].b]); n++ {
+		ent.refs[n].slot = sl[n]
+	}
+	for _, old := range ent.refs[n:] {
+		if ent.reach {
+			old.kid.parents--
+		}
+	}
+	ent.refs = ent.refs[:n]
+	for _, x := range sl[n:] {
+		kid := s.comps[string(ent.src[x.a:x.b])]
+		if kid == nil {
+			kid = k.newEntry(s, ent.src[x.a:x.b])
+		}
+		ent.refs = append(ent.refs, ref{x, kid})
+		switch {
+		case kid.arrived, len(kid.waiters) > 0 && kid.waiters[len(kid.waiters)-1] == ent:
+		case kid.waiters == nil: // a slice of one from a slab
+			if len(k.wslab) == 0 {
+				k.wslab = make([]*entry, 256)
+			}
+			kid.waiters, k.wslab = append(k.wslab[:0:1], ent), k.wslab[1:]
+		default:
+			kid.waiters = append(kid.waiters, ent)
+		}
+		if ent.reach {
+			if kid.parents++; !kid.reach {
+				k.reachFrom(kid)
+			}
+		}
+	}
+	if !ent.arrived {
+		ent.arrived = true
+		for _, w := range ent.waiters {
+			k.wake(w)
+		}
+		ent.waiters = nil
+	}
+	if !ent.reach && ent.id == "root" {
+		k.reachFrom(ent)
+	}
+	k.enqueue(ent)
+}
+
+// newEntry adds id to s, its entry taken from a slab.
+func (k *engine) newEntry(s *surface, id []byte) *entry {
+	if len(k.slab) == 0 {
+		k.slab = make([]entry, 64)
+	}
+	e := &k.slab[0]
+	k.slab, e.id = k.slab[1:], string(id)
+	s.comps[e.id] = e
+	return e
+}
+
+// wake notes that a child of e arrived: e is yielded again at once, or,
+// with more than 16 children missing when it was last yielded, once an
+// eighth of them arrived, and at the block's end, as the parser does (so
+// that the output stays linear in the input).
+func (k *engine) wake(e *entry) {
+	if e.missing <= 16 {
+		k.enqueue(e)
+		return
+	}
+	if e.woke++; e.woke*8 >= e.missing {
+		k.enqueue(e)
+	} else if !e.deferred {
+		e.deferred = true
+		k.deferred = append(k.deferred, e)
+	}
+}
+
+// blockEnd yields the components whose yield waits (see wake).
+func (k *engine) blockEnd() {
+	for _, e := range k.deferred {
+		if e.deferred {
+			e.deferred = false
+			k.enqueue(e)
+		}
+	}
+	k.deferred = k.deferred[:0]
+	k.flush()
+}
+
+func (k *engine) enqueue(e *entry) {
+	if !e.queued {
+		e.queued = true
+		k.queue = append(k.queue, e)
+	}
+}
+
+// reachFrom makes e and what it reaches reachable (no cycle check: the
+// flag stops the walk).
+func (k *engine) reachFrom(e *entry) {
+	e.reach = true
+	k.walk = append(k.walk[:0], e)
+	for len(k.walk) > 0 {
+		x := k.walk[len(k.walk)-1]
+		if k.walk = k.walk[:len(k.walk)-1]; x.arrived {
+			k.enqueue(x)
+		}
+		for _, r := range x.refs {
+			if r.kid.parents++; !r.kid.reach {
+				r.kid.reach = true
+				k.walk = append(k.walk, r.kid)
+			}
+		}
+	}
+}
