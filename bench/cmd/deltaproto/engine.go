@@ -93,6 +93,12 @@ type engine struct {
 	stack                       []frame
 	inStr, esc, isKey, inScalar bool
 	pending                     uint8 // 1: a key awaits its colon, 2: a colon its value
+	expect                      uint8 // what the grammar takes next (eListOpen...)
+	hexLeft                     int8  // hex digits of a \u escape still to come
+	strHigh                     bool  // the open string has a non-ASCII byte
+	failed                      bool  // the block failed: the rest of it is skipped
+	errs                        int   // blocks failed
+	blockMsgs                   int   // messages the block began
 	strStart, cutAt, healLen    int   // open string (or scalar); end of the last complete member; len(buf) at the last heal
 
 	msgStart, verA, verB int
@@ -139,6 +145,7 @@ func (k *engine) feed(chunk []byte) []part {
 	}
 	i := 0
 	if k.esc && len(chunk) > 0 { // an escape cut by the previous chunk
+		k.escape(chunk[0])
 		k.buf = append(k.buf, chunk[0])
 		k.esc, i = false, 1
 	}
@@ -146,20 +153,37 @@ func (k *engine) feed(chunk []byte) []part {
 		c := chunk[i]
 		if k.inStr {
 			j := i
-			for j < len(chunk) && chunk[j] != '"' && chunk[j] != '\\' {
-				j++
+			for ; k.hexLeft > 0 && j < len(chunk); j++ { // a \u escape's digits
+				if !jsonwire.IsHex(chunk[j]) {
+					k.fail()
+					break
+				}
+				k.hexLeft--
+			}
+			if k.failed {
+				i = j
+				continue
+			}
+			for j = jsonwire.PlainRun(chunk, j); j < len(chunk) && chunk[j] >= utf8.RuneSelf; j = jsonwire.PlainRun(chunk, j+1) {
+				k.strHigh = true // checked when the string ends
 			}
 			k.add(chunk[i:j])
 			if i = j; j == len(chunk) {
 				break
 			}
-			if k.buf = append(k.buf, chunk[j]); chunk[j] == '"' {
+			switch c := chunk[j]; {
+			case c == '"':
+				k.buf = append(k.buf, c)
 				k.inStr = false
 				k.stringEnd()
-			} else if j+1 < len(chunk) {
-				k.buf = append(k.buf, chunk[j+1])
+			case c < 0x20:
+				k.fail() // a control byte
+			case j+1 < len(chunk):
+				k.escape(chunk[j+1])
+				k.buf = append(k.buf, c, chunk[j+1])
 				i++
-			} else {
+			default:
+				k.buf = append(k.buf, c)
 				k.esc = true
 			}
 			continue
@@ -168,29 +192,78 @@ func (k *engine) feed(chunk []byte) []part {
 			k.outside(chunk, i)
 			continue
 		}
+		if c == '<' { // no JSON: the closing tag of a list not closed, or junk
+			k.stack, k.inScalar, k.expect = k.stack[:0], false, eBlockDone
+			k.outside(chunk, i)
+			continue
+		}
+		if k.inScalar && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'E' {
+			k.scalarEnd()
+			if k.failed {
+				continue
+			}
+		}
 		switch top := &k.stack[len(k.stack)-1]; c {
 		case ' ', '\t', '\n', '\r':
-			k.inScalar = false
 		case '"':
-			k.isKey, k.inStr, k.inScalar, k.strStart = top.wantKey, true, false, len(k.buf)
+			switch k.expect {
+			case eKeyOrClose, eKey:
+				k.expect = eColon
+			case eValueOrClose, eValue:
+				if len(k.stack) == 1 {
+					k.fail() // the list holds messages: objects
+					continue
+				}
+				k.expect = eCommaOrClose
+			default:
+				k.fail()
+				continue
+			}
+			k.isKey, k.inStr, k.strStart = top.wantKey, true, len(k.buf)
 			k.buf = append(k.buf, c)
 			if !k.isKey {
 				k.pending = 0
 			}
 		case ':':
+			if k.expect != eColon {
+				k.fail()
+				continue
+			}
+			k.expect = eValue
 			k.buf = append(k.buf, c)
 			top.wantKey, k.pending = false, 2
 		case ',':
+			if k.expect != eCommaOrClose {
+				k.fail()
+				continue
+			}
+			k.expect = eValue
+			if top.open == '{' {
+				k.expect = eKey
+			}
 			k.cutAt = len(k.buf)
 			k.buf = append(k.buf, c)
-			top.wantKey, k.pending, k.inScalar = top.open == '{', 0, false
+			top.wantKey, k.pending = top.open == '{', 0
 		case '{', '[':
+			if k.expect != eValue && k.expect != eValueOrClose || c == '[' && len(k.stack) == 1 {
+				k.fail()
+				continue
+			}
 			k.open(c)
 		case '}', ']':
+			if top.open+2 != c || k.expect != eCommaOrClose && k.expect != eKeyOrClose+(c-'}') {
+				k.fail() // ('}' - '{' is 2, as ']' - '['; eValueOrClose is eKeyOrClose + ']' - '}')
+				continue
+			}
 			k.buf = append(k.buf, c)
 			k.close()
 		default:
 			if !k.inScalar {
+				if k.expect != eValue && k.expect != eValueOrClose || len(k.stack) == 1 {
+					k.fail()
+					continue
+				}
+				k.expect = eCommaOrClose
 				k.inScalar, k.strStart = true, len(k.buf)
 			}
 			k.buf = append(k.buf, c)
@@ -229,7 +302,7 @@ func (k *engine) add(b []byte) {
 func (k *engine) outside(chunk []byte, i int) {
 	c, tag := chunk[i], openTag
 	if k.inBlock {
-		if c == '[' {
+		if c == '[' && k.expect == eListOpen {
 			k.open(c)
 			return
 		}
@@ -241,13 +314,18 @@ func (k *engine) outside(chunk []byte, i int) {
 	case c == tag[0]:
 		k.tagPos = 1
 	default:
-		k.tagPos = 0
+		if k.tagPos = 0; k.inBlock && !k.failed && !jsonwire.IsSpace(c) {
+			k.fail() // junk around the list
+		}
 	}
 	if k.tagPos < len(tag) {
 		return
 	}
 	k.tagPos = 0
 	if k.inBlock {
+		if !k.failed && k.blockMsgs == 0 {
+			k.fail() // no message
+		}
 		k.inBlock, k.textA = false, i+1
 		k.blockEnd()
 		return
@@ -257,6 +335,7 @@ func (k *engine) outside(chunk []byte, i int) {
 	}
 	k.inBlock, k.textA = true, len(chunk)
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
+	k.expect, k.failed, k.blockMsgs = eListOpen, false, 0
 }
 
 func (k *engine) open(c byte) {
@@ -265,6 +344,7 @@ func (k *engine) open(c byte) {
 	k.buf = append(k.buf, c)
 	switch {
 	case d == 1: // a message
+		k.blockMsgs++
 		k.msgStart, k.msgKind, k.verA, k.cur = len(k.buf)-1, 0, -1, nil
 		k.valueA, k.pathA, k.dataSent = -1, -1, false
 		clear(k.dataRec)
@@ -279,11 +359,18 @@ func (k *engine) open(c byte) {
 	}
 	k.stack = append(k.stack, frame{open: c, wantKey: c == '{'})
 	k.cutAt = len(k.buf)
+	k.expect = eValueOrClose
+	if c == '{' {
+		k.expect = eKeyOrClose
+	}
 }
 
 func (k *engine) close() {
 	d := len(k.stack) - 1
 	k.stack, k.pending, k.inScalar = k.stack[:d], 0, false
+	if k.expect = eCommaOrClose; d == 0 {
+		k.expect = eBlockDone
+	}
 	if d == 5 && k.listA >= 0 {
 		k.listA = -1
 	}
@@ -297,6 +384,12 @@ func (k *engine) close() {
 
 // stringEnd handles a string just closed: a key, or a value that matters.
 func (k *engine) stringEnd() {
+	if k.strHigh {
+		if k.strHigh = false; jsonwire.InvalidUTF8At(k.buf[k.strStart+1:len(k.buf)-1]) >= 0 {
+			k.fail()
+			return
+		}
+	}
 	d := len(k.stack)
 	top := &k.stack[d-1]
 	a, b := k.strStart+1, len(k.buf)-1

@@ -124,7 +124,7 @@ func main() {
 			k.feed(data[i:min(i+*chunk, len(data))])
 		}
 	})
-	fmt.Printf("%.1f MB/s (chunk %d, %d yields, %d bytes, median of %d)\n", rate, *chunk, k.yields, k.outBytes, *rounds)
+	fmt.Printf("%.1f MB/s (chunk %d, %d yields, %d bytes, %d blocks failed, median of %d)\n", rate, *chunk, k.yields, k.outBytes, k.errs, *rounds)
 }
 
 // message is what the check reads of a v0.9 message.
@@ -220,8 +220,8 @@ func check(data []byte, chunk int, cutBack bool) int {
 			}
 		}
 	}
-	fmt.Printf("yields: %d messages of %d bytes: createSurface %d, updateComponents %d (%d components, %d of them placeholders), updateDataModel %d; %d invalid\n",
-		k.yields, k.outBytes, create, update, comps, phs, model, invalid)
+	fmt.Printf("yields: %d messages of %d bytes: createSurface %d, updateComponents %d (%d components, %d of them placeholders), updateDataModel %d; %d invalid; %d blocks failed\n",
+		k.yields, k.outBytes, create, update, comps, phs, model, invalid, k.errs)
 	want := &state{map[string]map[string]map[string]any{}, map[string]any{}}
 	for _, blk := range bytes.Split(data, []byte(openTag))[1:] {
 		var list []message
@@ -250,7 +250,7 @@ func check(data []byte, chunk int, cutBack bool) int {
 	}
 	n := len(want.comps)
 	fmt.Printf("state: %d surfaces agree, %d differ (data model: %d agree, %d differ)\n", agree, n-agree, dataAgree, n-dataAgree)
-	if agree < n || dataAgree < n || invalid > 0 {
+	if agree < n || dataAgree < n || invalid > 0 || k.errs > 0 {
 		return 1
 	}
 	return 0

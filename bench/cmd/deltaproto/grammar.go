@@ -1,0 +1,50 @@
+package main
+
+import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+
+// What the JSON grammar takes next, in engine.expect.
+const (
+	eListOpen     uint8 = iota // in a block, before its list's '['
+	eKeyOrClose                // after '{'
+	eValueOrClose              // after '[' (eKeyOrClose + ']' - '}')
+	eKey                       // after ',' in an object
+	eValue                     // after ':', or ',' in an array
+	eColon                     // after a key
+	eCommaOrClose              // after a value
+	eBlockDone                 // after the list's ']'
+)
+
+// escape checks the byte after a backslash in a string.
+func (k *engine) escape(c byte) {
+	switch c {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+	case 'u':
+		k.hexLeft = 4
+	default:
+		k.fail()
+	}
+}
+
+// scalarEnd checks the number or literal that ends at the end of buf.
+func (k *engine) scalarEnd() {
+	k.inScalar = false
+	t := k.buf[k.strStart:]
+	if jsonwire.LiteralLen(t, 0) == len(t) && len(t) > 0 {
+		return
+	}
+	if n, st := jsonwire.ScanNumber(t, 0, jsonwire.NumStart); n != len(t) || !st.Complete() {
+		k.fail()
+	}
+}
+
+// fail fails the block: what it yielded stands, the rest of it, up to its
+// closing tag, is skipped.
+func (k *engine) fail() {
+	if !k.failed {
+		k.failed = true
+		k.errs++
+	}
+	k.stack, k.inStr, k.inScalar, k.esc, k.hexLeft = k.stack[:0], false, false, false, 0
+	k.compStart, k.listA, k.valueA, k.msgKind, k.cur = -1, -1, -1, 0, nil
+	k.expect = eBlockDone
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/parser"
+)
+
+// grammarCases are blocks whose JSON is valid or not, in the v0.9 shape
+// the prototype reads.
+var grammarCases = []struct {
+	name, block string
+	valid       bool
+}{
+	{"list of one message", `[{"version":"v0.9"}]`, true},
+	{"empty list", `[]`, false}, // a block must hold a message, as in the reference
+	{"list item not an object", `[{"x":1},2]`, false},
+	{"list not closed", `[{"x":1}`, true}, // its messages count, as in the reference
+	{"scalars", `[{"version":"v0.9","x":[1,-0,2.5e3,1E-2,true,false,null,"a\u00e9\n\"\\\/"]}]`, true},
+	{"spaces", " [ {\"version\" : \"v0.9\" ,\n\"x\" : { } } ] \n", true},
+	{"raw UTF-8", `[{"version":"v0.9","x":"é€😀"}]`, true},
+	{"trailing comma", `[{"x":1,}]`, false},
+	{"no colon", `[{"x" 1}]`, false},
+	{"two colons", `[{"x"::1}]`, false},
+	{"key not a string", `[{1:2}]`, false},
+	{"leading zero", `[{"x":01}]`, false},
+	{"cut literal", `[{"x":tru}]`, false},
+	{"long literal", `[{"x":truee}]`, false},
+	{"bare minus", `[{"x":-}]`, false},
+	{"no fraction", `[{"x":1.}]`, false},
+	{"no exponent", `[{"x":1e}]`, false},
+	{"control byte", "[{\"x\":\"a\x01\"}]", false},
+	{"bad escape", `[{"x":"\q"}]`, false},
+	{"bad hex", `[{"x":"\u12g4"}]`, false},
+	{"invalid UTF-8", "[{\"x\":\"\xff\"}]", false},
+	{"surrogate in UTF-8", "[{\"x\":\"\xed\xa0\x80\"}]", false},
+	{"junk after the list", `[{"x":1}] x`, false},
+	{"two values", `[1 2]`, false},
+	{"mismatched close", `[{"x":1]`, false},
+	{"comma first", `[,]`, false},
+	{"value after value", `[{"x":1 "y":2}]`, false},
+	{"NUL between tokens", "[{\"x\":1,\x00\"y\":2}]", false},
+}
+
+// TestGrammar holds the prototype's JSON verdict to the parser's, over
+// every split of each block into two chunks and one byte at a time.
+func TestGrammar(t *testing.T) {
+	for _, tc := range grammarCases {
+		t.Run(tc.name, func(t *testing.T) {
+			in := "say <a2ui-json>" + tc.block + "</a2ui-json> done"
+			if parserFails(t, in) == tc.valid {
+				t.Fatalf("the parser's verdict is not the table's (valid %v)", tc.valid)
+			}
+			splits := [][]string{}
+			for at := 0; at <= len(in); at++ {
+				splits = append(splits, []string{in[:at], in[at:]})
+			}
+			var ones []string
+			for i := range len(in) {
+				ones = append(ones, in[i:i+1])
+			}
+			splits = append(splits, ones)
+			for _, chunks := range splits {
+				k := newEngine()
+				for _, c := range chunks {
+					k.feed([]byte(c))
+				}
+				if want := map[bool]int{true: 0, false: 1}[tc.valid]; k.errs != want {
+					t.Fatalf("fed as %q: %d blocks failed, want %d", chunks, k.errs, want)
+				}
+			}
+		})
+	}
+}
+
+// parserFails reports whether the parser (delta mode) fails the block of in.
+func parserFails(t *testing.T, in string) bool {
+	p, err := parser.New(parser.WithMode(parser.ModeDelta))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err1 := p.Feed([]byte(in))
+	_, err2 := p.Close()
+	return err1 != nil || err2 != nil
+}
