@@ -16,7 +16,7 @@ type dataEntry struct{ keyA, keyB, valA, valB int }
 // with its complete members, in canonical form; then each member new or
 // changed since, at its own path, sorted by key. A number the chunk cut
 // counts as it is (numEnd); a cut string or object does not.
-func (k *engine) dataEntries(end int, numEnd bool) {
+func (k *engine) dataEntries(end int, numEnd, complete bool) {
 	if k.valueA < 0 || k.pathA < 0 {
 		return
 	}
@@ -44,7 +44,7 @@ func (k *engine) dataEntries(end int, numEnd bool) {
 		return
 	}
 	slices.SortFunc(ents, func(a, b dataEntry) int { return bytes.Compare(buf[a.keyA:a.keyB], buf[b.keyA:b.keyB]) })
-	if !k.dataSent {
+	if !k.dataSent || k.progressive && complete {
 		k.dataSent = true
 		start := len(k.out)
 		k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], nil)
@@ -60,7 +60,16 @@ func (k *engine) dataEntries(end int, numEnd bool) {
 			k.dataRec[string(buf[e.keyA:e.keyB])] = maphash.Bytes(k.seed, k.out[at:])
 		}
 		k.out = k.dataTail(k.out, '}')
-		k.offs = append(k.offs, start, len(k.out))
+		if h := maphash.Bytes(k.seed, k.out[start:]); k.progressive && h == k.dataLast {
+			k.out = k.out[:start] // the message last yielded, again
+		} else {
+			k.dataLast = h
+			k.offs = append(k.offs, start, len(k.out))
+		}
+		return
+	}
+	if k.progressive {
+		k.dataChanges(ents)
 		return
 	}
 	for _, e := range ents {
@@ -77,6 +86,39 @@ func (k *engine) dataEntries(end int, numEnd bool) {
 		k.out = k.dataTail(k.out, 0)
 		k.offs = append(k.offs, start, len(k.out))
 	}
+}
+
+// dataChanges is the end of dataEntries in progressive mode: the members
+// new or changed go out together, as the value of one message at the
+// message's path.
+func (k *engine) dataChanges(ents []dataEntry) {
+	buf, start := k.buf, len(k.out)
+	k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], nil)
+	k.out = append(k.out, '{')
+	first := len(k.out)
+	for _, e := range ents {
+		at := len(k.out)
+		if at > first {
+			k.out = append(k.out, ',')
+		}
+		k.out = append(k.out, buf[e.keyA:e.keyB]...)
+		k.out = append(k.out, ':')
+		v := len(k.out)
+		k.out, _ = canonical(k.out, buf[:e.valB], e.valA)
+		h := maphash.Bytes(k.seed, k.out[v:])
+		if old, ok := k.dataRec[string(buf[e.keyA:e.keyB])]; ok && old == h {
+			k.out = k.out[:at]
+			continue
+		}
+		k.dataRec[string(buf[e.keyA:e.keyB])] = h
+	}
+	if len(k.out) == first {
+		k.out = k.out[:start]
+		return
+	}
+	k.out = k.dataTail(k.out, '}')
+	k.dataLast = maphash.Bytes(k.seed, k.out[start:])
+	k.offs = append(k.offs, start, len(k.out))
 }
 
 // dataHead appends the start of an updateDataModel message for path (and

@@ -71,11 +71,19 @@ type entry struct {
 	// woke: how many of them arrived since (see wake).
 	missing, woke int32
 	deferred      bool // in engine.deferred
+	// Progressive mode: its form last yielded, the entries whose
+	// placeholders it names, and the snapshot that last wrote its own
+	// placeholder (see snapshot).
+	form    []byte
+	phs     []*entry
+	snapGen uint32
 }
 
 type surface struct {
 	id, version string
 	comps       map[string]*entry
+	reach       []*entry // its reachable entries (progressive mode)
+	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
 }
 
 // part is what a chunk yields, lent until the next feed.
@@ -112,6 +120,7 @@ type engine struct {
 	// (-1: none), and what it yielded of its entries (see dataEntries).
 	valueA, pathA, pathB int
 	dataSent             bool
+	dataLast             uint64 // progressive mode: hash of its message last yielded
 	dataRec              map[string]uint64
 	dents                []dataEntry
 	slots                []slot
@@ -130,6 +139,9 @@ type engine struct {
 	seed  maphash.Seed
 
 	cutBack          bool // heal a component cut where a string cannot be cut
+	progressive      bool // yield snapshots (progressive mode), not changes
+	snapGen          uint32
+	scratch          []byte
 	yields, outBytes int
 }
 
@@ -436,9 +448,12 @@ func (k *engine) messageEnd() {
 		k.out, _ = canonical(k.out, k.buf[k.msgStart:], 0)
 		k.offs = append(k.offs, start, len(k.out))
 	case k.msgKind == kUpdate:
+		if k.progressive {
+			k.release() // an update completed: large components are redone
+		}
 		k.flush()
 	case k.msgKind == kData && k.cur != nil:
-		k.dataEntries(len(k.buf), false)
+		k.dataEntries(len(k.buf), false, true)
 	}
 	k.msgKind, k.compStart = 0, -1
 }
@@ -501,7 +516,7 @@ func (k *engine) endOfChunk() {
 			// (-cutback: heal it back to its last complete member).
 			k.component(end, str)
 		} else if k.compStart < 0 && k.msgKind == kData && k.cur != nil {
-			k.dataEntries(len(k.buf), k.inScalar)
+			k.dataEntries(len(k.buf), k.inScalar, false)
 		}
 	}
 	k.flush()

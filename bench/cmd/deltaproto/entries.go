@@ -99,7 +99,7 @@ func (k *engine) update(s *surface, ent *entry, sl []slot) {
 		}
 		if ent.reach {
 			if kid.parents++; !kid.reach {
-				k.reachFrom(kid)
+				k.reachFrom(s, kid)
 			}
 		}
 	}
@@ -111,7 +111,7 @@ func (k *engine) update(s *surface, ent *entry, sl []slot) {
 		ent.waiters = nil
 	}
 	if !ent.reach && ent.id == "root" {
-		k.reachFrom(ent)
+		k.reachFrom(s, ent)
 	}
 	k.enqueue(ent)
 }
@@ -146,6 +146,12 @@ func (k *engine) wake(e *entry) {
 
 // blockEnd yields the components whose yield waits (see wake).
 func (k *engine) blockEnd() {
+	k.release()
+	k.flush()
+}
+
+// release queues the components whose yield waits (see wake).
+func (k *engine) release() {
 	for _, e := range k.deferred {
 		if e.deferred {
 			e.deferred = false
@@ -153,7 +159,6 @@ func (k *engine) blockEnd() {
 		}
 	}
 	k.deferred = k.deferred[:0]
-	k.flush()
 }
 
 func (k *engine) enqueue(e *entry) {
@@ -165,11 +170,14 @@ func (k *engine) enqueue(e *entry) {
 
 // reachFrom makes e and what it reaches reachable (no cycle check: the
 // flag stops the walk).
-func (k *engine) reachFrom(e *entry) {
+func (k *engine) reachFrom(s *surface, e *entry) {
 	e.reach = true
 	k.walk = append(k.walk[:0], e)
 	for len(k.walk) > 0 {
 		x := k.walk[len(k.walk)-1]
+		if k.progressive {
+			s.reach = append(s.reach, x)
+		}
 		if k.walk = k.walk[:len(k.walk)-1]; x.arrived {
 			k.enqueue(x)
 		}

@@ -80,7 +80,8 @@ func main() {
 	chunk := flag.Int("chunk", 16, "chunk size in bytes")
 	rounds := flag.Int("rounds", 9, "rounds")
 	checkRun := flag.Bool("check", false, "run once and check the yields against the file's messages")
-	sameRun := flag.Bool("same", false, "run once beside the parser's delta mode and compare the yields of each call")
+	sameRun := flag.Bool("same", false, "run once beside the parser in the same mode and compare the yields of each call")
+	progressive := flag.Bool("progressive", false, "yield snapshots, as the parser's progressive mode, not changes")
 	cutBack := flag.Bool("cutback", false, "heal a component cut in an uncuttable string back to its last complete member")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
 	flag.Parse()
@@ -93,12 +94,16 @@ func main() {
 		os.Exit(check(data, *chunk, *cutBack))
 	}
 	if *sameRun {
-		r, err := compareWithParser(data, *chunk)
+		r, err := compareWithParser(data, *chunk, *progressive)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "deltaproto:", err)
 			os.Exit(1)
 		}
-		fmt.Printf("%d calls, %d the same as the parser's delta mode, %d differ\n", r.calls, r.calls-r.differ, r.differ)
+		mode := "delta"
+		if *progressive {
+			mode = "progressive"
+		}
+		fmt.Printf("%d calls, %d the same as the parser's %s mode, %d differ\n", r.calls, r.calls-r.differ, mode, r.differ)
 		if r.differ > 0 {
 			fmt.Println("first:", r.first)
 			os.Exit(1)
@@ -119,7 +124,7 @@ func main() {
 	var k *engine
 	rate := bench.MedianMBps(len(data), *rounds, func() {
 		k = newEngine()
-		k.cutBack = *cutBack
+		k.cutBack, k.progressive = *cutBack, *progressive
 		for i := 0; i < len(data); i += *chunk {
 			k.feed(data[i:min(i+*chunk, len(data))])
 		}

@@ -14,12 +14,17 @@ type sameReport struct {
 }
 
 // compareWithParser feeds data in chunks of chunk bytes to the engine and
-// to the parser in delta mode with borrowed output, and compares what each
-// call yields, message by message, byte for byte.
-func compareWithParser(data []byte, chunk int) (sameReport, error) {
+// to the parser in delta mode (or progressive mode) with borrowed output,
+// and compares what each call yields, message by message, byte for byte.
+func compareWithParser(data []byte, chunk int, progressive bool) (sameReport, error) {
 	var r sameReport
 	k := newEngine()
-	p, err := parser.New(parser.WithMode(parser.ModeDelta), parser.WithBorrowedOutput())
+	k.progressive = progressive
+	mode := parser.ModeDelta
+	if progressive {
+		mode = parser.ModeProgressive
+	}
+	p, err := parser.New(parser.WithMode(mode), parser.WithBorrowedOutput())
 	if err != nil {
 		return r, err
 	}

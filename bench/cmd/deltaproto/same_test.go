@@ -19,15 +19,17 @@ func TestSameAsParser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, chunk := range []int{1, 3, 7, 16, 64, 256, 1 << 16} {
-		t.Run(fmt.Sprint(chunk), func(t *testing.T) {
-			r, err := compareWithParser(data, chunk)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r.differ > 0 {
-				t.Errorf("%d of %d calls differ; first: %s", r.differ, r.calls, r.first)
-			}
-		})
+	for _, mode := range []string{"delta", "progressive"} {
+		for _, chunk := range []int{1, 3, 7, 16, 64, 256, 1 << 16} {
+			t.Run(fmt.Sprint(mode, "/", chunk), func(t *testing.T) {
+				r, err := compareWithParser(data, chunk, mode == "progressive")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.differ > 0 {
+					t.Errorf("%d of %d calls differ; first: %s", r.differ, r.calls, r.first)
+				}
+			})
+		}
 	}
 }

@@ -13,6 +13,10 @@ func (k *engine) flush() {
 	if len(k.queue) == 0 {
 		return
 	}
+	if k.progressive {
+		k.snapshot()
+		return
+	}
 	// Locals, stored back once: a store to the engine's fields is a
 	// pointer write, which costs a write barrier while the GC marks.
 	ents, phs, out := k.ents[:0], k.phs[:0], k.out
@@ -78,4 +82,88 @@ func (k *engine) flush() {
 		k.offs = append(k.offs, start, len(out))
 	}
 	k.ents, k.phs, k.out = ents[:0], phs[:0], out
+}
+
+// snapshot is flush in progressive mode: when a reachable component's form
+// changed or it needs a placeholder not yielded yet, it yields the
+// surface's snapshot: every reachable component that arrived, sorted by
+// id, then their placeholders, each once, in order of first use.
+func (k *engine) snapshot() {
+	s, changed := k.cur, false
+	for _, e := range k.queue {
+		if e.queued = false; !e.reach || !e.arrived {
+			continue
+		}
+		f, prev := k.scratch[:0], int32(0)
+		e.phs, e.missing, e.woke, e.deferred = e.phs[:0], 0, 0, false
+		for _, r := range e.refs {
+			if kid := r.kid; !kid.arrived {
+				f = append(f, e.src[prev:r.a]...)
+				f = append(f, "loading_"...)
+				prev, e.missing, e.phs = r.a, e.missing+1, append(e.phs, kid)
+				if !kid.phYielded {
+					kid.phYielded, changed = true, true
+				}
+			}
+		}
+		f = append(f, e.src[prev:]...)
+		if h := maphash.Bytes(k.seed, f); h != e.hash {
+			e.hash, e.form, changed = h, append(e.form[:0], f...), true
+		}
+		k.scratch = f
+	}
+	k.queue = k.queue[:0]
+	if !changed {
+		return
+	}
+	s.sortReach()
+	k.snapGen++
+	out := k.out
+	start := len(out)
+	out = append(out, `{"updateComponents":{"components":[`...)
+	first := len(out)
+	for _, e := range s.reach {
+		if e.arrived {
+			if len(out) > first {
+				out = append(out, ',')
+			}
+			out = append(out, e.form...)
+		}
+	}
+	for _, e := range s.reach {
+		if !e.arrived {
+			continue
+		}
+		for _, p := range e.phs {
+			if p.snapGen != k.snapGen {
+				p.snapGen = k.snapGen
+				out = append(out, `,{"children":[],"component":"Row","id":"loading_`...)
+				out = append(out, p.id...)
+				out = append(out, `"}`...)
+			}
+		}
+	}
+	out = append(out, `],"surfaceId":"`...)
+	out = append(out, s.id...)
+	out = append(out, `"},"version":"`...)
+	if k.verA >= 0 {
+		out = append(out, k.buf[k.verA:k.verB]...)
+	} else {
+		out = append(out, s.version...)
+	}
+	out = append(out, `"}`...)
+	k.offs = append(k.offs, start, len(out))
+	k.out = out
+}
+
+// sortReach sorts the reachable entries by id: the entries that became
+// reachable since the last call are inserted into the sorted rest.
+func (s *surface) sortReach() {
+	for i := s.sorted; i < len(s.reach); i++ {
+		e := s.reach[i]
+		at, _ := slices.BinarySearchFunc(s.reach[:i], e.id, func(x *entry, id string) int { return strings.Compare(x.id, id) })
+		copy(s.reach[at+1:i+1], s.reach[at:i])
+		s.reach[at] = e
+	}
+	s.sorted = len(s.reach)
 }
