@@ -5,37 +5,46 @@ import (
 	"slices"
 )
 
+// canonWriter writes compact JSON with the members of every object sorted
+// by key, as the parser encodes a message it rebuilt. Its member list is
+// reused from call to call (each object sorts its own segment of it).
+type canonWriter struct{ ms []member }
+
+// member is an object member being sorted: its key (quoted) at k, its
+// value from v to end.
+type member struct{ k, v, end int }
+
 // canonical appends to dst the value at src[i] of compact JSON (no space
-// outside strings) with the members of every object sorted by key, as
-// the parser encodes a message it rebuilt, and returns the end of the
-// value in src.
-func canonical(dst, src []byte, i int) ([]byte, int) {
+// outside strings) in canonical form, and returns the end of the value in
+// src.
+func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 	switch src[i] {
 	case '{':
-		type member struct{ k, v, end int }
-		var ms []member
-		j := i + 1
+		base, j := len(w.ms), i+1
 		for src[j] != '}' {
 			k := j
 			j = stringEnd(src, j)
 			v := j + 1 // after the colon
-			_, e := canonical(nil, src, v)
-			ms = append(ms, member{k, v, e})
+			e := valueEnd(src, v)
+			w.ms = append(w.ms, member{k, v, e})
 			if j = e; src[j] == ',' {
 				j++
 			}
 		}
-		slices.SortFunc(ms, func(a, b member) int {
+		seg := w.ms[base:]
+		slices.SortFunc(seg, func(a, b member) int {
 			return bytes.Compare(src[a.k:a.v-1], src[b.k:b.v-1])
 		})
 		dst = append(dst, '{')
-		for n, m := range ms {
-			if n > 0 {
+		for n := base; n < len(w.ms); n++ {
+			if n > base {
 				dst = append(dst, ',')
 			}
+			m := w.ms[n]
 			dst = append(dst, src[m.k:m.v]...)
-			dst, _ = canonical(dst, src, m.v)
+			dst, _ = w.canonical(dst, src, m.v)
 		}
+		w.ms = w.ms[:base]
 		return append(dst, '}'), j + 1
 	case '[':
 		dst = append(dst, '[')
@@ -44,7 +53,7 @@ func canonical(dst, src []byte, i int) ([]byte, int) {
 			if j > i+1 {
 				dst = append(dst, ',')
 			}
-			dst, j = canonical(dst, src, j)
+			dst, j = w.canonical(dst, src, j)
 			if src[j] == ',' {
 				j++
 			}

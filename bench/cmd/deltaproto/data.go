@@ -56,7 +56,7 @@ func (k *engine) dataEntries(end int, numEnd, complete bool) {
 			k.out = append(k.out, buf[e.keyA:e.keyB]...)
 			k.out = append(k.out, ':')
 			at := len(k.out)
-			k.out, _ = canonical(k.out, buf[:e.valB], e.valA)
+			k.out, _ = k.cw.canonical(k.out, buf[:e.valB], e.valA)
 			k.dataRec[string(buf[e.keyA:e.keyB])] = maphash.Bytes(k.seed, k.out[at:])
 		}
 		k.out = k.dataTail(k.out, '}')
@@ -76,7 +76,7 @@ func (k *engine) dataEntries(end int, numEnd, complete bool) {
 		start := len(k.out)
 		k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], buf[e.keyA+1:e.keyB-1])
 		at := len(k.out)
-		k.out, _ = canonical(k.out, buf[:e.valB], e.valA)
+		k.out, _ = k.cw.canonical(k.out, buf[:e.valB], e.valA)
 		h := maphash.Bytes(k.seed, k.out[at:])
 		if old, ok := k.dataRec[string(buf[e.keyA:e.keyB])]; ok && old == h {
 			k.out = k.out[:start]
@@ -104,7 +104,7 @@ func (k *engine) dataChanges(ents []dataEntry) {
 		k.out = append(k.out, buf[e.keyA:e.keyB]...)
 		k.out = append(k.out, ':')
 		v := len(k.out)
-		k.out, _ = canonical(k.out, buf[:e.valB], e.valA)
+		k.out, _ = k.cw.canonical(k.out, buf[:e.valB], e.valA)
 		h := maphash.Bytes(k.seed, k.out[v:])
 		if old, ok := k.dataRec[string(buf[e.keyA:e.keyB])]; ok && old == h {
 			k.out = k.out[:at]
@@ -197,4 +197,48 @@ func valueEnd(src []byte, i int) int {
 		}
 	}
 	return -1
+}
+
+// data08 yields the open v0.8 data model message, healed at end of buf
+// (str: a cut string closed there), in canonical form, when it differs
+// from what the message last yielded.
+func (k *engine) data08(end int, str bool) {
+	start := len(k.out)
+	k.scratch = k.heal(k.scratch[:0], k.msgStart, end, str, 1)
+	k.out, _ = k.cw.canonical(k.out, k.scratch, 0)
+	// A last entry that is empty or has its key only is not one yet;
+	// with no entry, the message waits.
+	msg := k.out[start:]
+	if i := bytes.LastIndex(msg, []byte(`{}]`)); i >= 0 {
+		if msg[i-1] == ',' {
+			i--
+		}
+		n := copy(msg[i:], msg[bytes.LastIndex(msg, []byte(`{}]`))+2:])
+		k.out = k.out[:start+i+n]
+		msg = k.out[start:]
+	}
+	if bytes.Contains(msg, []byte("{}")) {
+		k.out = k.out[:start] // an empty object: not yet
+		return
+	}
+	if i := bytes.LastIndex(msg, []byte(`{"key":`)); i >= 0 {
+		if e := stringEndIn(msg, i+len(`{"key":`)); e > 0 && e+1 < len(msg) && msg[e] == '}' && msg[e+1] == ']' {
+			if msg[i-1] == ',' {
+				i--
+			}
+			n := copy(msg[i:], msg[e+1:])
+			k.out = k.out[:start+i+n]
+			msg = k.out[start:]
+		}
+	}
+	if !bytes.Contains(msg, []byte(`"contents":[{`)) {
+		k.out = k.out[:start]
+		return
+	}
+	if h := maphash.Bytes(k.seed, k.out[start:]); h != k.dataLast {
+		k.dataLast = h
+		k.offs = append(k.offs, start, len(k.out))
+	} else {
+		k.out = k.out[:start]
+	}
 }

@@ -13,11 +13,16 @@ const (
 	closeTag = "</a2ui-json>"
 )
 
-// keyNames are the keys that matter, at depth 2 (message), 3 (body) or 5
-// (component); a key's class is its index + 1, or 0.
-var keyNames = [...]string{"version", "createSurface", "updateComponents", "updateDataModel", "surfaceId", "components", "id", "component", "child", "children", "path", "value"}
+// keyNames are the keys that matter, at depth 2 (message), 3 (body), 5
+// (component), 7 (v0.8: a component's properties) or 8 (v0.8: its
+// children); a key's class is its index + 1, or 0.
+var keyNames = [...]string{"version", "createSurface", "updateComponents", "updateDataModel", "surfaceId", "components", "id", "component", "child", "children", "path", "value",
+	"beginRendering", "surfaceUpdate", "dataModelUpdate", "root", "explicitList"}
 
-const kVersion, kCreate, kUpdate, kData, kSurfaceID, kComponents, kID, kComponent, kChild, kChildren, kPath, kValue uint8 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+const (
+	kVersion, kCreate, kUpdate, kData, kSurfaceID, kComponents, kID, kComponent, kChild, kChildren, kPath, kValue uint8 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+	kBegin, kSurfaceUpdate, kDataModel, kRoot, kExplicitList                                                      uint8 = 13, 14, 15, 16, 17
+)
 
 func classify(key []byte) uint8 {
 	for i, n := range keyNames {
@@ -82,6 +87,7 @@ type entry struct {
 type surface struct {
 	id, version string
 	comps       map[string]*entry
+	root        string   // the id of its root component
 	reach       []*entry // its reachable entries (progressive mode)
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
 }
@@ -110,11 +116,16 @@ type engine struct {
 	strStart, cutAt, healLen    int   // open string (or scalar); end of the last complete member; len(buf) at the last heal
 
 	msgStart, verA, verB int
+	rootA, rootB         int  // v0.8: the root a beginRendering names (-1: none)
+	v08                  bool // the stream is of the v0.8 family
 	msgKind              uint8
 	cur                  *surface
 
 	compStart, idA, idB, typeZ int // the open component (-1: none), its id, the end of its type
-	listA                      int // the '[' of its open children list (-1: none)
+	listA, listD               int // the '[' of its open children list (-1: none), and its depth
+	compSniffed, msgSniffed    int // the open component's and message's size when last healed (see grown)
+	spaces                     int // the block's spaces outside strings, dropped from buf
+	compSpaces, msgSpaces      int // spaces when the open component and message opened
 
 	// The open data model message: its value object's '{' and its path
 	// (-1: none), and what it yielded of its entries (see dataEntries).
@@ -131,6 +142,7 @@ type engine struct {
 	slab                             []entry
 	wslab                            []*entry
 	tail, canon                      []byte
+	cw                               canonWriter
 
 	out   []byte // the chunk's messages, bounded by offs in pairs
 	offs  []int
@@ -217,6 +229,7 @@ func (k *engine) feed(chunk []byte) []part {
 		}
 		switch top := &k.stack[len(k.stack)-1]; c {
 		case ' ', '\t', '\n', '\r':
+			k.spaces++
 		case '"':
 			switch k.expect {
 			case eKeyOrClose, eKey:
@@ -357,17 +370,30 @@ func (k *engine) open(c byte) {
 	switch {
 	case d == 1: // a message
 		k.blockMsgs++
-		k.msgStart, k.msgKind, k.verA, k.cur = len(k.buf)-1, 0, -1, nil
+		k.msgStart, k.msgKind, k.verA, k.rootA, k.cur, k.msgSniffed, k.msgSpaces = len(k.buf)-1, 0, -1, -1, nil, 0, k.spaces
 		k.valueA, k.pathA, k.dataSent = -1, -1, false
 		clear(k.dataRec)
 	case d == 2 && c == '{':
-		k.msgKind = k.stack[1].key
+		// v0.8's kinds read as v0.9's: beginRendering starts a surface
+		// (as createSurface), surfaceUpdate updates its components; its
+		// data model messages are read whole (data08).
+		switch k.msgKind = k.stack[1].key; k.msgKind {
+		case kBegin:
+			k.msgKind, k.v08 = kCreate, true
+		case kSurfaceUpdate:
+			k.msgKind, k.v08 = kUpdate, true
+		case kDataModel:
+			k.v08 = true
+		}
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
-		k.compStart, k.idA, k.typeZ, k.slots, k.listA = len(k.buf)-1, -1, -1, k.slots[:0], -1
+		k.compStart, k.idA, k.typeZ, k.slots, k.listA, k.compSniffed, k.compSpaces = len(k.buf)-1, -1, -1, k.slots[:0], -1, 0, k.spaces
 	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
 		k.valueA = len(k.buf) - 1
-	case d == 5 && c == '[' && k.compStart >= 0 && k.stack[4].key == kChildren:
-		k.listA = len(k.buf) - 1
+	case d == 5 && c == '[' && k.compStart >= 0 && k.stack[4].key == kChildren && !k.v08,
+		d == 8 && c == '[' && k.compStart >= 0 && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren && k.stack[4].key == kComponent:
+		k.listA, k.listD = len(k.buf)-1, d
+	case d == 6 && c == '{' && k.compStart >= 0 && k.v08 && k.stack[4].key == kComponent:
+		k.typeZ = len(k.buf) // v0.8: its type's properties opened
 	}
 	k.stack = append(k.stack, frame{open: c, wantKey: c == '{'})
 	k.cutAt = len(k.buf)
@@ -383,7 +409,7 @@ func (k *engine) close() {
 	if k.expect = eCommaOrClose; d == 0 {
 		k.expect = eBlockDone
 	}
-	if d == 5 && k.listA >= 0 {
+	if d == k.listD && k.listA >= 0 {
 		k.listA = -1
 	}
 	if d == 4 && k.compStart >= 0 { // a component completed
@@ -407,7 +433,7 @@ func (k *engine) stringEnd() {
 	a, b := k.strStart+1, len(k.buf)-1
 	if k.isKey {
 		top.keyA, top.keyB, top.key, k.pending = a, b, 0, 1
-		if d == 2 || d == 3 || d == 5 {
+		if d == 2 || d == 3 || d == 5 || d == 7 || d == 8 {
 			top.key = classify(k.buf[a:b])
 		}
 		return
@@ -421,10 +447,14 @@ func (k *engine) stringEnd() {
 		k.pathA, k.pathB = a, b
 	case d == 5 && k.compStart >= 0 && top.key == kID:
 		k.idA, k.idB = a, b
+	case d == 3 && top.key == kRoot:
+		k.rootA, k.rootB = a, b
 	case d == 5 && k.compStart >= 0 && top.key == kComponent:
 		k.typeZ = b + 1
 	case d == 5 && k.compStart >= 0 && top.key == kChild,
-		d == 6 && k.compStart >= 0 && k.stack[4].key == kChildren && top.open == '[':
+		d == 6 && k.compStart >= 0 && k.stack[4].key == kChildren && top.open == '[',
+		d == 7 && k.compStart >= 0 && top.key == kChild && k.stack[4].key == kComponent,
+		d == 9 && k.compStart >= 0 && top.open == '[' && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren && k.stack[4].key == kComponent:
 		k.slots = append(k.slots, slot{int32(a), int32(b)})
 	}
 }
@@ -433,7 +463,7 @@ func (k *engine) stringEnd() {
 // another message (one map lookup).
 func (k *engine) surfaceID(sid []byte) {
 	if k.cur = k.surfaces[string(sid)]; k.cur == nil || k.msgKind == kCreate {
-		k.cur = &surface{id: string(sid), comps: map[string]*entry{}}
+		k.cur = &surface{id: string(sid), root: "root", comps: map[string]*entry{}}
 		if k.verA >= 0 {
 			k.cur.version = string(k.buf[k.verA:k.verB])
 		}
@@ -444,8 +474,11 @@ func (k *engine) surfaceID(sid []byte) {
 func (k *engine) messageEnd() {
 	switch {
 	case k.msgKind == kCreate:
+		if k.rootA >= 0 && k.cur != nil {
+			k.cur.root = string(k.buf[k.rootA:k.rootB])
+		}
 		start := len(k.out)
-		k.out, _ = canonical(k.out, k.buf[k.msgStart:], 0)
+		k.out, _ = k.cw.canonical(k.out, k.buf[k.msgStart:], 0)
 		k.offs = append(k.offs, start, len(k.out))
 	case k.msgKind == kUpdate:
 		if k.progressive {
@@ -454,6 +487,8 @@ func (k *engine) messageEnd() {
 		k.flush()
 	case k.msgKind == kData && k.cur != nil:
 		k.dataEntries(len(k.buf), false, true)
+	case k.msgKind == kDataModel && k.cur != nil:
+		k.data08(len(k.buf), false)
 	}
 	k.msgKind, k.compStart = 0, -1
 }
@@ -507,16 +542,38 @@ func (k *engine) heal(b []byte, start, end int, str bool, from int) []byte {
 	return b
 }
 
+// grown reports whether the open object at buf[start] is to be healed at
+// this chunk's end: always while it holds at most 1 KB, then once it grew
+// by an eighth since it was last (so that healing a large object stays
+// linear in its size), as the parser decides; sniffed is its size then.
+func (k *engine) grown(sniffed *int, start, spaces int) bool {
+	size := len(k.buf) - start + k.spaces - spaces // as read, spaces included
+	if size > 1024 && size-*sniffed < size/8 {
+		return false
+	}
+	*sniffed = size
+	return true
+}
+
 func (k *engine) endOfChunk() {
 	if k.inBlock && len(k.stack) >= 2 && len(k.buf) != k.healLen {
 		k.healLen = len(k.buf)
 		end, str, cut := k.healEnd()
-		if k.compStart >= 0 && (!cut || k.cutBack) {
+		switch {
+		case k.compStart >= 0:
 			// Cut inside the component, the parser leaves it as it was
 			// (-cutback: heal it back to its last complete member).
-			k.component(end, str)
-		} else if k.compStart < 0 && k.msgKind == kData && k.cur != nil {
-			k.dataEntries(len(k.buf), k.inScalar, false)
+			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && (!cut || k.cutBack) {
+				k.component(end, str)
+			}
+		case k.msgKind == kData && k.cur != nil:
+			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
+				k.dataEntries(len(k.buf), k.inScalar, false)
+			}
+		case k.msgKind == kDataModel && k.cur != nil:
+			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
+				k.data08(end, str)
+			}
 		}
 	}
 	k.flush()

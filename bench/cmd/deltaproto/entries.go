@@ -32,9 +32,12 @@ func (k *engine) component(end int, str bool) {
 		b := append(k.tail[:0], k.buf[cs:k.listA]...)
 		b = append(b, `["children_`...)
 		b = append(b, k.buf[k.idA:k.idB]...)
-		b = append(b, `"]}`...)
+		b = append(b, '"')
+		for j := len(k.stack) - 1; j >= 4; j-- {
+			b = append(b, k.stack[j].open+2)
+		}
 		k.tail = b
-		body, _ = canonical(k.canon[:0], b, 0)
+		body, _ = k.cw.canonical(k.canon[:0], b, 0)
 		k.canon = body
 	} else {
 		body, tail = k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
@@ -110,7 +113,7 @@ func (k *engine) update(s *surface, ent *entry, sl []slot) {
 		}
 		ent.waiters = nil
 	}
-	if !ent.reach && ent.id == "root" {
+	if !ent.reach && ent.id == s.root {
 		k.reachFrom(s, ent)
 	}
 	k.enqueue(ent)

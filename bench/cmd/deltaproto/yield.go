@@ -28,7 +28,7 @@ func (k *engine) flush() {
 	k.queue = k.queue[:0]
 	slices.SortFunc(ents, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
 	start := len(out)
-	out = append(out, `{"updateComponents":{"components":[`...)
+	out = k.openMessage(out)
 	first := len(out)
 	for _, e := range ents {
 		at := len(out)
@@ -63,22 +63,12 @@ func (k *engine) flush() {
 		if len(out) > first {
 			out = append(out, ',')
 		}
-		out = append(out, `{"children":[],"component":"Row","id":"loading_`...)
-		out = append(out, p.id...)
-		out = append(out, `"}`...)
+		out = k.placeholder(out, p)
 	}
 	if len(out) == first {
 		out = out[:start]
 	} else {
-		out = append(out, `],"surfaceId":"`...)
-		out = append(out, k.cur.id...)
-		out = append(out, `"},"version":"`...)
-		if k.verA >= 0 {
-			out = append(out, k.buf[k.verA:k.verB]...)
-		} else {
-			out = append(out, k.cur.version...)
-		}
-		out = append(out, `"}`...)
+		out = k.closeMessage(out, k.cur)
 		k.offs = append(k.offs, start, len(out))
 	}
 	k.ents, k.phs, k.out = ents[:0], phs[:0], out
@@ -120,7 +110,7 @@ func (k *engine) snapshot() {
 	k.snapGen++
 	out := k.out
 	start := len(out)
-	out = append(out, `{"updateComponents":{"components":[`...)
+	out = k.openMessage(out)
 	first := len(out)
 	for _, e := range s.reach {
 		if e.arrived {
@@ -137,23 +127,49 @@ func (k *engine) snapshot() {
 		for _, p := range e.phs {
 			if p.snapGen != k.snapGen {
 				p.snapGen = k.snapGen
-				out = append(out, `,{"children":[],"component":"Row","id":"loading_`...)
-				out = append(out, p.id...)
-				out = append(out, `"}`...)
+				out = k.placeholder(append(out, ','), p)
 			}
 		}
 	}
+	out = k.closeMessage(out, s)
+	k.offs = append(k.offs, start, len(out))
+	k.out = out
+}
+
+// openMessage appends the start of a component message, up to its first
+// component.
+func (k *engine) openMessage(out []byte) []byte {
+	if k.v08 {
+		return append(out, `{"surfaceUpdate":{"components":[`...)
+	}
+	return append(out, `{"updateComponents":{"components":[`...)
+}
+
+// closeMessage appends the end of a component message for surface s.
+func (k *engine) closeMessage(out []byte, s *surface) []byte {
 	out = append(out, `],"surfaceId":"`...)
 	out = append(out, s.id...)
+	if k.v08 {
+		return append(out, `"}}`...)
+	}
 	out = append(out, `"},"version":"`...)
 	if k.verA >= 0 {
 		out = append(out, k.buf[k.verA:k.verB]...)
 	} else {
 		out = append(out, s.version...)
 	}
-	out = append(out, `"}`...)
-	k.offs = append(k.offs, start, len(out))
-	k.out = out
+	return append(out, `"}`...)
+}
+
+// placeholder appends the placeholder of the missing component p.
+func (k *engine) placeholder(out []byte, p *entry) []byte {
+	if k.v08 {
+		out = append(out, `{"component":{"Row":{"children":{"explicitList":[]}}},"id":"loading_`...)
+	} else {
+		out = append(out, `{"children":[],"component":"Row","id":"loading_`...)
+	}
+	out = append(out, p.id...)
+	return append(out, `"}`...)
 }
 
 // sortReach sorts the reachable entries by id: the entries that became
