@@ -11,8 +11,9 @@
 # With --bound (implies --nogc) it counts instead what bounds the
 # progressive modes from below, in the same units: the boundary scanner
 # ../shared/tools/scanlimit, complete mode (framing and the grammar every
-# mode runs), and bench/cmd/deltaproto (the work a delta engine cannot
-# avoid, v0.9 only), each with its ratio to scanlimit.
+# mode runs), and bench/cmd/deltaproto in both modes (an engine built for
+# deltas that yields the parser's output byte for byte on both corpora),
+# each with its ratio to scanlimit.
 #
 # With --catalog (implies --nogc) it counts the four cells with the
 # specification's catalogs (bench/spec_catalogs.sh: v0.9 basic, v0.8
@@ -68,10 +69,8 @@ for c in v09 v08; do
   f="$shared/corpus/stream_$c.txt"
   limit=$(count "$tmp/scanlimit" -chunk 16 "$f")
   echo "$c scanlimit $limit"
-  cells=("complete:$p -borrow -mode complete" "delta:$p -borrow -mode delta" "progressive:$p -borrow -mode progressive")
-  if [ "$c" = v09 ]; then
-    cells+=("deltaproto:$tmp/deltaproto")
-  fi
+  cells=("complete:$p -borrow -mode complete" "delta:$p -borrow -mode delta" "progressive:$p -borrow -mode progressive"
+    "deltaproto:$tmp/deltaproto" "deltaproto-progressive:$tmp/deltaproto -progressive")
   for cell in "${cells[@]}"; do
     # shellcheck disable=SC2086 # the command's words
     n=$(count ${cell#*:} -chunk 16 "$f")

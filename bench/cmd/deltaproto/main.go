@@ -1,66 +1,76 @@
-// Command deltaproto measures how fast an engine built for delta mode can
-// be. On v0.9-family model output it yields what the parser's delta mode
-// yields, byte for byte and call by call (TestSameAsParser holds it to
-// that on the v0.9 corpus at chunks of 1 to 65,536 bytes; -same compares
-// any file), doing the work in the simplest fast way:
+// Command deltaproto measures how fast an engine built for deltas can be,
+// doing the parser's work: in delta mode, and in progressive mode as a
+// writer over the same changes (-progressive), it yields what the parser
+// yields, byte for byte and call by call, on both corpora (v0.9 and v0.8)
+// at chunks of 1 to 65,536 bytes (TestSameAsParser; -same compares any
+// file). It does the work in one pass over each block:
 //
 //   - tags framing, prose released as a text part per chunk, and a JSON
 //     scanner that keeps the block without whitespace outside strings
-//     (string contents copied by a tight loop);
-//   - the block's messages: createSurface (its surfaceId and "version"
-//     make the surface; yielded once complete, its members sorted by key
-//     as the parser writes a message it rebuilt), updateComponents and
-//     updateDataModel (one map lookup each for the surface);
-//   - a data model message (data.go): nothing until its value has a
-//     complete member; then the value with its complete members, sorted;
-//     then each member new or changed since, at its own path, sorted by
-//     key (a number the chunk cut counts as it is, a cut string or
-//     object does not);
+//     (strings read eight bytes at a time) and validates it as the parser
+//     does (grammar.go: structure, escapes, numbers, literals, UTF-8, a
+//     list of message objects; TestGrammar holds its verdict to the
+//     parser's), failing the block and skipping the rest of it;
+//   - the messages of both families: createSurface and beginRendering
+//     make the surface (the latter names its root) and are yielded once
+//     complete, sorted by key as the parser writes a message it rebuilt;
+//     updateComponents and surfaceUpdate update its components (one map
+//     lookup each for the surface);
+//   - data model messages (data.go): v0.9 ones yield nothing until their
+//     value has a complete member, then the value with its complete
+//     members, sorted, then each member new or changed since, at its own
+//     path (delta), or the chunk's changes together and the whole value at
+//     the end (progressive); v0.8 ones are healed whole (an entry with its
+//     key only, or empty, left out) and yielded when they change;
 //   - at the end of each chunk the open component is healed as the parser
 //     heals it (a cut string is closed only under a cuttable key, trailing
 //     space and comma dropped; cut anywhere else the parser keeps its
 //     previous heal, and so does this, unless -cutback, which heals back
-//     to the last complete member) and its "id", "child" and "children"
-//     are read; a partial child id is left out, and an open list with no
-//     complete id is the list's placeholder (loading_children_<id>, the
-//     component written sorted by key); a form with an empty object is
-//     not renderable yet and waits; a complete component is taken at its
-//     closing brace;
+//     to the last complete member) and its id and child ids ("child",
+//     "children", v0.8 "explicitList") are read; a partial child id is
+//     left out, and an open list with no complete id is the list's
+//     placeholder (loading_children_<id>, the component written sorted by
+//     key); a form with an empty object is not renderable yet and waits;
+//     an open component or data model message over 1 KB is healed again
+//     only once it grew by an eighth (its size counted with its spaces,
+//     as the parser reads it);
 //   - per surface, id -> entry: its bytes, the hash of its last yield,
 //     child entries, reachable flag, count of reachable parents, whether
 //     its placeholder was yielded, parents waiting while it is missing;
-//     reachability from "root", incremental;
-//   - a missing child is written loading_<id> and its placeholder
-//     {"children":[],"component":"Row","id":"loading_<id>"} yielded once;
-//     when it arrives its waiting parents are yielded again, at once, or,
-//     for a parent that had more than 16 children missing, once an eighth
-//     of them arrived and at the block's end;
+//     reachability from the root, incremental;
+//   - a missing child is written loading_<id> and its placeholder yielded
+//     once; when it arrives its waiting parents are yielded again, at
+//     once, or, for a parent that had more than 16 children missing, once
+//     an eighth of them arrived and at the block's end (progressive: when
+//     its update completes);
 //   - each chunk's changed reachable components, then new placeholders,
-//     each sorted by id as the parser sorts them, go out as one
-//     {"updateComponents":{...},"version":...} message in storage reused
-//     from chunk to chunk (as WithBorrowedOutput), in a reused parts slice.
+//     each sorted by id, go out as one message (delta), or the surface's
+//     snapshot: every reachable component sorted by id (kept sorted by
+//     insertion), then their placeholders in order of first use
+//     (progressive); in storage reused from chunk to chunk (as
+//     WithBorrowedOutput), in a reused parts slice.
 //
 // Entries come from slabs and hot paths avoid pointer stores (a write
 // barrier each while the collector marks): the collector's share of the
 // CPU time counts, as it does for the parser.
 //
-// It omits JSON and UTF-8 validation, error handling and limits (the
-// corpus is well-formed; a \u escape cut by a chunk is healed as it is),
-// catalogs, v0.8, progressive mode's snapshots, other framings, cycle and
-// self-reference detection (reachability only grows), deleteSurface,
-// messages before their createSurface or with "surfaceId"/"version" after
-// the contents, data model values that are not objects, holding back a
-// tag split across chunks, and valueString URL rules. It is a measuring
-// stick, not a parser. It prints MB/s by process CPU time, the median of
-// several rounds, as parserate and ../shared/tools/scanlimit do.
+// It omits catalogs, limits, the parser's error messages and offsets (a
+// block fails, that is all), messages before their surface begins or
+// with "surfaceId"/"version" after the contents, deleteSurface, cycle and
+// self-reference detection (reachability only grows), data model values
+// that are not objects, progressive mode's deferral of snapshots over 32
+// KB, other framings, holding back a tag split across chunks, and
+// valueString URL rules: none of them occurs in the corpora. It is a
+// measuring stick, not a parser. It prints MB/s by process CPU time, the
+// median of several rounds, as parserate and ../shared/tools/scanlimit do.
 //
-// With -check it runs once, prints what it yielded, applies the yields
-// (components upserted by id) and compares per surface the components
-// reachable from root, and the data model, with the file's messages. With
-// -same it runs once beside the parser's delta mode (borrowed output, the
-// same chunks) and counts the calls whose yields differ.
+// With -check (v0.9) it runs once, prints what it yielded, applies the
+// yields and compares per surface the components reachable from root, and
+// the data model, with the file's messages. With -same it runs once beside
+// the parser in the same mode (borrowed output, the same chunks) and
+// counts the calls whose yields differ.
 //
-// usage: deltaproto [-check | -same] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
+// usage: deltaproto [-check | -same] [-progressive] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
 package main
 
 import (
@@ -87,7 +97,7 @@ func main() {
 	flag.Parse()
 	data, err := os.ReadFile(flag.Arg(0))
 	if *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same] [-cutback] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
+		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same] [-progressive] [-cutback] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
 		os.Exit(2)
 	}
 	if *checkRun {

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Times bench/cmd/deltaproto (an engine built for deltas, whose output is
+# the parser's byte for byte on both corpora: its TestSameAsParser) beside
+# the parser (bench/cmd/parserate, borrowed output) and scanlimit,
+# alternating round by round, in delta and progressive mode at 16-byte
+# chunks on both corpora. Prints, per corpus and cell, the median ratio to
+# the scanlimit run of the same round and its range.
+#
+# usage: bash bench/proto_ratio.sh [rounds]   (default 7)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds="${1:-7}"
+shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
+shared="$(cd "$shared" && pwd)"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+(cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
+go build -o "$tmp/parserate" ./bench/cmd/parserate
+go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
+rate() { "$@" | awk '{print $1}'; }
+for r in $(seq "$rounds"); do
+  for c in v09 v08; do
+    f="$shared/corpus/stream_$c.txt"
+    l=$(rate "$tmp/scanlimit" -chunk 16 "$f")
+    {
+      echo "$c delta parser $(rate "$tmp/parserate" -borrow -rounds 3 -chunk 16 -mode delta "$f") $l"
+      echo "$c delta deltaproto $(rate "$tmp/deltaproto" -rounds 3 -chunk 16 "$f") $l"
+      echo "$c progressive parser $(rate "$tmp/parserate" -borrow -rounds 3 -chunk 16 -mode progressive "$f") $l"
+      echo "$c progressive deltaproto $(rate "$tmp/deltaproto" -progressive -rounds 3 -chunk 16 "$f") $l"
+    } >>"$tmp/rows"
+  done
+done
+# corpus mode engine ratio%, then the median and range of each group.
+awk '{printf "%s %s %s %.2f\n", $1, $2, $3, 100*$4/$5}' "$tmp/rows" | sort -k1,1 -k2,2 -k3,3 -k4,4g |
+  awk '
+    function flush() { if (n) printf "%-4s %-12s %-10s %6.2f%% [%.2f-%.2f]\n", k1, k2, k3, (n%2 ? v[(n+1)/2] : (v[n/2]+v[n/2+1])/2), v[1], v[n] }
+    { key = $1 " " $2 " " $3; if (key != last) { flush(); n = 0; last = key; k1 = $1; k2 = $2; k3 = $3 } v[++n] = $4 }
+    END { flush() }'
