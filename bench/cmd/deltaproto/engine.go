@@ -63,6 +63,7 @@ type ref struct {
 // entry is a component id of a surface: one that arrived (src holds its
 // last healed bytes), or one only referenced so far.
 type entry struct {
+	s             *surface
 	id            string
 	src           []byte
 	refs          []ref
@@ -137,12 +138,12 @@ type engine struct {
 	slots                []slot
 	hslots               []slot
 
-	surfaces                         map[string]*surface
-	queue, ents, phs, walk, deferred []*entry
-	slab                             []entry
-	wslab                            []*entry
-	tail, canon                      []byte
-	cw                               canonWriter
+	surfaces                               map[string]*surface
+	queue, rest, ents, phs, walk, deferred []*entry
+	slab                                   []entry
+	wslab                                  []*entry
+	tail, canon                            []byte
+	cw                                     canonWriter
 
 	out   []byte // the chunk's messages, bounded by offs in pairs
 	offs  []int
@@ -276,8 +277,12 @@ func (k *engine) feed(chunk []byte) []part {
 			}
 			k.open(c)
 		case '}', ']':
-			if top.open+2 != c || k.expect != eCommaOrClose && k.expect != eKeyOrClose+(c-'}') {
-				k.fail() // ('}' - '{' is 2, as ']' - '['; eValueOrClose is eKeyOrClose + ']' - '}')
+			empty := eKeyOrClose // what an empty container's closer follows
+			if c == ']' {
+				empty = eValueOrClose
+			}
+			if top.open+2 != c || k.expect != eCommaOrClose && k.expect != empty {
+				k.fail() // ('}' - '{' is 2, as ']' - '[')
 				continue
 			}
 			k.buf = append(k.buf, c)

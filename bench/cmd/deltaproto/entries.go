@@ -44,7 +44,10 @@ func (k *engine) component(end int, str bool) {
 		k.tail = tail
 	}
 	if bytes.Contains(body, []byte("{}")) || len(body) > 0 && body[len(body)-1] == '{' && len(tail) > 0 && tail[0] == '}' {
-		return // an empty object in it: not renderable yet, as in the parser
+		// A form with an empty object is not renderable yet, as in the
+		// parser. (A complete one the parser takes when its message
+		// completes: not here.)
+		return
 	}
 	if ent.arrived && len(ent.src) == len(body)+len(tail) &&
 		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
@@ -125,7 +128,7 @@ func (k *engine) newEntry(s *surface, id []byte) *entry {
 		k.slab = make([]entry, 64)
 	}
 	e := &k.slab[0]
-	k.slab, e.id = k.slab[1:], string(id)
+	k.slab, e.id, e.s = k.slab[1:], string(id), s
 	s.comps[e.id] = e
 	return e
 }

@@ -16,6 +16,9 @@ var grammarCases = []struct {
 	{"empty list", `[]`, false}, // a block must hold a message, as in the reference
 	{"list item not an object", `[{"x":1},2]`, false},
 	{"list not closed", `[{"x":1}`, true}, // its messages count, as in the reference
+	{"empty containers", `[{"x":[],"y":{},"z":[[],{}]}]`, true},
+	{"empty array closed by a brace", `[{"x":[}]`, false},
+	{"empty object closed by a bracket", `[{"x":{]}]`, false},
 	{"scalars", `[{"version":"v0.9","x":[1,-0,2.5e3,1E-2,true,false,null,"a\u00e9\n\"\\\/"]}]`, true},
 	{"spaces", " [ {\"version\" : \"v0.9\" ,\n\"x\" : { } } ] \n", true},
 	{"raw UTF-8", `[{"version":"v0.9","x":"é€😀"}]`, true},

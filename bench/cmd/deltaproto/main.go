@@ -68,9 +68,13 @@
 // yields and compares per surface the components reachable from root, and
 // the data model, with the file's messages. With -same it runs once beside
 // the parser in the same mode (borrowed output, the same chunks) and
-// counts the calls whose yields differ.
+// counts the calls whose yields differ. With -suite, FILE is a streaming
+// conformance suite (../shared/a2ui/conformance/suites/streaming_parser.yaml):
+// it compares each case's input, without the case's catalog, at 1, 7, 16
+// and 256 bytes, and counts the cases that agree (how much of what the
+// suite exercises the engine does).
 //
-// usage: deltaproto [-check | -same] [-progressive] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
+// usage: deltaproto [-check | -same | -suite] [-progressive] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
 package main
 
 import (
@@ -92,16 +96,29 @@ func main() {
 	checkRun := flag.Bool("check", false, "run once and check the yields against the file's messages")
 	sameRun := flag.Bool("same", false, "run once beside the parser in the same mode and compare the yields of each call")
 	progressive := flag.Bool("progressive", false, "yield snapshots, as the parser's progressive mode, not changes")
+	suiteRun := flag.Bool("suite", false, "FILE is a streaming conformance suite: compare with the parser on each case's input")
 	cutBack := flag.Bool("cutback", false, "heal a component cut in an uncuttable string back to its last complete member")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
 	flag.Parse()
 	data, err := os.ReadFile(flag.Arg(0))
 	if *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same] [-progressive] [-cutback] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
+		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same | -suite] [-progressive] [-cutback] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
 		os.Exit(2)
 	}
 	if *checkRun {
 		os.Exit(check(data, *chunk, *cutBack))
+	}
+	if *suiteRun {
+		r, err := compareSuite(data, *progressive)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "deltaproto:", err)
+			os.Exit(1)
+		}
+		for _, d := range r.differ {
+			fmt.Println("differs:", d)
+		}
+		fmt.Printf("%d of %d cases the same as the parser at 1, 7, 16 and 256 bytes (without their catalogs)\n", r.agree, r.total)
+		return
 	}
 	if *sameRun {
 		r, err := compareWithParser(data, *chunk, *progressive)

@@ -10,13 +10,31 @@ import (
 // the placeholders they first need, each list sorted by id as the parser
 // sorts them, as one updateComponents message.
 func (k *engine) flush() {
-	if len(k.queue) == 0 {
-		return
+	for len(k.queue) > 0 {
+		// The entries of one surface at a time (almost always all of
+		// them); the others wait in rest.
+		s, n := k.queue[0].s, 0
+		for _, e := range k.queue {
+			if e.s != s {
+				k.rest = append(k.rest, e)
+			} else {
+				k.queue[n], n = e, n+1
+			}
+		}
+		clear(k.queue[n:])
+		k.queue = k.queue[:n]
+		if k.progressive {
+			k.snapshot(s)
+		} else {
+			k.changes(s)
+		}
+		k.queue, k.rest = append(k.queue[:0], k.rest...), k.rest[:0]
 	}
-	if k.progressive {
-		k.snapshot()
-		return
-	}
+}
+
+// changes yields the queued components of surface s whose form changed,
+// then the placeholders they first need (see flush).
+func (k *engine) changes(s *surface) {
 	// Locals, stored back once: a store to the engine's fields is a
 	// pointer write, which costs a write barrier while the GC marks.
 	ents, phs, out := k.ents[:0], k.phs[:0], k.out
@@ -68,7 +86,7 @@ func (k *engine) flush() {
 	if len(out) == first {
 		out = out[:start]
 	} else {
-		out = k.closeMessage(out, k.cur)
+		out = k.closeMessage(out, s)
 		k.offs = append(k.offs, start, len(out))
 	}
 	k.ents, k.phs, k.out = ents[:0], phs[:0], out
@@ -78,8 +96,8 @@ func (k *engine) flush() {
 // changed or it needs a placeholder not yielded yet, it yields the
 // surface's snapshot: every reachable component that arrived, sorted by
 // id, then their placeholders, each once, in order of first use.
-func (k *engine) snapshot() {
-	s, changed := k.cur, false
+func (k *engine) snapshot(s *surface) {
+	changed := false
 	for _, e := range k.queue {
 		if e.queued = false; !e.reach || !e.arrived {
 			continue
