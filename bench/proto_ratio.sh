@@ -31,8 +31,4 @@ for r in $(seq "$rounds"); do
   done
 done
 # corpus mode engine ratio%, then the median and range of each group.
-awk '{printf "%s %s %s %.2f\n", $1, $2, $3, 100*$4/$5}' "$tmp/rows" | sort -k1,1 -k2,2 -k3,3 -k4,4g |
-  awk '
-    function flush() { if (n) printf "%-4s %-12s %-10s %6.2f%% [%.2f-%.2f]\n", k1, k2, k3, (n%2 ? v[(n+1)/2] : (v[n/2]+v[n/2+1])/2), v[1], v[n] }
-    { key = $1 " " $2 " " $3; if (key != last) { flush(); n = 0; last = key; k1 = $1; k2 = $2; k3 = $3 } v[++n] = $4 }
-    END { flush() }'
+awk '{printf "%s %s %s %.2f\n", $1, $2, $3, 100*$4/$5}' "$tmp/rows" | sort -k1,1 -k2,2 -k3,3 -k4,4g | awk -f bench/medians.awk

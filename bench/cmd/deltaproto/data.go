@@ -55,9 +55,7 @@ func (k *engine) dataEntries(end int, numEnd, complete bool) {
 			}
 			k.out = append(k.out, buf[e.keyA:e.keyB]...)
 			k.out = append(k.out, ':')
-			at := len(k.out)
-			k.out, _ = k.cw.canonical(k.out, buf[:e.valB], e.valA)
-			k.dataRec[string(buf[e.keyA:e.keyB])] = maphash.Bytes(k.seed, k.out[at:])
+			k.putValue(e) // (new or not, the whole value carries it)
 		}
 		k.out = k.dataTail(k.out, '}')
 		if h := maphash.Bytes(k.seed, k.out[start:]); k.progressive && h == k.dataLast {
@@ -75,17 +73,28 @@ func (k *engine) dataEntries(end int, numEnd, complete bool) {
 	for _, e := range ents {
 		start := len(k.out)
 		k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], buf[e.keyA+1:e.keyB-1])
-		at := len(k.out)
-		k.out, _ = k.cw.canonical(k.out, buf[:e.valB], e.valA)
-		h := maphash.Bytes(k.seed, k.out[at:])
-		if old, ok := k.dataRec[string(buf[e.keyA:e.keyB])]; ok && old == h {
+		if !k.putValue(e) {
 			k.out = k.out[:start]
 			continue
 		}
-		k.dataRec[string(buf[e.keyA:e.keyB])] = h
 		k.out = k.dataTail(k.out, 0)
 		k.offs = append(k.offs, start, len(k.out))
 	}
+}
+
+// putValue appends the value of member e in canonical form and reports
+// whether it differs from the value last yielded for its key in this
+// message, which it records.
+func (k *engine) putValue(e dataEntry) bool {
+	v := len(k.out)
+	k.out, _ = k.cw.canonical(k.out, k.buf[:e.valB], e.valA)
+	h := maphash.Bytes(k.seed, k.out[v:])
+	key := k.buf[e.keyA:e.keyB]
+	if old, ok := k.dataRec[string(key)]; ok && old == h {
+		return false
+	}
+	k.dataRec[string(key)] = h
+	return true
 }
 
 // dataChanges is the end of dataEntries in progressive mode: the members
@@ -103,14 +112,9 @@ func (k *engine) dataChanges(ents []dataEntry) {
 		}
 		k.out = append(k.out, buf[e.keyA:e.keyB]...)
 		k.out = append(k.out, ':')
-		v := len(k.out)
-		k.out, _ = k.cw.canonical(k.out, buf[:e.valB], e.valA)
-		h := maphash.Bytes(k.seed, k.out[v:])
-		if old, ok := k.dataRec[string(buf[e.keyA:e.keyB])]; ok && old == h {
+		if !k.putValue(e) {
 			k.out = k.out[:at]
-			continue
 		}
-		k.dataRec[string(buf[e.keyA:e.keyB])] = h
 	}
 	if len(k.out) == first {
 		k.out = k.out[:start]
