@@ -1,78 +1,27 @@
-// Command deltaproto measures how fast an engine built for deltas can be,
-// doing the parser's work: in delta mode, and in progressive mode as a
-// writer over the same changes (-progressive), it yields what the parser
-// yields, byte for byte and call by call, on both corpora (v0.9 and v0.8)
-// at chunks of 1 to 65,536 bytes (TestSameAsParser; -same compares any
-// file). It does the work in one pass over each block:
+// Command deltaproto measures internal/deltaengine, the engine built for
+// deltas, on model output: tags framing (tags.go, as the parser's framer
+// splits) around the engine, in delta mode or, with -progressive, in
+// progressive mode. On both corpora its output is the parser's, byte for
+// byte and call by call, at chunks of 1 to 65,536 bytes
+// (TestSameAsParser). The package doc of internal/deltaengine says how
+// the engine works and what it omits; bench/README.md lists the parser's
+// rules it keeps.
 //
-//   - tags framing, prose released as a text part per chunk, and a JSON
-//     scanner that keeps the block without whitespace outside strings
-//     (strings read eight bytes at a time) and validates it as the parser
-//     does (grammar.go: structure, escapes, numbers, literals, UTF-8, a
-//     list of message objects; TestGrammar holds its verdict to the
-//     parser's), failing the block and skipping the rest of it;
-//   - the messages of both families: createSurface and beginRendering
-//     make the surface (the latter names its root) and are yielded once
-//     complete, sorted by key as the parser writes a message it rebuilt;
-//     updateComponents and surfaceUpdate update its components (one map
-//     lookup each for the surface);
-//   - data model messages (data.go): v0.9 ones yield nothing until their
-//     value has a complete member, then the value with its complete
-//     members, sorted, then each member new or changed since, at its own
-//     path (delta), or the chunk's changes together and the whole value at
-//     the end (progressive); v0.8 ones are healed whole (an entry with its
-//     key only, or empty, left out) and yielded when they change;
-//   - at the end of each chunk the open component is healed as the parser
-//     heals it (a cut string is closed only under a cuttable key, trailing
-//     space and comma dropped; cut anywhere else the parser keeps its
-//     previous heal, and so does this, unless -cutback, which heals back
-//     to the last complete member) and its id and child ids ("child",
-//     "children", v0.8 "explicitList") are read; a partial child id is
-//     left out, and an open list with no complete id is the list's
-//     placeholder (loading_children_<id>, the component written sorted by
-//     key); a form with an empty object is not renderable yet and waits;
-//     an open component or data model message over 1 KB is healed again
-//     only once it grew by an eighth (its size counted with its spaces,
-//     as the parser reads it);
-//   - per surface, id -> entry: its bytes, the hash of its last yield,
-//     child entries, reachable flag, count of reachable parents, whether
-//     its placeholder was yielded, parents waiting while it is missing;
-//     reachability from the root, incremental;
-//   - a missing child is written loading_<id> and its placeholder yielded
-//     once; when it arrives its waiting parents are yielded again, at
-//     once, or, for a parent that had more than 16 children missing, once
-//     an eighth of them arrived and at the block's end (progressive: when
-//     its update completes);
-//   - each chunk's changed reachable components, then new placeholders,
-//     each sorted by id, go out as one message (delta), or the surface's
-//     snapshot: every reachable component sorted by id (kept sorted by
-//     insertion), then their placeholders in order of first use
-//     (progressive); in storage reused from chunk to chunk (as
-//     WithBorrowedOutput), in a reused parts slice.
-//
-// Entries come from slabs and hot paths avoid pointer stores (a write
-// barrier each while the collector marks): the collector's share of the
-// CPU time counts, as it does for the parser.
-//
-// It omits catalogs, limits, the parser's error messages and offsets (a
-// block fails, that is all), messages before their surface begins or
-// with "surfaceId"/"version" after the contents, deleteSurface, cycle and
-// self-reference detection (reachability only grows), data model values
-// that are not objects, progressive mode's deferral of snapshots over 32
-// KB, other framings, holding back a tag split across chunks, and
-// valueString URL rules: none of them occurs in the corpora. It is a
-// measuring stick, not a parser. It prints MB/s by process CPU time, the
-// median of several rounds, as parserate and ../shared/tools/scanlimit do.
+// It prints MB/s by process CPU time, the median of several rounds, as
+// parserate and ../shared/tools/scanlimit do; prose is copied into a text
+// part per chunk, and the messages are lent from chunk to chunk (as
+// WithBorrowedOutput).
 //
 // With -check (v0.9) it runs once, prints what it yielded, applies the
 // yields and compares per surface the components reachable from root, and
 // the data model, with the file's messages. With -same it runs once beside
 // the parser in the same mode (borrowed output, the same chunks) and
-// counts the calls whose yields differ. With -suite, FILE is a streaming
-// conformance suite (../shared/a2ui/conformance/suites/streaming_parser.yaml):
-// it compares each case's input, without the case's catalog, at 1, 7, 16
-// and 256 bytes, and counts the cases that agree (how much of what the
-// suite exercises the engine does).
+// counts the calls whose yields, or whose failed blocks, differ. With
+// -suite, FILE is a streaming conformance suite
+// (../shared/a2ui/conformance/suites/streaming_parser.yaml): it compares
+// each case's input, without the case's catalog, at 1, 7, 16 and 256
+// bytes, and counts the cases that agree (how much of what the suite
+// exercises the engine does).
 //
 // usage: deltaproto [-check | -same | -suite] [-progressive] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
 package main
@@ -88,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/a2ui-stream/a2ui-stream/bench"
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 )
 
 func main() {
@@ -148,15 +98,19 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	var k *engine
+	var t *tags
+	var yields, outBytes int
 	rate := bench.MedianMBps(len(data), *rounds, func() {
-		k = newEngine()
-		k.cutBack, k.progressive = *cutBack, *progressive
+		t, yields, outBytes = newTags(deltaengine.Options{Progressive: *progressive, CutBack: *cutBack}), 0, 0
 		for i := 0; i < len(data); i += *chunk {
-			k.feed(data[i:min(i+*chunk, len(data))])
+			for _, p := range t.feed(data[i:min(i+*chunk, len(data))]) {
+				for _, m := range p.msgs {
+					yields, outBytes = yields+1, outBytes+len(m)
+				}
+			}
 		}
 	})
-	fmt.Printf("%.1f MB/s (chunk %d, %d yields, %d bytes, %d blocks failed, median of %d)\n", rate, *chunk, k.yields, k.outBytes, k.errs, *rounds)
+	fmt.Printf("%.1f MB/s (chunk %d, %d yields, %d bytes, %d blocks failed, median of %d)\n", rate, *chunk, yields, outBytes, t.k.Failed(), *rounds)
 }
 
 // message is what the check reads of a v0.9 message.
@@ -224,13 +178,13 @@ func reachable(comps map[string]map[string]any) map[string]bool {
 // state its yields leave with that of the file's messages. It returns the
 // exit status.
 func check(data []byte, chunk int, cutBack bool) int {
-	k := newEngine()
-	k.cutBack = cutBack
+	t := newTags(deltaengine.Options{CutBack: cutBack})
 	got := &state{map[string]map[string]map[string]any{}, map[string]any{}}
-	invalid, create, update, model, comps, phs := 0, 0, 0, 0, 0, 0
+	invalid, create, update, model, comps, phs, yields, outBytes := 0, 0, 0, 0, 0, 0, 0, 0
 	for i := 0; i < len(data); i += chunk {
-		for _, p := range k.feed(data[i:min(i+chunk, len(data))]) {
+		for _, p := range t.feed(data[i:min(i+chunk, len(data))]) {
 			for _, raw := range p.msgs {
+				yields, outBytes = yields+1, outBytes+len(raw)
 				var m message
 				if err := json.Unmarshal(raw, &m); err != nil {
 					invalid++
@@ -253,7 +207,7 @@ func check(data []byte, chunk int, cutBack bool) int {
 		}
 	}
 	fmt.Printf("yields: %d messages of %d bytes: createSurface %d, updateComponents %d (%d components, %d of them placeholders), updateDataModel %d; %d invalid; %d blocks failed\n",
-		k.yields, k.outBytes, create, update, comps, phs, model, invalid, k.errs)
+		yields, outBytes, create, update, comps, phs, model, invalid, t.k.Failed())
 	want := &state{map[string]map[string]map[string]any{}, map[string]any{}}
 	for _, blk := range bytes.Split(data, []byte(openTag))[1:] {
 		var list []message
@@ -282,7 +236,7 @@ func check(data []byte, chunk int, cutBack bool) int {
 	}
 	n := len(want.comps)
 	fmt.Printf("state: %d surfaces agree, %d differ (data model: %d agree, %d differ)\n", agree, n-agree, dataAgree, n-dataAgree)
-	if agree < n || dataAgree < n || invalid > 0 || k.errs > 0 {
+	if agree < n || dataAgree < n || invalid > 0 || t.k.Failed() > 0 {
 		return 1
 	}
 	return 0

@@ -7,6 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
 
@@ -22,8 +23,7 @@ type sameReport struct {
 // and whether it fails a block. Its error is the parser's construction's.
 func compareWithParser(data []byte, chunk int, progressive bool) (sameReport, error) {
 	var r sameReport
-	k := newEngine()
-	k.progressive = progressive
+	t := newTags(deltaengine.Options{Progressive: progressive})
 	mode := parser.ModeDelta
 	if progressive {
 		mode = parser.ModeProgressive
@@ -36,8 +36,8 @@ func compareWithParser(data []byte, chunk int, progressive bool) (sameReport, er
 	for i := 0; i < len(data); i += chunk {
 		c := data[i:min(i+chunk, len(data))]
 		mine, theirs = mine[:0], theirs[:0]
-		failed := k.errs
-		for _, pt := range k.feed(c) {
+		failed := t.k.Failed()
+		for _, pt := range t.feed(c) {
 			mine = append(mine, pt.msgs...)
 		}
 		parts, err := p.Feed(c)
@@ -49,12 +49,12 @@ func compareWithParser(data []byte, chunk int, progressive bool) (sameReport, er
 		r.calls++
 		// A block the parser fails (its error) fails here in the same call
 		// (the messages of the errors are not compared).
-		if same(mine, theirs) && (err != nil) == (k.errs > failed) {
+		if same(mine, theirs) && (err != nil) == (t.k.Failed() > failed) {
 			continue
 		}
 		if r.differ++; r.first == "" {
 			r.first = fmt.Sprintf("the call with bytes %d to %d: deltaproto yields %q and fails %d blocks, the parser yields %q and returns %v",
-				i, i+len(c), mine, k.errs-failed, theirs, err)
+				i, i+len(c), mine, t.k.Failed()-failed, theirs, err)
 		}
 	}
 	return r, nil

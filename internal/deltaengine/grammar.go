@@ -1,4 +1,4 @@
-package main
+package deltaengine
 
 import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 
@@ -15,7 +15,7 @@ const (
 )
 
 // escape checks the byte after a backslash in a string.
-func (k *engine) escape(c byte) {
+func (k *Engine) escape(c byte) {
 	switch c {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 	case 'u':
@@ -26,7 +26,7 @@ func (k *engine) escape(c byte) {
 }
 
 // scalarEnd checks the number or literal that ends at the end of buf.
-func (k *engine) scalarEnd() {
+func (k *Engine) scalarEnd() {
 	k.inScalar = false
 	t := k.buf[k.strStart:]
 	if jsonwire.LiteralLen(t, 0) == len(t) && len(t) > 0 {
@@ -39,7 +39,7 @@ func (k *engine) scalarEnd() {
 
 // fail fails the block: what it yielded stands, the rest of it, up to its
 // closing tag, is skipped.
-func (k *engine) fail() {
+func (k *Engine) fail() {
 	if !k.failed {
 		k.failed = true
 		k.errs++

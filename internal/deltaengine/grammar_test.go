@@ -1,8 +1,9 @@
-package main
+package deltaengine_test
 
 import (
 	"testing"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 	"github.com/a2ui-stream/a2ui-stream/parser"
 )
 
@@ -45,15 +46,16 @@ var grammarCases = []struct {
 	{"NUL between tokens", "[{\"x\":1,\x00\"y\":2}]", false},
 }
 
-// TestGrammar holds the prototype's JSON verdict to the parser's, over
-// every split of each block into two chunks and one byte at a time.
+// TestGrammar holds the engine's verdict (the block fails or not) to the
+// parser's, over every split of each block into two chunks and one byte
+// at a time.
 func TestGrammar(t *testing.T) {
 	for _, tc := range grammarCases {
 		t.Run(tc.name, func(t *testing.T) {
-			in := "say <a2ui-json>" + tc.block + "</a2ui-json> done"
-			if parserFails(t, in) == tc.valid {
+			if parserFails(t, "say <a2ui-json>"+tc.block+"</a2ui-json> done") == tc.valid {
 				t.Fatalf("the parser's verdict is not the table's (valid %v)", tc.valid)
 			}
+			in := tc.block
 			splits := [][]string{}
 			for at := 0; at <= len(in); at++ {
 				splits = append(splits, []string{in[:at], in[at:]})
@@ -64,12 +66,16 @@ func TestGrammar(t *testing.T) {
 			}
 			splits = append(splits, ones)
 			for _, chunks := range splits {
-				k := newEngine()
+				k := deltaengine.New(deltaengine.Options{})
+				k.Begin()
 				for _, c := range chunks {
-					k.feed([]byte(c))
+					k.Data([]byte(c))
+					k.Flush()
 				}
-				if want := map[bool]int{true: 0, false: 1}[tc.valid]; k.errs != want {
-					t.Fatalf("fed as %q: %d blocks failed, want %d", chunks, k.errs, want)
+				k.End()
+				k.Flush()
+				if want := map[bool]int{true: 0, false: 1}[tc.valid]; k.Failed() != want {
+					t.Fatalf("fed as %q: %d blocks failed, want %d", chunks, k.Failed(), want)
 				}
 			}
 		})

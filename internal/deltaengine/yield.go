@@ -1,4 +1,4 @@
-package main
+package deltaengine
 
 import (
 	"hash/maphash"
@@ -9,7 +9,7 @@ import (
 // flush yields the queued reachable components whose form changed, then
 // the placeholders they first need, each list sorted by id as the parser
 // sorts them, as one updateComponents message.
-func (k *engine) flush() {
+func (k *Engine) flush() {
 	for len(k.queue) > 0 {
 		// The entries of one surface at a time (almost always all of
 		// them); the others wait in rest.
@@ -34,7 +34,7 @@ func (k *engine) flush() {
 
 // changes yields the queued components of surface s whose form changed,
 // then the placeholders they first need (see flush).
-func (k *engine) changes(s *surface) {
+func (k *Engine) changes(s *surface) {
 	// Locals, stored back once: a store to the engine's fields is a
 	// pointer write, which costs a write barrier while the GC marks.
 	ents, phs, out := k.ents[:0], k.phs[:0], k.out
@@ -96,7 +96,7 @@ func (k *engine) changes(s *surface) {
 // changed or it needs a placeholder not yielded yet, it yields the
 // surface's snapshot: every reachable component that arrived, sorted by
 // id, then their placeholders, each once, in order of first use.
-func (k *engine) snapshot(s *surface) {
+func (k *Engine) snapshot(s *surface) {
 	changed := false
 	for _, e := range k.queue {
 		if e.queued = false; !e.reach || !e.arrived {
@@ -156,7 +156,7 @@ func (k *engine) snapshot(s *surface) {
 
 // openMessage appends the start of a component message, up to its first
 // component.
-func (k *engine) openMessage(out []byte) []byte {
+func (k *Engine) openMessage(out []byte) []byte {
 	if k.v08 {
 		return append(out, `{"surfaceUpdate":{"components":[`...)
 	}
@@ -164,7 +164,7 @@ func (k *engine) openMessage(out []byte) []byte {
 }
 
 // closeMessage appends the end of a component message for surface s.
-func (k *engine) closeMessage(out []byte, s *surface) []byte {
+func (k *Engine) closeMessage(out []byte, s *surface) []byte {
 	out = append(out, `],"surfaceId":"`...)
 	out = append(out, s.id...)
 	if k.v08 {
@@ -180,7 +180,7 @@ func (k *engine) closeMessage(out []byte, s *surface) []byte {
 }
 
 // placeholder appends the placeholder of the missing component p.
-func (k *engine) placeholder(out []byte, p *entry) []byte {
+func (k *Engine) placeholder(out []byte, p *entry) []byte {
 	if k.v08 {
 		out = append(out, `{"component":{"Row":{"children":{"explicitList":[]}}},"id":"loading_`...)
 	} else {

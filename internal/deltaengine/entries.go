@@ -1,10 +1,10 @@
-package main
+package deltaengine
 
 import "bytes"
 
 // component takes the open component, healed at end of buf (or complete),
 // if it has an id and a type, into the entry of its id (one map lookup).
-func (k *engine) component(end int, str bool) {
+func (k *Engine) component(end int, str bool) {
 	cs, s := k.compStart, k.cur
 	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || s == nil {
 		return
@@ -76,7 +76,7 @@ func (k *engine) component(end int, str bool) {
 // update brings the references (child ids at sl in its new src) and
 // reachability of ent up to date, and queues it and the parents it
 // completes.
-func (k *engine) update(s *surface, ent *entry, sl []slot) {
+func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 	n := 0 // the references of unchanged leading ids stay
 	for ; n < len(ent.refs) && n < len(sl) && ent.refs[n].kid.id == string(ent.src[sl[n].a:sl[n].b]); n++ {
 		ent.refs[n].slot = sl[n]
@@ -123,7 +123,7 @@ func (k *engine) update(s *surface, ent *entry, sl []slot) {
 }
 
 // newEntry adds id to s, its entry taken from a slab.
-func (k *engine) newEntry(s *surface, id []byte) *entry {
+func (k *Engine) newEntry(s *surface, id []byte) *entry {
 	if len(k.slab) == 0 {
 		k.slab = make([]entry, 64)
 	}
@@ -137,7 +137,7 @@ func (k *engine) newEntry(s *surface, id []byte) *entry {
 // with more than 16 children missing when it was last yielded, once an
 // eighth of them arrived, and at the block's end, as the parser does (so
 // that the output stays linear in the input).
-func (k *engine) wake(e *entry) {
+func (k *Engine) wake(e *entry) {
 	if e.missing <= 16 {
 		k.enqueue(e)
 		return
@@ -151,13 +151,13 @@ func (k *engine) wake(e *entry) {
 }
 
 // blockEnd yields the components whose yield waits (see wake).
-func (k *engine) blockEnd() {
+func (k *Engine) blockEnd() {
 	k.release()
 	k.flush()
 }
 
 // release queues the components whose yield waits (see wake).
-func (k *engine) release() {
+func (k *Engine) release() {
 	for _, e := range k.deferred {
 		if e.deferred {
 			e.deferred = false
@@ -167,7 +167,7 @@ func (k *engine) release() {
 	k.deferred = k.deferred[:0]
 }
 
-func (k *engine) enqueue(e *entry) {
+func (k *Engine) enqueue(e *entry) {
 	if !e.queued {
 		e.queued = true
 		k.queue = append(k.queue, e)
@@ -176,7 +176,7 @@ func (k *engine) enqueue(e *entry) {
 
 // reachFrom makes e and what it reaches reachable (no cycle check: the
 // flag stops the walk).
-func (k *engine) reachFrom(s *surface, e *entry) {
+func (k *Engine) reachFrom(s *surface, e *entry) {
 	e.reach = true
 	k.walk = append(k.walk[:0], e)
 	for len(k.walk) > 0 {

@@ -1,4 +1,4 @@
-package main
+package deltaengine
 
 import (
 	"bytes"
@@ -16,7 +16,7 @@ type dataEntry struct{ keyA, keyB, valA, valB int }
 // with its complete members, in canonical form; then each member new or
 // changed since, at its own path, sorted by key. A number the chunk cut
 // counts as it is (numEnd); a cut string or object does not.
-func (k *engine) dataEntries(end int, numEnd, complete bool) {
+func (k *Engine) dataEntries(end int, numEnd, complete bool) {
 	if k.valueA < 0 || k.pathA < 0 {
 		return
 	}
@@ -85,7 +85,7 @@ func (k *engine) dataEntries(end int, numEnd, complete bool) {
 // putValue appends the value of member e in canonical form and reports
 // whether it differs from the value last yielded for its key in this
 // message, which it records.
-func (k *engine) putValue(e dataEntry) bool {
+func (k *Engine) putValue(e dataEntry) bool {
 	v := len(k.out)
 	k.out, _ = k.cw.canonical(k.out, k.buf[:e.valB], e.valA)
 	h := maphash.Bytes(k.seed, k.out[v:])
@@ -100,7 +100,7 @@ func (k *engine) putValue(e dataEntry) bool {
 // dataChanges is the end of dataEntries in progressive mode: the members
 // new or changed go out together, as the value of one message at the
 // message's path.
-func (k *engine) dataChanges(ents []dataEntry) {
+func (k *Engine) dataChanges(ents []dataEntry) {
 	buf, start := k.buf, len(k.out)
 	k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], nil)
 	k.out = append(k.out, '{')
@@ -127,7 +127,7 @@ func (k *engine) dataChanges(ents []dataEntry) {
 
 // dataHead appends the start of an updateDataModel message for path (and
 // key, a member of its value, when not nil), up to its value.
-func (k *engine) dataHead(out, path, key []byte) []byte {
+func (k *Engine) dataHead(out, path, key []byte) []byte {
 	out = append(out, `{"updateDataModel":{"path":"`...)
 	out = append(out, path...)
 	if key != nil {
@@ -143,7 +143,7 @@ func (k *engine) dataHead(out, path, key []byte) []byte {
 
 // dataTail appends the end of an updateDataModel message (after c, when
 // not 0).
-func (k *engine) dataTail(out []byte, c byte) []byte {
+func (k *Engine) dataTail(out []byte, c byte) []byte {
 	if c != 0 {
 		out = append(out, c)
 	}
@@ -206,7 +206,7 @@ func valueEnd(src []byte, i int) int {
 // data08 yields the open v0.8 data model message, healed at end of buf
 // (str: a cut string closed there), in canonical form, when it differs
 // from what the message last yielded.
-func (k *engine) data08(end int, str bool) {
+func (k *Engine) data08(end int, str bool) {
 	start := len(k.out)
 	k.scratch = k.heal(k.scratch[:0], k.msgStart, end, str, 1)
 	k.out, _ = k.cw.canonical(k.out, k.scratch, 0)

@@ -1,0 +1,177 @@
+package deltaengine
+
+import "hash/maphash"
+
+// frame is an open container; keyA:keyB is (in buf) the key of the object
+// member being read, and key its class.
+type frame struct {
+	open, key  byte
+	wantKey    bool
+	keyA, keyB int
+}
+
+type slot struct{ a, b int32 } // a child id in a component's bytes
+
+// ref is a child reference of a component: the id in its bytes, and the
+// entry of that id.
+type ref struct {
+	slot
+	kid *entry
+}
+
+// entry is a component id of a surface: one that arrived (src holds its
+// last healed bytes), or one only referenced so far.
+type entry struct {
+	s             *surface
+	id            string
+	src           []byte
+	refs          []ref
+	waiters       []*entry // parents to yield again when it arrives
+	hash          uint64   // of the form last yielded
+	parents       int32    // references from reachable components
+	arrived       bool
+	reach, queued bool
+	phYielded     bool // its placeholder was yielded
+	// missing: its children still missing when it was last yielded;
+	// woke: how many of them arrived since (see wake).
+	missing, woke int32
+	deferred      bool // in engine.deferred
+	// Progressive mode: its form last yielded, the entries whose
+	// placeholders it names, and the snapshot that last wrote its own
+	// placeholder (see snapshot).
+	form    []byte
+	phs     []*entry
+	snapGen uint32
+}
+
+type surface struct {
+	id, version string
+	comps       map[string]*entry
+	root        string   // the id of its root component
+	reach       []*entry // its reachable entries (progressive mode)
+	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
+}
+
+// Engine reads A2UI blocks and yields messages as the parser's delta or
+// progressive mode does (see the package doc). It is not safe for
+// concurrent use.
+type Engine struct {
+	inBlock bool
+	lent    bool // the messages of the last Flush are out: reset out first
+
+	buf                         []byte // the block, without whitespace outside strings
+	stack                       []frame
+	inStr, esc, isKey, inScalar bool
+	pending                     uint8 // 1: a key awaits its colon, 2: a colon its value
+	expect                      uint8 // what the grammar takes next (eListOpen...)
+	hexLeft                     int8  // hex digits of a \u escape still to come
+	strHigh                     bool  // the open string has a non-ASCII byte
+	failed                      bool  // the block failed: the rest of it is skipped
+	errs                        int   // blocks failed
+	blockMsgs                   int   // messages the block began
+	strStart, cutAt, healLen    int   // open string (or scalar); end of the last complete member; len(buf) at the last heal
+
+	msgStart, verA, verB int
+	rootA, rootB         int  // v0.8: the root a beginRendering names (-1: none)
+	v08                  bool // the stream is of the v0.8 family
+	msgKind              uint8
+	cur                  *surface
+
+	compStart, idA, idB, typeZ int // the open component (-1: none), its id, the end of its type
+	listA, listD               int // the '[' of its open children list (-1: none), and its depth
+	compSniffed, msgSniffed    int // the open component's and message's size when last healed (see grown)
+	spaces                     int // the block's spaces outside strings, dropped from buf
+	compSpaces, msgSpaces      int // spaces when the open component and message opened
+
+	// The open data model message: its value object's '{' and its path
+	// (-1: none), and what it yielded of its entries (see dataEntries).
+	valueA, pathA, pathB int
+	dataSent             bool
+	dataLast             uint64 // progressive mode: hash of its message last yielded
+	dataRec              map[string]uint64
+	dents                []dataEntry
+	slots                []slot
+	hslots               []slot
+
+	surfaces                               map[string]*surface
+	queue, rest, ents, phs, walk, deferred []*entry
+	slab                                   []entry
+	wslab                                  []*entry
+	tail, canon                            []byte
+	cw                                     canonWriter
+
+	out  []byte // the chunk's messages, bounded by offs in pairs
+	offs []int
+	msgs [][]byte
+	seed maphash.Seed
+
+	cutBack     bool // heal a component cut where a string cannot be cut
+	progressive bool // yield snapshots (progressive mode), not changes
+	snapGen     uint32
+	scratch     []byte
+}
+
+// Options configures an Engine.
+type Options struct {
+	// Progressive yields snapshots, as the parser's progressive mode, not
+	// changes (delta mode).
+	Progressive bool
+	// CutBack heals a component cut in a string that cannot be cut back
+	// to its last complete member; the parser keeps its previous heal
+	// instead.
+	CutBack bool
+}
+
+// New returns an engine, outside any block.
+func New(o Options) *Engine {
+	return &Engine{compStart: -1, listA: -1, valueA: -1, dataRec: map[string]uint64{}, healLen: -1,
+		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, cutBack: o.CutBack}
+}
+
+// reset drops the messages of the last Flush.
+func (k *Engine) reset() {
+	if k.lent {
+		k.out, k.offs, k.lent = k.out[:0], k.offs[:0], false
+	}
+}
+
+// Begin starts a block.
+func (k *Engine) Begin() {
+	k.reset()
+	k.inBlock = true
+	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
+	k.expect, k.failed, k.blockMsgs = eListOpen, false, 0
+	k.inStr, k.esc, k.inScalar, k.hexLeft, k.strHigh = false, false, false, 0, false
+}
+
+// End ends the block: a block with no message fails; the components whose
+// yield waits for the block's end are queued (see wake).
+func (k *Engine) End() {
+	k.reset()
+	if !k.inBlock {
+		return
+	}
+	if !k.failed && k.blockMsgs == 0 {
+		k.fail() // no message
+	}
+	k.inBlock = false
+	k.blockEnd()
+}
+
+// Failed returns the number of blocks that failed so far.
+func (k *Engine) Failed() int { return k.errs }
+
+// Flush ends a chunk: the open component or data model message is healed
+// and what changed is yielded. It returns the messages yielded since the
+// previous Flush, each a complete JSON object; they and the slice are lent
+// until the next call on k.
+func (k *Engine) Flush() [][]byte {
+	k.reset()
+	k.endOfChunk()
+	k.msgs = k.msgs[:0]
+	for i := 0; i < len(k.offs); i += 2 {
+		k.msgs = append(k.msgs, k.out[k.offs[i]:k.offs[i+1]])
+	}
+	k.lent = true
+	return k.msgs
+}

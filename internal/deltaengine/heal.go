@@ -1,0 +1,93 @@
+package deltaengine
+
+import (
+	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
+
+// healEnd returns where the healed form of the open objects ends in buf,
+// whether an open string is closed there, and whether it cut back: at the
+// end of the buffer (trailing space in a cut string and a trailing comma
+// dropped, as the parser's healer does), unless that is inside a key, an
+// uncuttable string or an unfinished literal, or after a key with no
+// value; then at the end of the last complete member (cut).
+func (k *Engine) healEnd() (end int, str, cut bool) {
+	n := len(k.buf)
+	switch top := &k.stack[len(k.stack)-1]; {
+	case k.inStr:
+		if k.isKey || k.esc || top.open == '{' && !cuttable(k.buf[top.keyA:top.keyB]) {
+			break
+		}
+		for r := n - 1; r > k.strStart && k.buf[r] >= utf8.RuneSelf; r-- {
+			if utf8.RuneStart(k.buf[r]) { // never half a character
+				if !utf8.FullRune(k.buf[r:n]) {
+					n = r
+				}
+				break
+			}
+		}
+		for n > k.strStart+1 && k.buf[n-1] == ' ' {
+			n--
+		}
+		return n, true, false
+	case k.pending != 0:
+	case k.inScalar:
+		if t := k.buf[k.strStart:]; t[len(t)-1] >= '0' && t[len(t)-1] <= '9' || jsonwire.LiteralLen(t, 0) == len(t) {
+			return n, false, false
+		}
+	case k.buf[n-1] == ',':
+		return n - 1, false, false
+	default:
+		return n, false, false
+	}
+	return k.cutAt, false, true
+}
+
+// heal appends to b the open objects from stack[from], cut at end of buf.
+func (k *Engine) heal(b []byte, start, end int, str bool, from int) []byte {
+	if b = append(b, k.buf[start:end]...); str {
+		b = append(b, '"')
+	}
+	for j := len(k.stack) - 1; j >= from; j-- {
+		b = append(b, k.stack[j].open+2) // '[' + 2 is ']', '{' + 2 is '}'
+	}
+	return b
+}
+
+// grown reports whether the open object at buf[start] is to be healed at
+// this chunk's end: always while it holds at most 1 KB, then once it grew
+// by an eighth since it was last (so that healing a large object stays
+// linear in its size), as the parser decides; sniffed is its size then.
+func (k *Engine) grown(sniffed *int, start, spaces int) bool {
+	size := len(k.buf) - start + k.spaces - spaces // as read, spaces included
+	if size > 1024 && size-*sniffed < size/8 {
+		return false
+	}
+	*sniffed = size
+	return true
+}
+
+func (k *Engine) endOfChunk() {
+	if k.inBlock && len(k.stack) >= 2 && len(k.buf) != k.healLen {
+		k.healLen = len(k.buf)
+		end, str, cut := k.healEnd()
+		switch {
+		case k.compStart >= 0:
+			// Cut inside the component, the parser leaves it as it was
+			// (-cutback: heal it back to its last complete member).
+			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && (!cut || k.cutBack) {
+				k.component(end, str)
+			}
+		case k.msgKind == kData && k.cur != nil:
+			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
+				k.dataEntries(len(k.buf), k.inScalar, false)
+			}
+		case k.msgKind == kDataModel && k.cur != nil:
+			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
+				k.data08(end, str)
+			}
+		}
+	}
+	k.flush()
+}

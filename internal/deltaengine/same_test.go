@@ -1,0 +1,106 @@
+package deltaengine_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+	"github.com/a2ui-stream/a2ui-stream/parser"
+)
+
+// manyChildren is a v0.9 root with n children listed before any arrives.
+func manyChildren(n int) string {
+	var ids, comps []string
+	for i := range n {
+		ids = append(ids, fmt.Sprintf(`"c%d"`, i))
+		comps = append(comps, fmt.Sprintf(`{"id":"c%d","component":"Text","text":"t%d"}`, i, i))
+	}
+	return `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":[` +
+		strings.Join(ids, ",") + `]},` + strings.Join(comps, ",") + `]}}]`
+}
+
+// sameCases are blocks that exercise the parser's rules the engine keeps
+// (bench/README.md lists them).
+var sameCases = []struct{ name, block string }{
+	{"v0.9 child before it arrives", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"t"},{"id":"t","component":"Text","text":"Hello there"}]}}]`},
+	{"v0.9 children list", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["alpha","beta"]},{"id":"alpha","component":"Text","text":"A"},{"id":"beta","component":"Text","text":"B"}]}}]`},
+	{"v0.9 data model", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"name":"Ada","count":1234,"city":"Oslo"}}}]`},
+	{"v0.9 more than 16 children", manyChildren(20)},
+	{"v0.8 components", `[{"beginRendering":{"surfaceId":"s","root":"top"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"top","component":{"Column":{"children":{"explicitList":["x","y"]}}}},{"id":"x","component":{"Text":{"text":{"literalString":"Hello"}}}},{"id":"y","component":{"Card":{"child":"x"}}}]}}]`},
+	{"v0.8 data model", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"name","valueString":"Ada Lovelace"},{"key":"n","valueNumber":42}]}}]`},
+}
+
+// TestSameAsParserEverySplit holds the engine to the parser, call by call
+// and byte for byte, in both modes, on each case fed at every chunk size
+// from 1 byte to the whole block.
+func TestSameAsParserEverySplit(t *testing.T) {
+	for _, tc := range sameCases {
+		for _, progressive := range []bool{false, true} {
+			t.Run(fmt.Sprint(tc.name, "/progressive=", progressive), func(t *testing.T) {
+				for chunk := 1; chunk <= len(tc.block); chunk++ {
+					if why := compare(t, tc.block, chunk, progressive); why != "" {
+						t.Fatalf("at %d-byte chunks: %s", chunk, why)
+					}
+				}
+			})
+		}
+	}
+}
+
+// compare feeds block to the engine and, between its markers, to the
+// parser, in chunks of chunk bytes, and describes the first call whose
+// messages differ ("" when none does).
+func compare(t *testing.T, block string, chunk int, progressive bool) string {
+	mode := parser.ModeDelta
+	if progressive {
+		mode = parser.ModeProgressive
+	}
+	p, err := parser.New(parser.WithMode(mode), parser.WithBorrowedOutput())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := deltaengine.New(deltaengine.Options{Progressive: progressive})
+	if _, err := p.Feed([]byte("<a2ui-json>")); err != nil {
+		t.Fatal(err)
+	}
+	k.Begin()
+	k.Flush()
+	for i := 0; i <= len(block); i += chunk {
+		c := block[i:min(i+chunk, len(block))]
+		k.Data([]byte(c))
+		in := c
+		if i+chunk >= len(block) {
+			k.End()
+			in += "</a2ui-json>"
+		}
+		mine := k.Flush()
+		parts, err := p.Feed([]byte(in))
+		if err != nil {
+			return fmt.Sprintf("the parser fails: %v", err)
+		}
+		var theirs [][]byte
+		for _, pt := range parts {
+			for _, m := range pt.Messages {
+				theirs = append(theirs, m)
+			}
+		}
+		if len(mine) != len(theirs) {
+			return fmt.Sprintf("bytes %d to %d: the engine yields %q, the parser %q", i, i+len(c), mine, theirs)
+		}
+		for j := range mine {
+			if !bytes.Equal(mine[j], theirs[j]) {
+				return fmt.Sprintf("bytes %d to %d: the engine yields %q, the parser %q", i, i+len(c), mine, theirs)
+			}
+		}
+		if i+chunk >= len(block) {
+			break
+		}
+	}
+	if k.Failed() != 0 {
+		return fmt.Sprintf("%d blocks failed", k.Failed())
+	}
+	return ""
+}

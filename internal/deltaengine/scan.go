@@ -1,0 +1,329 @@
+package deltaengine
+
+import (
+	"slices"
+	"unicode/utf8"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
+
+// keyNames are the keys that matter, at depth 2 (message), 3 (body), 5
+// (component), 7 (v0.8: a component's properties) or 8 (v0.8: its
+// children); a key's class is its index + 1, or 0.
+var keyNames = [...]string{"version", "createSurface", "updateComponents", "updateDataModel", "surfaceId", "components", "id", "component", "child", "children", "path", "value",
+	"beginRendering", "surfaceUpdate", "dataModelUpdate", "root", "explicitList"}
+
+const (
+	kVersion, kCreate, kUpdate, kData, kSurfaceID, kComponents, kID, kComponent, kChild, kChildren, kPath, kValue uint8 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+	kBegin, kSurfaceUpdate, kDataModel, kRoot, kExplicitList                                                      uint8 = 13, 14, 15, 16, 17
+)
+
+func classify(key []byte) uint8 {
+	for i, n := range keyNames {
+		if n == string(key) {
+			return uint8(i + 1)
+		}
+	}
+	return 0
+}
+
+// cuttable reports whether a string under key may be closed early, as the
+// parser's cuttableKey.
+func cuttable(key []byte) bool {
+	switch string(key) {
+	case "literalString", "valueString", "label", "hint", "caption", "altText", "text":
+		return true
+	}
+	return false
+}
+
+// Data reads the next bytes of the open block's content (its markers
+// removed). The bytes are not kept: the caller may reuse seg.
+func (k *Engine) Data(chunk []byte) {
+	k.reset()
+	if !k.inBlock || k.failed {
+		return
+	}
+	i := 0
+	if k.esc && len(chunk) > 0 { // an escape cut by the previous chunk
+		k.escape(chunk[0])
+		k.buf = append(k.buf, chunk[0])
+		k.esc, i = false, 1
+	}
+	for ; i < len(chunk); i++ {
+		c := chunk[i]
+		if k.inStr {
+			j := i
+			for ; k.hexLeft > 0 && j < len(chunk); j++ { // a \u escape's digits
+				if !jsonwire.IsHex(chunk[j]) {
+					k.fail()
+					break
+				}
+				k.hexLeft--
+			}
+			if k.failed {
+				i = j
+				continue
+			}
+			for j = jsonwire.PlainRun(chunk, j); j < len(chunk) && chunk[j] >= utf8.RuneSelf; j = jsonwire.PlainRun(chunk, j+1) {
+				k.strHigh = true // checked when the string ends
+			}
+			k.add(chunk[i:j])
+			if i = j; j == len(chunk) {
+				break
+			}
+			switch c := chunk[j]; {
+			case c == '"':
+				k.buf = append(k.buf, c)
+				k.inStr = false
+				k.stringEnd()
+			case c < 0x20:
+				k.fail() // a control byte
+			case j+1 < len(chunk):
+				k.escape(chunk[j+1])
+				k.buf = append(k.buf, c, chunk[j+1])
+				i++
+			default:
+				k.buf = append(k.buf, c)
+				k.esc = true
+			}
+			continue
+		}
+		if k.failed {
+			return
+		}
+		if len(k.stack) == 0 {
+			k.outsideList(c)
+			continue
+		}
+		if k.inScalar && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'E' {
+			k.scalarEnd()
+			if k.failed {
+				continue
+			}
+		}
+		switch top := &k.stack[len(k.stack)-1]; c {
+		case ' ', '\t', '\n', '\r':
+			k.spaces++
+		case '"':
+			switch k.expect {
+			case eKeyOrClose, eKey:
+				k.expect = eColon
+			case eValueOrClose, eValue:
+				if len(k.stack) == 1 {
+					k.fail() // the list holds messages: objects
+					continue
+				}
+				k.expect = eCommaOrClose
+			default:
+				k.fail()
+				continue
+			}
+			k.isKey, k.inStr, k.strStart = top.wantKey, true, len(k.buf)
+			k.buf = append(k.buf, c)
+			if !k.isKey {
+				k.pending = 0
+			}
+		case ':':
+			if k.expect != eColon {
+				k.fail()
+				continue
+			}
+			k.expect = eValue
+			k.buf = append(k.buf, c)
+			top.wantKey, k.pending = false, 2
+		case ',':
+			if k.expect != eCommaOrClose {
+				k.fail()
+				continue
+			}
+			k.expect = eValue
+			if top.open == '{' {
+				k.expect = eKey
+			}
+			k.cutAt = len(k.buf)
+			k.buf = append(k.buf, c)
+			top.wantKey, k.pending = top.open == '{', 0
+		case '{', '[':
+			if k.expect != eValue && k.expect != eValueOrClose || c == '[' && len(k.stack) == 1 {
+				k.fail()
+				continue
+			}
+			k.open(c)
+		case '}', ']':
+			empty := eKeyOrClose // what an empty container's closer follows
+			if c == ']' {
+				empty = eValueOrClose
+			}
+			if top.open+2 != c || k.expect != eCommaOrClose && k.expect != empty {
+				k.fail() // ('}' - '{' is 2, as ']' - '[')
+				continue
+			}
+			k.buf = append(k.buf, c)
+			k.close()
+		default:
+			if !k.inScalar {
+				if k.expect != eValue && k.expect != eValueOrClose || len(k.stack) == 1 {
+					k.fail()
+					continue
+				}
+				k.expect = eCommaOrClose
+				k.inScalar, k.strStart = true, len(k.buf)
+			}
+			k.buf = append(k.buf, c)
+			k.pending = 0
+		}
+	}
+}
+
+// add appends b to buf storing only its length, not its pointer (a write
+// barrier while the GC marks), unless it must grow.
+func (k *Engine) add(b []byte) {
+	n := len(k.buf)
+	if n+len(b) > cap(k.buf) {
+		k.buf = slices.Grow(k.buf, len(b))
+	}
+	k.buf = k.buf[:n+len(b)]
+	copy(k.buf[n:], b)
+}
+
+// outsideList handles a byte of the block outside its list: the list's
+// '[', spaces, or junk, which fails the block.
+func (k *Engine) outsideList(c byte) {
+	switch {
+	case c == '[' && k.expect == eListOpen:
+		k.open(c)
+	case !jsonwire.IsSpace(c):
+		k.fail() // junk around the list
+	}
+}
+
+func (k *Engine) open(c byte) {
+	d := len(k.stack)
+	k.pending, k.inScalar = 0, false
+	k.buf = append(k.buf, c)
+	switch {
+	case d == 1: // a message
+		k.blockMsgs++
+		k.msgStart, k.msgKind, k.verA, k.rootA, k.cur, k.msgSniffed, k.msgSpaces = len(k.buf)-1, 0, -1, -1, nil, 0, k.spaces
+		k.valueA, k.pathA, k.dataSent = -1, -1, false
+		clear(k.dataRec)
+	case d == 2 && c == '{':
+		// v0.8's kinds read as v0.9's: beginRendering starts a surface
+		// (as createSurface), surfaceUpdate updates its components; its
+		// data model messages are read whole (data08).
+		switch k.msgKind = k.stack[1].key; k.msgKind {
+		case kBegin:
+			k.msgKind, k.v08 = kCreate, true
+		case kSurfaceUpdate:
+			k.msgKind, k.v08 = kUpdate, true
+		case kDataModel:
+			k.v08 = true
+		}
+	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
+		k.compStart, k.idA, k.typeZ, k.slots, k.listA, k.compSniffed, k.compSpaces = len(k.buf)-1, -1, -1, k.slots[:0], -1, 0, k.spaces
+	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
+		k.valueA = len(k.buf) - 1
+	case d == 5 && c == '[' && k.compStart >= 0 && k.stack[4].key == kChildren && !k.v08,
+		d == 8 && c == '[' && k.compStart >= 0 && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren && k.stack[4].key == kComponent:
+		k.listA, k.listD = len(k.buf)-1, d
+	case d == 6 && c == '{' && k.compStart >= 0 && k.v08 && k.stack[4].key == kComponent:
+		k.typeZ = len(k.buf) // v0.8: its type's properties opened
+	}
+	k.stack = append(k.stack, frame{open: c, wantKey: c == '{'})
+	k.cutAt = len(k.buf)
+	k.expect = eValueOrClose
+	if c == '{' {
+		k.expect = eKeyOrClose
+	}
+}
+
+func (k *Engine) close() {
+	d := len(k.stack) - 1
+	k.stack, k.pending, k.inScalar = k.stack[:d], 0, false
+	if k.expect = eCommaOrClose; d == 0 {
+		k.expect = eBlockDone
+	}
+	if d == k.listD && k.listA >= 0 {
+		k.listA = -1
+	}
+	if d == 4 && k.compStart >= 0 { // a component completed
+		k.component(len(k.buf), false)
+		k.compStart = -1
+	} else if d == 1 {
+		k.messageEnd()
+	}
+}
+
+// stringEnd handles a string just closed: a key, or a value that matters.
+func (k *Engine) stringEnd() {
+	if k.strHigh {
+		if k.strHigh = false; jsonwire.InvalidUTF8At(k.buf[k.strStart+1:len(k.buf)-1]) >= 0 {
+			k.fail()
+			return
+		}
+	}
+	d := len(k.stack)
+	top := &k.stack[d-1]
+	a, b := k.strStart+1, len(k.buf)-1
+	if k.isKey {
+		top.keyA, top.keyB, top.key, k.pending = a, b, 0, 1
+		if d == 2 || d == 3 || d == 5 || d == 7 || d == 8 {
+			top.key = classify(k.buf[a:b])
+		}
+		return
+	}
+	switch {
+	case d == 2 && top.key == kVersion:
+		k.verA, k.verB = a, b
+	case d == 3 && top.key == kSurfaceID:
+		k.surfaceID(k.buf[a:b])
+	case d == 3 && top.key == kPath:
+		k.pathA, k.pathB = a, b
+	case d == 5 && k.compStart >= 0 && top.key == kID:
+		k.idA, k.idB = a, b
+	case d == 3 && top.key == kRoot:
+		k.rootA, k.rootB = a, b
+	case d == 5 && k.compStart >= 0 && top.key == kComponent:
+		k.typeZ = b + 1
+	case d == 5 && k.compStart >= 0 && top.key == kChild,
+		d == 6 && k.compStart >= 0 && k.stack[4].key == kChildren && top.open == '[',
+		d == 7 && k.compStart >= 0 && top.key == kChild && k.stack[4].key == kComponent,
+		d == 9 && k.compStart >= 0 && top.open == '[' && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren && k.stack[4].key == kComponent:
+		k.slots = append(k.slots, slot{int32(a), int32(b)})
+	}
+}
+
+// surfaceID creates the surface of a createSurface, or finds that of
+// another message (one map lookup).
+func (k *Engine) surfaceID(sid []byte) {
+	if k.cur = k.surfaces[string(sid)]; k.cur == nil || k.msgKind == kCreate {
+		k.cur = &surface{id: string(sid), root: "root", comps: map[string]*entry{}}
+		if k.verA >= 0 {
+			k.cur.version = string(k.buf[k.verA:k.verB])
+		}
+		k.surfaces[k.cur.id] = k.cur
+	}
+}
+
+func (k *Engine) messageEnd() {
+	switch {
+	case k.msgKind == kCreate:
+		if k.rootA >= 0 && k.cur != nil {
+			k.cur.root = string(k.buf[k.rootA:k.rootB])
+		}
+		start := len(k.out)
+		k.out, _ = k.cw.canonical(k.out, k.buf[k.msgStart:], 0)
+		k.offs = append(k.offs, start, len(k.out))
+	case k.msgKind == kUpdate:
+		if k.progressive {
+			k.release() // an update completed: large components are redone
+		}
+		k.flush()
+	case k.msgKind == kData && k.cur != nil:
+		k.dataEntries(len(k.buf), false, true)
+	case k.msgKind == kDataModel && k.cur != nil:
+		k.data08(len(k.buf), false)
+	}
+	k.msgKind, k.compStart = 0, -1
+}
