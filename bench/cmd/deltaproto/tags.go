@@ -27,6 +27,7 @@ type tags struct {
 	inBlock bool
 	held    []byte // a proper prefix of the marker looked for
 	work    []byte
+	text    []byte // the chunk's prose
 	parts   []part
 }
 
@@ -39,23 +40,19 @@ func (t *tags) feed(chunk []byte) []part {
 		t.work = append(append(t.work[:0], t.held...), chunk...)
 		data, t.held = t.work, t.held[:0]
 	}
-	var text []byte
+	t.text = t.text[:0]
 	for len(data) > 0 {
 		marker := openTag
 		if t.inBlock {
 			marker = closeTag
 		}
-		j := bytes.Index(data, []byte(marker))
-		end := j
-		if j < 0 {
-			end = len(data) - heldPrefix(data, marker)
-		}
+		end, found := findMarker(data, marker)
 		if t.inBlock {
 			t.k.Data(data[:end])
 		} else {
-			text = append(text, data[:end]...)
+			t.text = append(t.text, data[:end]...)
 		}
-		if j < 0 {
+		if !found {
 			t.held = append(t.held, data[end:]...)
 			break
 		}
@@ -64,23 +61,35 @@ func (t *tags) feed(chunk []byte) []part {
 		} else {
 			t.k.End()
 		}
-		data = data[j+len(marker):]
+		data = data[end+len(marker):]
 	}
 	msgs := t.k.Flush()
 	t.parts = t.parts[:0]
-	if len(msgs) > 0 || len(text) > 0 {
-		t.parts = append(t.parts, part{text: string(text), msgs: msgs})
+	if len(msgs) > 0 || len(t.text) > 0 {
+		t.parts = append(t.parts, part{text: string(t.text), msgs: msgs})
 	}
 	return t.parts
 }
 
-// heldPrefix is the length of the longest proper prefix of marker that
-// data ends with.
-func heldPrefix(data []byte, marker string) int {
-	for n := min(len(marker)-1, len(data)); n > 0; n-- {
-		if string(data[len(data)-n:]) == marker[:n] {
-			return n
+// findMarker returns where marker starts in data (found), or, when data
+// holds none, where the proper prefix of marker that data ends with
+// starts (len(data) for none). '<' starts both markers and occurs nowhere
+// else in them, so only the bytes from a '<' on are compared.
+func findMarker(data []byte, marker string) (int, bool) {
+	for from := 0; ; {
+		j := bytes.IndexByte(data[from:], '<')
+		if j < 0 {
+			return len(data), false
 		}
+		j += from
+		rest := data[j:]
+		if len(rest) >= len(marker) {
+			if string(rest[:len(marker)]) == marker {
+				return j, true
+			}
+		} else if string(rest) == marker[:len(rest)] {
+			return j, false
+		}
+		from = j + 1
 	}
-	return 0
 }
