@@ -191,7 +191,7 @@ func TestCatalogScratchLetGo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := p.eng.(*progressiveEngine)
+			e := progressiveOf(t, p.eng)
 			var seen *catalogScratch
 			for _, c := range chunked([]byte(keptVerdictStream), 7) {
 				_, _ = p.Feed(c) // (its invalid components are errors)

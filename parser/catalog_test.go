@@ -172,7 +172,7 @@ func TestPlaceholderVerdictMatchesSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := p.eng.(*progressiveEngine)
+			e := progressiveOf(t, p.eng)
 			e.setFamily(tc.fam)
 			for _, ph := range ids {
 				got := e.placeholderValid("s", ph)

@@ -233,7 +233,7 @@ func TestLargeCompleteMessageScratchDropped(t *testing.T) {
 			if _, err := p.Feed([]byte(b.String())); err != nil {
 				t.Fatal(err)
 			}
-			r := p.eng.(*progressiveEngine).data
+			r := progressiveOf(t, p.eng).data
 			if r == nil {
 				t.Fatal("no data model reader while the block is open")
 			}

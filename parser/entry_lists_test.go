@@ -145,7 +145,7 @@ func checkSameEntries(t *testing.T, g *pathGolden, name string, chunks [][]byte)
 // one has none of these, and its entries are built again as they were,
 // see release_freeze.go; the generic path never freezes).
 func renderEntries(t *testing.T, p *Parser, chunks [][]byte) []string {
-	e := p.eng.(*progressiveEngine)
+	e := progressiveOf(t, p.eng)
 	var out []string
 	for _, c := range chunks {
 		p.Feed(c)

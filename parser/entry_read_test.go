@@ -113,7 +113,7 @@ func TestPlaceholderEncoding(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := eng.(*progressiveEngine)
+			e := progressiveOf(t, eng)
 			e.setFamily(tc.fam)
 			for _, id := range []string{"loading_x", `loading_q"uote\ é <&>`} {
 				want := appendJSON(nil, e.placeholder(id))

@@ -98,7 +98,7 @@ func byteLevelComps(t *testing.T, in []byte, opts ...Option) map[string]bool {
 	if _, err := p.Feed(in[:end]); err != nil {
 		t.Fatal(err)
 	}
-	s := p.eng.(*progressiveEngine).seen["s"]
+	s := progressiveOf(t, p.eng).seen["s"]
 	if s == nil {
 		t.Fatal("no surface s")
 	}

@@ -198,7 +198,7 @@ func TestFamilyUnknownComponentsWait(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := p.eng.(*progressiveEngine)
+			e := progressiveOf(t, p.eng)
 			for i, c := range chunked([]byte(tc.in), 1) {
 				if _, err := p.Feed(c); err != nil {
 					t.Fatal(err)

@@ -81,7 +81,7 @@ func hookedRun(t *testing.T, opts []Option, chunks [][]byte, hook func(e *progre
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := p.eng.(*progressiveEngine)
+	e := progressiveOf(t, p.eng)
 	var b strings.Builder
 	write := func(parts []Part, err error) {
 		for _, pt := range parts {

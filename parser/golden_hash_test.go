@@ -165,10 +165,10 @@ func goldenRun(w io.Writer, mode Mode, listEnds bool, cat *protocol.Catalog, chu
 }
 
 // goldenRunBoth renders a run with listends off, then one with them on.
-func goldenRunBoth(w io.Writer, mode Mode, cat *protocol.Catalog, chunks [][]byte) error {
+func goldenRunBoth(w io.Writer, mode Mode, cat *protocol.Catalog, chunks [][]byte, extra ...Option) error {
 	for _, le := range []bool{false, true} {
 		fmt.Fprintf(w, "listends=%t\n", le)
-		if err := goldenRun(w, mode, le, cat, chunks); err != nil {
+		if err := goldenRun(w, mode, le, cat, chunks, extra...); err != nil {
 			return err
 		}
 	}
@@ -394,14 +394,15 @@ func goldenCheckedDerived(f Framing, n int, le bool, g int) bool {
 }
 
 // goldenCorpusHashes records and checks the hashes of one corpus, rewritten
-// to framing f (named corpus+suffix), in one mode.
-func goldenCorpusHashes(t *testing.T, corpus string, f Framing, suffix string, mode Mode) {
+// to framing f (named corpus+suffix), in one mode, with the extra options
+// given.
+func goldenCorpusHashes(t *testing.T, corpus string, f Framing, suffix string, mode Mode, extra ...Option) {
 	turns := corpusTurns(t, corpus)
 	for i, turn := range turns {
 		turns[i] = goldenFramed(t, f, turn)
 	}
 	corpus += suffix
-	frOpt := WithFraming(f)
+	opts := append([]Option{WithFraming(f)}, extra...)
 	var g goldenTable
 	perTurn := make([]hash.Hash, len(turns))
 	for _, size := range goldenChunks {
@@ -421,7 +422,7 @@ func goldenCorpusHashes(t *testing.T, corpus string, f Framing, suffix string, m
 						perTurn[i] = sha256.New()
 						w = io.MultiWriter(group, perTurn[i])
 					}
-					if err := goldenRun(w, mode, le, nil, chunked(turns[i], size), frOpt); err != nil {
+					if err := goldenRun(w, mode, le, nil, chunked(turns[i], size), opts...); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -443,7 +444,7 @@ func goldenCorpusHashes(t *testing.T, corpus string, f Framing, suffix string, m
 	if *goldenDump != "" {
 		for i, turn := range turns {
 			w, done := dumpTo(t, io.Discard, fmt.Sprintf("%s.%s.turn%03d.txt", corpus, mode, i))
-			if err := goldenRun(w, mode, false, nil, chunked(turn, goldenTurnChunk), frOpt); err != nil {
+			if err := goldenRun(w, mode, false, nil, chunked(turn, goldenTurnChunk), opts...); err != nil {
 				t.Fatal(err)
 			}
 			done()

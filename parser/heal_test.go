@@ -61,7 +61,7 @@ func eachOpenContainer(t *testing.T, in string, visit func(e *progressiveEngine,
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := p.eng.(*progressiveEngine)
+	e := progressiveOf(t, p.eng)
 	visited := 0
 	for i := 0; i < len(in); i++ {
 		if _, err := p.Feed([]byte{in[i]}); err != nil {

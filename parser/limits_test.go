@@ -202,7 +202,7 @@ func TestProgressiveLimits(t *testing.T) {
 					if len(r.msgs) == 0 || !strings.Contains(r.msgs[len(r.msgs)-1], tc.want) {
 						t.Fatalf("chunks of %d: the last message does not contain %s: %v", n, tc.want, r.msgs)
 					}
-					e := p.eng.(*progressiveEngine)
+					e := progressiveOf(t, p.eng)
 					if len(e.held) > e.maxSurfaces || len(e.seen) > e.maxSurfaces+1 {
 						t.Fatalf("chunks of %d: %d surfaces held, %d with state; limit %d", n, len(e.held), len(e.seen), e.maxSurfaces)
 					}
@@ -257,7 +257,7 @@ func TestProgressiveStateStaysBounded(t *testing.T) {
 				if (len(r.limits) > 0) != st.wantLimits {
 					t.Fatalf("limit errors %v", r.limits)
 				}
-				e := p.eng.(*progressiveEngine)
+				e := progressiveOf(t, p.eng)
 				sizes := map[string]int{
 					"held": len(e.held), "seen": len(e.seen), "yieldedStart": len(e.yieldedStart),
 					"rootIDs": len(e.rootIDs), "surfaceVer": len(e.surfaceVer), "pending": len(e.pending),
@@ -341,7 +341,7 @@ func TestDataRecordsStayBounded(t *testing.T) {
 			if len(r.limits)+len(r.other) > 0 {
 				t.Fatalf("errors: %v %v", r.limits, r.other)
 			}
-			checkDataRecords(t, p.eng.(*progressiveEngine), max, 3)
+			checkDataRecords(t, progressiveOf(t, p.eng), max, 3)
 			if mode == ModeDelta {
 				var msgs []json.RawMessage
 				for _, m := range r.msgs {
@@ -390,7 +390,7 @@ func FuzzProgressiveLimits(f *testing.F) {
 				t.Fatal(err)
 			}
 			feedLimited(t, p, string(in), n)
-			e := p.eng.(*progressiveEngine)
+			e := progressiveOf(t, p.eng)
 			for name, size := range map[string]int{
 				"held": len(e.held), "seen": len(e.seen), "yieldedStart": len(e.yieldedStart),
 				"rootIDs": len(e.rootIDs), "surfaceVer": len(e.surfaceVer), "pending": len(e.pending),
@@ -430,7 +430,7 @@ func TestReferencedIDsStayBounded(t *testing.T) {
 			if r := feedLimited(t, p, in.String(), 64); len(r.other)+len(r.limits) > 0 {
 				t.Fatalf("errors %v %v", r.other, r.limits)
 			}
-			s := p.eng.(*progressiveEngine).seen["s"]
+			s := progressiveOf(t, p.eng).seen["s"]
 			if s == nil {
 				t.Fatal("no state for surface s")
 			}

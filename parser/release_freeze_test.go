@@ -53,7 +53,7 @@ func checkThawedAsKept(t *testing.T, mode Mode, chunks [][]byte) (thawed int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ps[i], engs[i] = p, p.eng.(*progressiveEngine)
+		ps[i], engs[i] = p, progressiveOf(t, p.eng)
 	}
 	rel, kept := engs[0], engs[1]
 	kept.keepIdle = true

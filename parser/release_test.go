@@ -109,7 +109,7 @@ func releaseRunEngine(t *testing.T, mode Mode, keep bool, chunks [][]byte) (stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := p.eng.(*progressiveEngine)
+	e := progressiveOf(t, p.eng)
 	e.keepIdle = keep
 	return renderFeeds(p, chunks), e
 }
@@ -165,7 +165,7 @@ func feedEach(t *testing.T, mode Mode, chunks [][]byte, check func(e *progressiv
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := p.eng.(*progressiveEngine)
+	e := progressiveOf(t, p.eng)
 	for _, c := range chunks {
 		if _, err := p.Feed(c); err != nil {
 			t.Fatal(err)
@@ -245,7 +245,7 @@ func TestReleasePrunesAroundWokenComponents(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	s := p.eng.(*progressiveEngine).seen["s"]
+	s := progressiveOf(t, p.eng).seen["s"]
 	if s.wokenN == 0 {
 		t.Fatal("the case no longer has a woken component (a, unreachable)")
 	}

@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"testing"
@@ -18,6 +19,8 @@ func TestMain(m *testing.M) { shareddata.Main(unreadChecked{m}) }
 type unreadChecked struct{ m *testing.M }
 
 func (u unreadChecked) Run() int {
+	flag.Parse()
+	deltaFirstAll = *deltaFirstFlag
 	code := u.m.Run()
 	if n := unreadReads.Load(); n > 0 {
 		fmt.Fprintf(os.Stderr, "FAIL: parser: %d component reads ended compUnread (the component is not recorded): find the stream with unreadReads\n", n)

@@ -106,6 +106,7 @@ type Engine struct {
 	seed maphash.Seed
 
 	cutBack     bool // heal a component cut where a string cannot be cut
+	lines       bool // a block is one message (JSONL)
 	progressive bool // yield snapshots (progressive mode), not changes
 	snapGen     uint32
 	scratch     []byte
@@ -120,12 +121,15 @@ type Options struct {
 	// to its last complete member; the parser keeps its previous heal
 	// instead.
 	CutBack bool
+	// Lines reads each block as one message object (JSONL framing), not a
+	// list of them.
+	Lines bool
 }
 
 // New returns an engine, outside any block.
 func New(o Options) *Engine {
 	return &Engine{compStart: -1, listA: -1, valueA: -1, dataRec: map[string]uint64{}, healLen: -1,
-		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, cutBack: o.CutBack}
+		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, cutBack: o.CutBack, lines: o.Lines}
 }
 
 // reset drops the messages of the last Flush.
@@ -142,6 +146,32 @@ func (k *Engine) Begin() {
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
 	k.expect, k.failed, k.blockMsgs = eListOpen, false, 0
 	k.inStr, k.esc, k.inScalar, k.hexLeft, k.strHigh = false, false, false, 0, false
+	if k.lines {
+		k.open('[') // the line's message read as the list's only one
+		k.expect = eValue
+	}
+}
+
+// Abort drops the open block (its bytes yield nothing more), as when the
+// caller fails it.
+func (k *Engine) Abort() {
+	k.reset()
+	if k.inBlock {
+		k.fail()
+		k.inBlock = false
+	}
+}
+
+// Messages returns the messages yielded since the previous Flush or
+// Messages, without healing (see Flush): what End yields, say.
+func (k *Engine) Messages() [][]byte {
+	k.reset()
+	k.msgs = k.msgs[:0]
+	for i := 0; i < len(k.offs); i += 2 {
+		k.msgs = append(k.msgs, k.out[k.offs[i]:k.offs[i+1]])
+	}
+	k.lent = true
+	return k.msgs
 }
 
 // End ends the block: a block with no message fails; the components whose
@@ -168,10 +198,5 @@ func (k *Engine) Failed() int { return k.errs }
 func (k *Engine) Flush() [][]byte {
 	k.reset()
 	k.endOfChunk()
-	k.msgs = k.msgs[:0]
-	for i := 0; i < len(k.offs); i += 2 {
-		k.msgs = append(k.msgs, k.out[k.offs[i]:k.offs[i+1]])
-	}
-	k.lent = true
-	return k.msgs
+	return k.Messages()
 }

@@ -1,0 +1,68 @@
+package parser
+
+import "github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+
+// deltaFirst runs internal/deltaengine, the engine built for deltas that
+// is to replace the progressive engine (issue 15), behind the engine
+// interface. Only the package's tests select it (config.deltaFirst): it
+// does not yet do what the progressive engine does with a catalog, with
+// the limits, or with the cases deltaengine's doc lists.
+type deltaFirst struct {
+	k *deltaengine.Engine
+	// failed is the number of blocks the engine had failed when the
+	// current one began.
+	failed int
+	off    int64 // the stream offset of the current block's content
+}
+
+func newDeltaFirst(cfg *config) *deltaFirst {
+	return &deltaFirst{k: deltaengine.New(deltaengine.Options{
+		Progressive: cfg.mode == ModeProgressive,
+		Lines:       cfg.framing == FramingJSONL,
+	})}
+}
+
+func (d *deltaFirst) blockStart(*emitter) error {
+	d.failed, d.off = d.k.Failed(), -1
+	d.k.Begin()
+	return nil
+}
+
+func (d *deltaFirst) blockData(seg []byte, off int64, out *emitter) error {
+	if d.off < 0 {
+		d.off = off
+	}
+	d.k.Data(seg)
+	// As the progressive engine does, the open component or data model
+	// message is healed at the end of each segment.
+	d.emit(d.k.Flush(), out)
+	return d.err()
+}
+
+func (d *deltaFirst) blockEnd(out *emitter) error {
+	d.k.End()
+	d.emit(d.k.Messages(), out)
+	return d.err()
+}
+
+func (d *deltaFirst) feedEnd(*emitter) error { return nil }
+
+func (d *deltaFirst) blockFailed(*emitter) { d.k.Abort() }
+
+// err is the error of a block the engine failed (it gives no message of
+// its own yet: the offset is the block content's).
+func (d *deltaFirst) err() error {
+	if d.k.Failed() > d.failed {
+		return &SyntaxError{Offset: max(d.off, 0), Msg: "No valid JSON object found in A2UI block."}
+	}
+	return nil
+}
+
+// emit places the engine's messages in the call's parts, in storage of the
+// output store.
+func (d *deltaFirst) emit(msgs [][]byte, out *emitter) {
+	for _, m := range msgs {
+		b := append(out.store.alloc(len(m)), m...)
+		out.message(out.store.keep(b))
+	}
+}
