@@ -13,6 +13,9 @@ type deltaFirst struct {
 	// current one began.
 	failed int
 	off    int64 // the stream offset of the current block's content
+	// ended: a block ended in this call; its end lets go of the output
+	// block (as the progressive engine's releaseIdle does).
+	ended, inBlock bool
 }
 
 func newDeltaFirst(cfg *config) *deltaFirst {
@@ -23,7 +26,7 @@ func newDeltaFirst(cfg *config) *deltaFirst {
 }
 
 func (d *deltaFirst) blockStart(*emitter) error {
-	d.failed, d.off = d.k.Failed(), -1
+	d.failed, d.off, d.inBlock = d.k.Failed(), -1, true
 	d.k.Begin()
 	return nil
 }
@@ -42,12 +45,24 @@ func (d *deltaFirst) blockData(seg []byte, off int64, out *emitter) error {
 func (d *deltaFirst) blockEnd(out *emitter) error {
 	d.k.End()
 	d.emit(d.k.Messages(), out)
+	d.ended, d.inBlock = true, false
 	return d.err()
 }
 
-func (d *deltaFirst) feedEnd(*emitter) error { return nil }
+// feedEnd lets go of the output block at the end of a call in which a
+// block ended and no other began: an idle stream holds none.
+func (d *deltaFirst) feedEnd(out *emitter) error {
+	if d.ended && !d.inBlock {
+		out.store.release()
+	}
+	d.ended = false
+	return nil
+}
 
-func (d *deltaFirst) blockFailed(*emitter) { d.k.Abort() }
+func (d *deltaFirst) blockFailed(*emitter) {
+	d.k.Abort()
+	d.ended, d.inBlock = true, false
+}
 
 // err is the error of a block the engine failed (it gives no message of
 // its own yet: the offset is the block content's).

@@ -36,12 +36,18 @@ type entry struct {
 	// woke: how many of them arrived since (see wake).
 	missing, woke int32
 	deferred      bool // in engine.deferred
-	// Progressive mode: its form last yielded, the entries whose
-	// placeholders it names, and the snapshot that last wrote its own
-	// placeholder (see snapshot).
-	form    []byte
-	phs     []*entry
+	// Progressive mode: its form last yielded (nil until then), and the
+	// snapshot that last wrote its own placeholder (see snapshot).
+	snap    *snapForm
 	snapGen uint32
+}
+
+// snapForm is what progressive mode keeps of a component it yielded: its
+// form, and the entries whose placeholders the form names.
+type snapForm struct {
+	form    []byte
+	formOwn bool // form is its own, not the entry's src
+	phs     []*entry
 }
 
 type surface struct {
@@ -58,6 +64,7 @@ type surface struct {
 type Engine struct {
 	inBlock bool
 	lent    bool // the messages of the last Flush are out: reset out first
+	idle    bool // a block ended: Messages lets go of the output
 
 	buf                         []byte // the block, without whitespace outside strings
 	stack                       []frame
@@ -97,6 +104,7 @@ type Engine struct {
 	queue, rest, ents, phs, walk, deferred []*entry
 	slab                                   []entry
 	wslab                                  []*entry
+	slabN, wslabN                          int // the sizes of the last slabs
 	tail, canon                            []byte
 	cw                                     canonWriter
 
@@ -139,6 +147,16 @@ func (k *Engine) reset() {
 	}
 }
 
+// letGo drops the scratch a block grew (its buffer, the scanner's and
+// writers' lists), so that a stream between blocks holds little more than
+// its surfaces (see Messages for the output).
+func (k *Engine) letGo() {
+	k.buf, k.stack, k.slots, k.hslots, k.dents = nil, nil, nil, nil, nil
+	k.tail, k.canon, k.scratch, k.cw.ms = nil, nil, nil, nil
+	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred = nil, nil, nil, nil, nil, nil
+	k.dataRec = map[string]uint64{}
+}
+
 // Begin starts a block.
 func (k *Engine) Begin() {
 	k.reset()
@@ -171,7 +189,13 @@ func (k *Engine) Messages() [][]byte {
 		k.msgs = append(k.msgs, k.out[k.offs[i]:k.offs[i+1]])
 	}
 	k.lent = true
-	return k.msgs
+	msgs := k.msgs
+	if k.idle {
+		// Between blocks the output is the caller's to keep alive: the
+		// engine holds none of it.
+		k.idle, k.out, k.offs, k.msgs = false, nil, nil, nil
+	}
+	return msgs
 }
 
 // End ends the block: a block with no message fails; the components whose
@@ -184,8 +208,9 @@ func (k *Engine) End() {
 	if !k.failed && k.blockMsgs == 0 {
 		k.fail() // no message
 	}
-	k.inBlock = false
+	k.inBlock, k.idle = false, true
 	k.blockEnd()
+	k.letGo()
 }
 
 // Failed returns the number of blocks that failed so far.

@@ -4,7 +4,7 @@ import "bytes"
 
 // component takes the open component, healed at end of buf (or complete),
 // if it has an id and a type, into the entry of its id (one map lookup).
-func (k *Engine) component(end int, str bool) {
+func (k *Engine) component(end int, str, complete bool) {
 	cs, s := k.compStart, k.cur
 	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || s == nil {
 		return
@@ -51,10 +51,21 @@ func (k *Engine) component(end int, str bool) {
 	}
 	if ent.arrived && len(ent.src) == len(body)+len(tail) &&
 		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
-		return // unchanged
+		// Unchanged; complete, it keeps its bytes without spare room.
+		if complete && cap(ent.src) != len(ent.src) {
+			ent.src = append(make([]byte, 0, len(ent.src)), ent.src...)
+			if sn := ent.snap; sn != nil && !sn.formOwn && sn.form != nil {
+				sn.form = ent.src // (it was the same bytes)
+			}
+		}
+		return
 	}
-	if cap(ent.src) == 0 {
-		ent.src = make([]byte, 0, max(128, 2*(len(body)+len(tail))))
+	if n := len(body) + len(tail); complete && cap(ent.src) != n {
+		// A complete component changes no more (until a later message
+		// sends it again): its bytes take no spare room.
+		ent.src = make([]byte, 0, n)
+	} else if cap(ent.src) < n {
+		ent.src = make([]byte, 0, max(128, 2*n))
 	}
 	src := append(ent.src[:0], body...)
 	ent.src = append(src, tail...)
@@ -97,7 +108,8 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 		case kid.arrived, len(kid.waiters) > 0 && kid.waiters[len(kid.waiters)-1] == ent:
 		case kid.waiters == nil: // a slice of one from a slab
 			if len(k.wslab) == 0 {
-				k.wslab = make([]*entry, 256)
+				k.wslabN = min(max(2*k.wslabN, 16), 256)
+				k.wslab = make([]*entry, k.wslabN)
 			}
 			kid.waiters, k.wslab = append(k.wslab[:0:1], ent), k.wslab[1:]
 		default:
@@ -125,7 +137,10 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 // newEntry adds id to s, its entry taken from a slab.
 func (k *Engine) newEntry(s *surface, id []byte) *entry {
 	if len(k.slab) == 0 {
-		k.slab = make([]entry, 64)
+		// Slabs of 8 entries, then of 16: a stream holds at most 15
+		// spare entries.
+		k.slabN = min(max(2*k.slabN, 8), 16)
+		k.slab = make([]entry, k.slabN)
 	}
 	e := &k.slab[0]
 	k.slab, e.id, e.s = k.slab[1:], string(id), s

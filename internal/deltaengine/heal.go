@@ -77,7 +77,7 @@ func (k *Engine) endOfChunk() {
 			// Cut inside the component, the parser leaves it as it was
 			// (-cutback: heal it back to its last complete member).
 			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && (!cut || k.cutBack) {
-				k.component(end, str)
+				k.component(end, str, false)
 			}
 		case k.msgKind == kData && k.cur != nil:
 			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {

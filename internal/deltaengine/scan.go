@@ -248,7 +248,7 @@ func (k *Engine) close() {
 		k.listA = -1
 	}
 	if d == 4 && k.compStart >= 0 { // a component completed
-		k.component(len(k.buf), false)
+		k.component(len(k.buf), false, true)
 		k.compStart = -1
 	} else if d == 1 {
 		k.messageEnd()

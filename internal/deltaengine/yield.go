@@ -102,13 +102,17 @@ func (k *Engine) snapshot(s *surface) {
 		if e.queued = false; !e.reach || !e.arrived {
 			continue
 		}
+		if e.snap == nil {
+			e.snap = &snapForm{}
+		}
+		sn := e.snap
 		f, prev := k.scratch[:0], int32(0)
-		e.phs, e.missing, e.woke, e.deferred = e.phs[:0], 0, 0, false
+		sn.phs, e.missing, e.woke, e.deferred = sn.phs[:0], 0, 0, false
 		for _, r := range e.refs {
 			if kid := r.kid; !kid.arrived {
 				f = append(f, e.src[prev:r.a]...)
 				f = append(f, "loading_"...)
-				prev, e.missing, e.phs = r.a, e.missing+1, append(e.phs, kid)
+				prev, e.missing, sn.phs = r.a, e.missing+1, append(sn.phs, kid)
 				if !kid.phYielded {
 					kid.phYielded, changed = true, true
 				}
@@ -116,7 +120,18 @@ func (k *Engine) snapshot(s *surface) {
 		}
 		f = append(f, e.src[prev:]...)
 		if h := maphash.Bytes(k.seed, f); h != e.hash {
-			e.hash, e.form, changed = h, append(e.form[:0], f...), true
+			e.hash, changed = h, true
+			switch {
+			case len(sn.phs) == 0:
+				// Its form is its bytes: shared, not copied (a change to
+				// them queues the entry, which sets its form again
+				// before a snapshot writes it).
+				sn.form, sn.formOwn, sn.phs = e.src, false, nil
+			case sn.formOwn:
+				sn.form = append(sn.form[:0], f...)
+			default:
+				sn.form, sn.formOwn = append([]byte(nil), f...), true
+			}
 		}
 		k.scratch = f
 	}
@@ -135,14 +150,14 @@ func (k *Engine) snapshot(s *surface) {
 			if len(out) > first {
 				out = append(out, ',')
 			}
-			out = append(out, e.form...)
+			out = append(out, e.snap.form...)
 		}
 	}
 	for _, e := range s.reach {
 		if !e.arrived {
 			continue
 		}
-		for _, p := range e.phs {
+		for _, p := range e.snap.phs {
 			if p.snapGen != k.snapGen {
 				p.snapGen = k.snapGen
 				out = k.placeholder(append(out, ','), p)
