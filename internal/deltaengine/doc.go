@@ -21,8 +21,8 @@
 // surface begins, deleteSurface, cycles and other cases the streaming
 // conformance suite exercises (bench/cmd/deltaproto -suite measures how
 // many of its cases it agrees on; go test ./parser -deltafirst, how many
-// of the parser's tests pass on it), and it holds more memory between
-// blocks than the parser's engine. Framing is the caller's: Begin, Data
+// of the parser's tests pass on it), and a stream on it holds a little
+// more memory between blocks than on the parser's engine (bench/README.md). Framing is the caller's: Begin, Data
 // and End take a block's content, its markers removed (Options.Lines: a
 // JSONL line); Flush ends a chunk; Messages takes what End yielded; Abort
 // drops a block its caller failed.
