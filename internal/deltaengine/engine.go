@@ -1,6 +1,9 @@
 package deltaengine
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"sync"
+)
 
 // frame is an open container; keyA:keyB is (in buf) the key of the object
 // member being read, and key its class.
@@ -151,15 +154,32 @@ func (k *Engine) reset() {
 // writers' lists), so that a stream between blocks holds little more than
 // its surfaces (see Messages for the output).
 func (k *Engine) letGo() {
+	if cap(k.buf) <= maxPooledBuf {
+		b := k.buf[:0] // (its own header: the field is cleared below)
+		bufs.Put(&b)
+	}
 	k.buf, k.stack, k.slots, k.hslots, k.dents = nil, nil, nil, nil, nil
 	k.tail, k.canon, k.scratch, k.cw.ms = nil, nil, nil, nil
 	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred = nil, nil, nil, nil, nil, nil
 	k.dataRec = map[string]uint64{}
 }
 
+// bufs holds the block buffers of streams between blocks (*[]byte), for
+// the next block of any stream: a stream holds none while it idles, and a
+// block does not grow one anew.
+var bufs sync.Pool
+
+// maxPooledBuf bounds the buffers bufs keeps: a larger block's goes.
+const maxPooledBuf = 64 << 10
+
 // Begin starts a block.
 func (k *Engine) Begin() {
 	k.reset()
+	if k.buf == nil {
+		if b, _ := bufs.Get().(*[]byte); b != nil {
+			k.buf = *b
+		}
+	}
 	k.inBlock = true
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
 	k.expect, k.failed, k.blockMsgs = eListOpen, false, 0
