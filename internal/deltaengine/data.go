@@ -29,7 +29,7 @@ func (k *Engine) dataEntries(end int, numEnd, complete bool) {
 		va := j + 1
 		ve := valueEnd(buf, va)
 		if ve < 0 {
-			if numEnd && va < len(buf) && (buf[va] == '-' || buf[va] >= '0' && buf[va] <= '9') && buf[len(buf)-1] >= '0' && buf[len(buf)-1] <= '9' {
+			if numEnd && va < len(buf) && wholeNumber(buf[va:]) {
 				ents = append(ents, dataEntry{ka, j, va, len(buf)})
 			}
 			break

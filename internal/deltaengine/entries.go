@@ -13,7 +13,7 @@ func (k *Engine) component(end int, str, complete bool) {
 	if ent == nil {
 		ent = k.newEntry(s, k.buf[k.idA:k.idB])
 	}
-	inList := end == len(k.buf) && k.listA >= 0
+	inList := end == len(k.buf) && k.listA >= 0 && len(k.stack) == k.listD+1 // (read in the list itself, not in an item)
 	if inList {
 		// An open children list: a partial id is dropped (the list ends
 		// after its last complete id); with no complete id the list is

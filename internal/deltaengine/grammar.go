@@ -48,3 +48,19 @@ func (k *Engine) fail() {
 	k.compStart, k.listA, k.valueA, k.msgKind, k.cur = -1, -1, -1, 0, nil
 	k.expect = eBlockDone
 }
+
+// wholeNumber reports whether t, a scalar the chunk cut, is a whole
+// number so far (one that may go on).
+func wholeNumber(t []byte) bool {
+	n, st := jsonwire.ScanNumber(t, 0, jsonwire.NumStart)
+	return n == len(t) && st.Complete()
+}
+
+// scalarPrefix reports whether t can begin a number or a literal.
+func scalarPrefix(t []byte) bool {
+	if n, _ := jsonwire.ScanNumber(t, 0, jsonwire.NumStart); n == len(t) {
+		return true
+	}
+	lit := jsonwire.Literal(t[0])
+	return len(t) <= len(lit) && lit[:len(t)] == string(t)
+}

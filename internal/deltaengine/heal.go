@@ -33,7 +33,7 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 		return n, true, false
 	case k.pending != 0:
 	case k.inScalar:
-		if t := k.buf[k.strStart:]; t[len(t)-1] >= '0' && t[len(t)-1] <= '9' || jsonwire.LiteralLen(t, 0) == len(t) {
+		if t := k.buf[k.strStart:]; wholeNumber(t) || jsonwire.LiteralLen(t, 0) == len(t) {
 			return n, false, false
 		}
 	case k.buf[n-1] == ',':
@@ -69,6 +69,12 @@ func (k *Engine) grown(sniffed *int, start, spaces int) bool {
 }
 
 func (k *Engine) endOfChunk() {
+	if k.inScalar && !k.failed && !scalarPrefix(k.buf[k.strStart:]) {
+		// The grammar checks a scalar when it ends; one that cannot be the
+		// start of a number or literal fails now, as the parser's
+		// byte-by-byte grammar does, before a heal could yield it.
+		k.fail()
+	}
 	if k.inBlock && len(k.stack) >= 2 && len(k.buf) != k.healLen {
 		k.healLen = len(k.buf)
 		end, str, cut := k.healEnd()
