@@ -3,8 +3,8 @@
 // mode yields, or, with Options.Progressive, what its progressive mode
 // yields, as a writer that folds the same changes into snapshots. On both
 // corpora its output is the parser's byte for byte, call by call, at every
-// chunk size tested (bench/cmd/deltaproto's TestSameAsParser), at 1.6 to
-// 2.4 times the parser's speed (bench/README.md).
+// chunk size tested (bench/cmd/deltaproto's TestSameAsParser), at 1.5 to
+// 2.2 times the parser's speed (bench/README.md).
 //
 // It reads each block once: a scanner keeps the block without the spaces
 // outside strings and checks its grammar (grammar.go); per surface, an
