@@ -6,7 +6,7 @@ import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 const (
 	eListOpen     uint8 = iota // in a block, before its list's '['
 	eKeyOrClose                // after '{'
-	eValueOrClose              // after '[' (eKeyOrClose + ']' - '}')
+	eValueOrClose              // after '['
 	eKey                       // after ',' in an object
 	eValue                     // after ':', or ',' in an array
 	eColon                     // after a key
@@ -32,13 +32,13 @@ func (k *Engine) scalarEnd() {
 	if jsonwire.LiteralLen(t, 0) == len(t) && len(t) > 0 {
 		return
 	}
-	if n, st := jsonwire.ScanNumber(t, 0, jsonwire.NumStart); n != len(t) || !st.Complete() {
+	if !wholeNumber(t) {
 		k.fail()
 	}
 }
 
 // fail fails the block: what it yielded stands, the rest of it, up to its
-// closing tag, is skipped.
+// end, is skipped.
 func (k *Engine) fail() {
 	if !k.failed {
 		k.failed = true

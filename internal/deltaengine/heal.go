@@ -68,6 +68,8 @@ func (k *Engine) grown(sniffed *int, start, spaces int) bool {
 	return true
 }
 
+// endOfChunk heals the open component or data model message, when the
+// block grew since the last heal, and yields what changed (flush).
 func (k *Engine) endOfChunk() {
 	if k.inScalar && !k.failed && !scalarPrefix(k.buf[k.strStart:]) {
 		// The grammar checks a scalar when it ends; one that cannot be the

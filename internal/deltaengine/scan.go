@@ -38,7 +38,7 @@ func cuttable(key []byte) bool {
 }
 
 // Data reads the next bytes of the open block's content (its markers
-// removed). The bytes are not kept: the caller may reuse seg.
+// removed). The bytes are not kept: the caller may reuse chunk.
 func (k *Engine) Data(chunk []byte) {
 	k.reset()
 	if !k.inBlock || k.failed {
