@@ -3,6 +3,8 @@ package deltaengine
 import (
 	"bytes"
 	"slices"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // canonWriter writes compact JSON with the members of every object sorted
@@ -80,4 +82,21 @@ func stringEnd(src []byte, i int) int {
 			return j + 1
 		}
 	}
+}
+
+// emptyObjects returns how many empty objects ({}) b, compact JSON, holds
+// outside its strings, and the offset of the last one (-1: none).
+func emptyObjects(b []byte) (n, last int) {
+	last = -1
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			i = jsonwire.StringEnd(b, i+1)
+		case '{':
+			if i+1 < len(b) && b[i+1] == '}' {
+				n, last = n+1, i
+			}
+		}
+	}
+	return n, last
 }

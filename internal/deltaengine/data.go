@@ -212,16 +212,21 @@ func (k *Engine) data08(end int, str bool) {
 	k.out, _ = k.cw.canonical(k.out, k.scratch, 0)
 	// A last entry that is empty or has its key only is not one yet;
 	// with no entry, the message waits.
+	// (An object's '{' followed by `"key":` cannot be inside a string,
+	// where a quote is escaped; an empty object can: emptyObjects skips
+	// strings.)
 	msg := k.out[start:]
-	if i := bytes.LastIndex(msg, []byte(`{}]`)); i >= 0 {
+	empties, e := emptyObjects(msg)
+	if e >= 0 && msg[e+2] == ']' {
+		i := e
 		if msg[i-1] == ',' {
 			i--
 		}
-		n := copy(msg[i:], msg[bytes.LastIndex(msg, []byte(`{}]`))+2:])
+		n := copy(msg[i:], msg[e+2:])
 		k.out = k.out[:start+i+n]
-		msg = k.out[start:]
+		msg, empties = k.out[start:], empties-1
 	}
-	if bytes.Contains(msg, []byte("{}")) {
+	if empties > 0 {
 		k.out = k.out[:start] // an empty object: not yet
 		return
 	}

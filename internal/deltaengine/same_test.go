@@ -31,6 +31,10 @@ var sameCases = []struct{ name, block string }{
 	{"v0.9 more than 16 children", manyChildren(20)},
 	{"v0.8 components", `[{"beginRendering":{"surfaceId":"s","root":"top"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"top","component":{"Column":{"children":{"explicitList":["x","y"]}}}},{"id":"x","component":{"Text":{"text":{"literalString":"Hello"}}}},{"id":"y","component":{"Card":{"child":"x"}}}]}}]`},
 	{"v0.8 data model", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"name","valueString":"Ada Lovelace"},{"key":"n","valueNumber":42}]}}]`},
+	// Braces in strings are no empty object (an empty object in a healed
+	// form keeps it back).
+	{"v0.9 braces in a text", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"use {} or {}] here"}]}}]`},
+	{"v0.8 braces in a value", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","valueString":"x{}]"},{"key":"b","valueString":"y {} z"}]}}]`},
 }
 
 // TestSameAsParserEverySplit holds the engine to the parser, call by call
