@@ -4,19 +4,9 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
-)
 
-// cuttableKey reports whether key is one whose string values may be closed
-// early ("healed") when a stream cuts them: prose-like values where a
-// prefix is still meaningful. Ids, paths, surface ids and URLs are never
-// cut. (A switch: it runs for every object key the scanner reads.)
-func cuttableKey(key []byte) bool {
-	switch string(key) {
-	case "literalString", "valueString", "label", "hint", "caption", "altText", "text":
-		return true
-	}
-	return false
-}
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+)
 
 // urlKeyHints mark a data-model entry key whose valueString is a link: such
 // a value is never cut, since a partial URL breaks an image or a link.
@@ -167,7 +157,7 @@ func mayCutString(f []byte, quote int) bool {
 	if !ok {
 		return true
 	}
-	if !cuttableKey(key) {
+	if !deltaengine.CuttableKey(key) {
 		return false
 	}
 	if string(key) != "valueString" {

@@ -1,6 +1,9 @@
 package parser
 
-import "github.com/a2ui-stream/a2ui-stream/protocol"
+import (
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
 
 // What the progressive scan learns from the keys and string values it
 // reads: the message kinds and data model tokens in the buffered message,
@@ -154,7 +157,7 @@ func (e *progressiveEngine) keyFound() {
 	key := s.buf[s.lastStrA:s.lastStrB]
 	cls, fl := classifyKey(key)
 	s.valKey = cls
-	s.valKeyCut = cuttableKey(key)
+	s.valKeyCut = deltaengine.CuttableKey(key)
 	if fl == 0 {
 		return
 	}

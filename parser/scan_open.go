@@ -377,7 +377,7 @@ func (e *progressiveEngine) mayCutOpen(f []byte, start int) bool {
 		}
 		key := s.buf[s.lastStrA:s.lastStrB]
 		if len(key) > 0 && bytes.IndexByte(key, '"') < 0 && string(key) != "valueString" {
-			return s.valKeyCut // (cuttableKey(key))
+			return s.valKeyCut // (deltaengine.CuttableKey(key))
 		}
 	}
 	return mayCutString(f, s.strStart-start)

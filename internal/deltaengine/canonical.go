@@ -25,7 +25,7 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 		base, j := len(w.ms), i+1
 		for src[j] != '}' {
 			k := j
-			j = stringEnd(src, j)
+			j = jsonwire.StringEnd(src, j+1) + 1
 			v := j + 1 // after the colon
 			e := valueEnd(src, v)
 			w.ms = append(w.ms, member{k, v, e})
@@ -62,7 +62,7 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 		}
 		return append(dst, ']'), j + 1
 	case '"':
-		e := stringEnd(src, i)
+		e := jsonwire.StringEnd(src, i+1) + 1
 		return append(dst, src[i:e]...), e
 	}
 	e := i
@@ -70,18 +70,6 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 		e++
 	}
 	return append(dst, src[i:e]...), e
-}
-
-// stringEnd is the end of the string at src[i].
-func stringEnd(src []byte, i int) int {
-	for j := i + 1; ; j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
 }
 
 // emptyObjects returns how many empty objects ({}) b, compact JSON, holds

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // dataEntry is a member of the open data model message's value object:
@@ -23,7 +25,7 @@ func (k *Engine) dataEntries(end int, numEnd, complete bool) {
 	ents, buf := k.dents[:0], k.buf[:end]
 	for j := k.valueA + 1; j < len(buf) && buf[j] == '"'; {
 		ka := j
-		if j = stringEndIn(buf, j); j < 0 || j >= len(buf) || buf[j] != ':' {
+		if j = jsonwire.StringEnd(buf, j+1) + 1; j >= len(buf) || buf[j] != ':' {
 			break
 		}
 		va := j + 1
@@ -156,20 +158,6 @@ func (k *Engine) dataTail(out []byte, c byte) []byte {
 	return append(out, `"}`...)
 }
 
-// stringEndIn is the end of the string at src[i], or -1 when src ends in
-// it.
-func stringEndIn(src []byte, i int) int {
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return -1
-}
-
 // valueEnd is the end of the complete value at src[i] of compact JSON, or
 // -1 when src ends in it (a number or literal ends only at what follows
 // it).
@@ -178,13 +166,12 @@ func valueEnd(src []byte, i int) int {
 	for j := i; j < len(src); j++ {
 		switch c := src[j]; c {
 		case '"':
-			if j = stringEndIn(src, j); j < 0 {
+			if j = jsonwire.StringEnd(src, j+1); j == len(src) {
 				return -1
 			}
 			if depth == 0 {
-				return j
+				return j + 1
 			}
-			j--
 		case '{', '[':
 			depth++
 		case '}', ']':
@@ -231,7 +218,7 @@ func (k *Engine) data08(end int, str bool) {
 		return
 	}
 	if i := bytes.LastIndex(msg, []byte(`{"key":`)); i >= 0 {
-		if e := stringEndIn(msg, i+len(`{"key":`)); e > 0 && e+1 < len(msg) && msg[e] == '}' && msg[e+1] == ']' {
+		if e := jsonwire.StringEnd(msg, i+len(`{"key":`)+1) + 1; e+1 < len(msg) && msg[e] == '}' && msg[e+1] == ']' {
 			if msg[i-1] == ',' {
 				i--
 			}

@@ -16,7 +16,7 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 	n := len(k.buf)
 	switch top := &k.stack[len(k.stack)-1]; {
 	case k.inStr:
-		if k.isKey || k.esc || top.open == '{' && !cuttable(k.buf[top.keyA:top.keyB]) {
+		if k.isKey || k.esc || top.open == '{' && !CuttableKey(k.buf[top.keyA:top.keyB]) {
 			break
 		}
 		for r := n - 1; r > k.strStart && k.buf[r] >= utf8.RuneSelf; r-- {

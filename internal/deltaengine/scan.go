@@ -27,9 +27,12 @@ func classify(key []byte) uint8 {
 	return 0
 }
 
-// cuttable reports whether a string under key may be closed early, as the
-// parser's cuttableKey.
-func cuttable(key []byte) bool {
+// CuttableKey reports whether key is one whose string values may be closed
+// early ("healed") when a stream cuts them: prose-like values where a
+// prefix is still meaningful. Ids, paths, surface ids and URLs are never
+// cut. (A switch: it runs for every object key a scanner reads.) The
+// parser's progressive engine heals by the same table.
+func CuttableKey(key []byte) bool {
 	switch string(key) {
 	case "literalString", "valueString", "label", "hint", "caption", "altText", "text":
 		return true
