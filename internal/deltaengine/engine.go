@@ -105,6 +105,7 @@ type Engine struct {
 
 	surfaces                               map[string]*surface
 	queue, rest, ents, phs, walk, deferred []*entry
+	kids                                   []*entry // a form's children not arrived (see changes)
 	slab                                   []entry
 	wslab                                  []*entry
 	slabN, wslabN                          int // the sizes of the last slabs
@@ -116,7 +117,6 @@ type Engine struct {
 	msgs [][]byte
 	seed maphash.Seed
 
-	cutBack     bool // heal a component cut where a string cannot be cut
 	lines       bool // a block is one message (JSONL)
 	progressive bool // yield snapshots (progressive mode), not changes
 	snapGen     uint32
@@ -128,10 +128,6 @@ type Options struct {
 	// Progressive yields snapshots, as the parser's progressive mode, not
 	// changes (delta mode).
 	Progressive bool
-	// CutBack heals a component cut in a string that cannot be cut back
-	// to its last complete member; the parser keeps its previous heal
-	// instead.
-	CutBack bool
 	// Lines reads each block as one message object (JSONL framing), not a
 	// list of them.
 	Lines bool
@@ -140,7 +136,7 @@ type Options struct {
 // New returns an engine, outside any block.
 func New(o Options) *Engine {
 	return &Engine{compStart: -1, listA: -1, valueA: -1, dataRec: map[string]uint64{}, healLen: -1,
-		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, cutBack: o.CutBack, lines: o.Lines}
+		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines}
 }
 
 // reset drops the messages of the last Flush.
@@ -160,7 +156,7 @@ func (k *Engine) letGo() {
 	}
 	k.buf, k.stack, k.slots, k.hslots, k.dents = nil, nil, nil, nil, nil
 	k.tail, k.canon, k.scratch, k.cw.ms = nil, nil, nil, nil
-	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred = nil, nil, nil, nil, nil, nil
+	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids = nil, nil, nil, nil, nil, nil, nil
 	k.dataRec = map[string]uint64{}
 }
 

@@ -82,9 +82,8 @@ func (k *Engine) endOfChunk() {
 		end, str, cut := k.healEnd()
 		switch {
 		case k.compStart >= 0:
-			// Cut inside the component, the parser leaves it as it was
-			// (-cutback: heal it back to its last complete member).
-			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && (!cut || k.cutBack) {
+			// Cut inside the component, the parser leaves it as it was.
+			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !cut {
 				k.component(end, str, false)
 			}
 		case k.msgKind == kData && k.cur != nil:

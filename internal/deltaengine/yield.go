@@ -48,26 +48,17 @@ func (k *Engine) changes(s *surface) {
 	start := len(out)
 	out = k.openMessage(out)
 	first := len(out)
+	kids := k.kids
 	for _, e := range ents {
 		at := len(out)
 		if at > first {
 			out = append(out, ',')
 		}
-		from, prev := len(out), int32(0)
-		for _, r := range e.refs {
-			if kid := r.kid; !kid.arrived {
-				out = append(out, e.src[prev:r.a]...)
-				out = append(out, "loading_"...)
-				if prev = r.a; !kid.phYielded {
-					kid.phYielded, phs = true, append(phs, kid)
-				}
-			}
-		}
-		out = append(out, e.src[prev:]...)
-		e.missing, e.woke, e.deferred = 0, 0, false
-		for _, r := range e.refs {
-			if !r.kid.arrived {
-				e.missing++
+		from := len(out)
+		out, kids = k.form(out, e, kids[:0])
+		for _, kid := range kids {
+			if !kid.phYielded {
+				kid.phYielded, phs = true, append(phs, kid)
 			}
 		}
 		if h := maphash.Bytes(k.seed, out[from:]); h != e.hash {
@@ -89,7 +80,25 @@ func (k *Engine) changes(s *surface) {
 		out = k.closeMessage(out, s)
 		k.offs = append(k.offs, start, len(out))
 	}
-	k.ents, k.phs, k.out = ents[:0], phs[:0], out
+	clear(kids)
+	k.ents, k.phs, k.kids, k.out = ents[:0], phs[:0], kids[:0], out
+}
+
+// form appends to dst e's form as the parser writes it: its bytes, each
+// child that has not arrived named by its placeholder (loading_<id>). It
+// appends those children to kids, and notes their number (e.missing) for
+// wake.
+func (k *Engine) form(dst []byte, e *entry, kids []*entry) ([]byte, []*entry) {
+	prev := int32(0)
+	e.missing, e.woke, e.deferred = 0, 0, false
+	for _, r := range e.refs {
+		if kid := r.kid; !kid.arrived {
+			dst = append(dst, e.src[prev:r.a]...)
+			dst = append(dst, "loading_"...)
+			prev, e.missing, kids = r.a, e.missing+1, append(kids, kid)
+		}
+	}
+	return append(dst, e.src[prev:]...), kids
 }
 
 // snapshot is flush in progressive mode: when a reachable component's form
@@ -106,19 +115,13 @@ func (k *Engine) snapshot(s *surface) {
 			e.snap = &snapForm{}
 		}
 		sn := e.snap
-		f, prev := k.scratch[:0], int32(0)
-		sn.phs, e.missing, e.woke, e.deferred = sn.phs[:0], 0, 0, false
-		for _, r := range e.refs {
-			if kid := r.kid; !kid.arrived {
-				f = append(f, e.src[prev:r.a]...)
-				f = append(f, "loading_"...)
-				prev, e.missing, sn.phs = r.a, e.missing+1, append(sn.phs, kid)
-				if !kid.phYielded {
-					kid.phYielded, changed = true, true
-				}
+		var f []byte
+		f, sn.phs = k.form(k.scratch[:0], e, sn.phs[:0])
+		for _, kid := range sn.phs {
+			if !kid.phYielded {
+				kid.phYielded, changed = true, true
 			}
 		}
-		f = append(f, e.src[prev:]...)
 		if h := maphash.Bytes(k.seed, f); h != e.hash {
 			e.hash, changed = h, true
 			switch {

@@ -23,7 +23,7 @@
 // bytes, and counts the cases that agree (how much of what the suite
 // exercises the engine does).
 //
-// usage: deltaproto [-check | -same | -suite] [-progressive] [-cutback] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
+// usage: deltaproto [-check | -same | -suite] [-progressive] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
 package main
 
 import (
@@ -47,16 +47,15 @@ func main() {
 	sameRun := flag.Bool("same", false, "run once beside the parser in the same mode and compare the yields of each call")
 	progressive := flag.Bool("progressive", false, "yield snapshots, as the parser's progressive mode, not changes")
 	suiteRun := flag.Bool("suite", false, "FILE is a streaming conformance suite: compare with the parser on each case's input")
-	cutBack := flag.Bool("cutback", false, "heal a component cut in an uncuttable string back to its last complete member")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
 	flag.Parse()
 	data, err := os.ReadFile(flag.Arg(0))
 	if *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same | -suite] [-progressive] [-cutback] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
+		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same | -suite] [-progressive] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
 		os.Exit(2)
 	}
 	if *checkRun {
-		os.Exit(check(data, *chunk, *cutBack))
+		os.Exit(check(data, *chunk))
 	}
 	if *suiteRun {
 		r, err := compareSuite(data, *progressive)
@@ -101,7 +100,7 @@ func main() {
 	var t *tags
 	var yields, outBytes int
 	rate := bench.MedianMBps(len(data), *rounds, func() {
-		t, yields, outBytes = newTags(deltaengine.Options{Progressive: *progressive, CutBack: *cutBack}), 0, 0
+		t, yields, outBytes = newTags(deltaengine.Options{Progressive: *progressive}), 0, 0
 		for i := 0; i < len(data); i += *chunk {
 			for _, p := range t.feed(data[i:min(i+*chunk, len(data))]) {
 				for _, m := range p.msgs {
@@ -177,8 +176,8 @@ func reachable(comps map[string]map[string]any) map[string]bool {
 // check runs the engine once, prints what it yielded and compares the
 // state its yields leave with that of the file's messages. It returns the
 // exit status.
-func check(data []byte, chunk int, cutBack bool) int {
-	t := newTags(deltaengine.Options{CutBack: cutBack})
+func check(data []byte, chunk int) int {
+	t := newTags(deltaengine.Options{})
 	got := &state{map[string]map[string]map[string]any{}, map[string]any{}}
 	invalid, create, update, model, comps, phs, yields, outBytes := 0, 0, 0, 0, 0, 0, 0, 0
 	for i := 0; i < len(data); i += chunk {
