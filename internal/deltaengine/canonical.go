@@ -10,7 +10,25 @@ import (
 // canonWriter writes compact JSON with the members of every object sorted
 // by key, as the parser encodes a message it rebuilt. Its member list is
 // reused from call to call (each object sorts its own segment of it).
-type canonWriter struct{ ms []member }
+type canonWriter struct {
+	ms  []member
+	str []byte // a string's decoding
+}
+
+// hasLineSep reports whether b holds U+2028 or U+2029, which the parser
+// writes escaped.
+func hasLineSep(b []byte) bool {
+	for {
+		i := bytes.IndexByte(b, 0xe2)
+		if i < 0 || i+2 >= len(b) {
+			return false
+		}
+		if b[i+1] == 0x80 && (b[i+2] == 0xa8 || b[i+2] == 0xa9) {
+			return true
+		}
+		b = b[i+1:]
+	}
+}
 
 // member is an object member being sorted: its key (quoted) at k, its
 // value from v to end.
@@ -63,7 +81,13 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 		return append(dst, ']'), j + 1
 	case '"':
 		e := jsonwire.StringEnd(src, i+1) + 1
-		return append(dst, src[i:e]...), e
+		if bytes.IndexByte(src[i+1:e-1], '\\') < 0 && !hasLineSep(src[i+1:e-1]) {
+			return append(dst, src[i:e]...), e
+		}
+		// Decoded and written again, as the parser writes the messages it
+		// rebuilds (jsonwire.AppendQuoted).
+		w.str, _, _ = jsonwire.AppendUnescaped(w.str[:0], src[i+1:e-1])
+		return jsonwire.AppendQuoted(dst, string(w.str), false), e
 	}
 	e := i
 	for e < len(src) && src[e] != ',' && src[e] != '}' && src[e] != ']' {

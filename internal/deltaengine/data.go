@@ -13,31 +13,23 @@ import (
 type dataEntry struct{ keyA, keyB, valA, valB int }
 
 // dataEntries yields what the open data model message's value object
-// (read up to buf[:end]) holds that it did not yield yet, as the parser's
-// delta mode does: nothing until a member is complete; then the value
-// with its complete members, in canonical form; then each member new or
-// changed since, at its own path, sorted by key. A number the chunk cut
-// counts as it is (numEnd); a cut string or object does not.
-func (k *Engine) dataEntries(end int, numEnd, complete bool) {
-	if k.valueA < 0 || k.pathA < 0 {
+// holds that it did not yield yet, as the parser's delta mode does: the
+// value as the reference reads it healed at the end of buf (complete: the
+// message ended; see dataValue); nothing until it has a member; then the
+// value, in canonical form; then each member new or changed since, at its
+// own path, sorted by key.
+func (k *Engine) dataEntries(complete bool) {
+	if k.valueA < 0 {
 		return
 	}
-	ents, buf := k.dents[:0], k.buf[:end]
-	for j := k.valueA + 1; j < len(buf) && buf[j] == '"'; {
+	v := k.dataValue(complete)
+	ents := k.dents[:0]
+	for j := 1; j < len(v) && v[j] == '"'; {
 		ka := j
-		if j = jsonwire.StringEnd(buf, j+1) + 1; j >= len(buf) || buf[j] != ':' {
-			break
-		}
-		va := j + 1
-		ve := valueEnd(buf, va)
-		if ve < 0 {
-			if numEnd && va < len(buf) && wholeNumber(buf[va:]) {
-				ents = append(ents, dataEntry{ka, j, va, len(buf)})
-			}
-			break
-		}
-		ents = append(ents, dataEntry{ka, j, va, ve})
-		if j = ve; j < len(buf) && buf[j] == ',' {
+		j = jsonwire.StringEnd(v, j+1) + 1
+		ve := valueEnd(v, j+1)
+		ents = append(ents, dataEntry{ka, j, j + 1, ve})
+		if j = ve; v[j] == ',' {
 			j++
 		}
 	}
@@ -45,19 +37,19 @@ func (k *Engine) dataEntries(end int, numEnd, complete bool) {
 	if len(ents) == 0 {
 		return
 	}
-	slices.SortFunc(ents, func(a, b dataEntry) int { return bytes.Compare(buf[a.keyA:a.keyB], buf[b.keyA:b.keyB]) })
+	slices.SortFunc(ents, func(a, b dataEntry) int { return bytes.Compare(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
 	if !k.dataSent || k.progressive && complete {
 		k.dataSent = true
 		start := len(k.out)
-		k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], nil)
+		k.out = k.dataHead(k.out, nil)
 		k.out = append(k.out, '{')
 		for n, e := range ents {
 			if n > 0 {
 				k.out = append(k.out, ',')
 			}
-			k.out = append(k.out, buf[e.keyA:e.keyB]...)
+			k.out = append(k.out, v[e.keyA:e.keyB]...)
 			k.out = append(k.out, ':')
-			k.putValue(e) // (new or not, the whole value carries it)
+			k.putValue(v, e) // (new or not, the whole value carries it)
 		}
 		k.out = k.dataTail(k.out, '}')
 		if h := maphash.Bytes(k.seed, k.out[start:]); k.progressive && h == k.dataLast {
@@ -69,13 +61,13 @@ func (k *Engine) dataEntries(end int, numEnd, complete bool) {
 		return
 	}
 	if k.progressive {
-		k.dataChanges(ents)
+		k.dataChanges(v, ents)
 		return
 	}
 	for _, e := range ents {
 		start := len(k.out)
-		k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], buf[e.keyA+1:e.keyB-1])
-		if !k.putValue(e) {
+		k.out = k.dataHead(k.out, v[e.keyA+1:e.keyB-1])
+		if !k.putValue(v, e) {
 			k.out = k.out[:start]
 			continue
 		}
@@ -84,14 +76,73 @@ func (k *Engine) dataEntries(end int, numEnd, complete bool) {
 	}
 }
 
-// putValue appends the value of member e in canonical form and reports
-// whether it differs from the value last yielded for its key in this
-// message, which it records.
-func (k *Engine) putValue(e dataEntry) bool {
-	v := len(k.out)
-	k.out, _ = k.cw.canonical(k.out, k.buf[:e.valB], e.valA)
-	h := maphash.Bytes(k.seed, k.out[v:])
-	key := k.buf[e.keyA:e.keyB]
+// dataValue returns the value object of the open v0.9 data model message,
+// compact, as the reference reads it healed at the end of buf (or complete:
+// the message ended): an open string closed when it may be cut, open
+// containers closed; where that is no JSON (a key or a string that may
+// not be cut still arriving, a cut literal, a trailing ','), cut back at
+// the block's last ',' and healed there. It is nil when the message holds
+// no value object there.
+func (k *Engine) dataValue(complete bool) []byte {
+	const at = 3 // the value object's frame in the stack
+	if complete || len(k.stack) <= at {
+		if e := valueEnd(k.buf, k.valueA); e > 0 && k.valid(k.buf[k.valueA:e]) {
+			return k.buf[k.valueA:e]
+		}
+		return nil
+	}
+	end, str, cut := k.healEnd()
+	b, d := k.heald[:0], len(k.stack)
+	if cut {
+		if end, d = k.comma, k.commaD; end <= k.valueA {
+			return nil
+		}
+	}
+	if b = append(b, k.buf[k.valueA:end]...); str {
+		b = append(b, '"')
+	}
+	if d <= len(k.stack) {
+		for j := d - 1; j >= at; j-- {
+			b = append(b, k.stack[j].open+2) // '[' + 2 is ']', '{' + 2 is '}'
+		}
+	} else {
+		b = closeAll(b, k.buf[k.valueA:end]) // (containers closed after the ',')
+	}
+	k.heald = b
+	if !k.valid(b) {
+		return nil
+	}
+	return b
+}
+
+// closeAll appends to b the closers of the containers open at the end of
+// v, compact JSON that starts a value.
+func closeAll(b, v []byte) []byte {
+	var opens []byte
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; c {
+		case '"':
+			i = jsonwire.StringEnd(v, i+1)
+		case '{', '[':
+			opens = append(opens, c)
+		case '}', ']':
+			opens = opens[:len(opens)-1]
+		}
+	}
+	for j := len(opens) - 1; j >= 0; j-- {
+		b = append(b, opens[j]+2)
+	}
+	return b
+}
+
+// putValue appends the value of member e of v in canonical form and
+// reports whether it differs from the value last yielded for its key in
+// this message, which it records.
+func (k *Engine) putValue(v []byte, e dataEntry) bool {
+	at := len(k.out)
+	k.out, _ = k.cw.canonical(k.out, v[:e.valB], e.valA)
+	h := maphash.Bytes(k.seed, k.out[at:])
+	key := v[e.keyA:e.keyB]
 	if old, ok := k.dataRec[string(key)]; ok && old == h {
 		return false
 	}
@@ -102,9 +153,9 @@ func (k *Engine) putValue(e dataEntry) bool {
 // dataChanges is the end of dataEntries in progressive mode: the members
 // new or changed go out together, as the value of one message at the
 // message's path.
-func (k *Engine) dataChanges(ents []dataEntry) {
-	buf, start := k.buf, len(k.out)
-	k.out = k.dataHead(k.out, buf[k.pathA:k.pathB], nil)
+func (k *Engine) dataChanges(v []byte, ents []dataEntry) {
+	start := len(k.out)
+	k.out = k.dataHead(k.out, nil)
 	k.out = append(k.out, '{')
 	first := len(k.out)
 	for _, e := range ents {
@@ -112,9 +163,9 @@ func (k *Engine) dataChanges(ents []dataEntry) {
 		if at > first {
 			k.out = append(k.out, ',')
 		}
-		k.out = append(k.out, buf[e.keyA:e.keyB]...)
+		k.out = append(k.out, v[e.keyA:e.keyB]...)
 		k.out = append(k.out, ':')
-		if !k.putValue(e) {
+		if !k.putValue(v, e) {
 			k.out = k.out[:at]
 		}
 	}
@@ -127,18 +178,27 @@ func (k *Engine) dataChanges(ents []dataEntry) {
 	k.offs = append(k.offs, start, len(k.out))
 }
 
-// dataHead appends the start of an updateDataModel message for path (and
-// key, a member of its value, when not nil), up to its value.
-func (k *Engine) dataHead(out, path, key []byte) []byte {
-	out = append(out, `{"updateDataModel":{"path":"`...)
-	out = append(out, path...)
-	if key != nil {
-		if len(path) == 0 || path[len(path)-1] != '/' {
-			out = append(out, '/')
-		}
-		out = append(out, key...)
+// dataHead appends the start of an updateDataModel message at the open
+// message's path (and at key, a member of its value, when not nil), up to
+// its value. With no path, the message has none, and a member's is /key.
+func (k *Engine) dataHead(out, key []byte) []byte {
+	out = append(out, `{"updateDataModel":{`...)
+	var path []byte
+	if k.pathA >= 0 {
+		path = k.buf[k.pathA:k.pathB]
 	}
-	out = append(out, `","surfaceId":"`...)
+	if k.pathA >= 0 || key != nil {
+		out = append(out, `"path":"`...)
+		out = append(out, path...)
+		if key != nil {
+			if len(path) == 0 || path[len(path)-1] != '/' {
+				out = append(out, '/')
+			}
+			out = append(out, key...)
+		}
+		out = append(out, `",`...)
+	}
+	out = append(out, `"surfaceId":"`...)
 	out = append(out, k.cur.id...)
 	return append(out, `","value":`...)
 }
@@ -196,6 +256,9 @@ func valueEnd(src []byte, i int) int {
 func (k *Engine) data08(end int, str bool) {
 	start := len(k.out)
 	k.scratch = k.heal(k.scratch[:0], k.msgStart, end, str, 1)
+	if !k.valid(k.scratch) {
+		return
+	}
 	k.out, _ = k.cw.canonical(k.out, k.scratch, 0)
 	// A last entry that is empty or has its key only is not one yet;
 	// with no entry, the message waits.

@@ -8,9 +8,9 @@ import (
 // frame is an open container; keyA:keyB is (in buf) the key of the object
 // member being read, and key its class.
 type frame struct {
-	open, key  byte
-	wantKey    bool
-	keyA, keyB int
+	open, key         byte
+	wantKey           bool
+	start, keyA, keyB int // its opener's offset in buf; its key's
 }
 
 type slot struct{ a, b int32 } // a child id in a component's bytes
@@ -77,9 +77,11 @@ type Engine struct {
 	hexLeft                     int8  // hex digits of a \u escape still to come
 	strHigh                     bool  // the open string has a non-ASCII byte
 	failed                      bool  // the block failed: the rest of it is skipped
+	lost                        bool  // the block lost count of its brackets (lost.go)
 	errs                        int   // blocks failed
-	blockMsgs                   int   // messages the block began
+	found                       bool  // an object closed in the block (valid: see lost.go)
 	strStart, cutAt, healLen    int   // open string (or scalar); end of the last complete member; len(buf) at the last heal
+	comma, commaD               int   // the block's last ',' outside strings in buf (-1: none), and the stack's depth there
 
 	msgStart, verA, verB int
 	rootA, rootB         int  // v0.8: the root a beginRendering names (-1: none)
@@ -109,7 +111,7 @@ type Engine struct {
 	slab                                   []entry
 	wslab                                  []*entry
 	slabN, wslabN                          int // the sizes of the last slabs
-	tail, canon                            []byte
+	tail, canon, heald                     []byte
 	cw                                     canonWriter
 
 	out  []byte // the chunk's messages, bounded by offs in pairs
@@ -155,7 +157,7 @@ func (k *Engine) letGo() {
 		bufs.Put(&b)
 	}
 	k.buf, k.stack, k.slots, k.hslots, k.dents = nil, nil, nil, nil, nil
-	k.tail, k.canon, k.scratch, k.cw.ms = nil, nil, nil, nil
+	k.tail, k.canon, k.heald, k.scratch, k.cw.ms = nil, nil, nil, nil, nil
 	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids = nil, nil, nil, nil, nil, nil, nil
 	k.dataRec = map[string]uint64{}
 }
@@ -178,7 +180,7 @@ func (k *Engine) Begin() {
 	}
 	k.inBlock = true
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
-	k.expect, k.failed, k.blockMsgs = eListOpen, false, 0
+	k.expect, k.failed, k.lost, k.found, k.comma = eListOpen, false, false, false, -1
 	k.inStr, k.esc, k.inScalar, k.hexLeft, k.strHigh = false, false, false, 0, false
 	if k.lines {
 		k.open('[') // the line's message read as the list's only one
@@ -221,8 +223,8 @@ func (k *Engine) End() {
 	if !k.inBlock {
 		return
 	}
-	if !k.failed && k.blockMsgs == 0 {
-		k.fail() // no message
+	if !k.failed && !k.found {
+		k.fail() // no object closed in it: "No valid JSON object found", as in the parser
 	}
 	k.inBlock, k.idle = false, true
 	k.blockEnd()

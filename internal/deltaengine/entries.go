@@ -43,6 +43,12 @@ func (k *Engine) component(end int, str, complete bool) {
 		body, tail = k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
 		k.tail = tail
 	}
+	if k.lost {
+		k.scratch = append(append(k.scratch[:0], body...), tail...)
+		if !k.valid(k.scratch) {
+			return
+		}
+	}
 	if n, _ := emptyObjects(body); n > 0 || len(body) > 0 && body[len(body)-1] == '{' && len(tail) > 0 && tail[0] == '}' {
 		// A form with an empty object is not renderable yet, as in the
 		// parser. (A complete one the parser takes when its message

@@ -16,7 +16,7 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 	n := len(k.buf)
 	switch top := &k.stack[len(k.stack)-1]; {
 	case k.inStr:
-		if k.isKey || k.esc || top.open == '{' && !CuttableKey(k.buf[top.keyA:top.keyB]) {
+		if k.isKey || k.esc || k.hexLeft > 0 || top.open == '{' && !CuttableKey(k.buf[top.keyA:top.keyB]) {
 			break
 		}
 		for r := n - 1; r > k.strStart && k.buf[r] >= utf8.RuneSelf; r-- {
@@ -71,12 +71,19 @@ func (k *Engine) grown(sniffed *int, start, spaces int) bool {
 // endOfChunk heals the open component or data model message, when the
 // block grew since the last heal, and yields what changed (flush).
 func (k *Engine) endOfChunk() {
-	if k.inScalar && !k.failed && !scalarPrefix(k.buf[k.strStart:]) {
+	if k.inScalar && !k.failed && !k.lost && !scalarPrefix(k.buf[k.strStart:]) {
 		// The grammar checks a scalar when it ends; one that cannot be the
 		// start of a number or literal fails now, as the parser's
 		// byte-by-byte grammar does, before a heal could yield it.
 		k.fail()
 	}
+	k.healOpen()
+	k.flush()
+}
+
+// healOpen heals the open component or data model message, when the block
+// grew since the last heal, and queues or yields what changed.
+func (k *Engine) healOpen() {
 	if k.inBlock && len(k.stack) >= 2 && len(k.buf) != k.healLen {
 		k.healLen = len(k.buf)
 		end, str, cut := k.healEnd()
@@ -88,7 +95,7 @@ func (k *Engine) endOfChunk() {
 			}
 		case k.msgKind == kData && k.cur != nil:
 			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
-				k.dataEntries(len(k.buf), k.inScalar, false)
+				k.dataEntries(false)
 			}
 		case k.msgKind == kDataModel && k.cur != nil:
 			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
@@ -96,5 +103,4 @@ func (k *Engine) endOfChunk() {
 			}
 		}
 	}
-	k.flush()
 }

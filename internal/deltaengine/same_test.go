@@ -3,6 +3,7 @@ package deltaengine_test
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,6 +36,14 @@ var sameCases = []struct{ name, block string }{
 	// form keeps it back).
 	{"v0.9 braces in a text", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"use {} or {}] here"}]}}]`},
 	{"v0.8 braces in a value", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","valueString":"x{}]"},{"key":"b","valueString":"y {} z"}]}}]`},
+	// A data model value is healed as the reference heals it: where the
+	// healed text is no JSON, cut back at the last ',' (a key still
+	// arriving, a string that may not be cut, a cut literal).
+	{"v0.9 nested data values", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/p","value":{"l":[1,"ab",{"x":1}],"o":{"a":{"c":"d","e":5},"b":"yy"},"z":true,"k":-1.5e3}}}]`},
+	{"v0.9 data without a path", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"text":"Hel lo","n":{"label":"ab \u00e9x"},"q":"a\"b\n"}}}]`},
+	// A block that lost count of its brackets is read to its end as the
+	// reference reads it.
+	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
 }
 
 // TestSameAsParserEverySplit holds the engine to the parser, call by call
@@ -107,4 +116,38 @@ func compare(t *testing.T, block string, chunk int, progressive bool) string {
 		return fmt.Sprintf("%d blocks failed", k.Failed())
 	}
 	return ""
+}
+
+// TestLostCountEverySplit reads a block whose data model message is left
+// open where a message starts (an object where a key was due) the
+// reference's way at every chunk size: the messages after it are read as
+// the list's. (The parser writes the component in canonical form or not
+// by how the chunks fall there; the engine as it does elsewhere.)
+func TestLostCountEverySplit(t *testing.T) {
+	block := `[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"name","valueString":"Alice"}]},{"beginRendering":{"root":"root","surfaceId":"s"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Text":{"text":{"path":"/name"}}}}]}}]`
+	const (
+		begin = `{"beginRendering":{"root":"root","surfaceId":"s"}}`
+		comps = `{"surfaceUpdate":{"components":[{"id":"root","component":{"Text":{"text":{"path":"/name"}}}}],"surfaceId":"s"}}`
+		data  = `{"dataModelUpdate":{"contents":[{"key":"name","valueString":"Alice"}],"surfaceId":"s"}}`
+	)
+	for _, progressive := range []bool{false, true} {
+		for chunk := 1; chunk <= len(block); chunk++ {
+			k := deltaengine.New(deltaengine.Options{Progressive: progressive})
+			k.Begin()
+			var got []string
+			for i := 0; i < len(block); i += chunk {
+				k.Data([]byte(block[i:min(i+chunk, len(block))]))
+				for _, m := range k.Flush() {
+					got = append(got, string(m))
+				}
+			}
+			k.End()
+			for _, m := range k.Messages() {
+				got = append(got, string(m))
+			}
+			if k.Failed() != 0 || len(got) < 3 || got[len(got)-1] != comps || !slices.Contains(got, begin) || !slices.Contains(got, data) {
+				t.Fatalf("progressive %v, %d-byte chunks: %d failed, yields %q", progressive, chunk, k.Failed(), got)
+			}
+		}
+	}
 }

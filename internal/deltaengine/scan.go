@@ -95,6 +95,10 @@ func (k *Engine) Data(chunk []byte) {
 		if k.failed {
 			return
 		}
+		if k.lost {
+			k.loose(c)
+			continue
+		}
 		if len(k.stack) == 0 {
 			k.outsideList(c)
 			continue
@@ -144,11 +148,15 @@ func (k *Engine) Data(chunk []byte) {
 			if top.open == '{' {
 				k.expect = eKey
 			}
-			k.cutAt = len(k.buf)
+			k.cutAt, k.comma, k.commaD = len(k.buf), len(k.buf), len(k.stack)
 			k.buf = append(k.buf, c)
 			top.wantKey, k.pending = top.open == '{', 0
 		case '{', '[':
 			if k.expect != eValue && k.expect != eValueOrClose || c == '[' && len(k.stack) == 1 {
+				if c == '{' && len(k.stack) > 1 && (k.expect == eCommaOrClose || k.expect == eKey) {
+					k.loseCount(c) // an object where a key or a ',' was due
+					continue
+				}
 				k.fail()
 				continue
 			}
@@ -159,7 +167,12 @@ func (k *Engine) Data(chunk []byte) {
 				empty = eValueOrClose
 			}
 			if top.open+2 != c || k.expect != eCommaOrClose && k.expect != empty {
-				k.fail() // ('}' - '{' is 2, as ']' - '[')
+				// ('}' - '{' is 2, as ']' - '[')
+				if top.open+2 != c && (k.expect == eCommaOrClose || len(k.stack) == 1) {
+					k.loseCount(c) // a closer of the wrong kind after a value
+					continue
+				}
+				k.fail()
 				continue
 			}
 			k.buf = append(k.buf, c)
@@ -196,6 +209,8 @@ func (k *Engine) outsideList(c byte) {
 	switch {
 	case c == '[' && k.expect == eListOpen:
 		k.open(c)
+	case c == '}' && k.expect == eBlockDone:
+		k.loseCount(c) // an extra '}' after the list
 	case !jsonwire.IsSpace(c):
 		k.fail() // junk around the list
 	}
@@ -207,7 +222,6 @@ func (k *Engine) open(c byte) {
 	k.buf = append(k.buf, c)
 	switch {
 	case d == 1: // a message
-		k.blockMsgs++
 		k.msgStart, k.msgKind, k.verA, k.rootA, k.cur, k.msgSniffed, k.msgSpaces = len(k.buf)-1, 0, -1, -1, nil, 0, k.spaces
 		k.valueA, k.pathA, k.dataSent = -1, -1, false
 		clear(k.dataRec)
@@ -233,7 +247,7 @@ func (k *Engine) open(c byte) {
 	case d == 6 && c == '{' && k.compStart >= 0 && k.v08 && k.stack[4].key == kComponent:
 		k.typeZ = len(k.buf) // v0.8: its type's properties opened
 	}
-	k.stack = append(k.stack, frame{open: c, wantKey: c == '{'})
+	k.stack = append(k.stack, frame{open: c, wantKey: c == '{', start: len(k.buf) - 1})
 	k.cutAt = len(k.buf)
 	k.expect = eValueOrClose
 	if c == '{' {
@@ -243,6 +257,9 @@ func (k *Engine) open(c byte) {
 
 func (k *Engine) close() {
 	d := len(k.stack) - 1
+	if f := k.stack[d]; !k.found && f.open == '{' {
+		k.found = k.valid(k.buf[f.start:])
+	}
 	k.stack, k.pending, k.inScalar = k.stack[:d], 0, false
 	if k.expect = eCommaOrClose; d == 0 {
 		k.expect = eBlockDone
@@ -311,6 +328,7 @@ func (k *Engine) surfaceID(sid []byte) {
 
 func (k *Engine) messageEnd() {
 	switch {
+	case k.msgKind == kCreate && !k.valid(k.buf[k.msgStart:]):
 	case k.msgKind == kCreate:
 		if k.rootA >= 0 && k.cur != nil {
 			k.cur.root = string(k.buf[k.rootA:k.rootB])
@@ -324,7 +342,7 @@ func (k *Engine) messageEnd() {
 		}
 		k.flush()
 	case k.msgKind == kData && k.cur != nil:
-		k.dataEntries(len(k.buf), false, true)
+		k.dataEntries(true)
 	case k.msgKind == kDataModel && k.cur != nil:
 		k.data08(len(k.buf), false)
 	}
