@@ -13,7 +13,12 @@ type frame struct {
 	start, keyA, keyB int // its opener's offset in buf; its key's
 }
 
-type slot struct{ a, b int32 } // a child id in a component's bytes
+// slot is a child id in a component's bytes, and what it is (slotRewrite,
+// slotRef).
+type slot struct {
+	a, b int32
+	fl   uint8
+}
 
 // ref is a child reference of a component: the id in its bytes, and the
 // entry of that id.
@@ -92,6 +97,7 @@ type Engine struct {
 	compStart, idA, idB, typeZ int // the open component (-1: none), its id, the end of its type
 	listA, listD               int // the '[' of its open children list (-1: none), and its depth
 	compSniffed, msgSniffed    int // the open component's and message's size when last healed (see grown)
+	odd                        bool // the open component is of an odd shape (walk.go)
 	spaces                     int // the block's spaces outside strings, dropped from buf
 	compSpaces, msgSpaces      int // spaces when the open component and message opened
 
@@ -104,6 +110,7 @@ type Engine struct {
 	dents                []dataEntry
 	slots                []slot
 	hslots               []slot
+	empties              []emptyList
 
 	surfaces                               map[string]*surface
 	queue, rest, ents, phs, walk, deferred []*entry
@@ -156,7 +163,7 @@ func (k *Engine) letGo() {
 		b := k.buf[:0] // (its own header: the field is cleared below)
 		bufs.Put(&b)
 	}
-	k.buf, k.stack, k.slots, k.hslots, k.dents = nil, nil, nil, nil, nil
+	k.buf, k.stack, k.slots, k.hslots, k.empties, k.dents = nil, nil, nil, nil, nil, nil
 	k.tail, k.canon, k.heald, k.scratch, k.cw.ms = nil, nil, nil, nil, nil
 	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids = nil, nil, nil, nil, nil, nil, nil
 	k.dataRec = map[string]uint64{}

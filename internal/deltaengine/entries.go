@@ -14,31 +14,27 @@ func (k *Engine) component(end int, str, complete bool) {
 		ent = k.newEntry(s, k.buf[k.idA:k.idB])
 	}
 	inList := end == len(k.buf) && k.listA >= 0 && len(k.stack) == k.listD+1 // (read in the list itself, not in an item)
+	odd := k.odd
 	if inList {
-		// An open children list: a partial id is dropped (the list ends
+		// An open child list: a partial id is dropped (the list ends
 		// after its last complete id); with no complete id the list is
-		// the placeholder of the list, and the component is written in
-		// canonical form.
+		// empty, which makes the component odd.
 		str, end = false, k.listA+1
 		for _, x := range k.slots {
 			if int(x.a) > k.listA {
 				end = int(x.b) + 1
 			}
 		}
-		inList = end == k.listA+1
+		odd = odd || end == k.listA+1
 	}
 	var body, tail []byte
-	if inList {
-		b := append(k.tail[:0], k.buf[cs:k.listA]...)
-		b = append(b, `["children_`...)
-		b = append(b, k.buf[k.idA:k.idB]...)
-		b = append(b, '"')
-		for j := len(k.stack) - 1; j >= 4; j-- {
-			b = append(b, k.stack[j].open+2)
+	var sl []slot
+	if odd {
+		k.tail = k.heal(k.tail[:0], cs, end, str, 4)
+		if !k.valid(k.tail) {
+			return
 		}
-		k.tail = b
-		body, _ = k.cw.canonical(k.canon[:0], b, 0)
-		k.canon = body
+		body, sl = k.oddForm(k.tail)
 	} else {
 		body, tail = k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
 		k.tail = tail
@@ -75,18 +71,16 @@ func (k *Engine) component(end int, str, complete bool) {
 	}
 	src := append(ent.src[:0], body...)
 	ent.src = append(src, tail...)
-	sl, c := k.hslots[:0], int32(cs)
-	if inList {
-		i := bytes.Index(ent.src, []byte(`["children_`)) + 2
-		sl = append(sl, slot{int32(i), int32(i + len("children_") + k.idB - k.idA)})
-	} else {
+	if !odd {
+		c := int32(cs)
+		sl = k.hslots[:0]
 		for _, x := range k.slots {
 			if int(x.b) < end {
-				sl = append(sl, slot{x.a - c, x.b - c})
+				sl = append(sl, slot{x.a - c, x.b - c, x.fl})
 			}
 		}
+		k.hslots = sl
 	}
-	k.hslots = sl
 	k.update(s, ent, sl)
 }
 
@@ -95,11 +89,11 @@ func (k *Engine) component(end int, str, complete bool) {
 // completes.
 func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 	n := 0 // the references of unchanged leading ids stay
-	for ; n < len(ent.refs) && n < len(sl) && ent.refs[n].kid.id == string(ent.src[sl[n].a:sl[n].b]); n++ {
+	for ; n < len(ent.refs) && n < len(sl) && ent.refs[n].fl == sl[n].fl && ent.refs[n].kid.id == string(ent.src[sl[n].a:sl[n].b]); n++ {
 		ent.refs[n].slot = sl[n]
 	}
 	for _, old := range ent.refs[n:] {
-		if ent.reach {
+		if ent.reach && old.fl&slotRef != 0 {
 			old.kid.parents--
 		}
 	}
@@ -121,7 +115,7 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 		default:
 			kid.waiters = append(kid.waiters, ent)
 		}
-		if ent.reach {
+		if ent.reach && x.fl&slotRef != 0 {
 			if kid.parents++; !kid.reach {
 				k.reachFrom(s, kid)
 			}
@@ -209,6 +203,9 @@ func (k *Engine) reachFrom(s *surface, e *entry) {
 			k.enqueue(x)
 		}
 		for _, r := range x.refs {
+			if r.fl&slotRef == 0 {
+				continue
+			}
 			if r.kid.parents++; !r.kid.reach {
 				r.kid.reach = true
 				k.walk = append(k.walk, r.kid)

@@ -7,22 +7,88 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
-// keyNames are the keys that matter, at depth 2 (message), 3 (body), 5
-// (component), 7 (v0.8: a component's properties) or 8 (v0.8: its
-// children); a key's class is its index + 1, or 0.
-var keyNames = [...]string{"version", "createSurface", "updateComponents", "updateDataModel", "surfaceId", "components", "id", "component", "child", "children", "path", "value",
-	"beginRendering", "surfaceUpdate", "dataModelUpdate", "root", "explicitList"}
-
+// Key classes: the keys that matter, at depth 2 (message), 3 (body), or
+// in a component (5 and deeper); 0 for the others.
 const (
-	kVersion, kCreate, kUpdate, kData, kSurfaceID, kComponents, kID, kComponent, kChild, kChildren, kPath, kValue uint8 = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
-	kBegin, kSurfaceUpdate, kDataModel, kRoot, kExplicitList                                                      uint8 = 13, 14, 15, 16, 17
+	kVersion uint8 = iota + 1
+	kCreate
+	kUpdate
+	kData
+	kSurfaceID
+	kComponents
+	kID
+	kComponent
+	kPath
+	kValue
+	kBegin
+	kSurfaceUpdate
+	kDataModel
+	// The child fields, which the reference's placeholder walk rewrites,
+	// from kChild to kComponentID; then the fields that are references
+	// only (kRoot is also beginRendering's root).
+	kChild
+	kContentChild
+	kEntryPointChild
+	kChildren
+	kExplicitList
+	kComponentID
+	kDetail
+	kSummary
+	kRoot
+	kTemplate
 )
 
+// childField reports whether c is a child field's class.
+func childField(c uint8) bool { return c >= kChild && c <= kComponentID }
+
 func classify(key []byte) uint8 {
-	for i, n := range keyNames {
-		if n == string(key) {
-			return uint8(i + 1)
-		}
+	switch string(key) {
+	case "version":
+		return kVersion
+	case "createSurface":
+		return kCreate
+	case "updateComponents":
+		return kUpdate
+	case "updateDataModel":
+		return kData
+	case "surfaceId":
+		return kSurfaceID
+	case "components":
+		return kComponents
+	case "id":
+		return kID
+	case "component":
+		return kComponent
+	case "path":
+		return kPath
+	case "value":
+		return kValue
+	case "beginRendering":
+		return kBegin
+	case "surfaceUpdate":
+		return kSurfaceUpdate
+	case "dataModelUpdate":
+		return kDataModel
+	case "child":
+		return kChild
+	case "contentChild":
+		return kContentChild
+	case "entryPointChild":
+		return kEntryPointChild
+	case "children":
+		return kChildren
+	case "explicitList":
+		return kExplicitList
+	case "componentId":
+		return kComponentID
+	case "detail":
+		return kDetail
+	case "summary":
+		return kSummary
+	case "root":
+		return kRoot
+	case "template":
+		return kTemplate
 	}
 	return 0
 }
@@ -238,12 +304,17 @@ func (k *Engine) open(c byte) {
 			k.v08 = true
 		}
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
-		k.compStart, k.idA, k.typeZ, k.slots, k.listA, k.compSniffed, k.compSpaces = len(k.buf)-1, -1, -1, k.slots[:0], -1, 0, k.spaces
+		k.compStart, k.idA, k.typeZ, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd = len(k.buf)-1, -1, -1, k.slots[:0], -1, 0, k.spaces, false
 	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
 		k.valueA = len(k.buf) - 1
-	case d == 5 && c == '[' && k.compStart >= 0 && k.stack[4].key == kChildren && !k.v08,
-		d == 8 && c == '[' && k.compStart >= 0 && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren && k.stack[4].key == kComponent:
-		k.listA, k.listD = len(k.buf)-1, d
+	case d >= 5 && k.compStart >= 0:
+		k.oddValue(c, d)
+		if p := k.stack[d-1]; c == '[' && p.open == '{' && (p.key == kChildren || p.key == kExplicitList) {
+			k.listA, k.listD = len(k.buf)-1, d // a child list
+		}
+		if d == 6 && k.v08 && k.stack[4].key == kComponent && c == '{' {
+			k.typeZ = len(k.buf) // v0.8: its type's properties opened
+		}
 	case d == 6 && c == '{' && k.compStart >= 0 && k.v08 && k.stack[4].key == kComponent:
 		k.typeZ = len(k.buf) // v0.8: its type's properties opened
 	}
@@ -265,6 +336,9 @@ func (k *Engine) close() {
 		k.expect = eBlockDone
 	}
 	if d == k.listD && k.listA >= 0 {
+		if k.listA == len(k.buf)-2 {
+			k.odd = true // an empty child list
+		}
 		k.listA = -1
 	}
 	if d == 4 && k.compStart >= 0 { // a component completed
@@ -288,8 +362,11 @@ func (k *Engine) stringEnd() {
 	a, b := k.strStart+1, len(k.buf)-1
 	if k.isKey {
 		top.keyA, top.keyB, top.key, k.pending = a, b, 0, 1
-		if d == 2 || d == 3 || d == 5 || d == 7 || d == 8 {
+		if d <= 3 || k.compStart >= 0 {
 			top.key = classify(k.buf[a:b])
+			if top.key >= kChild && k.compStart >= 0 && !k.commonKey(d, top.key) {
+				k.odd = true
+			}
 		}
 		return
 	}
@@ -306,12 +383,36 @@ func (k *Engine) stringEnd() {
 		k.rootA, k.rootB = a, b
 	case d == 5 && k.compStart >= 0 && top.key == kComponent:
 		k.typeZ = b + 1
-	case d == 5 && k.compStart >= 0 && top.key == kChild,
-		d == 6 && k.compStart >= 0 && k.stack[4].key == kChildren && top.open == '[',
-		d == 7 && k.compStart >= 0 && top.key == kChild && k.stack[4].key == kComponent,
-		d == 9 && k.compStart >= 0 && top.open == '[' && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren && k.stack[4].key == kComponent:
-		k.slots = append(k.slots, slot{int32(a), int32(b)})
+	case k.compStart >= 0 && d >= 5:
+		k.childString(d, top, a, b)
 	}
+}
+
+// childString handles a string value in a component, at depth d in frame
+// top: a child id of a common shape is recorded (see walk.go), a child
+// field's string of another shape makes the component odd.
+func (k *Engine) childString(d int, top *frame, a, b int) {
+	switch {
+	case top.open == '[':
+		if k.commonList(d - 1) {
+			k.slots = append(k.slots, slot{int32(a), int32(b), slotRewrite | slotRef})
+		}
+	case top.key >= kChild && top.key <= kEntryPointChild && (!k.v08 && d == 5 || k.v08 && d == 7 && k.stack[4].key == kComponent):
+		k.slots = append(k.slots, slot{int32(a), int32(b), slotRewrite | slotRef})
+	case childField(top.key):
+		k.odd = true // ("children" a string, a componentId, ...)
+	}
+}
+
+// commonList reports whether the list at stack[at] is a child list of a
+// common shape: a v0.9 component's "children", a v0.8 definition's
+// properties' "children", or the "explicitList" of their object.
+func (k *Engine) commonList(at int) bool {
+	if !k.v08 {
+		return at == 5 && k.stack[4].key == kChildren
+	}
+	return k.stack[4].key == kComponent && (at == 7 && k.stack[6].key == kChildren ||
+		at == 8 && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren)
 }
 
 // surfaceID creates the surface of a createSurface, or finds that of
@@ -347,4 +448,40 @@ func (k *Engine) messageEnd() {
 		k.data08(len(k.buf), false)
 	}
 	k.msgKind, k.compStart = 0, -1
+}
+
+// commonKey reports whether a child field or a reference field of class c,
+// met at depth d in a component, is one of a common shape's (see walk.go):
+// a child field of a v0.9 component's top level, of a v0.8 definition's
+// properties, or v0.8's "explicitList" in its "children" object.
+func (k *Engine) commonKey(d int, c uint8) bool {
+	switch {
+	case c == kExplicitList:
+		return k.v08 && d == 8 && k.stack[6].key == kChildren && k.stack[4].key == kComponent
+	case c > kChildren:
+		return false
+	case !k.v08:
+		return d == 5
+	}
+	return d == 7 && k.stack[4].key == kComponent
+}
+
+// oddValue notes a container c opened at depth d in a component that
+// makes it odd: a child field's value of another shape than the common
+// ones (a list for "children", for v0.8's "children" a list or an object,
+// a list for its "explicitList"), a container in a child list, or an object in a list
+// at the top level of the component's properties.
+func (k *Engine) oddValue(c byte, d int) {
+	p := &k.stack[d-1]
+	switch {
+	case p.open == '{' && childField(p.key):
+		common := !k.v08 && d == 5 && p.key == kChildren && c == '[' ||
+			k.v08 && d == 7 && p.key == kChildren ||
+			k.v08 && d == 8 && p.key == kExplicitList && c == '['
+		k.odd = k.odd || !common
+	case p.open == '[' && k.stack[d-2].open == '{' && childField(k.stack[d-2].key):
+		k.odd = true
+	case p.open == '[' && c == '{' && (!k.v08 && d == 6 || k.v08 && d == 8):
+		k.odd = true
+	}
 }

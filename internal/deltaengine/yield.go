@@ -92,7 +92,7 @@ func (k *Engine) form(dst []byte, e *entry, kids []*entry) ([]byte, []*entry) {
 	prev := int32(0)
 	e.missing, e.woke, e.deferred = 0, 0, false
 	for _, r := range e.refs {
-		if kid := r.kid; !kid.arrived {
+		if kid := r.kid; !kid.arrived && r.fl&slotRewrite != 0 {
 			dst = append(dst, e.src[prev:r.a]...)
 			dst = append(dst, "loading_"...)
 			prev, e.missing, kids = r.a, e.missing+1, append(kids, kid)

@@ -1,0 +1,274 @@
+package deltaengine
+
+import (
+	"bytes"
+	"slices"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
+
+// A component of a shape other than the common ones (odd: see the
+// scanner's oddKey and oddValue) is written in canonical form, as the
+// parser writes it, and its child ids are found in those bytes: the ones
+// the reference's placeholder walk rewrites (walkObject) and the ones
+// protocol.ComponentRefs reads as references (refs). The common shapes
+// (a string "child", "contentChild" or "entryPointChild", a non-empty list
+// of ids in "children", v0.8's {"explicitList": [...]}, at the top level of
+// a v0.9 component or of a v0.8 definition's properties) keep their bytes
+// as they came, their ids recorded by the scanner as it reads them.
+
+// Slot flags.
+const (
+	slotRewrite uint8 = 1 << iota // the walk rewrites it: a placeholder while missing
+	slotRef                       // a reference: what it names is reachable
+)
+
+// emptyList is the ']' of an empty child list in a canonical form, and
+// whether its field is "explicitList" (else "children").
+type emptyList struct {
+	at       int
+	explicit bool
+}
+
+// isChildKey reports whether key is a child field: one whose string, or
+// list's strings, the reference's placeholder walk rewrites.
+func isChildKey(key []byte) bool {
+	switch string(key) {
+	case "children", "explicitList", "child", "contentChild", "entryPointChild", "componentId":
+		return true
+	}
+	return false
+}
+
+// oddForm sets ent's form from the component's healed text b (compact):
+// its canonical form, with "children_<id>" in each empty child list the
+// message is still filling (the parser's, the reference's check; see
+// listOpen), and its slots. It returns the form and the slots (in k.canon
+// and k.hslots).
+func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
+	c, _ := k.cw.canonical(k.canon[:0], b, 0)
+	sl, em := k.hslots[:0], k.empties[:0]
+	root := 0
+	if k.v08 {
+		// v0.8: the walk and the references are the definition's; a child
+		// field outside it is neither.
+		if root = valueOf(c, 0, "component"); root < 0 || c[root] != '{' {
+			root = -1
+		}
+	}
+	if root >= 0 {
+		sl, em, _ = walkObject(c, root, sl, em)
+		sl = refs(c, root, k.v08, sl)
+	}
+	slices.SortStableFunc(sl, func(x, y slot) int { return int(x.a - y.a) })
+	n := 0 // one slot per id: a reference the walk also rewrites is both
+	for _, x := range sl {
+		if n > 0 && sl[n-1].a == x.a {
+			sl[n-1].fl |= x.fl
+			continue
+		}
+		sl[n], n = x, n+1
+	}
+	sl = sl[:n]
+	k.empties = em
+	for j := len(em) - 1; j >= 0; j-- { // (from the end: earlier offsets stay)
+		if !k.listOpen(em[j].explicit) {
+			continue
+		}
+		at, id := em[j].at, k.buf[k.idA:k.idB]
+		ins := len(`"children_`) + len(id) + 1
+		c = slices.Grow(c, ins)[:len(c)+ins]
+		copy(c[at+ins:], c[at:len(c)-ins])
+		copy(c[at:], `"children_`)
+		copy(c[at+len(`"children_`):], id)
+		c[at+ins-1] = '"'
+		for i := range sl {
+			if int(sl[i].a) > at {
+				sl[i].a, sl[i].b = sl[i].a+int32(ins), sl[i].b+int32(ins)
+			}
+		}
+		i := slices.IndexFunc(sl, func(x slot) bool { return int(x.a) > at })
+		if i < 0 {
+			i = len(sl)
+		}
+		sl = slices.Insert(sl, i, slot{int32(at + 1), int32(at + ins - 1), slotRewrite})
+	}
+	k.canon, k.hslots = c, sl
+	return c, sl
+}
+
+// listOpen is the reference's check that an empty child list is one the
+// stream is still filling: in the message read so far, the last
+// "children" (explicit: "explicitList") is followed by a '[' with no ']'
+// before it.
+func (k *Engine) listOpen(explicit bool) bool {
+	if k.msgStart < 0 {
+		return false // between messages
+	}
+	msg, key := k.buf[k.msgStart:], []byte(`"children"`)
+	if explicit {
+		key = []byte(`"explicitList"`)
+	}
+	i := bytes.LastIndex(msg, key)
+	if i < 0 {
+		return false
+	}
+	rest := msg[i+len(key):]
+	o := bytes.IndexByte(rest, '[')
+	return o >= 0 && bytes.IndexByte(rest[:o], ']') < 0
+}
+
+// walkObject appends the slots the reference's placeholder walk rewrites
+// in the object at c[i] (compact), and its empty child lists, and returns
+// the end of the object.
+func walkObject(c []byte, i int, sl []slot, em []emptyList) ([]slot, []emptyList, int) {
+	j := i + 1
+	for c[j] != '}' {
+		ka := j
+		j = jsonwire.StringEnd(c, j+1) + 1
+		sl, em, j = walkValue(c, j+1, c[ka+1:j-1], sl, em)
+		if c[j] == ',' {
+			j++
+		}
+	}
+	return sl, em, j + 1
+}
+
+// walkValue is walkObject for the value at c[i] of the member named key
+// (nil: a list's element): a child field's string is rewritten, as are
+// the strings of its list; an empty list of "children" or "explicitList"
+// is noted; objects are walked at any depth.
+func walkValue(c []byte, i int, key []byte, sl []slot, em []emptyList) ([]slot, []emptyList, int) {
+	child := key != nil && isChildKey(key)
+	switch c[i] {
+	case '"':
+		e := jsonwire.StringEnd(c, i+1)
+		if child {
+			sl = append(sl, slot{int32(i + 1), int32(e), slotRewrite})
+		}
+		return sl, em, e + 1
+	case '{':
+		return walkObject(c, i, sl, em)
+	case '[':
+		j := i + 1
+		if explicit := string(key) == "explicitList"; c[j] == ']' && (explicit || string(key) == "children") {
+			em = append(em, emptyList{j, explicit})
+		}
+		for c[j] != ']' {
+			if c[j] == '"' {
+				e := jsonwire.StringEnd(c, j+1)
+				if child {
+					sl = append(sl, slot{int32(j + 1), int32(e), slotRewrite})
+				}
+				j = e + 1
+			} else {
+				sl, em, j = walkValue(c, j, nil, sl, em)
+			}
+			if c[j] == ',' {
+				j++
+			}
+		}
+		return sl, em, j + 1
+	}
+	return sl, em, valueEnd(c, i)
+}
+
+// refs appends the references protocol.ComponentRefs reads (without a
+// catalog) in the canonical form c: from the component object at c[root]
+// (v0.9), or from each type's properties of the definition at c[root]
+// (v0.8).
+func refs(c []byte, root int, v08 bool, sl []slot) []slot {
+	if !v08 {
+		return propRefs(c, root, sl)
+	}
+	each(c, root, func(_ []byte, v int) {
+		if c[v] == '{' {
+			sl = propRefs(c, v, sl)
+		}
+	})
+	return sl
+}
+
+// propRefs appends the references of the properties object at c[i].
+func propRefs(c []byte, i int, sl []slot) []slot {
+	ref := func(v int) {
+		if v >= 0 && c[v] == '"' {
+			sl = append(sl, slot{int32(v + 1), int32(jsonwire.StringEnd(c, v+1)), slotRef})
+		}
+	}
+	each(c, i, func(key []byte, v int) {
+		list := false
+		switch string(key) {
+		case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
+			if c[v] == '{' {
+				ref(valueOf(c, v, "componentId"))
+			} else {
+				ref(v)
+			}
+		case "children", "explicitList", "template":
+			list = true
+			switch c[v] {
+			case '[':
+				elements(c, v, ref)
+			case '{':
+				if l := valueOf(c, v, "explicitList"); l >= 0 {
+					if c[l] == '[' {
+						elements(c, l, ref)
+					}
+				} else if t := valueOf(c, v, "template"); t >= 0 {
+					if c[t] == '{' {
+						ref(valueOf(c, t, "componentId"))
+					}
+				} else {
+					ref(valueOf(c, v, "componentId"))
+				}
+			}
+		}
+		if c[v] == '[' && !list {
+			// A list of objects with a "child" (Tabs' tabs).
+			elements(c, v, func(e int) {
+				if c[e] == '{' {
+					if ch := valueOf(c, e, "child"); ch >= 0 && c[ch] == '"' && c[ch+1] != '"' {
+						ref(ch)
+					}
+				}
+			})
+		}
+	})
+	return sl
+}
+
+// each calls f with the key (unquoted) and the value's offset of each
+// member of the object at c[i].
+func each(c []byte, i int, f func(key []byte, v int)) {
+	for j := i + 1; c[j] != '}'; {
+		ka := j
+		j = jsonwire.StringEnd(c, j+1) + 1
+		f(c[ka+1:j-1], j+1)
+		if j = valueEnd(c, j+1); c[j] == ',' {
+			j++
+		}
+	}
+}
+
+// elements calls f with the offset of each element of the list at c[i].
+func elements(c []byte, i int, f func(v int)) {
+	for j := i + 1; c[j] != ']'; {
+		f(j)
+		if j = valueEnd(c, j); c[j] == ',' {
+			j++
+		}
+	}
+}
+
+// valueOf returns the offset of the value of the first member named name
+// of the object at c[i], or -1.
+func valueOf(c []byte, i int, name string) int {
+	at := -1
+	each(c, i, func(key []byte, v int) {
+		if at < 0 && string(key) == name {
+			at = v
+		}
+	})
+	return at
+}
