@@ -94,12 +94,12 @@ type Engine struct {
 	msgKind              uint8
 	cur                  *surface
 
-	compStart, idA, idB, typeZ int // the open component (-1: none), its id, the end of its type
-	listA, listD               int // the '[' of its open children list (-1: none), and its depth
-	compSniffed, msgSniffed    int // the open component's and message's size when last healed (see grown)
+	compStart, idA, idB, typeZ int  // the open component (-1: none), its id, the end of its type
+	listA, listD               int  // the '[' of its open children list (-1: none), and its depth
+	compSniffed, msgSniffed    int  // the open component's and message's size when last healed (see grown)
 	odd                        bool // the open component is of an odd shape (walk.go)
-	spaces                     int // the block's spaces outside strings, dropped from buf
-	compSpaces, msgSpaces      int // spaces when the open component and message opened
+	spaces                     int  // the block's spaces outside strings, dropped from buf
+	compSpaces, msgSpaces      int  // spaces when the open component and message opened
 
 	// The open data model message: its value object's '{' and its path
 	// (-1: none), and what it yielded of its entries (see dataEntries).
