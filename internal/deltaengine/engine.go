@@ -83,6 +83,7 @@ type Engine struct {
 	strHigh                     bool  // the open string has a non-ASCII byte
 	failed                      bool  // the block failed: the rest of it is skipped
 	lost                        bool  // the block lost count of its brackets (lost.go)
+	bare                        bool  // stack[0] is no list's: the block's message is bare (see between)
 	errs                        int   // blocks failed
 	found                       bool  // an object closed in the block (valid: see lost.go)
 	strStart, cutAt, healLen    int   // open string (or scalar); end of the last complete member; len(buf) at the last heal
@@ -187,7 +188,7 @@ func (k *Engine) Begin() {
 	}
 	k.inBlock = true
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
-	k.expect, k.failed, k.lost, k.found, k.comma = eListOpen, false, false, false, -1
+	k.expect, k.failed, k.lost, k.found, k.comma, k.bare = eListOpen, false, false, false, -1, false
 	k.inStr, k.esc, k.inScalar, k.hexLeft, k.strHigh = false, false, false, 0, false
 	if k.lines {
 		k.open('[') // the line's message read as the list's only one

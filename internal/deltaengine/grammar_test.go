@@ -44,6 +44,17 @@ var grammarCases = []struct {
 	{"comma first", `[,]`, false},
 	{"value after value", `[{"x":1 "y":2}]`, false},
 	{"NUL between tokens", "[{\"x\":1,\x00\"y\":2}]", false},
+	// Between messages the parser's grammar is lenient: a ',' may be
+	// missing or repeat, and a message may be bare.
+	{"messages without a comma", `[{"x":1}{"y":2} {"z":3}]`, true},
+	{"commas repeated", `[,{"x":1},,{"y":2},]`, true},
+	{"bare message", `{"x":1}`, true},
+	{"bare messages then a list", `{"x":1}{"y":2}[{"z":3}]`, true},
+	{"list then a bare message", `[{"x":1}]{"y":2}`, true},
+	{"bare message then a comma", `{"x":1},{"y":2}`, false},
+	{"a closing bracket with no list", `{"x":1}]`, false},
+	{"a list in a list", `[[{"x":1}]]`, false},
+	{"extra brace after the list", `[{"x":1}]}`, true}, // (a lost count, read through)
 }
 
 // TestGrammar holds the engine's verdict (the block fails or not) to the

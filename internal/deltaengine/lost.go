@@ -25,8 +25,11 @@ func (k *Engine) loose(c byte) {
 	if k.inScalar && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'E' {
 		k.inScalar = false
 	}
+	if c == '{' {
+		k.bareFrame() // (a message after the list)
+	}
 	if len(k.stack) == 0 {
-		return // after the list: nothing more is read
+		return
 	}
 	top := &k.stack[len(k.stack)-1]
 	switch c {

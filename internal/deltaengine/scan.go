@@ -165,8 +165,12 @@ func (k *Engine) Data(chunk []byte) {
 			k.loose(c)
 			continue
 		}
+		if len(k.stack) <= 1 && !k.lines {
+			k.between(c)
+			continue
+		}
 		if len(k.stack) == 0 {
-			k.outsideList(c)
+			k.outsideList(c) // (a JSONL line's message ended)
 			continue
 		}
 		if k.inScalar && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'E' {
@@ -269,16 +273,46 @@ func (k *Engine) add(b []byte) {
 	copy(k.buf[n:], b)
 }
 
-// outsideList handles a byte of the block outside its list: the list's
-// '[', spaces, or junk, which fails the block.
-func (k *Engine) outsideList(c byte) {
+// between handles a byte of the block between its messages, as the
+// parser's grammar takes it: messages in a list, where a ',' between them
+// may be missing or repeat, or bare (read as a list's); a '}' there loses
+// the count of brackets (lost.go); anything else fails the block.
+func (k *Engine) between(c byte) {
+	inList := len(k.stack) == 1 && !k.bare
 	switch {
-	case c == '[' && k.expect == eListOpen:
+	case jsonwire.IsSpace(c), c == ',' && inList:
+	case c == '{':
+		k.bareFrame()
 		k.open(c)
-	case c == '}' && k.expect == eBlockDone:
-		k.loseCount(c) // an extra '}' after the list
-	case !jsonwire.IsSpace(c):
-		k.fail() // junk around the list
+	case c == '[' && len(k.stack) == 0:
+		k.open(c)
+	case c == '[' && k.bare:
+		k.bare = false // the list of the messages after a bare one
+		k.buf = append(k.buf, c)
+	case c == ']' && inList:
+		k.buf = append(k.buf, c)
+		k.close()
+	case c == '}' && (len(k.stack) == 1 || k.expect != eListOpen):
+		k.loseCount(c) // an extra '}' after a message or the list
+	default:
+		k.fail()
+	}
+}
+
+// bareFrame puts a list's frame, without its byte, under a message that
+// opens outside a list: it is read as a list's.
+func (k *Engine) bareFrame() {
+	if len(k.stack) == 0 {
+		k.bare = true
+		k.stack = append(k.stack, frame{open: '['})
+	}
+}
+
+// outsideList handles a byte after a JSONL line's message: a space, or
+// junk, which fails the block.
+func (k *Engine) outsideList(c byte) {
+	if !jsonwire.IsSpace(c) {
+		k.fail()
 	}
 }
 
