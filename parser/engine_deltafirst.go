@@ -68,6 +68,9 @@ func (d *deltaFirst) blockFailed(*emitter) {
 // its own yet: the offset is the block content's).
 func (d *deltaFirst) err() error {
 	if d.k.Failed() > d.failed {
+		if err := d.k.Err(); err != nil {
+			return err
+		}
 		return &SyntaxError{Offset: max(d.off, 0), Msg: "No valid JSON object found in A2UI block."}
 	}
 	return nil

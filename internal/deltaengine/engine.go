@@ -64,6 +64,10 @@ type surface struct {
 	root        string   // the id of its root component
 	reach       []*entry // its reachable entries (progressive mode)
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
+	// suspect: the surface is to be checked before it yields (see
+	// topology.go); selfRef, a component that references itself.
+	suspect bool
+	selfRef *entry
 }
 
 // Engine reads A2UI blocks and yields messages as the parser's delta or
@@ -85,6 +89,7 @@ type Engine struct {
 	lost                        bool  // the block lost count of its brackets (lost.go)
 	bare                        bool  // stack[0] is no list's: the block's message is bare (see between)
 	errs                        int   // blocks failed
+	err                         error // why the last one failed (see Err)
 	found                       bool  // an object closed in the block (valid: see lost.go)
 	strStart, cutAt, healLen    int   // open string (or scalar); end of the last complete member; len(buf) at the last heal
 	comma, commaD               int   // the block's last ',' outside strings in buf (-1: none), and the stack's depth there
@@ -241,6 +246,11 @@ func (k *Engine) End() {
 
 // Failed returns the number of blocks that failed so far.
 func (k *Engine) Failed() int { return k.errs }
+
+// Err returns why the last block that failed did, when not for its JSON:
+// a *protocol.ValidationError for a self-reference, a cycle or a tree too
+// deep (nil: its bytes broke the JSON grammar, or no object closed in it).
+func (k *Engine) Err() error { return k.err }
 
 // Flush ends a chunk: the open component or data model message is healed
 // and what changed is yielded. It returns the messages yielded since the

@@ -115,7 +115,11 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 		default:
 			kid.waiters = append(kid.waiters, ent)
 		}
+		if x.fl&slotRef != 0 && kid == ent && s.selfRef == nil {
+			s.selfRef, s.suspect = ent, true
+		}
 		if ent.reach && x.fl&slotRef != 0 {
+			suspectRef(s, kid)
 			if kid.parents++; !kid.reach {
 				k.reachFrom(s, kid)
 			}
@@ -206,6 +210,7 @@ func (k *Engine) reachFrom(s *surface, e *entry) {
 			if r.fl&slotRef == 0 {
 				continue
 			}
+			suspectRef(s, r.kid)
 			if r.kid.parents++; !r.kid.reach {
 				r.kid.reach = true
 				k.walk = append(k.walk, r.kid)

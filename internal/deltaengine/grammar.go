@@ -39,9 +39,13 @@ func (k *Engine) scalarEnd() {
 
 // fail fails the block: what it yielded stands, the rest of it, up to its
 // end, is skipped.
-func (k *Engine) fail() {
+func (k *Engine) fail() { k.failWith(nil) }
+
+// failWith is fail for a reason other than the grammar: err (nil: the
+// grammar), which Err returns.
+func (k *Engine) failWith(err error) {
 	if !k.failed {
-		k.failed = true
+		k.failed, k.err = true, err
 		k.errs++
 	}
 	k.stack, k.inStr, k.inScalar, k.esc, k.hexLeft = k.stack[:0], false, false, false, 0

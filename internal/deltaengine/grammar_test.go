@@ -103,3 +103,18 @@ func parserFails(t *testing.T, in string) bool {
 	_, err2 := p.Close()
 	return err1 != nil || err2 != nil
 }
+
+// parserError returns the parser's (delta mode) first error on in, or "".
+func parserError(t *testing.T, in string) string {
+	p, err := parser.New(parser.WithMode(parser.ModeDelta))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Feed([]byte(in)); err != nil {
+		return err.Error()
+	}
+	if _, err := p.Close(); err != nil {
+		return err.Error()
+	}
+	return ""
+}

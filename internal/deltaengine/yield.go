@@ -23,6 +23,19 @@ func (k *Engine) flush() {
 		}
 		clear(k.queue[n:])
 		k.queue = k.queue[:n]
+		if s.suspect {
+			if err := k.topology(s); err != nil {
+				k.failWith(err)
+				for _, e := range k.queue {
+					e.queued = false
+				}
+				for _, e := range k.rest {
+					e.queued = false
+				}
+				k.queue, k.rest = k.queue[:0], k.rest[:0]
+				return
+			}
+		}
 		if k.progressive {
 			k.snapshot(s)
 		} else {

@@ -1,0 +1,87 @@
+package deltaengine
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// The topology check of a surface, as the parser's (and the reference's):
+// a component that references itself, or a cycle among the components
+// reachable from the root, fails the block with the protocol's error. A
+// surface is checked only when a change may have made one (suspect): a
+// reference to a component that was already reachable (a second parent,
+// the root, or a cycle), or a self-reference.
+
+// suspectRef notes a new reference from a reachable component to kid,
+// which was reachable already: s is checked before it yields.
+func suspectRef(s *surface, kid *entry) {
+	if kid.reach && (kid.parents > 0 || kid.id == s.root) {
+		s.suspect = true
+	}
+}
+
+// topology checks surface s (see above), and returns the error that fails
+// the block, if any.
+func (k *Engine) topology(s *surface) error {
+	s.suspect = false
+	if e := s.selfRef; e != nil {
+		s.selfRef = nil
+		return &protocol.ValidationError{MessageIndex: -1, Kind: protocol.ErrSelfReference,
+			Message: fmt.Sprintf("Self-reference detected: Component '%s' references itself in field '%s'", e.id, refField(e, e.id))}
+	}
+	root := s.comps[s.root]
+	if root == nil || !root.arrived {
+		return nil
+	}
+	// Depth first from the root, as protocol.AnalyzeTopology walks: a
+	// reference to a component on the walk's stack is a cycle.
+	type step struct {
+		e    *entry
+		next int
+	}
+	state := map[*entry]bool{root: true} // true: on the stack
+	stack := []step{{e: root}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next == len(top.e.refs) {
+			state[top.e] = false
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		r := top.e.refs[top.next]
+		top.next++
+		if r.fl&slotRef == 0 || !r.kid.arrived {
+			continue
+		}
+		switch on, seen := state[r.kid]; {
+		case !seen:
+			if len(stack) > protocol.MaxComponentDepth {
+				return &protocol.ValidationError{MessageIndex: -1, Kind: protocol.ErrRecursionLimit,
+					Message: fmt.Sprintf("Global recursion limit exceeded: logical depth > %d", protocol.MaxComponentDepth)}
+			}
+			state[r.kid] = true
+			stack = append(stack, step{e: r.kid})
+		case on:
+			return &protocol.ValidationError{MessageIndex: -1, Kind: protocol.ErrCycle,
+				Message: fmt.Sprintf("Circular reference detected involving component '%s'", r.kid.id)}
+		}
+	}
+	return nil
+}
+
+// refField is the field, as protocol.ComponentRefs names it, in which
+// component e references id (the rare path of an error message: e is
+// decoded).
+func refField(e *entry, id string) string {
+	var m map[string]any
+	if json.Unmarshal(e.src, &m) == nil {
+		for _, r := range protocol.ComponentRefs(nil, m, nil) {
+			if r.ID == id {
+				return r.Field
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,53 @@
+package deltaengine_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
+)
+
+// TestTopologyErrors fails a block whose components reference themselves
+// or form a cycle from the root, at every chunk size, with the protocol's
+// error, whose text is the parser's.
+func TestTopologyErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, block string
+		kind        error
+		msg         string
+	}{
+		{"v0.9 self-reference", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"root"}]}}]`,
+			protocol.ErrSelfReference, "Self-reference detected: Component 'root' references itself in field 'child'"},
+		{"v0.9 cycle through the root", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Column","children":["b","root"]}]}}]`,
+			protocol.ErrCycle, "Circular reference detected involving component 'root'"},
+		{"v0.8 cycle below the root", `[{"beginRendering":{"surfaceId":"s","root":"r"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{"Card":{"child":"a"}}},{"id":"b","component":{"Card":{"child":"a"}}},{"id":"a","component":{"Column":{"children":{"explicitList":["b"]}}}}]}}]`,
+			protocol.ErrCycle, "Circular reference detected involving component 'a'"},
+		{"v0.8 self-reference in a list", `[{"beginRendering":{"surfaceId":"s","root":"r"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{"Column":{"children":{"explicitList":["x","r"]}}}}]}}]`,
+			protocol.ErrSelfReference, "Self-reference detected: Component 'r' references itself in field 'children.explicitList'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := "parser: block 0 (at byte 11) dropped: protocol: " + tc.msg
+			if got := parserError(t, "<a2ui-json>"+tc.block+"</a2ui-json>"); got != want {
+				t.Fatalf("the parser's error is %q, not the table's", got)
+			}
+			for _, progressive := range []bool{false, true} {
+				for chunk := 1; chunk <= len(tc.block); chunk++ {
+					k := deltaengine.New(deltaengine.Options{Progressive: progressive})
+					k.Begin()
+					for i := 0; i < len(tc.block); i += chunk {
+						k.Data([]byte(tc.block[i:min(i+chunk, len(tc.block))]))
+						k.Flush()
+					}
+					k.End()
+					k.Messages()
+					err := k.Err()
+					if k.Failed() != 1 || !errors.Is(err, tc.kind) || !strings.HasSuffix(err.Error(), tc.msg) {
+						t.Fatalf("progressive %v, %d-byte chunks: %d failed, error %v", progressive, chunk, k.Failed(), err)
+					}
+				}
+			}
+		})
+	}
+}
