@@ -64,6 +64,7 @@ type surface struct {
 	root        string   // the id of its root component
 	reach       []*entry // its reachable entries (progressive mode)
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
+	begun bool // its createSurface or beginRendering ended: it yields
 	// suspect: the surface is to be checked before it yields (see
 	// topology.go); selfRef, a component that references itself.
 	suspect bool
@@ -96,7 +97,7 @@ type Engine struct {
 
 	msgStart, verA, verB int
 	rootA, rootB         int  // v0.8: the root a beginRendering names (-1: none)
-	v08                  bool // the stream is of the v0.8 family
+	v08, famSet          bool // the stream is of the v0.8 family; its family is fixed (see setFamily)
 	msgKind              uint8
 	cur                  *surface
 
@@ -119,6 +120,7 @@ type Engine struct {
 	empties              []emptyList
 
 	surfaces                               map[string]*surface
+	deleted                                map[string]bool // v0.8 surfaces deleted, not begun again (see messageEnd)
 	queue, rest, ents, phs, walk, deferred []*entry
 	kids                                   []*entry // a form's children not arrived (see changes)
 	slab                                   []entry
@@ -151,7 +153,7 @@ type Options struct {
 // New returns an engine, outside any block.
 func New(o Options) *Engine {
 	return &Engine{compStart: -1, listA: -1, valueA: -1, dataRec: map[string]uint64{}, healLen: -1,
-		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines}
+		surfaces: map[string]*surface{}, deleted: map[string]bool{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines}
 }
 
 // reset drops the messages of the last Flush.

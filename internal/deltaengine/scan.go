@@ -23,6 +23,7 @@ const (
 	kBegin
 	kSurfaceUpdate
 	kDataModel
+	kDelete
 	// The child fields, which the reference's placeholder walk rewrites,
 	// from kChild to kComponentID; then the fields that are references
 	// only (kRoot is also beginRendering's root).
@@ -69,6 +70,8 @@ func classify(key []byte) uint8 {
 		return kSurfaceUpdate
 	case "dataModelUpdate":
 		return kDataModel
+	case "deleteSurface":
+		return kDelete
 	case "child":
 		return kChild
 	case "contentChild":
@@ -329,13 +332,16 @@ func (k *Engine) open(c byte) {
 		// v0.8's kinds read as v0.9's: beginRendering starts a surface
 		// (as createSurface), surfaceUpdate updates its components; its
 		// data model messages are read whole (data08).
-		switch k.msgKind = k.stack[1].key; k.msgKind {
-		case kBegin:
-			k.msgKind, k.v08 = kCreate, true
-		case kSurfaceUpdate:
-			k.msgKind, k.v08 = kUpdate, true
-		case kDataModel:
-			k.v08 = true
+		// A kind of the other family than the stream's is read as a
+		// message of no kind (yielded as it is).
+		switch kind := k.stack[1].key; {
+		case !k.v08 && (kind == kCreate || kind == kUpdate || kind == kData || kind == kDelete),
+			k.v08 && (kind == kDataModel || kind == kDelete):
+			k.msgKind = kind
+		case k.v08 && kind == kBegin:
+			k.msgKind = kCreate
+		case k.v08 && kind == kSurfaceUpdate:
+			k.msgKind = kUpdate
 		}
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
 		k.compStart, k.idA, k.typeZ, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd = len(k.buf)-1, -1, -1, k.slots[:0], -1, 0, k.spaces, false
@@ -398,6 +404,9 @@ func (k *Engine) stringEnd() {
 		top.keyA, top.keyB, top.key, k.pending = a, b, 0, 1
 		if d <= 3 || k.compStart >= 0 {
 			top.key = classify(k.buf[a:b])
+			if d == 2 && !k.famSet {
+				k.setFamily(top.key)
+			}
 			if top.key >= kChild && k.compStart >= 0 && !k.commonKey(d, top.key) {
 				k.odd = true
 			}
@@ -449,28 +458,31 @@ func (k *Engine) commonList(at int) bool {
 		at == 8 && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren)
 }
 
-// surfaceID creates the surface of a createSurface, or finds that of
-// another message (one map lookup).
+// surfaceID finds the surface of the message (one map lookup), or makes it
+// (not begun until its createSurface or beginRendering: see begin).
 func (k *Engine) surfaceID(sid []byte) {
-	if k.cur = k.surfaces[string(sid)]; k.cur == nil || k.msgKind == kCreate {
+	if k.cur = k.surfaces[string(sid)]; k.cur == nil && k.msgKind != kDelete {
 		k.cur = &surface{id: string(sid), root: "root", comps: map[string]*entry{}}
-		if k.verA >= 0 {
-			k.cur.version = string(k.buf[k.verA:k.verB])
-		}
 		k.surfaces[k.cur.id] = k.cur
 	}
 }
 
 func (k *Engine) messageEnd() {
 	switch {
-	case k.msgKind == kCreate && !k.valid(k.buf[k.msgStart:]):
-	case k.msgKind == kCreate:
-		if k.rootA >= 0 && k.cur != nil {
-			k.cur.root = string(k.buf[k.rootA:k.rootB])
+	case !k.valid(k.buf[k.msgStart:]):
+	case k.msgKind == kCreate && k.cur != nil && !k.cur.begun:
+		k.yieldWhole()
+		k.begin(k.cur)
+	case k.msgKind == kDelete && k.cur != nil && k.cur.begun:
+		// The surface is gone: a new one under its id starts afresh (v0.8:
+		// once it begins again).
+		k.yieldWhole()
+		delete(k.surfaces, k.cur.id)
+		if k.v08 {
+			k.deleted[k.cur.id] = true
 		}
-		start := len(k.out)
-		k.out, _ = k.cw.canonical(k.out, k.buf[k.msgStart:], 0)
-		k.offs = append(k.offs, start, len(k.out))
+	case k.msgKind == 0:
+		k.yieldWhole() // a message of no kind the engine reads: as it is
 	case k.msgKind == kUpdate:
 		if k.progressive {
 			k.release() // an update completed: large components are redone
@@ -478,10 +490,47 @@ func (k *Engine) messageEnd() {
 		k.flush()
 	case k.msgKind == kData && k.cur != nil:
 		k.dataEntries(true)
-	case k.msgKind == kDataModel && k.cur != nil:
+	case k.msgKind == kDataModel && k.cur != nil && !k.deleted[k.cur.id]:
+		// (That of a v0.8 surface deleted and not begun again is dropped
+		// when it ends, as the parser drops it; what it yielded while it
+		// arrived stands.)
 		k.data08(len(k.buf), false)
 	}
 	k.msgKind, k.compStart = 0, -1
+}
+
+// yieldWhole yields the message just ended in canonical form.
+func (k *Engine) yieldWhole() {
+	start := len(k.out)
+	k.out, _ = k.cw.canonical(k.out, k.buf[k.msgStart:], 0)
+	k.offs = append(k.offs, start, len(k.out))
+}
+
+// begin begins surface s (its createSurface or beginRendering ended): its
+// root and version are the message's, and the components that came
+// before it are yielded (a root other than the one they were read under
+// makes their reachability anew).
+func (k *Engine) begin(s *surface) {
+	s.begun = true
+	delete(k.deleted, s.id)
+	if k.verA >= 0 {
+		s.version = string(k.buf[k.verA:k.verB])
+	}
+	if k.rootA >= 0 && string(k.buf[k.rootA:k.rootB]) != s.root {
+		s.root = string(k.buf[k.rootA:k.rootB])
+		s.reach, s.sorted = s.reach[:0], 0
+		for _, e := range s.comps {
+			e.reach, e.parents = false, 0
+		}
+	}
+	if r := s.comps[s.root]; r != nil && r.arrived && !r.reach {
+		k.reachFrom(s, r)
+	}
+	for _, e := range s.comps {
+		if e.reach && e.arrived {
+			k.enqueue(e)
+		}
+	}
 }
 
 // commonKey reports whether a child field or a reference field of class c,
@@ -517,5 +566,17 @@ func (k *Engine) oddValue(c byte, d int) {
 		k.odd = true
 	case p.open == '[' && c == '{' && (!k.v08 && d == 6 || k.v08 && d == 8):
 		k.odd = true
+	}
+}
+
+// setFamily fixes the stream's family by the first message kind it reads,
+// as the parser does: v0.8 for beginRendering, surfaceUpdate,
+// dataModelUpdate and deleteSurface, else v0.9.
+func (k *Engine) setFamily(key uint8) {
+	switch key {
+	case kBegin, kSurfaceUpdate, kDataModel, kDelete:
+		k.famSet, k.v08 = true, true
+	case kCreate, kUpdate, kData:
+		k.famSet = true
 	}
 }

@@ -23,6 +23,15 @@ func (k *Engine) flush() {
 		}
 		clear(k.queue[n:])
 		k.queue = k.queue[:n]
+		if !s.begun {
+			// It yields nothing before it begins (begin queues its
+			// components then).
+			for _, e := range k.queue {
+				e.queued = false
+			}
+			k.queue, k.rest = append(k.queue[:0], k.rest...), k.rest[:0]
+			continue
+		}
 		if s.suspect {
 			if err := k.topology(s); err != nil {
 				k.failWith(err)
