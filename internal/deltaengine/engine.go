@@ -64,7 +64,7 @@ type surface struct {
 	root        string   // the id of its root component
 	reach       []*entry // its reachable entries (progressive mode)
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
-	begun bool // its createSurface or beginRendering ended: it yields
+	begun       bool     // its createSurface or beginRendering ended: it yields
 	// suspect: the surface is to be checked before it yields (see
 	// topology.go); selfRef, a component that references itself.
 	suspect bool
