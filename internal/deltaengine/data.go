@@ -77,11 +77,8 @@ func (k *Engine) dataEntries(complete bool) {
 }
 
 // dataValue returns the value object of the open v0.9 data model message,
-// compact, as the reference reads it healed at the end of buf (or complete:
-// the message ended): an open string closed when it may be cut, open
-// containers closed; where that is no JSON (a key or a string that may
-// not be cut still arriving, a cut literal, a trailing ','), cut back at
-// the block's last ',' and healed there. It is nil when the message holds
+// compact, as the reference reads it (healed at the end of buf, see
+// healed, or complete: the message ended), or nil when the message holds
 // no value object there.
 func (k *Engine) dataValue(complete bool) []byte {
 	const at = 3 // the value object's frame in the stack
@@ -91,14 +88,24 @@ func (k *Engine) dataValue(complete bool) []byte {
 		}
 		return nil
 	}
+	return k.healed(k.valueA, at)
+}
+
+// healed returns the open container at buf[start] (stack[at]), compact, as
+// the reference reads it healed at the end of buf: an open string closed
+// when it may be cut, open containers closed; where that is no JSON (a key
+// or a string that may not be cut still arriving, a cut literal, a
+// trailing ','), cut back at the block's last ',' and healed there. It is
+// nil when that ',' is before start.
+func (k *Engine) healed(start, at int) []byte {
 	end, str, cut := k.healEnd()
 	b, d := k.heald[:0], len(k.stack)
 	if cut {
-		if end, d = k.comma, k.commaD; end <= k.valueA {
+		if end, d = k.comma, k.commaD; end <= start {
 			return nil
 		}
 	}
-	if b = append(b, k.buf[k.valueA:end]...); str {
+	if b = append(b, k.buf[start:end]...); str {
 		b = append(b, '"')
 	}
 	if d <= len(k.stack) {
@@ -106,7 +113,7 @@ func (k *Engine) dataValue(complete bool) []byte {
 			b = append(b, k.stack[j].open+2) // '[' + 2 is ']', '{' + 2 is '}'
 		}
 	} else {
-		b = closeAll(b, k.buf[k.valueA:end]) // (containers closed after the ',')
+		b = closeAll(b, k.buf[start:end]) // (containers closed after the ',')
 	}
 	k.heald = b
 	if !k.valid(b) {
@@ -250,48 +257,22 @@ func valueEnd(src []byte, i int) int {
 	return -1
 }
 
-// data08 yields the open v0.8 data model message, healed at end of buf
-// (str: a cut string closed there), in canonical form, when it differs
-// from what the message last yielded.
-func (k *Engine) data08(end int, str bool) {
+// data08 yields the open v0.8 data model message (complete: it ended) as
+// the reference reads it (healed at the end of buf as healed reads it),
+// in canonical form, its data entries pruned (see prune), when it has one
+// and differs from what the message last yielded.
+func (k *Engine) data08(complete bool) {
+	msg := k.buf[k.msgStart:]
+	if !complete {
+		if msg = k.healed(k.msgStart, 1); msg == nil {
+			return
+		}
+	}
 	start := len(k.out)
-	k.scratch = k.heal(k.scratch[:0], k.msgStart, end, str, 1)
-	if !k.valid(k.scratch) {
-		return
-	}
-	k.out, _ = k.cw.canonical(k.out, k.scratch, 0)
-	// A last entry that is empty or has its key only is not one yet;
-	// with no entry, the message waits.
-	// (An object's '{' followed by `"key":` cannot be inside a string,
-	// where a quote is escaped; an empty object can: emptyObjects skips
-	// strings.)
-	msg := k.out[start:]
-	empties, e := emptyObjects(msg)
-	if e >= 0 && msg[e+2] == ']' {
-		i := e
-		if msg[i-1] == ',' {
-			i--
-		}
-		n := copy(msg[i:], msg[e+2:])
-		k.out = k.out[:start+i+n]
-		msg, empties = k.out[start:], empties-1
-	}
-	if empties > 0 {
-		k.out = k.out[:start] // an empty object: not yet
-		return
-	}
-	if i := bytes.LastIndex(msg, []byte(`{"key":`)); i >= 0 {
-		if e := jsonwire.StringEnd(msg, i+len(`{"key":`)+1) + 1; e+1 < len(msg) && msg[e] == '}' && msg[e+1] == ']' {
-			if msg[i-1] == ',' {
-				i--
-			}
-			n := copy(msg[i:], msg[e+1:])
-			k.out = k.out[:start+i+n]
-			msg = k.out[start:]
-		}
-	}
-	if !bytes.Contains(msg, []byte(`"contents":[{`)) {
-		k.out = k.out[:start]
+	k.canon, _ = k.cw.canonical(k.canon[:0], msg, 0)
+	k.out = prune(k.out, k.canon, 0, false)
+	if !bytes.Contains(k.out[start:], []byte(`"contents":[{`)) {
+		k.out = k.out[:start] // no entry yet
 		return
 	}
 	if h := maphash.Bytes(k.seed, k.out[start:]); h != k.dataLast {
@@ -300,4 +281,61 @@ func (k *Engine) data08(end int, str bool) {
 	} else {
 		k.out = k.out[:start]
 	}
+}
+
+// prune appends to dst the value at c[i] (compact) without the data
+// entries that are not ones yet, as the reference prunes a v0.8 data model
+// message it heals: in a list of entries (entries: the value of
+// "contents" or "valueMap"), an element that is not an object with a
+// "key" and another member.
+func prune(dst, c []byte, i int, entries bool) []byte {
+	switch c[i] {
+	case '{':
+		dst = append(dst, '{')
+		j, n := i+1, 0
+		for c[j] != '}' {
+			ka := j
+			j = jsonwire.StringEnd(c, j+1) + 1
+			if n++; n > 1 {
+				dst = append(dst, ',')
+			}
+			dst = append(dst, c[ka:j+1]...)
+			key := string(c[ka+1 : j-1])
+			dst = prune(dst, c, j+1, key == "contents" || key == "valueMap")
+			if j = valueEnd(c, j+1); c[j] == ',' {
+				j++
+			}
+		}
+		return append(dst, '}')
+	case '[':
+		dst = append(dst, '[')
+		j, n := i+1, 0
+		for c[j] != ']' {
+			e := valueEnd(c, j)
+			if !entries || isEntry(c[j:e]) {
+				if n++; n > 1 {
+					dst = append(dst, ',')
+				}
+				dst = prune(dst, c, j, false)
+			}
+			if j = e; c[j] == ',' {
+				j++
+			}
+		}
+		return append(dst, ']')
+	}
+	return append(dst, c[i:valueEnd(c, i)]...)
+}
+
+// isEntry reports whether v (compact, canonical) is a data entry: an
+// object with a "key" and another member.
+func isEntry(v []byte) bool {
+	if v[0] != '{' {
+		return false
+	}
+	key, n := false, 0
+	each(v, 0, func(k []byte, _ int) {
+		key, n = key || string(k) == "key", n+1
+	})
+	return key && n > 1
 }

@@ -1,6 +1,7 @@
 package deltaengine
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
@@ -16,7 +17,7 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 	n := len(k.buf)
 	switch top := &k.stack[len(k.stack)-1]; {
 	case k.inStr:
-		if k.isKey || k.esc || k.hexLeft > 0 || top.open == '{' && !CuttableKey(k.buf[top.keyA:top.keyB]) {
+		if k.isKey || k.esc || k.hexLeft > 0 || top.open == '{' && (!CuttableKey(k.buf[top.keyA:top.keyB]) || k.urlValue(top)) {
 			break
 		}
 		for r := n - 1; r > k.strStart && k.buf[r] >= utf8.RuneSelf; r-- {
@@ -99,8 +100,43 @@ func (k *Engine) healOpen() {
 			}
 		case k.msgKind == kDataModel && k.cur != nil:
 			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
-				k.data08(end, str)
+				k.data08(false)
 			}
 		}
 	}
+}
+
+// urlKeyHints are the parts of a data entry's key that say its value is a
+// URL.
+var urlKeyHints = [...]string{"url", "link", "src", "href", "image"}
+
+// urlValue reports whether the open string, a value of the object top, is
+// a "valueString" that looks like a URL or belongs to an entry whose key
+// says it is one (the last "key" in the 200 characters before it): such a
+// string is not cut, as in the parser (a cut URL is no URL).
+func (k *Engine) urlValue(top *frame) bool {
+	if string(k.buf[top.keyA:top.keyB]) != "valueString" {
+		return false
+	}
+	val := k.buf[k.strStart+1:]
+	for _, p := range [...]string{"http://", "https://", "data:", "/"} {
+		if bytes.HasPrefix(val, []byte(p)) {
+			return true
+		}
+	}
+	before := k.buf[max(0, k.strStart-200):k.strStart]
+	i := bytes.LastIndex(before, []byte(`"key":"`))
+	if i < 0 {
+		return false
+	}
+	key := before[i+len(`"key":"`):]
+	if e := bytes.IndexByte(key, '"'); e > 0 {
+		key = bytes.ToLower(key[:e])
+		for _, h := range urlKeyHints {
+			if bytes.Contains(key, []byte(h)) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -494,7 +494,7 @@ func (k *Engine) messageEnd() {
 		// (That of a v0.8 surface deleted and not begun again is dropped
 		// when it ends, as the parser drops it; what it yielded while it
 		// arrived stands.)
-		k.data08(len(k.buf), false)
+		k.data08(true)
 	}
 	k.msgKind, k.compStart = 0, -1
 }
