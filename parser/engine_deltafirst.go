@@ -22,6 +22,7 @@ func newDeltaFirst(cfg *config) *deltaFirst {
 	return &deltaFirst{k: deltaengine.New(deltaengine.Options{
 		Progressive: cfg.mode == ModeProgressive,
 		Lines:       cfg.framing == FramingJSONL,
+		Catalog:     cfg.catalog,
 	})}
 }
 

@@ -56,7 +56,7 @@ func (k *Engine) dataEntries(complete bool) {
 			k.out = k.out[:start] // the message last yielded, again
 		} else {
 			k.dataLast = h
-			k.offs = append(k.offs, start, len(k.out))
+			k.dataOut(start)
 		}
 		return
 	}
@@ -72,7 +72,7 @@ func (k *Engine) dataEntries(complete bool) {
 			continue
 		}
 		k.out = k.dataTail(k.out, 0)
-		k.offs = append(k.offs, start, len(k.out))
+		k.dataOut(start)
 	}
 }
 
@@ -182,7 +182,7 @@ func (k *Engine) dataChanges(v []byte, ents []dataEntry) {
 	}
 	k.out = k.dataTail(k.out, '}')
 	k.dataLast = maphash.Bytes(k.seed, k.out[start:])
-	k.offs = append(k.offs, start, len(k.out))
+	k.dataOut(start)
 }
 
 // dataHead appends the start of an updateDataModel message at the open
@@ -277,7 +277,7 @@ func (k *Engine) data08(complete bool) {
 	}
 	if h := maphash.Bytes(k.seed, k.out[start:]); h != k.dataLast {
 		k.dataLast = h
-		k.offs = append(k.offs, start, len(k.out))
+		k.dataOut(start)
 	} else {
 		k.out = k.out[:start]
 	}
@@ -338,4 +338,14 @@ func isEntry(v []byte) bool {
 		key, n = key || string(k) == "key", n+1
 	})
 	return key && n > 1
+}
+
+// dataOut yields the data model message at out[start:], unless it does not
+// pass the catalog (then it is dropped, as the parser drops it).
+func (k *Engine) dataOut(start int) {
+	if k.cat != nil && !k.verdict(k.out[start:]) {
+		k.out = k.out[:start]
+		return
+	}
+	k.offs = append(k.offs, start, len(k.out))
 }

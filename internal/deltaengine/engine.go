@@ -3,6 +3,8 @@ package deltaengine
 import (
 	"hash/maphash"
 	"sync"
+
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // frame is an open container; keyA:keyB is (in buf) the key of the object
@@ -44,6 +46,8 @@ type entry struct {
 	// woke: how many of them arrived since (see wake).
 	missing, woke int32
 	deferred      bool // in engine.deferred
+	bad           bool // its form last judged does not pass the catalog (catalog.go)
+	phVerdict     int8 // its placeholder passes the catalog (1) or not (-1); 0: not judged
 	// Progressive mode: its form last yielded (nil until then), and the
 	// snapshot that last wrote its own placeholder (see snapshot).
 	snap    *snapForm
@@ -65,6 +69,7 @@ type surface struct {
 	reach       []*entry // its reachable entries (progressive mode)
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
 	begun       bool     // its createSurface or beginRendering ended: it yields
+	bad         int      // its reachable components whose form does not pass the catalog
 	// suspect: the surface is to be checked before it yields (see
 	// topology.go); selfRef, a component that references itself.
 	suspect bool
@@ -87,6 +92,8 @@ type Engine struct {
 	hexLeft                     int8  // hex digits of a \u escape still to come
 	strHigh                     bool  // the open string has a non-ASCII byte
 	failed                      bool  // the block failed: the rest of it is skipped
+	broken, bStr, bEsc          bool  // the block failed inside a message that has not ended (see fail)
+	bDepth                      int   // the brackets open in that message
 	lost                        bool  // the block lost count of its brackets (lost.go)
 	bare                        bool  // stack[0] is no list's: the block's message is bare (see between)
 	errs                        int   // blocks failed
@@ -102,6 +109,7 @@ type Engine struct {
 	cur                  *surface
 
 	compStart, idA, idB, typeZ int  // the open component (-1: none), its id, the end of its type
+	typeA, typeB               int  // its type's name (v0.8: its definition's first type; -1: none)
 	listA, listD               int  // the '[' of its open children list (-1: none), and its depth
 	compSniffed, msgSniffed    int  // the open component's and message's size when last healed (see grown)
 	odd                        bool // the open component is of an odd shape (walk.go)
@@ -134,8 +142,10 @@ type Engine struct {
 	msgs [][]byte
 	seed maphash.Seed
 
-	lines       bool // a block is one message (JSONL)
-	progressive bool // yield snapshots (progressive mode), not changes
+	cat         *protocol.Catalog
+	cbuf        []byte // a message judged (catalog.go)
+	lines       bool   // a block is one message (JSONL)
+	progressive bool   // yield snapshots (progressive mode), not changes
 	snapGen     uint32
 	scratch     []byte
 }
@@ -148,12 +158,15 @@ type Options struct {
 	// Lines reads each block as one message object (JSONL framing), not a
 	// list of them.
 	Lines bool
+	// Catalog, when set, judges what the engine yields as the parser
+	// does with it (catalog.go).
+	Catalog *protocol.Catalog
 }
 
 // New returns an engine, outside any block.
 func New(o Options) *Engine {
 	return &Engine{compStart: -1, listA: -1, valueA: -1, dataRec: map[string]uint64{}, healLen: -1,
-		surfaces: map[string]*surface{}, deleted: map[string]bool{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines}
+		surfaces: map[string]*surface{}, deleted: map[string]bool{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines, cat: o.Catalog}
 }
 
 // reset drops the messages of the last Flush.
@@ -172,7 +185,7 @@ func (k *Engine) letGo() {
 		bufs.Put(&b)
 	}
 	k.buf, k.stack, k.slots, k.hslots, k.empties, k.dents = nil, nil, nil, nil, nil, nil
-	k.tail, k.canon, k.heald, k.scratch, k.cw.ms = nil, nil, nil, nil, nil
+	k.tail, k.canon, k.heald, k.scratch, k.cw.ms, k.cbuf = nil, nil, nil, nil, nil, nil
 	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids = nil, nil, nil, nil, nil, nil, nil
 	k.dataRec = map[string]uint64{}
 }
@@ -208,7 +221,11 @@ func (k *Engine) Begin() {
 func (k *Engine) Abort() {
 	k.reset()
 	if k.inBlock {
-		k.fail()
+		if k.broken {
+			k.broken = false
+			k.errs++
+		}
+		k.failWith(nil)
 		k.inBlock = false
 	}
 }
@@ -238,8 +255,12 @@ func (k *Engine) End() {
 	if !k.inBlock {
 		return
 	}
+	if k.broken {
+		k.broken = false
+		k.errs++ // the message that broke never ended
+	}
 	if !k.failed && !k.found {
-		k.fail() // no object closed in it: "No valid JSON object found", as in the parser
+		k.failWith(nil) // no object closed in it: "No valid JSON object found", as in the parser
 	}
 	k.inBlock, k.idle = false, true
 	k.blockEnd()

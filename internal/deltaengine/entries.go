@@ -14,7 +14,7 @@ func (k *Engine) component(end int, str, complete bool) {
 		ent = k.newEntry(s, k.buf[k.idA:k.idB])
 	}
 	inList := end == len(k.buf) && k.listA >= 0 && len(k.stack) == k.listD+1 // (read in the list itself, not in an item)
-	odd := k.odd
+	odd := k.odd || k.cat != nil && k.typeA >= 0 && k.cat.HasOwnRefFields(string(k.buf[k.typeA:k.typeB]))
 	if inList {
 		// An open child list: a partial id is dropped (the list ends
 		// after its last complete id); with no complete id the list is
@@ -42,6 +42,12 @@ func (k *Engine) component(end int, str, complete bool) {
 	if k.lost {
 		k.scratch = append(append(k.scratch[:0], body...), tail...)
 		if !k.valid(k.scratch) {
+			return
+		}
+	}
+	if k.cat != nil && k.v08 {
+		k.scratch = append(append(k.scratch[:0], body...), tail...)
+		if !k.renderable(k.scratch) {
 			return
 		}
 	}
@@ -200,6 +206,9 @@ func (k *Engine) reachFrom(s *surface, e *entry) {
 	k.walk = append(k.walk[:0], e)
 	for len(k.walk) > 0 {
 		x := k.walk[len(k.walk)-1]
+		if x.bad {
+			s.bad++
+		}
 		if k.progressive {
 			s.reach = append(s.reach, x)
 		}

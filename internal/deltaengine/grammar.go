@@ -37,15 +37,49 @@ func (k *Engine) scalarEnd() {
 	}
 }
 
-// fail fails the block: what it yielded stands, the rest of it, up to its
-// end, is skipped.
-func (k *Engine) fail() { k.failWith(nil) }
+// fail fails the block for its JSON: what it yielded stands, the rest of
+// it is skipped. Inside a message, as in the parser (complete mode's
+// verdict), the failure counts when the message ends, or the block does:
+// until then the block's brackets are only counted (broken).
+func (k *Engine) fail() {
+	if !k.failed && len(k.stack) >= 2 {
+		k.failed, k.broken, k.err = true, true, nil
+		k.bDepth, k.bStr, k.bEsc = len(k.stack), k.inStr, false
+		k.failWith(nil) // (failed already: counts nothing)
+		return
+	}
+	k.failWith(nil)
+}
+
+// skipBroken reads b, bytes of a message after the byte that broke it
+// (fail), counting its brackets outside strings: the failure counts when
+// the message ends.
+func (k *Engine) skipBroken(b []byte) {
+	for i := 0; i < len(b) && k.broken; i++ {
+		c := b[i]
+		switch {
+		case k.bEsc:
+			k.bEsc = false
+		case k.bStr:
+			k.bStr, k.bEsc = c != '"', c == '\\'
+		case c == '"':
+			k.bStr = true
+		case c == '{' || c == '[':
+			k.bDepth++
+		case c == '}' || c == ']':
+			if k.bDepth--; k.bDepth <= 1 {
+				k.broken = false
+				k.errs++
+			}
+		}
+	}
+}
 
 // failWith is fail for a reason other than the grammar: err (nil: the
 // grammar), which Err returns.
 func (k *Engine) failWith(err error) {
 	if !k.failed {
-		k.failed, k.err = true, err
+		k.failed, k.broken, k.err = true, false, err
 		k.errs++
 	}
 	k.stack, k.inStr, k.inScalar, k.esc, k.hexLeft = k.stack[:0], false, false, false, 0

@@ -114,6 +114,9 @@ func CuttableKey(key []byte) bool {
 func (k *Engine) Data(chunk []byte) {
 	k.reset()
 	if !k.inBlock || k.failed {
+		if k.broken {
+			k.skipBroken(chunk)
+		}
 		return
 	}
 	i := 0
@@ -162,6 +165,9 @@ func (k *Engine) Data(chunk []byte) {
 			continue
 		}
 		if k.failed {
+			if k.broken {
+				k.skipBroken(chunk[i:])
+			}
 			return
 		}
 		if k.lost {
@@ -344,7 +350,7 @@ func (k *Engine) open(c byte) {
 			k.msgKind = kUpdate
 		}
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
-		k.compStart, k.idA, k.typeZ, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd = len(k.buf)-1, -1, -1, k.slots[:0], -1, 0, k.spaces, false
+		k.compStart, k.idA, k.typeZ, k.typeA, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd = len(k.buf)-1, -1, -1, -1, k.slots[:0], -1, 0, k.spaces, false
 	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
 		k.valueA = len(k.buf) - 1
 	case d >= 5 && k.compStart >= 0:
@@ -354,6 +360,9 @@ func (k *Engine) open(c byte) {
 		}
 		if d == 6 && k.v08 && k.stack[4].key == kComponent && c == '{' {
 			k.typeZ = len(k.buf) // v0.8: its type's properties opened
+			if k.typeA < 0 {
+				k.typeA, k.typeB = k.stack[5].keyA, k.stack[5].keyB
+			}
 		}
 	case d == 6 && c == '{' && k.compStart >= 0 && k.v08 && k.stack[4].key == kComponent:
 		k.typeZ = len(k.buf) // v0.8: its type's properties opened
@@ -425,7 +434,7 @@ func (k *Engine) stringEnd() {
 	case d == 3 && top.key == kRoot:
 		k.rootA, k.rootB = a, b
 	case d == 5 && k.compStart >= 0 && top.key == kComponent:
-		k.typeZ = b + 1
+		k.typeZ, k.typeA, k.typeB = b+1, a, b
 	case k.compStart >= 0 && d >= 5:
 		k.childString(d, top, a, b)
 	}
@@ -468,18 +477,21 @@ func (k *Engine) surfaceID(sid []byte) {
 }
 
 func (k *Engine) messageEnd() {
+	msg := k.buf[k.msgStart:]
 	switch {
-	case !k.valid(k.buf[k.msgStart:]):
+	case !k.valid(msg), !k.checkMessage(msg, false):
 	case k.msgKind == kCreate && k.cur != nil && !k.cur.begun:
-		k.yieldWhole()
-		k.begin(k.cur)
+		if k.yieldWhole() {
+			k.begin(k.cur)
+		}
 	case k.msgKind == kDelete && k.cur != nil && k.cur.begun:
 		// The surface is gone: a new one under its id starts afresh (v0.8:
 		// once it begins again).
-		k.yieldWhole()
-		delete(k.surfaces, k.cur.id)
-		if k.v08 {
-			k.deleted[k.cur.id] = true
+		if k.yieldWhole() {
+			delete(k.surfaces, k.cur.id)
+			if k.v08 {
+				k.deleted[k.cur.id] = true
+			}
 		}
 	case k.msgKind == 0:
 		k.yieldWhole() // a message of no kind the engine reads: as it is
@@ -489,21 +501,31 @@ func (k *Engine) messageEnd() {
 		}
 		k.flush()
 	case k.msgKind == kData && k.cur != nil:
-		k.dataEntries(true)
+		if k.checkMessage(msg, true) {
+			k.dataEntries(true)
+		}
 	case k.msgKind == kDataModel && k.cur != nil && !k.deleted[k.cur.id]:
 		// (That of a v0.8 surface deleted and not begun again is dropped
 		// when it ends, as the parser drops it; what it yielded while it
 		// arrived stands.)
-		k.data08(true)
+		if k.checkMessage(msg, true) {
+			k.data08(true)
+		}
 	}
 	k.msgKind, k.compStart = 0, -1
 }
 
-// yieldWhole yields the message just ended in canonical form.
-func (k *Engine) yieldWhole() {
+// yieldWhole yields the message just ended in canonical form, and reports
+// whether it did (with a catalog, it must pass with the root and orphan
+// checks, else it fails the block).
+func (k *Engine) yieldWhole() bool {
+	if !k.checkMessage(k.buf[k.msgStart:], true) {
+		return false
+	}
 	start := len(k.out)
 	k.out, _ = k.cw.canonical(k.out, k.buf[k.msgStart:], 0)
 	k.offs = append(k.offs, start, len(k.out))
+	return true
 }
 
 // begin begins surface s (its createSurface or beginRendering ended): its
@@ -518,7 +540,7 @@ func (k *Engine) begin(s *surface) {
 	}
 	if k.rootA >= 0 && string(k.buf[k.rootA:k.rootB]) != s.root {
 		s.root = string(k.buf[k.rootA:k.rootB])
-		s.reach, s.sorted = s.reach[:0], 0
+		s.reach, s.sorted, s.bad = s.reach[:0], 0, 0
 		for _, e := range s.comps {
 			e.reach, e.parents = false, 0
 		}

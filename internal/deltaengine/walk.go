@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // A component of a shape other than the common ones (odd: see the
@@ -58,7 +59,7 @@ func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
 	}
 	if root >= 0 {
 		sl, em, _ = walkObject(c, root, sl, em)
-		sl = refs(c, root, k.v08, sl)
+		sl = refs(c, root, k.v08, k.cat, sl)
 	}
 	slices.SortStableFunc(sl, func(x, y slot) int { return int(x.a - y.a) })
 	n := 0 // one slot per id: a reference the walk also rewrites is both
@@ -173,58 +174,50 @@ func walkValue(c []byte, i int, key []byte, sl []slot, em []emptyList) ([]slot, 
 	return sl, em, valueEnd(c, i)
 }
 
-// refs appends the references protocol.ComponentRefs reads (without a
-// catalog) in the canonical form c: from the component object at c[root]
-// (v0.9), or from each type's properties of the definition at c[root]
-// (v0.8).
-func refs(c []byte, root int, v08 bool, sl []slot) []slot {
+// refs appends the references protocol.ComponentRefs reads, with cat's
+// reference fields (cat may be nil), in the canonical form c: from the
+// component object at c[root] (v0.9), or from each type's properties of
+// the definition at c[root] (v0.8).
+func refs(c []byte, root int, v08 bool, cat *protocol.Catalog, sl []slot) []slot {
 	if !v08 {
-		return propRefs(c, root, sl)
+		var single, list []string
+		if t := valueOf(c, root, "component"); t >= 0 && c[t] == '"' && cat != nil {
+			single, list = cat.RefFields(string(c[t+1 : jsonwire.StringEnd(c, t+1)]))
+		}
+		return propRefs(c, root, single, list, sl)
 	}
-	each(c, root, func(_ []byte, v int) {
+	each(c, root, func(typ []byte, v int) {
 		if c[v] == '{' {
-			sl = propRefs(c, v, sl)
+			single, list := cat.RefFields(string(typ))
+			sl = propRefs(c, v, single, list, sl)
 		}
 	})
 	return sl
 }
 
-// propRefs appends the references of the properties object at c[i].
-func propRefs(c []byte, i int, sl []slot) []slot {
+// propRefs appends the references of the properties object at c[i], as
+// protocol.ComponentRefs reads them: those of its type's reference fields
+// single and list (a catalog's) and of the well-known ones.
+func propRefs(c []byte, i int, single, list []string, sl []slot) []slot {
 	ref := func(v int) {
 		if v >= 0 && c[v] == '"' {
 			sl = append(sl, slot{int32(v + 1), int32(jsonwire.StringEnd(c, v+1)), slotRef})
 		}
 	}
 	each(c, i, func(key []byte, v int) {
-		list := false
-		switch string(key) {
-		case "child", "contentChild", "entryPointChild", "detail", "summary", "root":
+		k := string(key)
+		inList := slices.Contains(list, k)
+		switch {
+		case slices.Contains(single, k) || k == "child" || k == "contentChild" || k == "entryPointChild" || k == "detail" || k == "summary" || k == "root":
 			if c[v] == '{' {
 				ref(valueOf(c, v, "componentId"))
 			} else {
 				ref(v)
 			}
-		case "children", "explicitList", "template":
-			list = true
-			switch c[v] {
-			case '[':
-				elements(c, v, ref)
-			case '{':
-				if l := valueOf(c, v, "explicitList"); l >= 0 {
-					if c[l] == '[' {
-						elements(c, l, ref)
-					}
-				} else if t := valueOf(c, v, "template"); t >= 0 {
-					if c[t] == '{' {
-						ref(valueOf(c, t, "componentId"))
-					}
-				} else {
-					ref(valueOf(c, v, "componentId"))
-				}
-			}
+		case inList || k == "children" || k == "explicitList" || k == "template":
+			listRefs(c, v, ref)
 		}
-		if c[v] == '[' && !list {
+		if c[v] == '[' && !inList {
 			// A list of objects with a "child" (Tabs' tabs).
 			elements(c, v, func(e int) {
 				if c[e] == '{' {
@@ -236,6 +229,28 @@ func propRefs(c []byte, i int, sl []slot) []slot {
 		}
 	})
 	return sl
+}
+
+// listRefs calls ref with the ids of a list field's value at c[v]: a list's
+// strings, an {"explicitList": [...]}'s, a {"template": {"componentId"}}'s
+// or a {"componentId"}'s.
+func listRefs(c []byte, v int, ref func(int)) {
+	switch c[v] {
+	case '[':
+		elements(c, v, ref)
+	case '{':
+		if l := valueOf(c, v, "explicitList"); l >= 0 {
+			if c[l] == '[' {
+				elements(c, l, ref)
+			}
+		} else if t := valueOf(c, v, "template"); t >= 0 {
+			if c[t] == '{' {
+				ref(valueOf(c, t, "componentId"))
+			}
+		} else {
+			ref(valueOf(c, v, "componentId"))
+		}
+	}
 }
 
 // each calls f with the key (unquoted) and the value's offset of each

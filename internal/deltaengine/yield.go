@@ -70,7 +70,7 @@ func (k *Engine) changes(s *surface) {
 	start := len(out)
 	out = k.openMessage(out)
 	first := len(out)
-	kids := k.kids
+	kids, held := k.kids, false
 	for _, e := range ents {
 		at := len(out)
 		if at > first {
@@ -82,6 +82,10 @@ func (k *Engine) changes(s *surface) {
 			if !kid.phYielded {
 				kid.phYielded, phs = true, append(phs, kid)
 			}
+		}
+		if k.cat != nil {
+			k.judge(s, e, out[from:])
+			held = held || !k.placeholdersPass(s, kids)
 		}
 		if h := maphash.Bytes(k.seed, out[from:]); h != e.hash {
 			e.hash = h
@@ -96,7 +100,9 @@ func (k *Engine) changes(s *surface) {
 		}
 		out = k.placeholder(out, p)
 	}
-	if len(out) == first {
+	if len(out) == first || held || s.bad > 0 {
+		// (Held back by the catalog, what changed counts as yielded, as
+		// in the parser.)
 		out = out[:start]
 	} else {
 		out = k.closeMessage(out, s)
@@ -139,6 +145,9 @@ func (k *Engine) snapshot(s *surface) {
 		sn := e.snap
 		var f []byte
 		f, sn.phs = k.form(k.scratch[:0], e, sn.phs[:0])
+		if k.cat != nil {
+			k.judge(s, e, f)
+		}
 		for _, kid := range sn.phs {
 			if !kid.phYielded {
 				kid.phYielded, changed = true, true
@@ -161,7 +170,7 @@ func (k *Engine) snapshot(s *surface) {
 		k.scratch = f
 	}
 	k.queue = k.queue[:0]
-	if !changed {
+	if !changed || s.bad > 0 {
 		return
 	}
 	s.sortReach()
@@ -186,6 +195,10 @@ func (k *Engine) snapshot(s *surface) {
 			if p.snapGen != k.snapGen {
 				p.snapGen = k.snapGen
 				out = k.placeholder(append(out, ','), p)
+				if k.cat != nil && !k.placeholderPasses(s, p) {
+					k.out = out[:start] // held back by the catalog
+					return
+				}
 			}
 		}
 	}
