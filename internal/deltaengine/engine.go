@@ -112,7 +112,7 @@ type Engine struct {
 	typeA, typeB               int  // its type's name (v0.8: its definition's first type; -1: none)
 	listA, listD               int  // the '[' of its open children list (-1: none), and its depth
 	compSniffed, msgSniffed    int  // the open component's and message's size when last healed (see grown)
-	odd                        bool // the open component is of an odd shape (walk.go)
+	odd, pathSeen              bool // the open component is of an odd shape (walk.go); v0.8: it has a path in its definition
 	spaces                     int  // the block's spaces outside strings, dropped from buf
 	compSpaces, msgSpaces      int  // spaces when the open component and message opened
 
@@ -134,7 +134,7 @@ type Engine struct {
 	slab                                   []entry
 	wslab                                  []*entry
 	slabN, wslabN                          int // the sizes of the last slabs
-	tail, canon, heald                     []byte
+	tail, canon, heald, pbuf               []byte
 	cw                                     canonWriter
 
 	out  []byte // the chunk's messages, bounded by offs in pairs
@@ -185,7 +185,7 @@ func (k *Engine) letGo() {
 		bufs.Put(&b)
 	}
 	k.buf, k.stack, k.slots, k.hslots, k.empties, k.dents = nil, nil, nil, nil, nil, nil
-	k.tail, k.canon, k.heald, k.scratch, k.cw.ms, k.cbuf = nil, nil, nil, nil, nil, nil
+	k.tail, k.canon, k.heald, k.pbuf, k.scratch, k.cw.ms, k.cbuf = nil, nil, nil, nil, nil, nil, nil
 	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids = nil, nil, nil, nil, nil, nil, nil
 	k.dataRec = map[string]uint64{}
 }

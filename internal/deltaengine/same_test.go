@@ -41,6 +41,11 @@ var sameCases = []struct{ name, block string }{
 	// arriving, a string that may not be cut, a cut literal).
 	{"v0.9 nested data values", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/p","value":{"l":[1,"ab",{"x":1}],"o":{"a":{"c":"d","e":5},"b":"yy"},"z":true,"k":-1.5e3}}}]`},
 	{"v0.9 data without a path", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"text":"Hel lo","n":{"label":"ab \u00e9x"},"q":"a\"b\n"}}}]`},
+	// Components of odd shapes are written in canonical form, their child
+	// ids found by the reference's walk; v0.8 paths are normalised.
+	{"v0.9 odd shapes", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Tabs","tabs":[{"title":"A","child":"a"},{"title":"B","child":"b"}],"detail":"d"},{"id":"a","component":"List","children":{"componentId":"t","path":"/items"}},{"id":"b","component":"Column","children":[]},{"id":"t","component":"Card","child":"x","extra":{"child":"y"}},{"id":"x","component":"Text","text":"x"}]}}]`},
+	{"v0.8 odd shapes", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"template":{"componentId":"t","dataBinding":"/items"}}}}},{"id":"t","component":{"Container":{"children":["u","v"]}}},{"id":"u","component":{"Text":{"text":{"path":"rel/path"}}}},{"id":"v","component":{"Row":{"children":{"explicitList":[]}}}}]}}]`},
+	{"v0.8 paths", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Column":{"children":{"explicitList":["a","b","c","d"]}}}},{"id":"a","component":{"Text":{"text":{"path":"//x","literalString":"y"}}}},{"id":"b","component":{"Text":{"text":{"path":5}}}},{"id":"c","component":{"Text":{"text":{"path":true,"literalString":"z"}}}},{"id":"d","component":{"Text":{"text":{"path":"/ok"}}}}]}}]`},
 	// Messages: components before their surface begins wait for it; a
 	// message of no kind the engine reads, or of the other family than the
 	// stream's (fixed by its first kind), is yielded whole; a deleted

@@ -350,7 +350,7 @@ func (k *Engine) open(c byte) {
 			k.msgKind = kUpdate
 		}
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
-		k.compStart, k.idA, k.typeZ, k.typeA, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd = len(k.buf)-1, -1, -1, -1, k.slots[:0], -1, 0, k.spaces, false
+		k.compStart, k.idA, k.typeZ, k.typeA, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd, k.pathSeen = len(k.buf)-1, -1, -1, -1, k.slots[:0], -1, 0, k.spaces, false, false
 	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
 		k.valueA = len(k.buf) - 1
 	case d >= 5 && k.compStart >= 0:
@@ -419,6 +419,9 @@ func (k *Engine) stringEnd() {
 			if top.key >= kChild && k.compStart >= 0 && !k.commonKey(d, top.key) {
 				k.odd = true
 			}
+			if top.key == kPath && k.v08 && d >= 7 && k.compStart >= 0 && k.stack[4].key == kComponent {
+				k.pathSeen = true // (see pathsChange)
+			}
 		}
 		return
 	}
@@ -479,7 +482,8 @@ func (k *Engine) surfaceID(sid []byte) {
 func (k *Engine) messageEnd() {
 	msg := k.buf[k.msgStart:]
 	switch {
-	case !k.valid(msg), !k.checkMessage(msg, false):
+	case msg[0] != '{', !k.valid(msg), !k.checkMessage(msg, false):
+		// (A list in the list, of a block read the lost way, is none.)
 	case k.msgKind == kCreate && k.cur != nil && !k.cur.begun:
 		if k.yieldWhole() {
 			k.begin(k.cur)

@@ -52,9 +52,15 @@ func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
 	root := 0
 	if k.v08 {
 		// v0.8: the walk and the references are the definition's; a child
-		// field outside it is neither.
+		// field outside it is neither; its paths are normalised.
 		if root = valueOf(c, 0, "component"); root < 0 || c[root] != '{' {
 			root = -1
+		} else if k.pathSeen {
+			k.pbuf = append(k.pbuf[:0], c[:root]...)
+			var e int
+			k.pbuf, e = normalizePaths(k.pbuf, c, root)
+			k.pbuf = append(k.pbuf, c[e:]...)
+			c = append(c[:0], k.pbuf...) // (pbuf's array is its own)
 		}
 	}
 	if root >= 0 {
@@ -286,4 +292,95 @@ func valueOf(c []byte, i int, name string) int {
 		}
 	})
 	return at
+}
+
+// normalizePaths appends to dst the value at c[i] (compact, canonical) with
+// its v0.8 data-binding paths as the reference's placeholder walk writes
+// them in a definition: in each object, a "path" that is a string starting
+// with '/' becomes "/" and the path without its leading slashes, and the
+// object's other members go (unless it has a "componentId": then they
+// stay); another string gets a leading '/'; a number, true or false becomes
+// the string "/" and its text as Python writes it. (A path that is an
+// object or a list is left as it is: the reference writes Python's text of
+// it, which no model sends.) It returns dst and the end of the value.
+func normalizePaths(dst, c []byte, i int) ([]byte, int) {
+	switch c[i] {
+	case '{':
+		p := valueOf(c, i, "path")
+		if p >= 0 && c[p] == '"' && c[p+1] == '/' && valueOf(c, i, "componentId") < 0 {
+			x := p + 1
+			for c[x] == '/' {
+				x++
+			}
+			e := jsonwire.StringEnd(c, p+1)
+			dst = append(dst, `{"path":"/`...)
+			dst = append(dst, c[x:e]...)
+			return append(dst, `"}`...), valueEnd(c, i)
+		}
+		dst = append(dst, '{')
+		j := i + 1
+		for c[j] != '}' {
+			ka := j
+			j = jsonwire.StringEnd(c, j+1) + 1
+			dst = append(dst, c[ka:j+1]...)
+			if string(c[ka:j]) == `"path"` {
+				dst, j = pathValue(dst, c, j+1)
+			} else {
+				dst, j = normalizePaths(dst, c, j+1)
+			}
+			if c[j] == ',' {
+				dst = append(dst, ',')
+				j++
+			}
+		}
+		return append(dst, '}'), j + 1
+	case '[':
+		dst = append(dst, '[')
+		j := i + 1
+		for c[j] != ']' {
+			dst, j = normalizePaths(dst, c, j)
+			if c[j] == ',' {
+				dst = append(dst, ',')
+				j++
+			}
+		}
+		return append(dst, ']'), j + 1
+	}
+	e := valueEnd(c, i)
+	return append(dst, c[i:e]...), e
+}
+
+// pathValue appends the "path" value at c[v] as normalizePaths writes it in
+// an object that keeps its other members, and returns its end.
+func pathValue(dst, c []byte, v int) ([]byte, int) {
+	e := valueEnd(c, v)
+	switch c[v] {
+	case '"':
+		x := v + 1
+		for c[x] == '/' {
+			x++
+		}
+		dst = append(dst, `"/`...)
+		return append(dst, c[x:e]...), e
+	case 't':
+		return append(dst, `"/True"`...), e
+	case 'f':
+		return append(dst, `"/False"`...), e
+	case 'n', '{', '[':
+		return append(dst, c[v:e]...), e
+	}
+	dst = append(dst, `"/`...)
+	dst = append(dst, c[v:e]...)
+	return append(dst, '"'), e
+}
+
+// pathsChange reports whether normalizePaths changes the v0.8 component c
+// (compact): whether it is odd for its paths.
+func (k *Engine) pathsChange(c []byte) bool {
+	def := valueOf(c, 0, "component")
+	if def < 0 {
+		return false
+	}
+	k.pbuf, _ = normalizePaths(k.pbuf[:0], c, def)
+	return !bytes.Equal(k.pbuf, c[def:valueEnd(c, def)])
 }

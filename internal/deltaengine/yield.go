@@ -136,38 +136,9 @@ func (k *Engine) form(dst []byte, e *entry, kids []*entry) ([]byte, []*entry) {
 func (k *Engine) snapshot(s *surface) {
 	changed := false
 	for _, e := range k.queue {
-		if e.queued = false; !e.reach || !e.arrived {
-			continue
+		if e.queued = false; e.reach && e.arrived {
+			changed = k.snapOf(s, e) || changed
 		}
-		if e.snap == nil {
-			e.snap = &snapForm{}
-		}
-		sn := e.snap
-		var f []byte
-		f, sn.phs = k.form(k.scratch[:0], e, sn.phs[:0])
-		if k.cat != nil {
-			k.judge(s, e, f)
-		}
-		for _, kid := range sn.phs {
-			if !kid.phYielded {
-				kid.phYielded, changed = true, true
-			}
-		}
-		if h := maphash.Bytes(k.seed, f); h != e.hash {
-			e.hash, changed = h, true
-			switch {
-			case len(sn.phs) == 0:
-				// Its form is its bytes: shared, not copied (a change to
-				// them queues the entry, which sets its form again
-				// before a snapshot writes it).
-				sn.form, sn.formOwn, sn.phs = e.src, false, nil
-			case sn.formOwn:
-				sn.form = append(sn.form[:0], f...)
-			default:
-				sn.form, sn.formOwn = append([]byte(nil), f...), true
-			}
-		}
-		k.scratch = f
 	}
 	k.queue = k.queue[:0]
 	if !changed || s.bad > 0 {
@@ -181,6 +152,9 @@ func (k *Engine) snapshot(s *surface) {
 	first := len(out)
 	for _, e := range s.reach {
 		if e.arrived {
+			if e.snap == nil {
+				k.snapOf(s, e) // (one whose yield a failed block dropped)
+			}
 			if len(out) > first {
 				out = append(out, ',')
 			}
@@ -205,6 +179,42 @@ func (k *Engine) snapshot(s *surface) {
 	out = k.closeMessage(out, s)
 	k.offs = append(k.offs, start, len(out))
 	k.out = out
+}
+
+// snapOf sets the form of e, reachable and arrived, that progressive mode
+// keeps (its snapForm), and reports whether it changed or needs a
+// placeholder not yielded yet.
+func (k *Engine) snapOf(s *surface, e *entry) (changed bool) {
+	if e.snap == nil {
+		e.snap = &snapForm{}
+	}
+	sn := e.snap
+	var f []byte
+	f, sn.phs = k.form(k.scratch[:0], e, sn.phs[:0])
+	if k.cat != nil {
+		k.judge(s, e, f)
+	}
+	for _, kid := range sn.phs {
+		if !kid.phYielded {
+			kid.phYielded, changed = true, true
+		}
+	}
+	if h := maphash.Bytes(k.seed, f); h != e.hash || sn.form == nil {
+		e.hash, changed = h, true
+		switch {
+		case len(sn.phs) == 0:
+			// Its form is its bytes: shared, not copied (a change to them
+			// queues the entry, which sets its form again before a
+			// snapshot writes it).
+			sn.form, sn.formOwn, sn.phs = e.src, false, nil
+		case sn.formOwn:
+			sn.form = append(sn.form[:0], f...)
+		default:
+			sn.form, sn.formOwn = append([]byte(nil), f...), true
+		}
+	}
+	k.scratch = f
+	return changed
 }
 
 // openMessage appends the start of a component message, up to its first
