@@ -13,6 +13,10 @@ import (
 type canonWriter struct {
 	ms  []member
 	str []byte // a string's decoding
+	// prune: in the lists of entries of a v0.8 data model message (the
+	// values of "contents" and "valueMap"), the elements that are not
+	// entries yet are left out, as the reference prunes them (isEntry).
+	prune bool
 }
 
 // hasLineSep reports whether b holds U+2028 or U+2029, which the parser
@@ -62,6 +66,10 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 			}
 			m := w.ms[n]
 			dst = append(dst, src[m.k:m.v]...)
+			if key := src[m.k+1 : m.v-2]; w.prune && src[m.v] == '[' && (string(key) == "contents" || string(key) == "valueMap") {
+				dst = w.entries(dst, src, m.v)
+				continue
+			}
 			dst, _ = w.canonical(dst, src, m.v)
 		}
 		w.ms = w.ms[:base]
@@ -114,4 +122,24 @@ func emptyObjects(b []byte) (n, last int) {
 		}
 	}
 	return n, last
+}
+
+// entries is canonical for a list of v0.8 data entries at src[i], with
+// prune: its elements that are not entries yet left out.
+func (w *canonWriter) entries(dst, src []byte, i int) []byte {
+	dst = append(dst, '[')
+	j, n := i+1, 0
+	for src[j] != ']' {
+		e := valueEnd(src, j)
+		if isEntry(src[j:e]) {
+			if n++; n > 1 {
+				dst = append(dst, ',')
+			}
+			dst, _ = w.canonical(dst, src, j)
+		}
+		if j = e; src[j] == ',' {
+			j++
+		}
+	}
+	return append(dst, ']')
 }

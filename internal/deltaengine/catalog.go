@@ -35,10 +35,11 @@ func (k *Engine) verdict(msg []byte) bool {
 // judge records whether form, component e's (of surface s), passes the
 // catalog as a component message of it alone.
 func (k *Engine) judge(s *surface, e *entry, form []byte) {
-	b := k.openMessage(k.cbuf[:0])
+	r := k.rare()
+	b := k.openMessage(r.cbuf[:0])
 	b = append(b, form...)
-	k.cbuf = k.closeMessage(b, s)
-	bad := !k.verdict(k.cbuf)
+	r.cbuf = k.closeMessage(b, s)
+	bad := !k.verdict(r.cbuf)
 	if e.reach && bad != e.bad {
 		if bad {
 			s.bad++
@@ -64,11 +65,12 @@ func (k *Engine) placeholdersPass(s *surface, phs []*entry) bool {
 // catalog as a component message of it alone for surface s (judged once).
 func (k *Engine) placeholderPasses(s *surface, p *entry) bool {
 	if p.phVerdict == 0 {
-		b := k.openMessage(k.cbuf[:0])
+		r := k.rare()
+		b := k.openMessage(r.cbuf[:0])
 		b = k.placeholder(b, p)
-		k.cbuf = k.closeMessage(b, s)
+		r.cbuf = k.closeMessage(b, s)
 		p.phVerdict = -1
-		if k.verdict(k.cbuf) {
+		if k.verdict(r.cbuf) {
 			p.phVerdict = 1
 		}
 	}

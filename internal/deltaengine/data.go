@@ -9,65 +9,57 @@ import (
 )
 
 // dataEntry is a member of the open data model message's value object:
-// its key (quoted) and its value, in buf.
-type dataEntry struct{ keyA, keyB, valA, valB int }
+// its key (quoted) and its value, in the text it was read from; final: a
+// ',' follows it in buf (it changes no more).
+type dataEntry struct {
+	keyA, keyB, valA, valB int
+	final                  bool
+}
 
-// dataEntries yields what the open data model message's value object
-// holds that it did not yield yet, as the parser's delta mode does: the
-// value as the reference reads it healed at the end of buf (complete: the
-// message ended; see dataValue); nothing until it has a member; then the
-// value, in canonical form; then each member new or changed since, at its
-// own path, sorted by key.
+// opened is the open member a round of dataEntries began with: where it
+// starts in buf (-1: none) and the hash of its value last yielded.
+type opened struct {
+	at   int
+	hash uint64
+}
+
+// dataEntries yields what the open v0.9 data model message's value object
+// holds that it did not yield yet, as the parser's delta mode does, read
+// as the reference reads it healed at the end of buf (or complete: the
+// message ended; see dataValue): nothing until it has a member; then the
+// whole value, in canonical form; then each member new or changed since,
+// at its own path, sorted by key (progressive mode: together, as one
+// message's value; the whole value again when the message ends).
+//
+// Only the members from the first that is not final on are read again
+// (dataFrom): a final member was yielded when it arrived, and only the
+// last member, open, is compared with what it last yielded (openAt,
+// openHash). Healing a large value thus reads what arrived since, and
+// holds no record per key.
 func (k *Engine) dataEntries(complete bool) {
 	if k.valueA < 0 {
 		return
 	}
-	v := k.dataValue(complete)
-	ents := k.dents[:0]
-	for j := 1; j < len(v) && v[j] == '"'; {
-		ka := j
-		j = jsonwire.StringEnd(v, j+1) + 1
-		ve := valueEnd(v, j+1)
-		ents = append(ents, dataEntry{ka, j, j + 1, ve})
-		if j = ve; v[j] == ',' {
-			j++
-		}
+	if !k.dataSent || k.progressive && complete {
+		k.dataWhole(complete)
+		return
 	}
-	k.dents = ents
+	v, n := k.dataValue(k.dataFrom, complete)
+	ents := k.members(v, n, 0)
 	if len(ents) == 0 {
 		return
 	}
+	base, prev := k.dataFrom, opened{k.openAt, k.openHash}
+	k.advance(v, base, ents)
 	slices.SortFunc(ents, func(a, b dataEntry) int { return bytes.Compare(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
-	if !k.dataSent || k.progressive && complete {
-		k.dataSent = true
-		start := len(k.out)
-		k.out = k.dataHead(k.out, nil)
-		k.out = append(k.out, '{')
-		for n, e := range ents {
-			if n > 0 {
-				k.out = append(k.out, ',')
-			}
-			k.out = append(k.out, v[e.keyA:e.keyB]...)
-			k.out = append(k.out, ':')
-			k.putValue(v, e) // (new or not, the whole value carries it)
-		}
-		k.out = k.dataTail(k.out, '}')
-		if h := maphash.Bytes(k.seed, k.out[start:]); k.progressive && h == k.dataLast {
-			k.out = k.out[:start] // the message last yielded, again
-		} else {
-			k.dataLast = h
-			k.dataOut(start)
-		}
-		return
-	}
 	if k.progressive {
-		k.dataChanges(v, ents)
+		k.dataChanges(v, base, ents, prev)
 		return
 	}
 	for _, e := range ents {
 		start := len(k.out)
 		k.out = k.dataHead(k.out, v[e.keyA+1:e.keyB-1])
-		if !k.putValue(v, e) {
+		if !k.putValue(v, base, e, prev) {
 			k.out = k.out[:start]
 			continue
 		}
@@ -76,33 +68,124 @@ func (k *Engine) dataEntries(complete bool) {
 	}
 }
 
-// dataValue returns the value object of the open v0.9 data model message,
-// compact, as the reference reads it (healed at the end of buf, see
-// healed, or complete: the message ended), or nil when the message holds
-// no value object there.
-func (k *Engine) dataValue(complete bool) []byte {
-	const at = 3 // the value object's frame in the stack
-	if complete || len(k.stack) <= at {
-		if e := valueEnd(k.buf, k.valueA); e > 0 && k.valid(k.buf[k.valueA:e]) {
-			return k.buf[k.valueA:e]
+// dataWhole yields the whole value of the open v0.9 data model message
+// (see dataEntries), once it has a member.
+func (k *Engine) dataWhole(complete bool) {
+	if k.progressive && k.dataSent && (complete || len(k.stack) <= 3) {
+		// The value complete, yielded again whole: written in canonical
+		// form at once, without listing its members.
+		e := valueEnd(k.buf, k.valueA)
+		if e < 0 || !k.valid(k.buf[k.valueA:e]) {
+			return
 		}
-		return nil
+		start := len(k.out)
+		k.out = k.dataHead(k.out, nil)
+		k.out, _ = k.cw.canonical(k.out, k.buf[:e], k.valueA)
+		k.out = k.dataTail(k.out, 0)
+		if h := maphash.Bytes(k.seed, k.out[start:]); h == k.dataLast {
+			k.out = k.out[:start] // the message last yielded, again
+		} else {
+			k.dataLast = h
+			k.dataOut(start)
+		}
+		return
 	}
-	return k.healed(k.valueA, at)
+	v, n := k.dataValue(k.valueA+1, complete)
+	ents := k.members(v, n, 0)
+	if len(ents) == 0 {
+		return
+	}
+	k.dataSent = true
+	base := k.valueA + 1
+	k.openAt = -1
+	k.advance(v, base, ents)
+	slices.SortFunc(ents, func(a, b dataEntry) int { return bytes.Compare(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
+	start := len(k.out)
+	k.out = k.dataHead(k.out, nil)
+	k.out = append(k.out, '{')
+	for i, e := range ents {
+		if i > 0 {
+			k.out = append(k.out, ',')
+		}
+		k.out = append(k.out, v[e.keyA:e.keyB]...)
+		k.out = append(k.out, ':')
+		k.putValue(v, base, e, opened{-1, 0}) // (new or not, the whole value carries it)
+	}
+	k.out = k.dataTail(k.out, '}')
+	if h := maphash.Bytes(k.seed, k.out[start:]); k.progressive && h == k.dataLast {
+		k.out = k.out[:start] // the message last yielded, again
+	} else {
+		k.dataLast = h
+		k.dataOut(start)
+	}
 }
 
-// healed returns the open container at buf[start] (stack[at]), compact, as
-// the reference reads it healed at the end of buf: an open string closed
-// when it may be cut, open containers closed; where that is no JSON (a key
-// or a string that may not be cut still arriving, a cut literal, a
-// trailing ','), cut back at the block's last ',' and healed there. It is
-// nil when that ',' is before start.
-func (k *Engine) healed(start, at int) []byte {
+// members lists the members of v, the members of a value object from one
+// on (then its closing brace): the ones followed by a ',' in v[:n] (buf's
+// bytes) are final.
+func (k *Engine) members(v []byte, n, j int) []dataEntry {
+	ents := k.dents[:0]
+	for j < len(v) && v[j] == '"' {
+		ka := j
+		j = jsonwire.StringEnd(v, j+1) + 1
+		ve := valueEnd(v, j+1)
+		e := dataEntry{ka, j, j + 1, ve, ve < n && v[ve] == ','}
+		ents = append(ents, e)
+		if j = ve; v[j] == ',' {
+			j++
+		}
+	}
+	k.dents = ents
+	return ents
+}
+
+// advance moves dataFrom past the final members of ents (read from v,
+// which starts at buf[base]), in stream order.
+func (k *Engine) advance(v []byte, base int, ents []dataEntry) {
+	for _, e := range ents {
+		if e.final {
+			k.dataFrom = base + e.valB + 1
+		}
+	}
+}
+
+// dataValue returns the members of the open v0.9 data model message's
+// value object from buf[from] on, then its closing brace, as the reference
+// reads them (healed at the end of buf, see healed, or complete: the
+// message ended), and how many of its bytes are buf's. It is nil when
+// there are none.
+func (k *Engine) dataValue(from int, complete bool) ([]byte, int) {
+	const at = 3 // the value object's frame in the stack
+	if complete || len(k.stack) <= at {
+		if e := valueEnd(k.buf, k.valueA); e > 0 && from < e && k.valid(k.buf[k.valueA:e]) {
+			return k.buf[from:e], e - from
+		}
+		return nil, 0
+	}
+	v, n := k.healed(from, at)
+	if k.lost && v != nil {
+		k.scratch = append(append(k.scratch[:0], '{'), v...)
+		if !k.valid(k.scratch) {
+			return nil, 0
+		}
+	}
+	return v, n
+}
+
+// healed returns what follows buf[start] in the open container at
+// stack[at], compact, as the reference reads it healed at the end of buf:
+// an open string closed when it may be cut, open containers closed; where
+// that is no JSON (a key or a string that may not be cut still arriving, a
+// cut literal, a trailing ','), cut back at the block's last ',' and
+// healed there. It returns nil when that ',' is before start, and how many
+// of the bytes are buf's.
+func (k *Engine) healed(start, at int) ([]byte, int) {
 	end, str, cut := k.healEnd()
-	b, d := k.heald[:0], len(k.stack)
+	r := k.rare()
+	b, d := r.heald[:0], len(k.stack)
 	if cut {
-		if end, d = k.comma, k.commaD; end <= start {
-			return nil
+		if end, d = k.comma, int(k.commaD); end < start {
+			return nil, 0
 		}
 	}
 	if b = append(b, k.buf[start:end]...); str {
@@ -113,13 +196,10 @@ func (k *Engine) healed(start, at int) []byte {
 			b = append(b, k.stack[j].open+2) // '[' + 2 is ']', '{' + 2 is '}'
 		}
 	} else {
-		b = closeAll(b, k.buf[start:end]) // (containers closed after the ',')
+		b = closeAll(b, k.buf[k.stack[at].start:end]) // (containers closed after the ',')
 	}
-	k.heald = b
-	if !k.valid(b) {
-		return nil
-	}
-	return b
+	r.heald = b
+	return b, end - start
 }
 
 // closeAll appends to b the closers of the containers open at the end of
@@ -142,25 +222,34 @@ func closeAll(b, v []byte) []byte {
 	return b
 }
 
-// putValue appends the value of member e of v in canonical form and
-// reports whether it differs from the value last yielded for its key in
-// this message, which it records.
-func (k *Engine) putValue(v []byte, e dataEntry) bool {
+// putValue appends the value of member e of v (which starts at
+// buf[base]) in canonical form and reports whether it is to be yielded:
+// a final member is, unless it was yielded while open with the same
+// value; the open one is when its value changed since it last was (prev:
+// the open member of the last round), which it records.
+func (k *Engine) putValue(v []byte, base int, e dataEntry, prev opened) bool {
 	at := len(k.out)
 	k.out, _ = k.cw.canonical(k.out, v[:e.valB], e.valA)
+	if e.final && base+e.keyA != prev.at {
+		return true
+	}
 	h := maphash.Bytes(k.seed, k.out[at:])
-	key := v[e.keyA:e.keyB]
-	if old, ok := k.dataRec[string(key)]; ok && old == h {
+	if base+e.keyA == prev.at && h == prev.hash {
+		if !e.final {
+			k.openAt, k.openHash = prev.at, h
+		}
 		return false
 	}
-	k.dataRec[string(key)] = h
+	if !e.final {
+		k.openAt, k.openHash = base+e.keyA, h
+	}
 	return true
 }
 
 // dataChanges is the end of dataEntries in progressive mode: the members
 // new or changed go out together, as the value of one message at the
 // message's path.
-func (k *Engine) dataChanges(v []byte, ents []dataEntry) {
+func (k *Engine) dataChanges(v []byte, base int, ents []dataEntry, prev opened) {
 	start := len(k.out)
 	k.out = k.dataHead(k.out, nil)
 	k.out = append(k.out, '{')
@@ -172,7 +261,7 @@ func (k *Engine) dataChanges(v []byte, ents []dataEntry) {
 		}
 		k.out = append(k.out, v[e.keyA:e.keyB]...)
 		k.out = append(k.out, ':')
-		if !k.putValue(v, e) {
+		if !k.putValue(v, base, e, prev) {
 			k.out = k.out[:at]
 		}
 	}
@@ -264,13 +353,14 @@ func valueEnd(src []byte, i int) int {
 func (k *Engine) data08(complete bool) {
 	msg := k.buf[k.msgStart:]
 	if !complete {
-		if msg = k.healed(k.msgStart, 1); msg == nil {
+		if msg, _ = k.healed(k.msgStart, 1); msg == nil || !k.valid(msg) {
 			return
 		}
 	}
 	start := len(k.out)
-	k.canon, _ = k.cw.canonical(k.canon[:0], msg, 0)
-	k.out = prune(k.out, k.canon, 0, false)
+	k.cw.prune = true
+	k.out, _ = k.cw.canonical(k.out, msg, 0)
+	k.cw.prune = false
 	if !bytes.Contains(k.out[start:], []byte(`"contents":[{`)) {
 		k.out = k.out[:start] // no entry yet
 		return
@@ -283,52 +373,8 @@ func (k *Engine) data08(complete bool) {
 	}
 }
 
-// prune appends to dst the value at c[i] (compact) without the data
-// entries that are not ones yet, as the reference prunes a v0.8 data model
-// message it heals: in a list of entries (entries: the value of
-// "contents" or "valueMap"), an element that is not an object with a
+// isEntry reports whether v (compact) is a data entry: an object with a
 // "key" and another member.
-func prune(dst, c []byte, i int, entries bool) []byte {
-	switch c[i] {
-	case '{':
-		dst = append(dst, '{')
-		j, n := i+1, 0
-		for c[j] != '}' {
-			ka := j
-			j = jsonwire.StringEnd(c, j+1) + 1
-			if n++; n > 1 {
-				dst = append(dst, ',')
-			}
-			dst = append(dst, c[ka:j+1]...)
-			key := string(c[ka+1 : j-1])
-			dst = prune(dst, c, j+1, key == "contents" || key == "valueMap")
-			if j = valueEnd(c, j+1); c[j] == ',' {
-				j++
-			}
-		}
-		return append(dst, '}')
-	case '[':
-		dst = append(dst, '[')
-		j, n := i+1, 0
-		for c[j] != ']' {
-			e := valueEnd(c, j)
-			if !entries || isEntry(c[j:e]) {
-				if n++; n > 1 {
-					dst = append(dst, ',')
-				}
-				dst = prune(dst, c, j, false)
-			}
-			if j = e; c[j] == ',' {
-				j++
-			}
-		}
-		return append(dst, ']')
-	}
-	return append(dst, c[i:valueEnd(c, i)]...)
-}
-
-// isEntry reports whether v (compact, canonical) is a data entry: an
-// object with a "key" and another member.
 func isEntry(v []byte) bool {
 	if v[0] != '{' {
 		return false

@@ -80,61 +80,41 @@ type surface struct {
 // progressive mode does (see the package doc). It is not safe for
 // concurrent use.
 type Engine struct {
-	inBlock bool
-	lent    bool // the messages of the last Flush are out: reset out first
-	idle    bool // a block ended: Messages lets go of the output
+	buf   []byte // the block, without whitespace outside strings
+	stack []frame
+	errs  int   // blocks failed
+	err   error // why the last one failed (see Err)
 
-	buf                         []byte // the block, without whitespace outside strings
-	stack                       []frame
-	inStr, esc, isKey, inScalar bool
-	pending                     uint8 // 1: a key awaits its colon, 2: a colon its value
-	expect                      uint8 // what the grammar takes next (eListOpen...)
-	hexLeft                     int8  // hex digits of a \u escape still to come
-	strHigh                     bool  // the open string has a non-ASCII byte
-	failed                      bool  // the block failed: the rest of it is skipped
-	broken, bStr, bEsc          bool  // the block failed inside a message that has not ended (see fail)
-	bDepth                      int   // the brackets open in that message
-	lost                        bool  // the block lost count of its brackets (lost.go)
-	bare                        bool  // stack[0] is no list's: the block's message is bare (see between)
-	errs                        int   // blocks failed
-	err                         error // why the last one failed (see Err)
-	found                       bool  // an object closed in the block (valid: see lost.go)
-	strStart, cutAt, healLen    int   // open string (or scalar); end of the last complete member; len(buf) at the last heal
-	comma, commaD               int   // the block's last ',' outside strings in buf (-1: none), and the stack's depth there
+	strStart, cutAt, healLen int // open string (or scalar); end of the last complete member; len(buf) at the last heal
+	comma                    int // the block's last ',' outside strings in buf (-1: none); commaD, the stack's depth there
 
 	msgStart, verA, verB int
-	rootA, rootB         int  // v0.8: the root a beginRendering names (-1: none)
-	v08, famSet          bool // the stream is of the v0.8 family; its family is fixed (see setFamily)
-	msgKind              uint8
+	rootA, rootB         int // v0.8: the root a beginRendering names (-1: none)
 	cur                  *surface
 
-	compStart, idA, idB, typeZ int  // the open component (-1: none), its id, the end of its type
-	typeA, typeB               int  // its type's name (v0.8: its definition's first type; -1: none)
-	listA, listD               int  // the '[' of its open children list (-1: none), and its depth
-	compSniffed, msgSniffed    int  // the open component's and message's size when last healed (see grown)
-	odd, pathSeen              bool // the open component is of an odd shape (walk.go); v0.8: it has a path in its definition
-	spaces                     int  // the block's spaces outside strings, dropped from buf
-	compSpaces, msgSpaces      int  // spaces when the open component and message opened
+	compStart, idA, idB, typeZ int // the open component (-1: none), its id, the end of its type
+	typeA, typeB               int // its type's name (v0.8: its definition's first type; -1: none)
+	listA                      int // the '[' of its open children list (-1: none); listD, its depth
+	compSniffed, msgSniffed    int // the open component's and message's size when last healed (see grown)
+	spaces                     int // the block's spaces outside strings, dropped from buf
+	compSpaces, msgSpaces      int // spaces when the open component and message opened
 
 	// The open data model message: its value object's '{' and its path
 	// (-1: none), and what it yielded of its entries (see dataEntries).
 	valueA, pathA, pathB int
-	dataSent             bool
 	dataLast             uint64 // progressive mode: hash of its message last yielded
-	dataRec              map[string]uint64
+	dataFrom, openAt     int    // the first member not final in buf; the open member last yielded (-1: none)
+	openHash             uint64 // and the hash of its value then
 	dents                []dataEntry
 	slots                []slot
 	hslots               []slot
-	empties              []emptyList
 
 	surfaces                               map[string]*surface
 	deleted                                map[string]bool // v0.8 surfaces deleted, not begun again (see messageEnd)
 	queue, rest, ents, phs, walk, deferred []*entry
 	kids                                   []*entry // a form's children not arrived (see changes)
-	slab                                   []entry
-	wslab                                  []*entry
-	slabN, wslabN                          int // the sizes of the last slabs
-	tail, canon, heald, pbuf               []byte
+	tail, canon                            []byte
+	rx                                     *rareScratch // (see rare)
 	cw                                     canonWriter
 
 	out  []byte // the chunk's messages, bounded by offs in pairs
@@ -142,12 +122,31 @@ type Engine struct {
 	msgs [][]byte
 	seed maphash.Seed
 
-	cat         *protocol.Catalog
-	cbuf        []byte // a message judged (catalog.go)
-	lines       bool   // a block is one message (JSONL)
-	progressive bool   // yield snapshots (progressive mode), not changes
-	snapGen     uint32
-	scratch     []byte
+	cat     *protocol.Catalog
+	scratch []byte
+	snapGen uint32
+
+	commaD, listD, bDepth int32 // (see comma and listA); the brackets open in a broken message (see fail)
+
+	inBlock                     bool
+	lent                        bool // the messages of the last Flush are out: reset out first
+	idle                        bool // a block ended: Messages lets go of the output
+	inStr, esc, isKey, inScalar bool
+	pending                     uint8 // 1: a key awaits its colon, 2: a colon its value
+	expect                      uint8 // what the grammar takes next (eListOpen...)
+	hexLeft                     int8  // hex digits of a \u escape still to come
+	strHigh                     bool  // the open string has a non-ASCII byte
+	failed                      bool  // the block failed: the rest of it is skipped
+	broken, bStr, bEsc          bool  // the block failed inside a message that has not ended (see fail)
+	lost                        bool  // the block lost count of its brackets (lost.go)
+	bare                        bool  // stack[0] is no list's: the block's message is bare (see between)
+	found                       bool  // an object closed in the block (valid: see lost.go)
+	v08, famSet                 bool  // the stream is of the v0.8 family; its family is fixed (see setFamily)
+	msgKind                     uint8
+	odd, pathSeen               bool // the open component is of an odd shape (walk.go); v0.8: it has a path in its definition
+	dataSent                    bool // the open data model message yielded its value
+	lines                       bool // a block is one message (JSONL)
+	progressive                 bool // yield snapshots (progressive mode), not changes
 }
 
 // Options configures an Engine.
@@ -165,8 +164,8 @@ type Options struct {
 
 // New returns an engine, outside any block.
 func New(o Options) *Engine {
-	return &Engine{compStart: -1, listA: -1, valueA: -1, dataRec: map[string]uint64{}, healLen: -1,
-		surfaces: map[string]*surface{}, deleted: map[string]bool{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines, cat: o.Catalog}
+	return &Engine{compStart: -1, listA: -1, valueA: -1, openAt: -1, healLen: -1,
+		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines, cat: o.Catalog}
 }
 
 // reset drops the messages of the last Flush.
@@ -184,10 +183,9 @@ func (k *Engine) letGo() {
 		b := k.buf[:0] // (its own header: the field is cleared below)
 		bufs.Put(&b)
 	}
-	k.buf, k.stack, k.slots, k.hslots, k.empties, k.dents = nil, nil, nil, nil, nil, nil
-	k.tail, k.canon, k.heald, k.pbuf, k.scratch, k.cw.ms, k.cbuf = nil, nil, nil, nil, nil, nil, nil
+	k.buf, k.stack, k.slots, k.hslots, k.dents, k.rx = nil, nil, nil, nil, nil, nil
+	k.tail, k.canon, k.scratch, k.cw.ms = nil, nil, nil, nil
 	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids = nil, nil, nil, nil, nil, nil, nil
-	k.dataRec = map[string]uint64{}
 }
 
 // bufs holds the block buffers of streams between blocks (*[]byte), for
@@ -283,4 +281,20 @@ func (k *Engine) Flush() [][]byte {
 	k.reset()
 	k.endOfChunk()
 	return k.Messages()
+}
+
+// rareScratch is the scratch of what few blocks need (odd components,
+// healed data model messages, a catalog's verdicts): made on first use,
+// let go at the block's end, so that a stream holds none of it.
+type rareScratch struct {
+	cbuf, pbuf, heald []byte
+	empties           []emptyList
+}
+
+// rare returns the block's rareScratch.
+func (k *Engine) rare() *rareScratch {
+	if k.rx == nil {
+		k.rx = new(rareScratch)
+	}
+	return k.rx
 }

@@ -13,7 +13,7 @@ func (k *Engine) component(end int, str, complete bool) {
 	if ent == nil {
 		ent = k.newEntry(s, k.buf[k.idA:k.idB])
 	}
-	inList := end == len(k.buf) && k.listA >= 0 && len(k.stack) == k.listD+1 // (read in the list itself, not in an item)
+	inList := end == len(k.buf) && k.listA >= 0 && len(k.stack) == int(k.listD)+1 // (read in the list itself, not in an item)
 	odd := k.odd || k.cat != nil && k.typeA >= 0 && k.cat.HasOwnRefFields(string(k.buf[k.typeA:k.typeB]))
 	if inList {
 		// An open child list: a partial id is dropped (the list ends
@@ -117,12 +117,6 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 		ent.refs = append(ent.refs, ref{x, kid})
 		switch {
 		case kid.arrived, len(kid.waiters) > 0 && kid.waiters[len(kid.waiters)-1] == ent:
-		case kid.waiters == nil: // a slice of one from a slab
-			if len(k.wslab) == 0 {
-				k.wslabN = min(max(2*k.wslabN, 16), 256)
-				k.wslab = make([]*entry, k.wslabN)
-			}
-			kid.waiters, k.wslab = append(k.wslab[:0:1], ent), k.wslab[1:]
 		default:
 			kid.waiters = append(kid.waiters, ent)
 		}
@@ -151,14 +145,7 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 
 // newEntry adds id to s, its entry taken from a slab.
 func (k *Engine) newEntry(s *surface, id []byte) *entry {
-	if len(k.slab) == 0 {
-		// Slabs of 8 entries, then of 16: a stream holds at most 15
-		// spare entries.
-		k.slabN = min(max(2*k.slabN, 8), 16)
-		k.slab = make([]entry, k.slabN)
-	}
-	e := &k.slab[0]
-	k.slab, e.id, e.s = k.slab[1:], string(id), s
+	e := &entry{id: string(id), s: s}
 	s.comps[e.id] = e
 	return e
 }

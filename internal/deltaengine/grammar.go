@@ -44,7 +44,7 @@ func (k *Engine) scalarEnd() {
 func (k *Engine) fail() {
 	if !k.failed && len(k.stack) >= 2 {
 		k.failed, k.broken, k.err = true, true, nil
-		k.bDepth, k.bStr, k.bEsc = len(k.stack), k.inStr, false
+		k.bDepth, k.bStr, k.bEsc = int32(len(k.stack)), k.inStr, false
 		k.failWith(nil) // (failed already: counts nothing)
 		return
 	}

@@ -45,7 +45,7 @@ func (k *Engine) loose(c byte) {
 		k.buf = append(k.buf, c)
 		top.wantKey, k.pending = false, 2
 	case ',':
-		k.cutAt, k.comma, k.commaD = len(k.buf), len(k.buf), len(k.stack)
+		k.cutAt, k.comma, k.commaD = len(k.buf), len(k.buf), int32(len(k.stack))
 		k.buf = append(k.buf, c)
 		top.wantKey, k.pending = top.open == '{', 0
 	case '{', '[':

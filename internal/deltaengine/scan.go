@@ -227,7 +227,7 @@ func (k *Engine) Data(chunk []byte) {
 			if top.open == '{' {
 				k.expect = eKey
 			}
-			k.cutAt, k.comma, k.commaD = len(k.buf), len(k.buf), len(k.stack)
+			k.cutAt, k.comma, k.commaD = len(k.buf), len(k.buf), int32(len(k.stack))
 			k.buf = append(k.buf, c)
 			top.wantKey, k.pending = top.open == '{', 0
 		case '{', '[':
@@ -333,7 +333,7 @@ func (k *Engine) open(c byte) {
 	case d == 1: // a message
 		k.msgStart, k.msgKind, k.verA, k.rootA, k.cur, k.msgSniffed, k.msgSpaces = len(k.buf)-1, 0, -1, -1, nil, 0, k.spaces
 		k.valueA, k.pathA, k.dataSent = -1, -1, false
-		clear(k.dataRec)
+		k.openAt = -1
 	case d == 2 && c == '{':
 		// v0.8's kinds read as v0.9's: beginRendering starts a surface
 		// (as createSurface), surfaceUpdate updates its components; its
@@ -352,11 +352,11 @@ func (k *Engine) open(c byte) {
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
 		k.compStart, k.idA, k.typeZ, k.typeA, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd, k.pathSeen = len(k.buf)-1, -1, -1, -1, k.slots[:0], -1, 0, k.spaces, false, false
 	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
-		k.valueA = len(k.buf) - 1
+		k.valueA, k.dataFrom = len(k.buf)-1, len(k.buf)
 	case d >= 5 && k.compStart >= 0:
 		k.oddValue(c, d)
 		if p := k.stack[d-1]; c == '[' && p.open == '{' && (p.key == kChildren || p.key == kExplicitList) {
-			k.listA, k.listD = len(k.buf)-1, d // a child list
+			k.listA, k.listD = len(k.buf)-1, int32(d) // a child list
 		}
 		if d == 6 && k.v08 && k.stack[4].key == kComponent && c == '{' {
 			k.typeZ = len(k.buf) // v0.8: its type's properties opened
@@ -384,7 +384,7 @@ func (k *Engine) close() {
 	if k.expect = eCommaOrClose; d == 0 {
 		k.expect = eBlockDone
 	}
-	if d == k.listD && k.listA >= 0 {
+	if d == int(k.listD) && k.listA >= 0 {
 		if k.listA == len(k.buf)-2 {
 			k.odd = true // an empty child list
 		}
@@ -494,6 +494,9 @@ func (k *Engine) messageEnd() {
 		if k.yieldWhole() {
 			delete(k.surfaces, k.cur.id)
 			if k.v08 {
+				if k.deleted == nil {
+					k.deleted = map[string]bool{}
+				}
 				k.deleted[k.cur.id] = true
 			}
 		}

@@ -48,7 +48,8 @@ func isChildKey(key []byte) bool {
 // and k.hslots).
 func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
 	c, _ := k.cw.canonical(k.canon[:0], b, 0)
-	sl, em := k.hslots[:0], k.empties[:0]
+	r := k.rare()
+	sl, em := k.hslots[:0], r.empties[:0]
 	root := 0
 	if k.v08 {
 		// v0.8: the walk and the references are the definition's; a child
@@ -56,11 +57,11 @@ func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
 		if root = valueOf(c, 0, "component"); root < 0 || c[root] != '{' {
 			root = -1
 		} else if k.pathSeen {
-			k.pbuf = append(k.pbuf[:0], c[:root]...)
+			r.pbuf = append(r.pbuf[:0], c[:root]...)
 			var e int
-			k.pbuf, e = normalizePaths(k.pbuf, c, root)
-			k.pbuf = append(k.pbuf, c[e:]...)
-			c = append(c[:0], k.pbuf...) // (pbuf's array is its own)
+			r.pbuf, e = normalizePaths(r.pbuf, c, root)
+			r.pbuf = append(r.pbuf, c[e:]...)
+			c = append(c[:0], r.pbuf...) // (pbuf's array is its own)
 		}
 	}
 	if root >= 0 {
@@ -77,7 +78,7 @@ func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
 		sl[n], n = x, n+1
 	}
 	sl = sl[:n]
-	k.empties = em
+	r.empties = em
 	for j := len(em) - 1; j >= 0; j-- { // (from the end: earlier offsets stay)
 		if !k.listOpen(em[j].explicit) {
 			continue
@@ -381,6 +382,7 @@ func (k *Engine) pathsChange(c []byte) bool {
 	if def < 0 {
 		return false
 	}
-	k.pbuf, _ = normalizePaths(k.pbuf[:0], c, def)
-	return !bytes.Equal(k.pbuf, c[def:valueEnd(c, def)])
+	r := k.rare()
+	r.pbuf, _ = normalizePaths(r.pbuf[:0], c, def)
+	return !bytes.Equal(r.pbuf, c[def:valueEnd(c, def)])
 }
