@@ -35,8 +35,8 @@ func hasLineSep(b []byte) bool {
 }
 
 // member is an object member being sorted: its key (quoted) at k, its
-// value from v to end.
-type member struct{ k, v, end int }
+// value at v (int32: a large object lists many).
+type member struct{ k, v int32 }
 
 // canonical appends to dst the value at src[i] of compact JSON (no space
 // outside strings) in canonical form, and returns the end of the value in
@@ -50,7 +50,7 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 			j = jsonwire.StringEnd(src, j+1) + 1
 			v := j + 1 // after the colon
 			e := valueEnd(src, v)
-			w.ms = append(w.ms, member{k, v, e})
+			w.ms = append(w.ms, member{int32(k), int32(v)})
 			if j = e; src[j] == ',' {
 				j++
 			}
@@ -67,10 +67,10 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 			m := w.ms[n]
 			dst = append(dst, src[m.k:m.v]...)
 			if key := src[m.k+1 : m.v-2]; w.prune && src[m.v] == '[' && (string(key) == "contents" || string(key) == "valueMap") {
-				dst = w.entries(dst, src, m.v)
+				dst = w.entries(dst, src, int(m.v))
 				continue
 			}
-			dst, _ = w.canonical(dst, src, m.v)
+			dst, _ = w.canonical(dst, src, int(m.v))
 		}
 		w.ms = w.ms[:base]
 		return append(dst, '}'), j + 1
