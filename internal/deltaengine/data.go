@@ -56,16 +56,55 @@ func (k *Engine) dataEntries(complete bool) {
 		k.dataChanges(v, base, ents, prev)
 		return
 	}
+	first, offs := len(k.out), len(k.offs)
+	var judged []memberSpan
+	if k.cat != nil {
+		judged = k.rare().spans[:0]
+	}
 	for _, e := range ents {
 		start := len(k.out)
 		k.out = k.dataHead(k.out, v[e.keyA+1:e.keyB-1])
+		at := len(k.out)
 		if !k.putValue(v, base, e, prev) {
 			k.out = k.out[:start]
 			continue
 		}
+		if k.cat != nil {
+			judged = append(judged, memberSpan{e.keyA, e.keyB, at, len(k.out)})
+		}
 		k.out = k.dataTail(k.out, 0)
-		k.dataOut(start)
+		k.offs = append(k.offs, start, len(k.out))
 	}
+	if k.cat != nil {
+		k.rare().spans = judged
+		if len(judged) > 0 && !k.changesPass(v, judged) {
+			k.out, k.offs = k.out[:first], k.offs[:offs]
+		}
+	}
+}
+
+// memberSpan is a member delta mode yields: its key (quoted) in the text
+// it was read from, its value in out.
+type memberSpan struct{ keyA, keyB, valA, valB int }
+
+// changesPass reports whether the members delta mode yields (ms: their
+// keys in v, their values in out) pass the catalog as the parser judges
+// them before it splits them: together, as the value of one message at
+// the message's path.
+func (k *Engine) changesPass(v []byte, ms []memberSpan) bool {
+	r := k.rare()
+	b := k.dataHead(r.cbuf[:0], nil)
+	b = append(b, '{')
+	for i, m := range ms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, v[m.keyA:m.keyB]...)
+		b = append(b, ':')
+		b = append(b, k.out[m.valA:m.valB]...)
+	}
+	r.cbuf = k.dataTail(b, '}')
+	return k.verdict(r.cbuf)
 }
 
 // dataWhole yields the whole value of the open v0.9 data model message

@@ -289,6 +289,7 @@ func (k *Engine) Flush() [][]byte {
 type rareScratch struct {
 	cbuf, pbuf, heald []byte
 	empties           []emptyList
+	spans             []memberSpan
 }
 
 // rare returns the block's rareScratch.
