@@ -70,6 +70,7 @@ type surface struct {
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
 	begun       bool     // its createSurface or beginRendering ended: it yields
 	bad         int      // its reachable components whose form does not pass the catalog
+	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
 	// suspect: the surface is to be checked before it yields (see
 	// topology.go); selfRef, a component that references itself.
 	suspect bool

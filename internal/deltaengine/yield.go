@@ -55,7 +55,9 @@ func (k *Engine) flush() {
 }
 
 // changes yields the queued components of surface s whose form changed,
-// then the placeholders they first need (see flush).
+// then the placeholders they first need (see flush). With a catalog, a
+// change held back (see catalog.go) is yielded with the next that passes:
+// its components and placeholders wait in s.unsent, as in the parser.
 func (k *Engine) changes(s *surface) {
 	// Locals, stored back once: a store to the engine's fields is a
 	// pointer write, which costs a write barrier while the GC marks.
@@ -66,6 +68,14 @@ func (k *Engine) changes(s *surface) {
 		}
 	}
 	k.queue = k.queue[:0]
+	var u *unsent
+	if u = s.unsent; u != nil {
+		for _, e := range u.ents {
+			if e.reach && e.arrived && !slices.Contains(ents, e) {
+				ents = append(ents, e)
+			}
+		}
+	}
 	slices.SortFunc(ents, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
 	start := len(out)
 	out = k.openMessage(out)
@@ -78,6 +88,7 @@ func (k *Engine) changes(s *surface) {
 		}
 		from := len(out)
 		out, kids = k.form(out, e, kids[:0])
+		n := len(phs)
 		for _, kid := range kids {
 			if !kid.phYielded {
 				kid.phYielded, phs = true, append(phs, kid)
@@ -85,12 +96,19 @@ func (k *Engine) changes(s *surface) {
 		}
 		if k.cat != nil {
 			k.judge(s, e, out[from:])
-			held = held || !k.placeholdersPass(s, kids)
+			held = held || !k.placeholdersPass(s, phs[n:])
 		}
-		if h := maphash.Bytes(k.seed, out[from:]); h != e.hash {
+		if h := maphash.Bytes(k.seed, out[from:]); h != e.hash || u != nil && slices.Contains(u.ents, e) {
 			e.hash = h
 		} else {
 			out = out[:at] // as last yielded
+		}
+	}
+	if u != nil {
+		for _, p := range u.phs {
+			if !p.arrived && !slices.Contains(phs, p) {
+				phs = append(phs, p)
+			}
 		}
 	}
 	slices.SortFunc(phs, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
@@ -100,16 +118,43 @@ func (k *Engine) changes(s *surface) {
 		}
 		out = k.placeholder(out, p)
 	}
-	if len(out) == first || held || s.bad > 0 {
-		// (Held back by the catalog, what changed counts as yielded, as
-		// in the parser.)
+	switch {
+	case held || s.bad > 0:
+		// Held back by the catalog: what changed counts as yielded, and
+		// waits for the next change that passes.
 		out = out[:start]
-	} else {
+		if u == nil {
+			u = &unsent{}
+			s.unsent = u
+		}
+		u.hold(ents, phs)
+	case len(out) == first:
+		out = out[:start]
+	default:
 		out = k.closeMessage(out, s)
 		k.offs = append(k.offs, start, len(out))
+		s.unsent = nil
 	}
 	clear(kids)
 	k.ents, k.phs, k.kids, k.out = ents[:0], phs[:0], kids[:0], out
+}
+
+// unsent is what a surface's changes held back by the catalog would have
+// yielded (see changes).
+type unsent struct{ ents, phs []*entry }
+
+// hold adds ents and phs to u, each once.
+func (u *unsent) hold(ents, phs []*entry) {
+	for _, e := range ents {
+		if !slices.Contains(u.ents, e) {
+			u.ents = append(u.ents, e)
+		}
+	}
+	for _, p := range phs {
+		if !slices.Contains(u.phs, p) {
+			u.phs = append(u.phs, p)
+		}
+	}
 }
 
 // form appends to dst e's form as the parser writes it: its bytes, each
