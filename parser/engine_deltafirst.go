@@ -1,6 +1,10 @@
 package parser
 
-import "github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+import (
+	"fmt"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+)
 
 // deltaFirst runs internal/deltaengine, the engine built for deltas that
 // is to replace the progressive engine (issue 15), behind the engine
@@ -16,13 +20,15 @@ type deltaFirst struct {
 	// ended: a block ended in this call; its end lets go of the output
 	// block (as the progressive engine's releaseIdle does).
 	ended, inBlock bool
+	maxDepth       int
 }
 
 func newDeltaFirst(cfg *config) *deltaFirst {
-	return &deltaFirst{k: deltaengine.New(deltaengine.Options{
+	return &deltaFirst{maxDepth: cfg.maxDepth, k: deltaengine.New(deltaengine.Options{
 		Progressive: cfg.mode == ModeProgressive,
 		Lines:       cfg.framing == FramingJSONL,
 		Catalog:     cfg.catalog,
+		MaxDepth:    cfg.maxDepth,
 	})}
 }
 
@@ -65,16 +71,32 @@ func (d *deltaFirst) blockFailed(*emitter) {
 	d.ended, d.inBlock = true, false
 }
 
-// err is the error of a block the engine failed (it gives no message of
-// its own yet: the offset is the block content's).
+// err is the error of a block the engine failed: complete mode's for its
+// bytes (a deltaengine.Fault, at its stream offset), or the engine's
+// (a protocol.ValidationError).
 func (d *deltaFirst) err() error {
-	if d.k.Failed() > d.failed {
-		if err := d.k.Err(); err != nil {
-			return err
-		}
+	if d.k.Failed() == d.failed {
+		return nil
+	}
+	err := d.k.Err()
+	f, ok := err.(*deltaengine.Fault)
+	if !ok {
+		return err
+	}
+	off := max(d.off, 0) + int64(f.At)
+	switch f.Kind {
+	case deltaengine.FaultUTF8:
+		return &SyntaxError{Offset: off, Msg: "invalid UTF-8", Err: ErrInvalidUTF8}
+	case deltaengine.FaultByte:
+		return unexpectedByte(f.Byte, off, f.InList)
+	case deltaengine.FaultUnterminated:
+		return &SyntaxError{Offset: off, Msg: "block ended inside an unfinished message", Err: ErrUnterminated}
+	case deltaengine.FaultTooDeep:
+		return &SyntaxError{Offset: off, Msg: fmt.Sprintf("nesting deeper than %d", d.maxDepth), Err: ErrTooDeep}
+	case deltaengine.FaultNothing:
 		return &SyntaxError{Offset: max(d.off, 0), Msg: "No valid JSON object found in A2UI block."}
 	}
-	return nil
+	return &SyntaxError{Offset: off, Msg: f.Msg}
 }
 
 // emit places the engine's messages in the call's parts, in storage of the

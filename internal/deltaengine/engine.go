@@ -1,8 +1,10 @@
 package deltaengine
 
 import (
+	"cmp"
 	"hash/maphash"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -90,6 +92,7 @@ type Engine struct {
 	comma                    int // the block's last ',' outside strings in buf (-1: none); commaD, the stack's depth there
 
 	msgStart, verA, verB int
+	msgRaw               int // the open message's offset in the block's content
 	rootA, rootB         int // v0.8: the root a beginRendering names (-1: none)
 	cur                  *surface
 
@@ -123,9 +126,10 @@ type Engine struct {
 	msgs [][]byte
 	seed maphash.Seed
 
-	cat     *protocol.Catalog
-	scratch []byte
-	snapGen uint32
+	cat      *protocol.Catalog
+	scratch  []byte
+	maxDepth int
+	snapGen  uint32
 
 	commaD, listD, bDepth int32 // (see comma and listA); the brackets open in a broken message (see fail)
 
@@ -161,12 +165,15 @@ type Options struct {
 	// Catalog, when set, judges what the engine yields as the parser
 	// does with it (catalog.go).
 	Catalog *protocol.Catalog
+	// MaxDepth bounds the containers open at once in a block, the list
+	// included (a deeper one fails it: FaultTooDeep); 0 means 128.
+	MaxDepth int
 }
 
 // New returns an engine, outside any block.
 func New(o Options) *Engine {
 	return &Engine{compStart: -1, listA: -1, valueA: -1, openAt: -1, healLen: -1,
-		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines, cat: o.Catalog}
+		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines, cat: o.Catalog, maxDepth: cmp.Or(o.MaxDepth, 128)}
 }
 
 // reset drops the messages of the last Flush.
@@ -208,10 +215,10 @@ func (k *Engine) Begin() {
 	k.inBlock = true
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
 	k.expect, k.failed, k.lost, k.found, k.comma, k.bare = eListOpen, false, false, false, -1, false
-	k.inStr, k.esc, k.inScalar, k.hexLeft, k.strHigh = false, false, false, 0, false
+	k.inStr, k.esc, k.inScalar, k.hexLeft, k.strHigh, k.spaces = false, false, false, 0, false, 0
 	if k.lines {
-		k.open('[') // the line's message read as the list's only one
-		k.expect = eValue
+		k.open('[')                     // the line's message read as the list's only one
+		k.expect, k.spaces = eValue, -1 // (that '[' is not the block's)
 	}
 }
 
@@ -255,11 +262,16 @@ func (k *Engine) End() {
 		return
 	}
 	if k.broken {
-		k.broken = false
-		k.errs++ // the message that broke never ended
+		// The message that broke never ended: complete mode's verdict.
+		k.broken, k.err = false, &Fault{At: k.msgRaw, Kind: FaultUnterminated}
+		k.errs++
+	}
+	if !k.failed && k.inStr && k.strHigh && !utf8.FullRune(k.buf[max(k.strStart+1, len(k.buf)-3):]) {
+		// It ends inside a character: as in complete mode.
+		k.failWith(&Fault{At: k.msgRaw, Kind: FaultUnterminated})
 	}
 	if !k.failed && !k.found {
-		k.failWith(nil) // no object closed in it: "No valid JSON object found", as in the parser
+		k.failWith(&Fault{Kind: FaultNothing}) // no object closed in it, as in the parser
 	}
 	k.inBlock, k.idle = false, true
 	k.blockEnd()
@@ -269,9 +281,10 @@ func (k *Engine) End() {
 // Failed returns the number of blocks that failed so far.
 func (k *Engine) Failed() int { return k.errs }
 
-// Err returns why the last block that failed did, when not for its JSON:
-// a *protocol.ValidationError for a self-reference, a cycle or a tree too
-// deep (nil: its bytes broke the JSON grammar, or no object closed in it).
+// Err returns why the last block that failed did: a *Fault for its bytes
+// (nil: its caller aborted it), a *protocol.ValidationError for a
+// self-reference, a cycle, a tree too deep, or a message the catalog
+// rejects.
 func (k *Engine) Err() error { return k.err }
 
 // Flush ends a chunk: the open component or data model message is healed

@@ -21,34 +21,51 @@ func (k *Engine) escape(c byte) {
 	case 'u':
 		k.hexLeft = 4
 	default:
-		k.fail()
+		k.failJSON(nil) // (the escape is in buf)
 	}
 }
 
-// scalarEnd checks the number or literal that ends at the end of buf.
-func (k *Engine) scalarEnd() {
+// scalarEnd checks the number or literal that ends at the end of buf, c
+// the byte after it.
+func (k *Engine) scalarEnd(c byte) {
 	k.inScalar = false
 	t := k.buf[k.strStart:]
 	if jsonwire.LiteralLen(t, 0) == len(t) && len(t) > 0 {
 		return
 	}
 	if !wholeNumber(t) {
-		k.fail()
+		k.failJSON([]byte{c})
 	}
 }
 
-// fail fails the block for its JSON: what it yielded stands, the rest of
-// it is skipped. Inside a message, as in the parser (complete mode's
+// failJSON fails the block for the bytes of its open message, buf[msgStart:]
+// followed by next (not in buf), which the JSON grammar rejects; outside a
+// message, for byte next[0]. What the block yielded stands, the rest of it
+// is skipped. Inside a message, as in the parser (complete mode's
 // verdict), the failure counts when the message ends, or the block does:
 // until then the block's brackets are only counted (broken).
-func (k *Engine) fail() {
-	if !k.failed && len(k.stack) >= 2 {
-		k.failed, k.broken, k.err = true, true, nil
-		k.bDepth, k.bStr, k.bEsc = int32(len(k.stack)), k.inStr, false
-		k.failWith(nil) // (failed already: counts nothing)
+func (k *Engine) failJSON(next []byte) {
+	if len(k.stack) < 2 {
+		k.failByte(next[0])
 		return
 	}
-	k.failWith(nil)
+	k.fail(k.jsonFault(next))
+}
+
+// failByte fails the block for byte c, no message's.
+func (k *Engine) failByte(c byte) {
+	k.fail(&Fault{At: k.raw(len(k.buf)), Kind: FaultByte, Byte: c, InList: len(k.stack) == 1 && !k.bare})
+}
+
+// fail fails the block for f (see failJSON).
+func (k *Engine) fail(f *Fault) {
+	if !k.failed && len(k.stack) >= 2 {
+		k.failed, k.broken, k.err = true, true, f
+		k.bDepth, k.bStr, k.bEsc = int32(len(k.stack)), k.inStr, false
+		k.failWith(f) // (failed already: counts nothing)
+		return
+	}
+	k.failWith(f)
 }
 
 // skipBroken reads b, bytes of a message after the byte that broke it
@@ -75,8 +92,8 @@ func (k *Engine) skipBroken(b []byte) {
 	}
 }
 
-// failWith is fail for a reason other than the grammar: err (nil: the
-// grammar), which Err returns.
+// failWith fails the block for err, which Err returns: at once, whatever
+// the block is reading.
 func (k *Engine) failWith(err error) {
 	if !k.failed {
 		k.failed, k.broken, k.err = true, false, err

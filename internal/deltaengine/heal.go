@@ -76,7 +76,7 @@ func (k *Engine) endOfChunk() {
 		// The grammar checks a scalar when it ends; one that cannot be the
 		// start of a number or literal fails now, as the parser's
 		// byte-by-byte grammar does, before a heal could yield it.
-		k.fail()
+		k.failJSON(nil)
 	}
 	k.healOpen()
 	k.flush()

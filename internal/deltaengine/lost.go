@@ -55,6 +55,7 @@ func (k *Engine) loose(c byte) {
 		k.open(c)
 	case '}', ']':
 		if c == ']' && top.open != '[' || len(k.stack) == 1 && top.open == '[' && c == '}' {
+			k.spaces++
 			return // dropped
 		}
 		k.buf = append(k.buf, top.open+2) // (the closer of what it closes)

@@ -1,6 +1,7 @@
 package deltaengine
 
 import (
+	"fmt"
 	"slices"
 	"unicode/utf8"
 
@@ -121,8 +122,8 @@ func (k *Engine) Data(chunk []byte) {
 	}
 	i := 0
 	if k.esc && len(chunk) > 0 { // an escape cut by the previous chunk
-		k.escape(chunk[0])
 		k.buf = append(k.buf, chunk[0])
+		k.escape(chunk[0])
 		k.esc, i = false, 1
 	}
 	for ; i < len(chunk); i++ {
@@ -131,7 +132,7 @@ func (k *Engine) Data(chunk []byte) {
 			j := i
 			for ; k.hexLeft > 0 && j < len(chunk); j++ { // a \u escape's digits
 				if !jsonwire.IsHex(chunk[j]) {
-					k.fail()
+					k.failJSON(chunk[i : j+1])
 					break
 				}
 				k.hexLeft--
@@ -153,10 +154,10 @@ func (k *Engine) Data(chunk []byte) {
 				k.inStr = false
 				k.stringEnd()
 			case c < 0x20:
-				k.fail() // a control byte
+				k.failJSON([]byte{c}) // a control byte
 			case j+1 < len(chunk):
-				k.escape(chunk[j+1])
 				k.buf = append(k.buf, c, chunk[j+1])
+				k.escape(chunk[j+1])
 				i++
 			default:
 				k.buf = append(k.buf, c)
@@ -183,9 +184,11 @@ func (k *Engine) Data(chunk []byte) {
 			continue
 		}
 		if k.inScalar && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'E' {
-			k.scalarEnd()
-			if k.failed {
-				continue
+			if k.scalarEnd(c); k.failed {
+				if k.broken {
+					k.skipBroken(chunk[i:]) // (the fault is before c)
+				}
+				return
 			}
 		}
 		switch top := &k.stack[len(k.stack)-1]; c {
@@ -197,12 +200,12 @@ func (k *Engine) Data(chunk []byte) {
 				k.expect = eColon
 			case eValueOrClose, eValue:
 				if len(k.stack) == 1 {
-					k.fail() // the list holds messages: objects
+					k.failJSON([]byte{c}) // the list holds messages: objects
 					continue
 				}
 				k.expect = eCommaOrClose
 			default:
-				k.fail()
+				k.failJSON([]byte{c})
 				continue
 			}
 			k.isKey, k.inStr, k.strStart = top.wantKey, true, len(k.buf)
@@ -212,7 +215,7 @@ func (k *Engine) Data(chunk []byte) {
 			}
 		case ':':
 			if k.expect != eColon {
-				k.fail()
+				k.failJSON([]byte{c})
 				continue
 			}
 			k.expect = eValue
@@ -220,7 +223,7 @@ func (k *Engine) Data(chunk []byte) {
 			top.wantKey, k.pending = false, 2
 		case ',':
 			if k.expect != eCommaOrClose {
-				k.fail()
+				k.failJSON([]byte{c})
 				continue
 			}
 			k.expect = eValue
@@ -236,7 +239,7 @@ func (k *Engine) Data(chunk []byte) {
 					k.loseCount(c) // an object where a key or a ',' was due
 					continue
 				}
-				k.fail()
+				k.failJSON([]byte{c})
 				continue
 			}
 			k.open(c)
@@ -247,11 +250,14 @@ func (k *Engine) Data(chunk []byte) {
 			}
 			if top.open+2 != c || k.expect != eCommaOrClose && k.expect != empty {
 				// ('}' - '{' is 2, as ']' - '[')
-				if top.open+2 != c && (k.expect == eCommaOrClose || len(k.stack) == 1) {
+				switch {
+				case top.open+2 != c && (k.expect == eCommaOrClose || len(k.stack) == 1):
 					k.loseCount(c) // a closer of the wrong kind after a value
-					continue
+				case top.open+2 != c:
+					k.fail(&Fault{At: k.raw(len(k.buf)), Kind: FaultJSON, Msg: fmt.Sprintf("mismatched %q closes %q", c, top.open)})
+				default:
+					k.failJSON([]byte{c})
 				}
-				k.fail()
 				continue
 			}
 			k.buf = append(k.buf, c)
@@ -259,7 +265,7 @@ func (k *Engine) Data(chunk []byte) {
 		default:
 			if !k.inScalar {
 				if k.expect != eValue && k.expect != eValueOrClose || len(k.stack) == 1 {
-					k.fail()
+					k.failJSON([]byte{c})
 					continue
 				}
 				k.expect = eCommaOrClose
@@ -290,6 +296,7 @@ func (k *Engine) between(c byte) {
 	inList := len(k.stack) == 1 && !k.bare
 	switch {
 	case jsonwire.IsSpace(c), c == ',' && inList:
+		k.spaces++ // (dropped)
 	case c == '{':
 		k.bareFrame()
 		k.open(c)
@@ -304,7 +311,7 @@ func (k *Engine) between(c byte) {
 	case c == '}' && (len(k.stack) == 1 || k.expect != eListOpen):
 		k.loseCount(c) // an extra '}' after a message or the list
 	default:
-		k.fail()
+		k.failByte(c)
 	}
 }
 
@@ -321,17 +328,22 @@ func (k *Engine) bareFrame() {
 // junk, which fails the block.
 func (k *Engine) outsideList(c byte) {
 	if !jsonwire.IsSpace(c) {
-		k.fail()
+		k.failByte(c)
 	}
 }
 
 func (k *Engine) open(c byte) {
 	d := len(k.stack)
+	if d >= k.maxDepth {
+		k.failWith(&Fault{At: k.raw(len(k.buf)), Kind: FaultTooDeep})
+		return
+	}
 	k.pending, k.inScalar = 0, false
 	k.buf = append(k.buf, c)
 	switch {
 	case d == 1: // a message
 		k.msgStart, k.msgKind, k.verA, k.rootA, k.cur, k.msgSniffed, k.msgSpaces = len(k.buf)-1, 0, -1, -1, nil, 0, k.spaces
+		k.msgRaw = k.raw(k.msgStart)
 		k.valueA, k.pathA, k.dataSent = -1, -1, false
 		k.openAt = -1
 	case d == 2 && c == '{':
@@ -402,7 +414,7 @@ func (k *Engine) close() {
 func (k *Engine) stringEnd() {
 	if k.strHigh {
 		if k.strHigh = false; jsonwire.InvalidUTF8At(k.buf[k.strStart+1:len(k.buf)-1]) >= 0 {
-			k.fail()
+			k.fail(k.utf8Fault())
 			return
 		}
 	}
