@@ -57,6 +57,7 @@ var sameCases = []struct{ name, block string }{
 	// mode, when both are in one call, the parser yields no snapshot of
 	// it, which the engine does.)
 	{"v0.8 surface deleted and begun again", `[{"beginRendering":{"surfaceId":"s","root":"r"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","valueString":"hello there"}]}},{"deleteSurface":{"surfaceId":"s"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"b","valueString":"gone"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{"Text":{"text":{"literalString":"b"}}}}]}},{"beginRendering":{"surfaceId":"s","root":"q"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"q","component":{"Card":{"child":"r"}}}]}}]`},
+	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

@@ -519,6 +519,8 @@ func (k *Engine) messageEnd() {
 			k.release() // an update completed: large components are redone
 		}
 		k.flush()
+	case k.msgKind == kData && k.cur != nil && k.valueA < 0:
+		k.yieldWhole() // (a value that is no object, or none: whole, as the parser)
 	case k.msgKind == kData && k.cur != nil:
 		if k.checkMessage(msg, true) {
 			k.dataEntries(true)
