@@ -304,6 +304,7 @@ type rareScratch struct {
 	cbuf, pbuf, heald []byte
 	empties           []emptyList
 	spans             []memberSpan
+	held              []heldEmpty
 }
 
 // rare returns the block's rareScratch.

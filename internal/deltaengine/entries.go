@@ -3,15 +3,13 @@ package deltaengine
 import "bytes"
 
 // component takes the open component, healed at end of buf (or complete),
-// if it has an id and a type, into the entry of its id (one map lookup).
+// if it has a usable id and type, into the entry of its id (one map
+// lookup). A component of no usable id or type (an empty one, a v0.8 type
+// that is no object, ...) is skipped, as the parser skips it.
 func (k *Engine) component(end int, str, complete bool) {
 	cs, s := k.compStart, k.cur
-	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || s == nil {
+	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || s == nil || k.idA == k.idB || k.typeA == k.typeB && !k.v08 || k.v08 && k.typeA < 0 {
 		return
-	}
-	ent := s.comps[string(k.buf[k.idA:k.idB])]
-	if ent == nil {
-		ent = k.newEntry(s, k.buf[k.idA:k.idB])
 	}
 	inList := end == len(k.buf) && k.listA >= 0 && len(k.stack) == int(k.listD)+1 // (read in the list itself, not in an item)
 	odd := k.odd || k.cat != nil && k.typeA >= 0 && k.cat.HasOwnRefFields(string(k.buf[k.typeA:k.typeB]))
@@ -32,6 +30,15 @@ func (k *Engine) component(end int, str, complete bool) {
 		k.scratch = k.heal(k.scratch[:0], cs, end, str, 4)
 		odd = k.valid(k.scratch) && k.pathsChange(k.scratch)
 	}
+	if !odd {
+		// A child named as the placeholder of its empty lists, as the
+		// parser reads it.
+		for _, x := range k.slots {
+			if id := k.buf[x.a:x.b]; int(x.b) < end && bytes.HasPrefix(id, []byte("children_")) && bytes.Equal(id[len("children_"):], k.buf[k.idA:k.idB]) {
+				odd = true
+			}
+		}
+	}
 	var body, tail []byte
 	var sl []slot
 	if odd {
@@ -43,24 +50,38 @@ func (k *Engine) component(end int, str, complete bool) {
 	} else {
 		body, tail = k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
 		k.tail = tail
-	}
-	if k.lost {
-		k.scratch = append(append(k.scratch[:0], body...), tail...)
-		if !k.valid(k.scratch) {
-			return
+		c := int32(cs)
+		sl = k.hslots[:0]
+		for _, x := range k.slots {
+			if int(x.b) < end {
+				sl = append(sl, slot{x.a - c, x.b - c, x.fl})
+			}
 		}
+		k.hslots = sl
 	}
-	if k.cat != nil && k.v08 {
+	if k.lost || k.cat != nil && k.v08 {
 		k.scratch = append(append(k.scratch[:0], body...), tail...)
-		if !k.renderable(k.scratch) {
+		if !k.valid(k.scratch) || !k.renderable(k.scratch) {
 			return
 		}
 	}
 	if n, _ := emptyObjects(body); n > 0 || len(body) > 0 && body[len(body)-1] == '{' && len(tail) > 0 && tail[0] == '}' {
 		// A form with an empty object is not renderable yet, as in the
-		// parser. (A complete one the parser takes when its message
-		// completes: not here.)
+		// parser: a complete one is taken when its message ends.
+		if complete {
+			k.holdEmpty(s, k.buf[k.idA:k.idB], body, sl)
+		}
 		return
+	}
+	k.take(s, k.buf[k.idA:k.idB], body, tail, sl, complete)
+}
+
+// take sets the form of component id of s to body and tail, its child ids
+// at sl (see component).
+func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete bool) {
+	ent := s.comps[string(id)]
+	if ent == nil {
+		ent = k.newEntry(s, id)
 	}
 	if ent.arrived && len(ent.src) == len(body)+len(tail) &&
 		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
@@ -82,17 +103,35 @@ func (k *Engine) component(end int, str, complete bool) {
 	}
 	src := append(ent.src[:0], body...)
 	ent.src = append(src, tail...)
-	if !odd {
-		c := int32(cs)
-		sl = k.hslots[:0]
-		for _, x := range k.slots {
-			if int(x.b) < end {
-				sl = append(sl, slot{x.a - c, x.b - c, x.fl})
-			}
-		}
-		k.hslots = sl
-	}
 	k.update(s, ent, sl)
+}
+
+// heldEmpty is a complete component with an empty object, taken when its
+// message ends (see component): its surface, id, form and slots.
+type heldEmpty struct {
+	s        *surface
+	id, form []byte
+	slots    []slot
+}
+
+// holdEmpty holds a complete component with an empty object for its
+// message's end.
+func (k *Engine) holdEmpty(s *surface, id, form []byte, sl []slot) {
+	r := k.rare()
+	r.held = append(r.held, heldEmpty{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...)})
+}
+
+// takeHeld takes the components held for the end of the message that just
+// ended.
+func (k *Engine) takeHeld() {
+	if k.rx == nil || len(k.rx.held) == 0 {
+		return
+	}
+	for _, h := range k.rx.held {
+		k.take(h.s, h.id, h.form, nil, h.slots, true)
+	}
+	clear(k.rx.held)
+	k.rx.held = k.rx.held[:0]
 }
 
 // update brings the references (child ids at sl in its new src) and

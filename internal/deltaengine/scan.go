@@ -396,6 +396,9 @@ func (k *Engine) close() {
 	if k.expect = eCommaOrClose; d == 0 {
 		k.expect = eBlockDone
 	}
+	if k.compStart >= 0 && k.v08 && k.buf[len(k.buf)-2] == '{' && (d == 5 && k.stack[4].key == kComponent || d == 7 && k.stack[6].key == kChildren) {
+		k.odd = true // v0.8: an empty definition or children object, as the parser writes it
+	}
 	if d == int(k.listD) && k.listA >= 0 {
 		if k.listA == len(k.buf)-2 {
 			k.odd = true // an empty child list
@@ -515,6 +518,7 @@ func (k *Engine) messageEnd() {
 	case k.msgKind == 0:
 		k.yieldWhole() // a message of no kind the engine reads: as it is
 	case k.msgKind == kUpdate:
+		k.takeHeld()
 		if k.progressive {
 			k.release() // an update completed: large components are redone
 		}
