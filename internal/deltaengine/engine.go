@@ -95,6 +95,7 @@ type Engine struct {
 	msgRaw               int // the open message's offset in the block's content
 	rootA, rootB         int // v0.8: the root a beginRendering names (-1: none)
 	cur                  *surface
+	last                 *surface // the surface a message last named
 
 	compStart, idA, idB, typeZ int // the open component (-1: none), its id, the end of its type
 	typeA, typeB               int // its type's name (v0.8: its definition's first type; -1: none)
@@ -304,7 +305,7 @@ type rareScratch struct {
 	cbuf, pbuf, heald []byte
 	empties           []emptyList
 	spans             []memberSpan
-	held              []heldEmpty
+	held              []heldComp
 }
 
 // rare returns the block's rareScratch.

@@ -8,7 +8,7 @@ import "bytes"
 // that is no object, ...) is skipped, as the parser skips it.
 func (k *Engine) component(end int, str, complete bool) {
 	cs, s := k.compStart, k.cur
-	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || s == nil || k.idA == k.idB || k.typeA == k.typeB && !k.v08 || k.v08 && k.typeA < 0 {
+	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || k.idA == k.idB || k.typeA == k.typeB && !k.v08 || s == nil && !complete {
 		return
 	}
 	inList := end == len(k.buf) && k.listA >= 0 && len(k.stack) == int(k.listD)+1 // (read in the list itself, not in an item)
@@ -65,11 +65,12 @@ func (k *Engine) component(end int, str, complete bool) {
 			return
 		}
 	}
-	if n, _ := emptyObjects(body); n > 0 || len(body) > 0 && body[len(body)-1] == '{' && len(tail) > 0 && tail[0] == '}' {
+	if n, _ := emptyObjects(body); n > 0 || len(body) > 0 && body[len(body)-1] == '{' && len(tail) > 0 && tail[0] == '}' || s == nil {
 		// A form with an empty object is not renderable yet, as in the
-		// parser: a complete one is taken when its message ends.
+		// parser: a complete one is taken when its message ends; so is one
+		// read before its message names its surface (then, or at the end).
 		if complete {
-			k.holdEmpty(s, k.buf[k.idA:k.idB], body, sl)
+			k.hold(s, k.buf[k.idA:k.idB], body, sl)
 		}
 		return
 	}
@@ -106,32 +107,41 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 	k.update(s, ent, sl)
 }
 
-// heldEmpty is a complete component with an empty object, taken when its
-// message ends (see component): its surface, id, form and slots.
-type heldEmpty struct {
+// heldComp is a complete component taken later (see component): its
+// surface (nil: not named yet), id, form and slots.
+type heldComp struct {
 	s        *surface
 	id, form []byte
 	slots    []slot
 }
 
-// holdEmpty holds a complete component with an empty object for its
-// message's end.
-func (k *Engine) holdEmpty(s *surface, id, form []byte, sl []slot) {
+// hold holds a complete component for later (see component).
+func (k *Engine) hold(s *surface, id, form []byte, sl []slot) {
 	r := k.rare()
-	r.held = append(r.held, heldEmpty{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...)})
+	r.held = append(r.held, heldComp{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...)})
 }
 
-// takeHeld takes the components held for the end of the message that just
-// ended.
-func (k *Engine) takeHeld() {
-	if k.rx == nil || len(k.rx.held) == 0 {
+// takeHeld takes the components held (see component) that can be: with
+// end, the message ended, all of them (those of no surface named for s,
+// the message's surface or the last one named); else those of no surface
+// named, for s, which the message just named.
+func (k *Engine) takeHeld(s *surface, end bool) {
+	if k.rx == nil || len(k.rx.held) == 0 || s == nil && !end {
 		return
 	}
+	n := 0
 	for _, h := range k.rx.held {
-		k.take(h.s, h.id, h.form, nil, h.slots, true)
+		switch {
+		case h.s == nil && s != nil:
+			k.take(s, h.id, h.form, nil, h.slots, true)
+		case h.s != nil && end:
+			k.take(h.s, h.id, h.form, nil, h.slots, true)
+		case !end:
+			k.rx.held[n], n = h, n+1
+		}
 	}
-	clear(k.rx.held)
-	k.rx.held = k.rx.held[:0]
+	clear(k.rx.held[n:])
+	k.rx.held = k.rx.held[:n]
 }
 
 // update brings the references (child ids at sl in its new src) and

@@ -370,6 +370,9 @@ func (k *Engine) open(c byte) {
 		if p := k.stack[d-1]; c == '[' && p.open == '{' && (p.key == kChildren || p.key == kExplicitList) {
 			k.listA, k.listD = len(k.buf)-1, int32(d) // a child list
 		}
+		if d == 5 && k.v08 && k.stack[4].key == kComponent && c == '{' {
+			k.typeZ = len(k.buf) // v0.8: its definition opened (an empty one is held, see component)
+		}
 		if d == 6 && k.v08 && k.stack[4].key == kComponent && c == '{' {
 			k.typeZ = len(k.buf) // v0.8: its type's properties opened
 			if k.typeA < 0 {
@@ -451,7 +454,7 @@ func (k *Engine) stringEnd() {
 		k.idA, k.idB = a, b
 	case d == 3 && top.key == kRoot:
 		k.rootA, k.rootB = a, b
-	case d == 5 && k.compStart >= 0 && top.key == kComponent:
+	case d == 5 && k.compStart >= 0 && top.key == kComponent && !k.v08: // (v0.8: a type that is no object is none)
 		k.typeZ, k.typeA, k.typeB = b+1, a, b
 	case k.compStart >= 0 && d >= 5:
 		k.childString(d, top, a, b)
@@ -479,7 +482,7 @@ func (k *Engine) childString(d int, top *frame, a, b int) {
 // properties' "children", or the "explicitList" of their object.
 func (k *Engine) commonList(at int) bool {
 	if !k.v08 {
-		return at == 5 && k.stack[4].key == kChildren
+		return at == 5 && (k.stack[4].key == kChildren || k.stack[4].key == kExplicitList)
 	}
 	return k.stack[4].key == kComponent && (at == 7 && k.stack[6].key == kChildren ||
 		at == 8 && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren)
@@ -491,6 +494,10 @@ func (k *Engine) surfaceID(sid []byte) {
 	if k.cur = k.surfaces[string(sid)]; k.cur == nil && k.msgKind != kDelete {
 		k.cur = &surface{id: string(sid), root: "root", comps: map[string]*entry{}}
 		k.surfaces[k.cur.id] = k.cur
+	}
+	if k.cur != nil {
+		k.last = k.cur
+		k.takeHeld(k.cur, false) // (components read before it was named)
 	}
 }
 
@@ -508,6 +515,9 @@ func (k *Engine) messageEnd() {
 		// once it begins again).
 		if k.yieldWhole() {
 			delete(k.surfaces, k.cur.id)
+			if k.last == k.cur {
+				k.last = nil
+			}
 			if k.v08 {
 				if k.deleted == nil {
 					k.deleted = map[string]bool{}
@@ -518,7 +528,10 @@ func (k *Engine) messageEnd() {
 	case k.msgKind == 0:
 		k.yieldWhole() // a message of no kind the engine reads: as it is
 	case k.msgKind == kUpdate:
-		k.takeHeld()
+		if k.cur == nil {
+			k.cur = k.last // (no surface named: the last one named)
+		}
+		k.takeHeld(k.cur, true)
 		if k.progressive {
 			k.release() // an update completed: large components are redone
 		}
@@ -586,8 +599,10 @@ func (k *Engine) begin(s *surface) {
 // properties, or v0.8's "explicitList" in its "children" object.
 func (k *Engine) commonKey(d int, c uint8) bool {
 	switch {
+	case c == kExplicitList && !k.v08:
+		return d == 5 // (a children-like list)
 	case c == kExplicitList:
-		return k.v08 && d == 8 && k.stack[6].key == kChildren && k.stack[4].key == kComponent
+		return d == 8 && k.stack[6].key == kChildren && k.stack[4].key == kComponent
 	case c > kChildren:
 		return false
 	case !k.v08:
@@ -605,7 +620,7 @@ func (k *Engine) oddValue(c byte, d int) {
 	p := &k.stack[d-1]
 	switch {
 	case p.open == '{' && childField(p.key):
-		common := !k.v08 && d == 5 && p.key == kChildren && c == '[' ||
+		common := !k.v08 && d == 5 && (p.key == kChildren || p.key == kExplicitList) && c == '[' ||
 			k.v08 && d == 7 && p.key == kChildren ||
 			k.v08 && d == 8 && p.key == kExplicitList && c == '['
 		k.odd = k.odd || !common
