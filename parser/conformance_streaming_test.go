@@ -149,8 +149,8 @@ func renderParts(parts []Part) string {
 }
 
 // runStreamingSteps runs a case step by step in progressive mode.
-func runStreamingSteps(c streamingCase, cat *protocol.Catalog) error {
-	p, err := New(WithMode(ModeProgressive), WithCatalog(cat))
+func runStreamingSteps(c streamingCase, cat *protocol.Catalog, opts ...Option) error {
+	p, err := New(append([]Option{WithMode(ModeProgressive), WithCatalog(cat)}, opts...)...)
 	if err != nil {
 		return err
 	}

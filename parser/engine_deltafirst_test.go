@@ -33,6 +33,24 @@ func TestDeltaFirstGoldenCorpora(t *testing.T) {
 	}
 }
 
+// TestDeltaFirstConformance runs the streaming conformance suite, each
+// case with its catalog, on internal/deltaengine: every case passes, as on
+// the progressive engine (TestConformanceStreamingParser).
+func TestDeltaFirstConformance(t *testing.T) {
+	cases, confDir := loadStreamingSuite(t)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			cat, err := loadCaseCatalog(c, confDir)
+			if err != nil {
+				t.Fatalf("catalog: %v", err)
+			}
+			if err := runStreamingSteps(c, cat, withDeltaFirst()); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
 // progressiveOf returns eng as the progressive engine. Under -deltafirst,
 // where it is internal/deltaengine, it skips tb: the test reads the
 // progressive engine's own state.
