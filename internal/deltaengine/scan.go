@@ -288,50 +288,6 @@ func (k *Engine) add(b []byte) {
 	copy(k.buf[n:], b)
 }
 
-// between handles a byte of the block between its messages, as the
-// parser's grammar takes it: messages in a list, where a ',' between them
-// may be missing or repeat, or bare (read as a list's); a '}' there loses
-// the count of brackets (lost.go); anything else fails the block.
-func (k *Engine) between(c byte) {
-	inList := len(k.stack) == 1 && !k.bare
-	switch {
-	case jsonwire.IsSpace(c), c == ',' && inList:
-		k.spaces++ // (dropped)
-	case c == '{':
-		k.bareFrame()
-		k.open(c)
-	case c == '[' && len(k.stack) == 0:
-		k.open(c)
-	case c == '[' && k.bare:
-		k.bare = false // the list of the messages after a bare one
-		k.buf = append(k.buf, c)
-	case c == ']' && inList:
-		k.buf = append(k.buf, c)
-		k.close()
-	case c == '}' && (len(k.stack) == 1 || k.expect != eListOpen):
-		k.loseCount(c) // an extra '}' after a message or the list
-	default:
-		k.failByte(c)
-	}
-}
-
-// bareFrame puts a list's frame, without its byte, under a message that
-// opens outside a list: it is read as a list's.
-func (k *Engine) bareFrame() {
-	if len(k.stack) == 0 {
-		k.bare = true
-		k.stack = append(k.stack, frame{open: '['})
-	}
-}
-
-// outsideList handles a byte after a JSONL line's message: a space, or
-// junk, which fails the block.
-func (k *Engine) outsideList(c byte) {
-	if !jsonwire.IsSpace(c) {
-		k.failByte(c)
-	}
-}
-
 func (k *Engine) open(c byte) {
 	d := len(k.stack)
 	if d >= k.maxDepth {
@@ -488,111 +444,6 @@ func (k *Engine) commonList(at int) bool {
 		at == 8 && k.stack[7].key == kExplicitList && k.stack[6].key == kChildren)
 }
 
-// surfaceID finds the surface of the message (one map lookup), or makes it
-// (not begun until its createSurface or beginRendering: see begin).
-func (k *Engine) surfaceID(sid []byte) {
-	if k.cur = k.surfaces[string(sid)]; k.cur == nil && k.msgKind != kDelete {
-		k.cur = &surface{id: string(sid), root: "root", comps: map[string]*entry{}}
-		k.surfaces[k.cur.id] = k.cur
-	}
-	if k.cur != nil {
-		k.last = k.cur
-		k.takeHeld(k.cur, false) // (components read before it was named)
-	}
-}
-
-func (k *Engine) messageEnd() {
-	msg := k.buf[k.msgStart:]
-	switch {
-	case msg[0] != '{', !k.valid(msg), !k.checkMessage(msg, false):
-		// (A list in the list, of a block read the lost way, is none.)
-	case k.msgKind == kCreate && k.cur != nil && !k.cur.begun:
-		if k.yieldWhole() {
-			k.begin(k.cur)
-		}
-	case k.msgKind == kDelete && k.cur != nil && k.cur.begun:
-		// The surface is gone: a new one under its id starts afresh (v0.8:
-		// once it begins again).
-		if k.yieldWhole() {
-			delete(k.surfaces, k.cur.id)
-			if k.last == k.cur {
-				k.last = nil
-			}
-			if k.v08 {
-				if k.deleted == nil {
-					k.deleted = map[string]bool{}
-				}
-				k.deleted[k.cur.id] = true
-			}
-		}
-	case k.msgKind == 0:
-		k.yieldWhole() // a message of no kind the engine reads: as it is
-	case k.msgKind == kUpdate:
-		if k.cur == nil {
-			k.cur = k.last // (no surface named: the last one named)
-		}
-		k.takeHeld(k.cur, true)
-		if k.progressive {
-			k.release() // an update completed: large components are redone
-		}
-		k.flush()
-	case k.msgKind == kData && k.cur != nil && k.valueA < 0:
-		k.yieldWhole() // (a value that is no object, or none: whole, as the parser)
-	case k.msgKind == kData && k.cur != nil:
-		if k.checkMessage(msg, true) {
-			k.dataEntries(true)
-		}
-	case k.msgKind == kDataModel && k.cur != nil && !k.deleted[k.cur.id]:
-		// (That of a v0.8 surface deleted and not begun again is dropped
-		// when it ends, as the parser drops it; what it yielded while it
-		// arrived stands.)
-		if k.checkMessage(msg, true) {
-			k.data08(true)
-		}
-	}
-	k.msgKind, k.compStart = 0, -1
-}
-
-// yieldWhole yields the message just ended in canonical form, and reports
-// whether it did (with a catalog, it must pass with the root and orphan
-// checks, else it fails the block).
-func (k *Engine) yieldWhole() bool {
-	if !k.checkMessage(k.buf[k.msgStart:], true) {
-		return false
-	}
-	start := len(k.out)
-	k.out, _ = k.cw.canonical(k.out, k.buf[k.msgStart:], 0)
-	k.offs = append(k.offs, start, len(k.out))
-	return true
-}
-
-// begin begins surface s (its createSurface or beginRendering ended): its
-// root and version are the message's, and the components that came
-// before it are yielded (a root other than the one they were read under
-// makes their reachability anew).
-func (k *Engine) begin(s *surface) {
-	s.begun = true
-	delete(k.deleted, s.id)
-	if k.verA >= 0 {
-		s.version = string(k.buf[k.verA:k.verB])
-	}
-	if k.rootA >= 0 && string(k.buf[k.rootA:k.rootB]) != s.root {
-		s.root = string(k.buf[k.rootA:k.rootB])
-		s.reach, s.sorted, s.bad = s.reach[:0], 0, 0
-		for _, e := range s.comps {
-			e.reach, e.parents = false, 0
-		}
-	}
-	if r := s.comps[s.root]; r != nil && r.arrived && !r.reach {
-		k.reachFrom(s, r)
-	}
-	for _, e := range s.comps {
-		if e.reach && e.arrived {
-			k.enqueue(e)
-		}
-	}
-}
-
 // commonKey reports whether a child field or a reference field of class c,
 // met at depth d in a component, is one of a common shape's (see walk.go):
 // a child field of a v0.9 component's top level, of a v0.8 definition's
@@ -628,17 +479,5 @@ func (k *Engine) oddValue(c byte, d int) {
 		k.odd = true
 	case p.open == '[' && c == '{' && (!k.v08 && d == 6 || k.v08 && d == 8):
 		k.odd = true
-	}
-}
-
-// setFamily fixes the stream's family by the first message kind it reads,
-// as the parser does: v0.8 for beginRendering, surfaceUpdate,
-// dataModelUpdate and deleteSurface, else v0.9.
-func (k *Engine) setFamily(key uint8) {
-	switch key {
-	case kBegin, kSurfaceUpdate, kDataModel, kDelete:
-		k.famSet, k.v08 = true, true
-	case kCreate, kUpdate, kData:
-		k.famSet = true
 	}
 }
