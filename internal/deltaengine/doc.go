@@ -4,7 +4,7 @@
 // yields, as a writer that folds the same changes into snapshots. On both
 // corpora its output is the parser's byte for byte, call by call, at every
 // chunk size tested (bench/cmd/deltaproto's TestSameAsParser), in about
-// half the parser's time and with less memory per stream (bench/README.md).
+// half the parser's time, holding at most 4x a turn per stream (bench/README.md).
 //
 // It reads each block once: a scanner keeps the block without the spaces
 // outside strings and checks its grammar (scan.go, grammar.go), reading a
