@@ -15,8 +15,10 @@ type canonWriter struct {
 	str []byte // a string's decoding
 	// prune: in the lists of entries of a v0.8 data model message (the
 	// values of "contents" and "valueMap"), the elements that are not
-	// entries yet are left out, as the reference prunes them (isEntry).
-	prune bool
+	// entries yet are left out, as the reference prunes them: an entry is
+	// an object with a "key" and another member. entry asks canonical to
+	// check that of the object it writes next (it writes nothing if not).
+	prune, entry bool
 }
 
 // hasLineSep reports whether b holds U+2028 or U+2029, which the parser
@@ -56,6 +58,17 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 			}
 		}
 		seg := w.ms[base:]
+		if w.entry {
+			w.entry = false
+			entry := false
+			for _, m := range seg {
+				entry = entry || string(src[m.k:m.v-1]) == `"key"` && len(seg) > 1
+			}
+			if !entry {
+				w.ms = w.ms[:base]
+				return dst, j + 1
+			}
+		}
 		slices.SortFunc(seg, func(a, b member) int {
 			return bytes.Compare(src[a.k:a.v-1], src[b.k:b.v-1])
 		})
@@ -131,11 +144,18 @@ func (w *canonWriter) entries(dst, src []byte, i int) []byte {
 	j, n := i+1, 0
 	for src[j] != ']' {
 		e := valueEnd(src, j)
-		if isEntry(src[j:e]) {
-			if n++; n > 1 {
+		if src[j] == '{' {
+			at := len(dst)
+			if n > 0 {
 				dst = append(dst, ',')
 			}
-			dst, _ = w.canonical(dst, src, j)
+			before := len(dst)
+			w.entry = true
+			if dst, _ = w.canonical(dst, src, j); len(dst) == before {
+				dst = dst[:at] // no entry yet (canonical wrote nothing)
+			} else {
+				n++
+			}
 		}
 		if j = e; src[j] == ',' {
 			j++

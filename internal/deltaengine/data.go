@@ -412,19 +412,6 @@ func (k *Engine) data08(complete bool) {
 	}
 }
 
-// isEntry reports whether v (compact) is a data entry: an object with a
-// "key" and another member.
-func isEntry(v []byte) bool {
-	if v[0] != '{' {
-		return false
-	}
-	key, n := false, 0
-	each(v, 0, func(k []byte, _ int) {
-		key, n = key || string(k) == "key", n+1
-	})
-	return key && n > 1
-}
-
 // dataOut yields the data model message at out[start:], unless it does not
 // pass the catalog (then it is dropped, as the parser drops it).
 func (k *Engine) dataOut(start int) {

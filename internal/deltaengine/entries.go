@@ -25,11 +25,6 @@ func (k *Engine) component(end int, str, complete bool) {
 		}
 		odd = odd || end == k.listA+1
 	}
-	if !odd && k.pathSeen {
-		// (v0.8: a path the reference's walk would write otherwise.)
-		k.scratch = k.heal(k.scratch[:0], cs, end, str, 4)
-		odd = k.valid(k.scratch) && k.pathsChange(k.scratch)
-	}
 	if !odd {
 		// A child named as the placeholder of its empty lists, as the
 		// parser reads it.

@@ -1,6 +1,7 @@
 package deltaengine
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"unicode/utf8"
@@ -270,6 +271,9 @@ func (k *Engine) Data(chunk []byte) {
 				}
 				k.expect = eCommaOrClose
 				k.inScalar, k.strStart = true, len(k.buf)
+				if top.key == kPath && k.v08 && k.compStart >= 0 {
+					k.odd = true // v0.8: a path that is no string (see definitionKey)
+				}
 			}
 			k.buf = append(k.buf, c)
 			k.pending = 0
@@ -323,6 +327,9 @@ func (k *Engine) open(c byte) {
 		k.valueA, k.dataFrom = len(k.buf)-1, len(k.buf)
 	case d >= 5 && k.compStart >= 0:
 		k.oddValue(c, d)
+		if p := k.stack[d-1]; k.v08 && p.key == kPath && p.open == '{' {
+			k.odd = true // v0.8: a path that is no string (see definitionKey)
+		}
 		if p := k.stack[d-1]; c == '[' && p.open == '{' && (p.key == kChildren || p.key == kExplicitList) {
 			k.listA, k.listD = len(k.buf)-1, int32(d) // a child list
 		}
@@ -348,8 +355,12 @@ func (k *Engine) open(c byte) {
 
 func (k *Engine) close() {
 	d := len(k.stack) - 1
-	if f := k.stack[d]; !k.found && f.open == '{' {
+	f := &k.stack[d]
+	if !k.found && f.open == '{' {
 		k.found = k.valid(k.buf[f.start:])
+	}
+	if f.path && !f.pathOK && k.compStart >= 0 {
+		k.odd = true // v0.8: a path that is no string
 	}
 	k.stack, k.pending, k.inScalar = k.stack[:d], 0, false
 	if k.expect = eCommaOrClose; d == 0 {
@@ -393,8 +404,8 @@ func (k *Engine) stringEnd() {
 			if top.key >= kChild && k.compStart >= 0 && !k.commonKey(d, top.key) {
 				k.odd = true
 			}
-			if top.key == kPath && k.v08 && d >= 7 && k.compStart >= 0 && k.stack[4].key == kComponent {
-				k.pathSeen = true // (see pathsChange)
+			if k.v08 && d >= 6 && k.compStart >= 0 && k.stack[4].key == kComponent {
+				k.definitionKey(top)
 			}
 		}
 		return
@@ -421,6 +432,14 @@ func (k *Engine) stringEnd() {
 // top: a child id of a common shape is recorded (see walk.go), a child
 // field's string of another shape makes the component odd.
 func (k *Engine) childString(d int, top *frame, a, b int) {
+	if top.key == kPath && k.v08 && d >= 6 && top.open == '{' && k.stack[4].key == kComponent {
+		// v0.8: a path the reference's walk keeps as it is: "/" and a
+		// name, with no escape.
+		v := k.buf[a:b]
+		if top.pathOK = len(v) > 0 && v[0] == '/' && (len(v) == 1 || v[1] != '/') && bytes.IndexByte(v, '\\') < 0; !top.pathOK {
+			k.odd = true
+		}
+	}
 	switch {
 	case top.open == '[':
 		if k.commonList(d - 1) {
@@ -478,6 +497,22 @@ func (k *Engine) oddValue(c byte, d int) {
 	case p.open == '[' && k.stack[d-2].open == '{' && childField(k.stack[d-2].key):
 		k.odd = true
 	case p.open == '[' && c == '{' && (!k.v08 && d == 6 || k.v08 && d == 8):
+		k.odd = true
+	}
+}
+
+// definitionKey notes key top.key read in an object of a v0.8 definition:
+// a component whose paths the reference's walk would write otherwise
+// than they came (see normalizePaths: one that is no "/name" string, or
+// beside other keys without a "componentId") is odd.
+func (k *Engine) definitionKey(top *frame) {
+	k.pathSeen = k.pathSeen || top.key == kPath
+	top.path = top.path || top.key == kPath
+	top.cid = top.cid || top.key == kComponentID
+	if top.keys < 2 {
+		top.keys++
+	}
+	if top.path && top.keys > 1 && !top.cid {
 		k.odd = true
 	}
 }

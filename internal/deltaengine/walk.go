@@ -374,15 +374,3 @@ func pathValue(dst, c []byte, v int) ([]byte, int) {
 	dst = append(dst, c[v:e]...)
 	return append(dst, '"'), e
 }
-
-// pathsChange reports whether normalizePaths changes the v0.8 component c
-// (compact): whether it is odd for its paths.
-func (k *Engine) pathsChange(c []byte) bool {
-	def := valueOf(c, 0, "component")
-	if def < 0 {
-		return false
-	}
-	r := k.rare()
-	r.pbuf, _ = normalizePaths(r.pbuf[:0], c, def)
-	return !bytes.Equal(r.pbuf, c[def:valueEnd(c, def)])
-}
