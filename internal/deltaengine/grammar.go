@@ -46,7 +46,14 @@ func (k *Engine) scalarEnd(c byte) {
 // until then the block's brackets are only counted (broken).
 func (k *Engine) failJSON(next []byte) {
 	if len(k.stack) < 2 {
-		k.failByte(next[0])
+		c := byte(0)
+		switch {
+		case len(next) > 0:
+			c = next[0]
+		case len(k.buf) > 0:
+			c = k.buf[len(k.buf)-1] // (a string outside a message, read the lost way)
+		}
+		k.failByte(c)
 		return
 	}
 	k.fail(k.jsonFault(next))

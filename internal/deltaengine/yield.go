@@ -35,11 +35,12 @@ func (k *Engine) flush() {
 		if s.suspect {
 			if err := k.topology(s); err != nil {
 				k.failWith(err)
+				// (Their forms kept are stale: a snapshot makes them anew.)
 				for _, e := range k.queue {
-					e.queued = false
+					e.queued, e.snap = false, nil
 				}
 				for _, e := range k.rest {
-					e.queued = false
+					e.queued, e.snap = false, nil
 				}
 				k.queue, k.rest = k.queue[:0], k.rest[:0]
 				return
