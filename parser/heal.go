@@ -2,15 +2,11 @@ package parser
 
 import (
 	"bytes"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 )
 
-// urlKeyHints mark a data-model entry key whose valueString is a link: such
-// a value is never cut, since a partial URL breaks an image or a link.
-var urlKeyHints = [...]string{"url", "link", "src", "href", "image"}
 
 // isSpaceRune reports whether r is whitespace as Python's str.strip and the
 // regular expression class \s understand it.
@@ -163,21 +159,11 @@ func mayCutString(f []byte, quote int) bool {
 	if string(key) != "valueString" {
 		return true
 	}
-	val := f[quote+1:]
-	for _, p := range [...]string{"http://", "https://", "data:", "/"} {
-		if bytes.HasPrefix(val, []byte(p)) {
-			return false
-		}
+	if deltaengine.URLText(f[quote+1:]) {
+		return false // (a URL is never cut: see deltaengine.URLText)
 	}
-	if dk, ok := lastDataKey(lastRunes(prefix, 200)); ok {
-		lk := strings.ToLower(string(dk))
-		for _, h := range urlKeyHints {
-			if strings.Contains(lk, h) {
-				return false
-			}
-		}
-	}
-	return true
+	dk, ok := lastDataKey(lastRunes(prefix, 200))
+	return !ok || !deltaengine.URLKey(dk)
 }
 
 // keyBeforeColon extracts the key of `"key" :` at the end of prefix (which

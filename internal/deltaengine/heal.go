@@ -106,9 +106,29 @@ func (k *Engine) healOpen() {
 	}
 }
 
-// urlKeyHints are the parts of a data entry's key that say its value is a
-// URL.
-var urlKeyHints = [...]string{"url", "link", "src", "href", "image"}
+// URLText reports whether val, the start of a data entry's valueString,
+// looks like a URL (or a path, or a data URL): such a string is not cut,
+// since a partial one breaks an image or a link. The parser's progressive
+// engine reads the same rule.
+func URLText(val []byte) bool {
+	for _, p := range [...]string{"http://", "https://", "data:", "/"} {
+		if bytes.HasPrefix(val, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// URLKey reports whether a data entry's key says its valueString is a URL
+// (a link, a source, an image), whatever its case (see URLText).
+func URLKey(key []byte) bool {
+	for _, h := range [...]string{"url", "link", "src", "href", "image"} {
+		if len(key) >= len(h) && bytes.Contains(bytes.ToLower(key), []byte(h)) {
+			return true
+		}
+	}
+	return false
+}
 
 // urlValue reports whether the open string, a value of the object top, is
 // a "valueString" that looks like a URL or belongs to an entry whose key
@@ -118,11 +138,8 @@ func (k *Engine) urlValue(top *frame) bool {
 	if string(k.buf[top.keyA:top.keyB]) != "valueString" {
 		return false
 	}
-	val := k.buf[k.strStart+1:]
-	for _, p := range [...]string{"http://", "https://", "data:", "/"} {
-		if bytes.HasPrefix(val, []byte(p)) {
-			return true
-		}
+	if URLText(k.buf[k.strStart+1:]) {
+		return true
 	}
 	before := k.buf[max(0, k.strStart-200):k.strStart]
 	i := bytes.LastIndex(before, []byte(`"key":"`))
@@ -130,13 +147,6 @@ func (k *Engine) urlValue(top *frame) bool {
 		return false
 	}
 	key := before[i+len(`"key":"`):]
-	if e := bytes.IndexByte(key, '"'); e > 0 {
-		key = bytes.ToLower(key[:e])
-		for _, h := range urlKeyHints {
-			if bytes.Contains(key, []byte(h)) {
-				return true
-			}
-		}
-	}
-	return false
+	e := bytes.IndexByte(key, '"')
+	return e > 0 && URLKey(key[:e])
 }
