@@ -7,7 +7,6 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 )
 
-
 // isSpaceRune reports whether r is whitespace as Python's str.strip and the
 // regular expression class \s understand it.
 func isSpaceRune(r rune) bool {
