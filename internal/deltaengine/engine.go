@@ -52,6 +52,9 @@ type entry struct {
 	deferred      bool // in engine.deferred
 	bad           bool // its form last judged does not pass the catalog (catalog.go)
 	phVerdict     int8 // its placeholder passes the catalog (1) or not (-1); 0: not judged
+	// unsent, unsentPh: it, or its placeholder, waits in its surface's
+	// unsent (see changes).
+	unsent, unsentPh bool
 	// Progressive mode: its form last yielded (nil until then), and the
 	// snapshot that last wrote its own placeholder (see snapshot).
 	snap    *snapForm

@@ -64,19 +64,25 @@ func (k *Engine) changes(s *surface) {
 	// pointer write, which costs a write barrier while the GC marks.
 	ents, phs, out := k.ents[:0], k.phs[:0], k.out
 	for _, e := range k.queue {
-		if e.queued = false; e.reach && e.arrived {
-			ents = append(ents, e)
+		if e.reach && e.arrived {
+			ents = append(ents, e) // (still queued: marked as in ents)
+		} else {
+			e.queued = false
 		}
 	}
 	k.queue = k.queue[:0]
-	var u *unsent
-	if u = s.unsent; u != nil {
+	u := s.unsent
+	if u != nil {
 		for _, e := range u.ents {
-			if e.reach && e.arrived && !slices.Contains(ents, e) {
-				ents = append(ents, e)
+			if e.reach && e.arrived && !e.queued {
+				e.queued, ents = true, append(ents, e)
 			}
 		}
 	}
+	for _, e := range ents {
+		e.queued = false
+	}
+	k.snapGen++ // (marks the round's placeholders: see below)
 	slices.SortFunc(ents, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
 	start := len(out)
 	out = k.openMessage(out)
@@ -92,14 +98,14 @@ func (k *Engine) changes(s *surface) {
 		n := len(phs)
 		for _, kid := range kids {
 			if !kid.phYielded {
-				kid.phYielded, phs = true, append(phs, kid)
+				kid.phYielded, kid.snapGen, phs = true, k.snapGen, append(phs, kid)
 			}
 		}
 		if k.cat != nil {
 			k.judge(s, e, out[from:])
 			held = held || !k.placeholdersPass(s, phs[n:])
 		}
-		if h := maphash.Bytes(k.seed, out[from:]); h != e.hash || u != nil && slices.Contains(u.ents, e) {
+		if h := maphash.Bytes(k.seed, out[from:]); h != e.hash || e.unsent {
 			e.hash = h
 		} else {
 			out = out[:at] // as last yielded
@@ -107,8 +113,8 @@ func (k *Engine) changes(s *surface) {
 	}
 	if u != nil {
 		for _, p := range u.phs {
-			if !p.arrived && !slices.Contains(phs, p) {
-				phs = append(phs, p)
+			if !p.arrived && p.snapGen != k.snapGen {
+				p.snapGen, phs = k.snapGen, append(phs, p)
 			}
 		}
 	}
@@ -134,7 +140,10 @@ func (k *Engine) changes(s *surface) {
 	default:
 		out = k.closeMessage(out, s)
 		k.offs = append(k.offs, start, len(out))
-		s.unsent = nil
+		if u != nil {
+			u.release()
+			s.unsent = nil
+		}
 	}
 	clear(kids)
 	k.ents, k.phs, k.kids, k.out = ents[:0], phs[:0], kids[:0], out
@@ -144,17 +153,27 @@ func (k *Engine) changes(s *surface) {
 // yielded (see changes).
 type unsent struct{ ents, phs []*entry }
 
-// hold adds ents and phs to u, each once.
+// hold adds ents and phs to u, each once (entry.unsent, unsentPh).
 func (u *unsent) hold(ents, phs []*entry) {
 	for _, e := range ents {
-		if !slices.Contains(u.ents, e) {
-			u.ents = append(u.ents, e)
+		if !e.unsent {
+			e.unsent, u.ents = true, append(u.ents, e)
 		}
 	}
 	for _, p := range phs {
-		if !slices.Contains(u.phs, p) {
-			u.phs = append(u.phs, p)
+		if !p.unsentPh {
+			p.unsentPh, u.phs = true, append(u.phs, p)
 		}
+	}
+}
+
+// release clears the marks of what u held, yielded now.
+func (u *unsent) release() {
+	for _, e := range u.ents {
+		e.unsent = false
+	}
+	for _, p := range u.phs {
+		p.unsentPh = false
 	}
 }
 
