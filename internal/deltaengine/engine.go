@@ -272,7 +272,7 @@ func (k *Engine) End() {
 		k.broken, k.err = false, &Fault{At: k.msgRaw, Kind: FaultUnterminated}
 		k.errs++
 	}
-	if !k.failed && k.inStr && k.strHigh && !utf8.FullRune(k.buf[max(k.strStart+1, len(k.buf)-3):]) {
+	if !k.failed && k.inStr && k.strHigh && truncatedRune(k.buf[k.strStart+1:]) {
 		// It ends inside a character: as in complete mode.
 		k.failWith(&Fault{At: k.msgRaw, Kind: FaultUnterminated})
 	}
@@ -319,4 +319,18 @@ func (k *Engine) rare() *rareScratch {
 		k.rx = new(rareScratch)
 	}
 	return k.rx
+}
+
+// truncatedRune reports whether b ends inside a UTF-8 sequence: its last
+// lead byte, in the last three, starts a sequence b cuts.
+func truncatedRune(b []byte) bool {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-3; i-- {
+		switch c := b[i]; {
+		case c >= 0xc0:
+			return !utf8.FullRune(b[i:])
+		case c < 0x80:
+			return false
+		}
+	}
+	return false
 }

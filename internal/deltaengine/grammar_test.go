@@ -1,6 +1,7 @@
 package deltaengine_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
@@ -117,4 +118,33 @@ func parserError(t *testing.T, in string) string {
 		return err.Error()
 	}
 	return ""
+}
+
+// TestTruncatedRuneAtBlockEnd fails a block that ends inside a character
+// of a string, wherever the cut falls after other text, as the parser
+// does (complete mode's verdict).
+func TestTruncatedRuneAtBlockEnd(t *testing.T) {
+	for _, tail := range []string{"\xe2", "ab\xe2\x82", "abc\xf0\x9f\x98", "x\xc3"} {
+		block := `[{"x":1},{"y":"` + tail
+		if !parserFails(t, "<a2ui-json>"+block+"</a2ui-json>") {
+			t.Fatalf("%q: the parser takes it", tail)
+		}
+		k := deltaengine.New(deltaengine.Options{})
+		k.Begin()
+		k.Data([]byte(block))
+		k.Flush()
+		k.End()
+		var f *deltaengine.Fault
+		if k.Failed() != 1 || !errors.As(k.Err(), &f) || f.Kind != deltaengine.FaultUnterminated {
+			t.Fatalf("%q: %d failed, %v", tail, k.Failed(), k.Err())
+		}
+	}
+	k := deltaengine.New(deltaengine.Options{})
+	k.Begin()
+	k.Data([]byte(`[{"x":1},{"y":"é and more`))
+	k.Flush()
+	k.End()
+	if k.Failed() != 0 {
+		t.Fatalf("a whole character failed the block: %v", k.Err())
+	}
 }
