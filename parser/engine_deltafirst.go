@@ -25,10 +25,12 @@ type deltaFirst struct {
 
 func newDeltaFirst(cfg *config) *deltaFirst {
 	return &deltaFirst{maxDepth: cfg.maxDepth, k: deltaengine.New(deltaengine.Options{
-		Progressive: cfg.mode == ModeProgressive,
-		Lines:       cfg.framing == FramingJSONL,
-		Catalog:     cfg.catalog,
-		MaxDepth:    cfg.maxDepth,
+		Progressive:   cfg.mode == ModeProgressive,
+		Lines:         cfg.framing == FramingJSONL,
+		Catalog:       cfg.catalog,
+		MaxDepth:      cfg.maxDepth,
+		MaxSurfaces:   cfg.maxSurfaces,
+		MaxComponents: cfg.maxComps,
 	})}
 }
 
@@ -79,6 +81,9 @@ func (d *deltaFirst) err() error {
 		return nil
 	}
 	err := d.k.Err()
+	if l, ok := err.(*deltaengine.Limit); ok {
+		return &LimitError{What: l.What, Max: l.Max, SurfaceID: l.SurfaceID}
+	}
 	f, ok := err.(*deltaengine.Fault)
 	if !ok {
 		return err

@@ -76,6 +76,9 @@ type surface struct {
 	reach       []*entry // its reachable entries (progressive mode)
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
 	begun       bool     // its createSurface or beginRendering ended: it yields
+	arrived     int      // its components that arrived (see Options.MaxComponents)
+	waiting     int      // v0.8: its component messages that ended before it began (bounded as its components)
+	uncounted   bool     // made for a message to a deleted v0.8 surface: not counted in MaxSurfaces
 	bad         int      // its reachable components whose form does not pass the catalog
 	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
 	// suspect: the surface is to be checked before it yields (see
@@ -132,10 +135,12 @@ type Engine struct {
 	msgs [][]byte
 	seed maphash.Seed
 
-	cat      *protocol.Catalog
-	scratch  []byte
-	maxDepth int
-	snapGen  uint32
+	cat                             *protocol.Catalog
+	scratch                         []byte
+	maxDepth, maxSurfaces, maxComps int
+	deletedOrder                    []string // k.deleted's ids, oldest first (see rememberDeleted)
+	uncounted                       int      // surfaces not counted in MaxSurfaces (see surface.uncounted)
+	snapGen                         uint32
 
 	commaD, listD, bDepth int32 // (see comma and listA); the brackets open in a broken message (see fail)
 
@@ -174,12 +179,18 @@ type Options struct {
 	// MaxDepth bounds the containers open at once in a block, the list
 	// included (a deeper one fails it: FaultTooDeep); 0 means 128.
 	MaxDepth int
+	// MaxSurfaces bounds the surfaces a stream holds (deleteSurface frees
+	// one), MaxComponents the components of a surface: a message past
+	// either fails its block with a *Limit (what the block yielded before
+	// stands). 0 means no bound.
+	MaxSurfaces, MaxComponents int
 }
 
 // New returns an engine, outside any block.
 func New(o Options) *Engine {
 	return &Engine{compStart: -1, listA: -1, valueA: -1, openAt: -1, healLen: -1,
-		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines, cat: o.Catalog, maxDepth: cmp.Or(o.MaxDepth, 128)}
+		surfaces: map[string]*surface{}, seed: maphash.MakeSeed(), progressive: o.Progressive, lines: o.Lines, cat: o.Catalog, maxDepth: cmp.Or(o.MaxDepth, 128),
+		maxSurfaces: o.MaxSurfaces, maxComps: o.MaxComponents}
 }
 
 // reset drops the messages of the last Flush.

@@ -76,6 +76,10 @@ func (k *Engine) component(end int, str, complete bool) {
 // at sl (see component).
 func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete bool) {
 	ent := s.comps[string(id)]
+	if (ent == nil || !ent.arrived) && k.maxComps > 0 && s.arrived >= k.maxComps {
+		k.failWith(&Limit{What: "components", Max: k.maxComps, SurfaceID: s.id})
+		return
+	}
 	if ent == nil {
 		ent = k.newEntry(s, id)
 	}
@@ -176,6 +180,7 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 	}
 	if !ent.arrived {
 		ent.arrived = true
+		s.arrived++
 		for _, w := range ent.waiters {
 			k.wake(w)
 		}

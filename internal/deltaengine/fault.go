@@ -82,3 +82,16 @@ func (k *Engine) utf8Fault() *Fault {
 	pos := jsonwire.InvalidUTF8At(k.buf[k.strStart+1 : len(k.buf)-1])
 	return &Fault{At: k.raw(k.strStart + 1 + pos), Kind: FaultUTF8}
 }
+
+// Limit is why a block failed when a message passed a bound of
+// Options.MaxSurfaces ("surfaces") or Options.MaxComponents
+// ("components") for surface SurfaceID.
+type Limit struct {
+	What      string
+	Max       int
+	SurfaceID string
+}
+
+func (l *Limit) Error() string {
+	return fmt.Sprintf("deltaengine: surface %q: more than %d %s", l.SurfaceID, l.Max, l.What)
+}

@@ -6,7 +6,11 @@ package deltaengine
 // message of no kind the engine reads, a component or data model
 // message's end.
 
-import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+import (
+	"slices"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
 
 // between handles a byte of the block between its messages, as the
 // parser's grammar takes it: messages in a list, where a ',' between them
@@ -56,8 +60,18 @@ func (k *Engine) outsideList(c byte) {
 // (not begun until its createSurface or beginRendering: see begin).
 func (k *Engine) surfaceID(sid []byte) {
 	if k.cur = k.surfaces[string(sid)]; k.cur == nil && k.msgKind != kDelete {
-		k.cur = &surface{id: string(sid), root: "root", comps: map[string]*entry{}}
+		// (A late message to a deleted v0.8 surface takes no slot: its
+		// surface is uncounted until it begins again.)
+		uncounted := k.deleted[string(sid)] && k.msgKind != kCreate
+		if k.maxSurfaces > 0 && !uncounted && len(k.surfaces)-k.uncounted >= k.maxSurfaces {
+			k.failWith(&Limit{What: "surfaces", Max: k.maxSurfaces, SurfaceID: string(sid)})
+			return
+		}
+		k.cur = &surface{id: string(sid), root: "root", comps: map[string]*entry{}, uncounted: uncounted}
 		k.surfaces[k.cur.id] = k.cur
+		if uncounted {
+			k.uncounted++
+		}
 	}
 	if k.cur != nil {
 		k.last = k.cur
@@ -78,15 +92,9 @@ func (k *Engine) messageEnd() {
 		// The surface is gone: a new one under its id starts afresh (v0.8:
 		// once it begins again).
 		if k.yieldWhole() {
-			delete(k.surfaces, k.cur.id)
-			if k.last == k.cur {
-				k.last = nil
-			}
+			k.forget(k.cur)
 			if k.v08 {
-				if k.deleted == nil {
-					k.deleted = map[string]bool{}
-				}
-				k.deleted[k.cur.id] = true
+				k.rememberDeleted(k.cur.id)
 			}
 		}
 	case k.msgKind == 0:
@@ -94,6 +102,13 @@ func (k *Engine) messageEnd() {
 	case k.msgKind == kUpdate:
 		if k.cur == nil {
 			k.cur = k.last // (no surface named: the last one named)
+		}
+		if s := k.cur; k.v08 && s != nil && !s.begun {
+			if k.maxComps > 0 && s.waiting >= k.maxComps {
+				k.failWith(&Limit{What: "components", Max: k.maxComps, SurfaceID: s.id})
+				break
+			}
+			s.waiting++ // (a message waiting for its beginRendering)
 		}
 		k.takeHeld(k.cur, true)
 		if k.progressive {
@@ -135,8 +150,14 @@ func (k *Engine) yieldWhole() bool {
 // before it are yielded (a root other than the one they were read under
 // makes their reachability anew).
 func (k *Engine) begin(s *surface) {
-	s.begun = true
-	delete(k.deleted, s.id)
+	if s.begun, s.waiting = true, 0; s.uncounted {
+		s.uncounted = false
+		k.uncounted--
+	}
+	if k.deleted[s.id] {
+		delete(k.deleted, s.id)
+		k.deletedOrder = slices.DeleteFunc(k.deletedOrder, func(id string) bool { return id == s.id })
+	}
 	if k.verA >= 0 {
 		s.version = string(k.buf[k.verA:k.verB])
 	}
@@ -166,5 +187,33 @@ func (k *Engine) setFamily(key uint8) {
 		k.famSet, k.v08 = true, true
 	case kCreate, kUpdate, kData:
 		k.famSet = true
+	}
+}
+
+// rememberDeleted records a deleted v0.8 surface, whose data model
+// messages are dropped until it begins again: at most MaxSurfaces are
+// remembered, the oldest forgotten first, as the parser does.
+func (k *Engine) rememberDeleted(id string) {
+	if k.deleted == nil {
+		k.deleted = map[string]bool{}
+	}
+	for k.maxSurfaces > 0 && len(k.deleted) >= k.maxSurfaces && len(k.deletedOrder) > 0 {
+		delete(k.deleted, k.deletedOrder[0])
+		k.deletedOrder = k.deletedOrder[1:]
+	}
+	if !k.deleted[id] {
+		k.deleted[id] = true
+		k.deletedOrder = append(k.deletedOrder, id)
+	}
+}
+
+// forget drops surface s, deleted.
+func (k *Engine) forget(s *surface) {
+	delete(k.surfaces, s.id)
+	if s.uncounted {
+		k.uncounted--
+	}
+	if k.last == s {
+		k.last = nil
 	}
 }
