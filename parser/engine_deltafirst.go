@@ -68,8 +68,9 @@ func (d *deltaFirst) feedEnd(out *emitter) error {
 	return nil
 }
 
-func (d *deltaFirst) blockFailed(*emitter) {
+func (d *deltaFirst) blockFailed(out *emitter) {
 	d.k.Abort()
+	d.emit(d.k.Messages(), out) // (the components held for the block's end)
 	d.ended, d.inBlock = true, false
 }
 
@@ -98,6 +99,8 @@ func (d *deltaFirst) err() error {
 		return &SyntaxError{Offset: off, Msg: "block ended inside an unfinished message", Err: ErrUnterminated}
 	case deltaengine.FaultTooDeep:
 		return &SyntaxError{Offset: off, Msg: fmt.Sprintf("nesting deeper than %d", d.maxDepth), Err: ErrTooDeep}
+	case deltaengine.FaultFenceOnly:
+		return &SyntaxError{Offset: off, Msg: "markdown fence holds no A2UI message"}
 	case deltaengine.FaultNothing:
 		return &SyntaxError{Offset: max(d.off, 0), Msg: "No valid JSON object found in A2UI block."}
 	}

@@ -139,6 +139,7 @@ type Engine struct {
 	scratch                         []byte
 	maxDepth, maxSurfaces, maxComps int
 	deletedOrder                    []string // k.deleted's ids, oldest first (see rememberDeleted)
+	fenceAt                         int      // the block's first fence (see between)
 	uncounted                       int      // surfaces not counted in MaxSurfaces (see surface.uncounted)
 	snapGen                         uint32
 
@@ -156,6 +157,7 @@ type Engine struct {
 	broken, bStr, bEsc          bool  // the block failed inside a message that has not ended (see fail)
 	lost                        bool  // the block lost count of its brackets (lost.go)
 	bare                        bool  // stack[0] is no list's: the block's message is bare (see between)
+	fence, fenced, content      bool  // in a markdown fence's marker; the block has one; the block has other than spaces
 	found                       bool  // an object closed in the block (valid: see lost.go)
 	v08, famSet                 bool  // the stream is of the v0.8 family; its family is fixed (see setFamily)
 	msgKind                     uint8
@@ -232,6 +234,7 @@ func (k *Engine) Begin() {
 	k.inBlock = true
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
 	k.expect, k.failed, k.lost, k.found, k.comma, k.bare = eListOpen, false, false, false, -1, false
+	k.fence, k.fenced, k.content = false, false, k.lines
 	k.inStr, k.esc, k.inScalar, k.hexLeft, k.strHigh, k.spaces = false, false, false, 0, false, 0
 	if k.lines {
 		k.open('[')                     // the line's message read as the list's only one
@@ -240,7 +243,8 @@ func (k *Engine) Begin() {
 }
 
 // Abort drops the open block (its bytes yield nothing more), as when the
-// caller fails it.
+// caller fails it. The components whose yield waits for the block's end
+// (see wake) are yielded: Messages takes them, as after End.
 func (k *Engine) Abort() {
 	k.reset()
 	if k.inBlock {
@@ -249,7 +253,9 @@ func (k *Engine) Abort() {
 			k.errs++
 		}
 		k.failWith(nil)
-		k.inBlock = false
+		k.inBlock, k.idle = false, true
+		k.blockEnd()
+		k.letGo()
 	}
 }
 
@@ -287,7 +293,11 @@ func (k *Engine) End() {
 		// It ends inside a character: as in complete mode.
 		k.failWith(&Fault{At: k.msgRaw, Kind: FaultUnterminated})
 	}
-	if !k.failed && !k.found {
+	switch {
+	case k.failed, k.found:
+	case k.fenced && k.expect == eListOpen:
+		k.failWith(&Fault{At: k.fenceAt, Kind: FaultFenceOnly}) // fences and nothing else
+	case k.content:
 		k.failWith(&Fault{Kind: FaultNothing}) // no object closed in it, as in the parser
 	}
 	k.inBlock, k.idle = false, true

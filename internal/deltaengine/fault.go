@@ -29,6 +29,9 @@ const (
 	// FaultTooDeep: the bracket at At opens more containers than
 	// Options.MaxDepth.
 	FaultTooDeep
+	// FaultFenceOnly: the block holds a markdown fence (at At) and no
+	// message.
+	FaultFenceOnly
 )
 
 // Fault is why a block failed for its bytes (see Engine.Err), as the
@@ -54,6 +57,8 @@ func (f *Fault) Error() string {
 		return "deltaengine: no valid JSON object in the block"
 	case FaultTooDeep:
 		return fmt.Sprintf("deltaengine: nesting too deep at %d", f.At)
+	case FaultFenceOnly:
+		return fmt.Sprintf("deltaengine: a markdown fence (at %d) and no message", f.At)
 	}
 	return fmt.Sprintf("deltaengine: %s (at %d)", f.Msg, f.At)
 }

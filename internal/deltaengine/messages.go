@@ -18,6 +18,19 @@ import (
 // the count of brackets (lost.go); anything else fails the block.
 func (k *Engine) between(c byte) {
 	inList := len(k.stack) == 1 && !k.bare
+	if k.fence {
+		// A markdown fence's marker: it ends at its line's end, or where
+		// the JSON starts (the parser's fenceMarkerEnd).
+		if c != '[' && c != '{' {
+			k.fence = c != '\n'
+			k.spaces++
+			return
+		}
+		k.fence = false
+	}
+	if !jsonwire.IsSpace(c) {
+		k.content = true
+	}
 	switch {
 	case jsonwire.IsSpace(c), c == ',' && inList:
 		k.spaces++ // (dropped)
@@ -34,6 +47,13 @@ func (k *Engine) between(c byte) {
 		k.close()
 	case c == '}' && (len(k.stack) == 1 || k.expect != eListOpen):
 		k.loseCount(c) // an extra '}' after a message or the list
+	case c == '`' && !inList:
+		// A markdown fence inside the tags, as the parser reads one.
+		if !k.fenced {
+			k.fenced, k.fenceAt = true, k.raw(len(k.buf))
+		}
+		k.fence = true
+		k.spaces++
 	default:
 		k.failByte(c)
 	}
