@@ -113,7 +113,10 @@ func (k *Engine) checkMessage(msg []byte, strict bool) bool {
 	if k.cat == nil {
 		return true
 	}
-	if valid, decided := k.cat.MessageVerdict(unsafe.String(unsafe.SliceData(msg), len(msg))); valid && decided && !strict {
+	// The verdict is the schema's and the limits': enough without the
+	// root and orphan checks, and for a message of a kind that holds no
+	// components with them.
+	if valid, decided := k.cat.MessageVerdict(unsafe.String(unsafe.SliceData(msg), len(msg))); valid && decided && (!strict || k.msgKind != 0 && k.msgKind != kUpdate) {
 		return true
 	}
 	if err := k.cat.ValidateJSON(msg, protocol.WithStrictIntegrity(strict)); err != nil {
