@@ -9,7 +9,7 @@ import (
 )
 
 // A component of a shape other than the common ones (odd: see the
-// scanner's oddKey and oddValue) is written in canonical form, as the
+// scanner's commonKey, oddValue and definitionKey) is written in canonical form, as the
 // parser writes it, and its child ids are found in those bytes: the ones
 // the reference's placeholder walk rewrites (walkObject) and the ones
 // protocol.ComponentRefs reads as references (refs). The common shapes
@@ -31,18 +31,8 @@ type emptyList struct {
 	explicit bool
 }
 
-// isChildKey reports whether key is a child field: one whose string, or
-// list's strings, the reference's placeholder walk rewrites.
-func isChildKey(key []byte) bool {
-	switch string(key) {
-	case "children", "explicitList", "child", "contentChild", "entryPointChild", "componentId":
-		return true
-	}
-	return false
-}
-
-// oddForm sets ent's form from the component's healed text b (compact):
-// its canonical form, with "children_<id>" in each empty child list the
+// oddForm returns the form of the open component from its healed text b
+// (compact): its canonical form, with "children_<id>" in each empty child list the
 // message is still filling (the parser's, the reference's check; see
 // listOpen), and its slots. It returns the form and the slots (in k.canon
 // and k.hslots).
@@ -108,18 +98,22 @@ func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
 // listOpen is the reference's check that an empty child list is one the
 // stream is still filling: in the message read so far, the last
 // "children" (explicit: "explicitList") is followed by a '[' with no ']'
-// before it.
+// before it. The open component, which holds the list, is searched first:
+// the message before it only when its key is written otherwise there (an
+// escape), so that a message of many such components is not read again
+// for each.
 func (k *Engine) listOpen(explicit bool) bool {
-	if k.msgStart < 0 {
-		return false // between messages
-	}
-	msg, key := k.buf[k.msgStart:], []byte(`"children"`)
+	key := []byte(`"children"`)
 	if explicit {
 		key = []byte(`"explicitList"`)
 	}
+	msg := k.buf[k.compStart:]
 	i := bytes.LastIndex(msg, key)
 	if i < 0 {
-		return false
+		msg = k.buf[k.msgStart:]
+		if i = bytes.LastIndex(msg, key); i < 0 {
+			return false
+		}
 	}
 	rest := msg[i+len(key):]
 	o := bytes.IndexByte(rest, '[')
@@ -147,7 +141,7 @@ func walkObject(c []byte, i int, sl []slot, em []emptyList) ([]slot, []emptyList
 // the strings of its list; an empty list of "children" or "explicitList"
 // is noted; objects are walked at any depth.
 func walkValue(c []byte, i int, key []byte, sl []slot, em []emptyList) ([]slot, []emptyList, int) {
-	child := key != nil && isChildKey(key)
+	child := key != nil && childField(classify(key))
 	switch c[i] {
 	case '"':
 		e := jsonwire.StringEnd(c, i+1)
