@@ -9,8 +9,8 @@ import (
 // deltaFirst runs internal/deltaengine, the engine built for deltas that
 // is to replace the progressive engine (issue 15), behind the engine
 // interface. Only the package's tests select it (config.deltaFirst): it
-// does not yet do what the progressive engine does with a catalog, with
-// the limits, or with the cases deltaengine's doc lists.
+// does not yet read every case as the progressive engine does (bench/
+// README.md lists what it lacks; go test ./parser -deltafirst, the tests).
 type deltaFirst struct {
 	k *deltaengine.Engine
 	// failed is the number of blocks the engine had failed when the

@@ -45,7 +45,7 @@ func (k *Engine) dataEntries(complete bool) {
 		return
 	}
 	v, n := k.dataValue(k.dataFrom, complete)
-	ents := k.members(v, n, 0)
+	ents := k.members(v, n)
 	if len(ents) == 0 {
 		return
 	}
@@ -110,9 +110,10 @@ func (k *Engine) changesPass(v []byte, ms []memberSpan) bool {
 // dataWhole yields the whole value of the open v0.9 data model message
 // (see dataEntries), once it has a member.
 func (k *Engine) dataWhole(complete bool) {
-	if k.progressive && k.dataSent && (complete || len(k.stack) <= 3) {
-		// The value complete, yielded again whole: written in canonical
-		// form at once, without listing its members.
+	if k.dataSent {
+		// (Progressive mode, the message ended.) The value complete,
+		// yielded again whole: written in canonical form at once, without
+		// listing its members.
 		e := valueEnd(k.buf, k.valueA)
 		if e < 0 || !k.valid(k.buf[k.valueA:e]) {
 			return
@@ -130,7 +131,7 @@ func (k *Engine) dataWhole(complete bool) {
 		return
 	}
 	v, n := k.dataValue(k.valueA+1, complete)
-	ents := k.members(v, n, 0)
+	ents := k.members(v, n)
 	if len(ents) == 0 {
 		return
 	}
@@ -162,9 +163,9 @@ func (k *Engine) dataWhole(complete bool) {
 // members lists the members of v, the members of a value object from one
 // on (then its closing brace): the ones followed by a ',' in v[:n] (buf's
 // bytes) are final.
-func (k *Engine) members(v []byte, n, j int) []dataEntry {
+func (k *Engine) members(v []byte, n int) []dataEntry {
 	ents := k.dents[:0]
-	for j < len(v) && v[j] == '"' {
+	for j := 0; j < len(v) && v[j] == '"'; {
 		ka := j
 		j = jsonwire.StringEnd(v, j+1) + 1
 		ve := valueEnd(v, j+1)

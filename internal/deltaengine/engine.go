@@ -109,7 +109,7 @@ type Engine struct {
 	typeA, typeB               int // its type's name (v0.8: its definition's first type; -1: none)
 	listA                      int // the '[' of its open children list (-1: none); listD, its depth
 	compSniffed, msgSniffed    int // the open component's and message's size when last healed (see grown)
-	spaces                     int // the block's spaces outside strings, dropped from buf
+	spaces                     int // the block's bytes not in buf (spaces outside strings, commas between messages...): see raw
 	compSpaces, msgSpaces      int // spaces when the open component and message opened
 
 	// The open data model message: its value object's '{' and its path
@@ -308,10 +308,10 @@ func (k *Engine) End() {
 // Failed returns the number of blocks that failed so far.
 func (k *Engine) Failed() int { return k.errs }
 
-// Err returns why the last block that failed did: a *Fault for its bytes
-// (nil: its caller aborted it), a *protocol.ValidationError for a
+// Err returns why the last block that failed did: a *Fault for its bytes,
+// a *Limit for a bound passed, a *protocol.ValidationError for a
 // self-reference, a cycle, a tree too deep, or a message the catalog
-// rejects.
+// rejects (nil: its caller aborted it).
 func (k *Engine) Err() error { return k.err }
 
 // Flush ends a chunk: the open component or data model message is healed

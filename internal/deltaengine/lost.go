@@ -22,7 +22,7 @@ func (k *Engine) loseCount(c byte) {
 
 // loose reads byte c, outside a string, of a block read the lost way.
 func (k *Engine) loose(c byte) {
-	if k.inScalar && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'E' {
+	if k.inScalar && !scalarByte(c) {
 		k.inScalar = false
 	}
 	if c == '{' {

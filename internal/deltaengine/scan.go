@@ -184,7 +184,7 @@ func (k *Engine) Data(chunk []byte) {
 			k.outsideList(c) // (a JSONL line's message ended)
 			continue
 		}
-		if k.inScalar && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '.' && c != '-' && c != '+' && c != 'E' {
+		if k.inScalar && !scalarByte(c) {
 			if k.scalarEnd(c); k.failed {
 				if k.broken {
 					k.skipBroken(chunk[i:]) // (the fault is before c)
@@ -271,7 +271,7 @@ func (k *Engine) Data(chunk []byte) {
 				}
 				k.expect = eCommaOrClose
 				k.inScalar, k.strStart = true, len(k.buf)
-				if top.key == kPath && k.v08 && k.compStart >= 0 {
+				if top.key == kPath && k.inDefinition(len(k.stack)) {
 					k.odd = true // v0.8: a path that is no string (see definitionKey)
 				}
 			}
@@ -327,7 +327,7 @@ func (k *Engine) open(c byte) {
 		k.valueA, k.dataFrom = len(k.buf)-1, len(k.buf)
 	case d >= 5 && k.compStart >= 0:
 		k.oddValue(c, d)
-		if p := k.stack[d-1]; k.v08 && p.key == kPath && p.open == '{' {
+		if p := k.stack[d-1]; p.key == kPath && p.open == '{' && k.inDefinition(d) {
 			k.odd = true // v0.8: a path that is no string (see definitionKey)
 		}
 		if p := k.stack[d-1]; c == '[' && p.open == '{' && (p.key == kChildren || p.key == kExplicitList) {
@@ -342,8 +342,6 @@ func (k *Engine) open(c byte) {
 				k.typeA, k.typeB = k.stack[5].keyA, k.stack[5].keyB
 			}
 		}
-	case d == 6 && c == '{' && k.compStart >= 0 && k.v08 && k.stack[4].key == kComponent:
-		k.typeZ = len(k.buf) // v0.8: its type's properties opened
 	}
 	k.stack = append(k.stack, frame{open: c, wantKey: c == '{', start: len(k.buf) - 1})
 	k.cutAt = len(k.buf)
@@ -404,7 +402,7 @@ func (k *Engine) stringEnd() {
 			if top.key >= kChild && k.compStart >= 0 && !k.commonKey(d, top.key) {
 				k.odd = true
 			}
-			if k.v08 && d >= 6 && k.compStart >= 0 && k.stack[4].key == kComponent {
+			if k.inDefinition(d) {
 				k.definitionKey(top)
 			}
 		}
@@ -432,7 +430,7 @@ func (k *Engine) stringEnd() {
 // top: a child id of a common shape is recorded (see walk.go), a child
 // field's string of another shape makes the component odd.
 func (k *Engine) childString(d int, top *frame, a, b int) {
-	if top.key == kPath && k.v08 && d >= 6 && top.open == '{' && k.stack[4].key == kComponent {
+	if top.key == kPath && top.open == '{' && k.inDefinition(d) {
 		// v0.8: a path the reference's walk keeps as it is: "/" and a
 		// name, with no escape.
 		v := k.buf[a:b]
@@ -515,4 +513,17 @@ func (k *Engine) definitionKey(top *frame) {
 	if top.path && top.keys > 1 && !top.cid {
 		k.odd = true
 	}
+}
+
+// inDefinition reports whether depth d (the stack's length) is inside the
+// definition of the open v0.8 component, where the reference's walk
+// normalises paths.
+func (k *Engine) inDefinition(d int) bool {
+	return k.v08 && d >= 6 && k.compStart >= 0 && k.stack[4].key == kComponent
+}
+
+// scalarByte reports whether c may go on a number or a literal (an end
+// of one is any other byte).
+func scalarByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'E'
 }
