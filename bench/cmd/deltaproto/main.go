@@ -21,9 +21,11 @@
 // (../shared/a2ui/conformance/suites/streaming_parser.yaml): it compares
 // each case's input, without the case's catalog, at 1, 7, 16 and 256
 // bytes, and counts the cases that agree (how much of what the suite
-// exercises the engine does).
+// exercises the engine does). With -tables, FILE is the parser's
+// directory: it compares each block of its test tables (see tables.go) at
+// 1 and 7 bytes in both modes, and counts the blocks that agree.
 //
-// usage: deltaproto [-check | -same | -suite] [-progressive] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
+// usage: deltaproto [-check | -same | -suite | -tables] [-progressive] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
 package main
 
 import (
@@ -47,11 +49,24 @@ func main() {
 	sameRun := flag.Bool("same", false, "run once beside the parser in the same mode and compare the yields of each call")
 	progressive := flag.Bool("progressive", false, "yield snapshots, as the parser's progressive mode, not changes")
 	suiteRun := flag.Bool("suite", false, "FILE is a streaming conformance suite: compare with the parser on each case's input")
+	tablesRun := flag.Bool("tables", false, "FILE is the parser's directory: compare with the parser on the blocks of its test tables")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
 	flag.Parse()
+	if *tablesRun && flag.NArg() == 1 {
+		r, err := compareTables(flag.Arg(0))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "deltaproto:", err)
+			os.Exit(1)
+		}
+		for _, d := range r.differ {
+			fmt.Println("differs:", d)
+		}
+		fmt.Printf("%d of %d test-table blocks the same as the parser at 1 and 7 bytes, both modes (without catalogs)\n", r.agree, r.total)
+		return
+	}
 	data, err := os.ReadFile(flag.Arg(0))
 	if *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same | -suite] [-progressive] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
+		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same | -suite | -tables] [-progressive] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
 		os.Exit(2)
 	}
 	if *checkRun {

@@ -35,3 +35,17 @@ func TestSameAsParser(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesRead checks that -tables finds the parser's test-table blocks
+// (a change to the tables' form would leave it measuring nothing) and
+// that some agree: the count of the others is the work left (bench/
+// README.md).
+func TestTablesRead(t *testing.T) {
+	r, err := compareTables("../../../parser")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.total < 100 || r.agree == 0 {
+		t.Fatalf("%d blocks read, %d agree", r.total, r.agree)
+	}
+}
