@@ -54,14 +54,7 @@ func main() {
 	flag.Parse()
 	if *tablesRun && flag.NArg() == 1 {
 		r, err := compareTables(flag.Arg(0))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "deltaproto:", err)
-			os.Exit(1)
-		}
-		for _, d := range r.differ {
-			fmt.Println("differs:", d)
-		}
-		fmt.Printf("%d of %d test-table blocks the same as the parser at 1 and 7 bytes, both modes (without catalogs)\n", r.agree, r.total)
+		printReport(r, err, "test-table blocks the same as the parser at 1 and 7 bytes, both modes (without catalogs)")
 		return
 	}
 	data, err := os.ReadFile(flag.Arg(0))
@@ -74,14 +67,7 @@ func main() {
 	}
 	if *suiteRun {
 		r, err := compareSuite(data, *progressive)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "deltaproto:", err)
-			os.Exit(1)
-		}
-		for _, d := range r.differ {
-			fmt.Println("differs:", d)
-		}
-		fmt.Printf("%d of %d cases the same as the parser at 1, 7, 16 and 256 bytes (without their catalogs)\n", r.agree, r.total)
+		printReport(r, err, "cases the same as the parser at 1, 7, 16 and 256 bytes (without their catalogs)")
 		return
 	}
 	if *sameRun {
@@ -254,4 +240,17 @@ func check(data []byte, chunk int) int {
 		return 1
 	}
 	return 0
+}
+
+// printReport prints what -suite or -tables found (what: what agreed), or
+// exits on err.
+func printReport(r suiteReport, err error, what string) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "deltaproto:", err)
+		os.Exit(1)
+	}
+	for _, d := range r.differ {
+		fmt.Println("differs:", d)
+	}
+	fmt.Printf("%d of %d %s\n", r.agree, r.total, what)
 }
