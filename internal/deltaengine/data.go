@@ -386,33 +386,6 @@ func valueEnd(src []byte, i int) int {
 	return -1
 }
 
-// data08 yields the open v0.8 data model message (complete: it ended) as
-// the reference reads it (healed at the end of buf as healed reads it),
-// in canonical form, its data entries pruned (see prune), when it has one
-// and differs from what the message last yielded.
-func (k *Engine) data08(complete bool) {
-	msg := k.buf[k.msgStart:]
-	if !complete {
-		if msg, _ = k.healed(k.msgStart, 1); msg == nil || !k.valid(msg) {
-			return
-		}
-	}
-	start := len(k.out)
-	k.cw.prune = true
-	k.out, _ = k.cw.canonical(k.out, msg, 0)
-	k.cw.prune = false
-	if !bytes.Contains(k.out[start:], []byte(`"contents":[{`)) {
-		k.out = k.out[:start] // no entry yet
-		return
-	}
-	if h := maphash.Bytes(k.seed, k.out[start:]); h != k.dataLast {
-		k.dataLast = h
-		k.dataOut(start)
-	} else {
-		k.out = k.out[:start]
-	}
-}
-
 // dataOut yields the data model message at out[start:], unless it does not
 // pass the catalog (then it is dropped, as the parser drops it).
 func (k *Engine) dataOut(start int) {

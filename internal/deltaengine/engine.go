@@ -138,9 +138,10 @@ type Engine struct {
 	cat                             *protocol.Catalog
 	scratch                         []byte
 	maxDepth, maxSurfaces, maxComps int
-	deletedOrder                    []string // k.deleted's ids, oldest first (see rememberDeleted)
-	fenceAt                         int      // the block's first fence (see between)
-	uncounted                       int      // surfaces not counted in MaxSurfaces (see surface.uncounted)
+	deletedOrder                    []string      // k.deleted's ids, oldest first (see rememberDeleted)
+	records                         []*dataRecord // v0.8: the records of yielded data (see data08.go)
+	fenceAt                         int           // the block's first fence (see between)
+	uncounted                       int           // surfaces not counted in MaxSurfaces (see surface.uncounted)
 	snapGen                         uint32
 
 	commaD, listD, bDepth int32 // (see comma and listA); the brackets open in a broken message (see fail)
@@ -332,6 +333,11 @@ type rareScratch struct {
 	empties           []emptyList
 	spans             []memberSpan
 	held              []heldComp
+	// v0.8 data model messages (data08.go).
+	msg08, sid, path, e08buf, flat []byte
+	els                            []entry08
+	order                          []int32
+	kv                             []keyVal
 }
 
 // rare returns the block's rareScratch.

@@ -220,6 +220,16 @@ func (k *Engine) wake(e *entry) {
 func (k *Engine) blockEnd() {
 	k.release()
 	k.flush()
+	if !k.progressive {
+		// Delta mode's records of yielded data are of one block's
+		// messages, as the parser's.
+		k.records = nil
+	}
+	for _, r := range k.records {
+		if k.maxComps > 0 && len(r.vals) > k.maxComps {
+			r.vals = map[uint64]uint64{} // (past the bound: its next use starts afresh)
+		}
+	}
 }
 
 // release queues the components whose yield waits (see wake).

@@ -28,14 +28,13 @@ func (k *Engine) escape(c byte) {
 // scalarEnd checks the number or literal that ends at the end of buf, c
 // the byte after it.
 func (k *Engine) scalarEnd(c byte) {
-	k.inScalar = false
 	t := k.buf[k.strStart:]
-	if jsonwire.LiteralLen(t, 0) == len(t) && len(t) > 0 {
+	if jsonwire.LiteralLen(t, 0) == len(t) && len(t) > 0 || wholeNumber(t) {
+		k.inScalar = false
 		return
 	}
-	if !wholeNumber(t) {
-		k.failJSON([]byte{c})
-	}
+	k.failJSON([]byte{c}) // (in the scalar: see fail)
+	k.inScalar = false
 }
 
 // failJSON fails the block for the bytes of its open message, buf[msgStart:]
@@ -67,6 +66,15 @@ func (k *Engine) failByte(c byte) {
 // fail fails the block for f (see failJSON).
 func (k *Engine) fail(f *Fault) {
 	if !k.failed && len(k.stack) >= 2 {
+		if (k.msgKind == kDataModel || k.msgKind == kData) && f.Kind == FaultJSON {
+			// The data read up to the break is yielded, as the parser
+			// heals it at the chunk's end (a scalar the break is in
+			// left out).
+			if k.inScalar {
+				k.buf, k.inScalar = k.buf[:k.strStart], false
+			}
+			k.healOpen()
+		}
 		k.failed, k.broken, k.err = true, true, f
 		k.bDepth, k.bStr, k.bEsc = int32(len(k.stack)), k.inStr, false
 		k.failWith(f) // (failed already: counts nothing)

@@ -37,6 +37,8 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 		if t := k.buf[k.strStart:]; wholeNumber(t) || jsonwire.LiteralLen(t, 0) == len(t) {
 			return n, false, false
 		}
+	case k.buf[n-1] == ':':
+		// (A value left out: see fail.)
 	case k.buf[n-1] == ',':
 		return n - 1, false, false
 	default:
@@ -98,7 +100,7 @@ func (k *Engine) healOpen() {
 			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
 				k.dataEntries(false)
 			}
-		case k.msgKind == kDataModel && k.cur != nil:
+		case k.msgKind == kDataModel:
 			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
 				k.data08(false)
 			}

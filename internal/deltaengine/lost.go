@@ -16,6 +16,11 @@ import "encoding/json"
 // grammar rejects: an object where a key or a ',' was due, a closer of the
 // wrong kind after a value, or an extra '}' after the list.
 func (k *Engine) loseCount(c byte) {
+	if k.msgKind == kDataModel || k.msgKind == kData {
+		// The data read up to here is yielded, as the parser reads it
+		// before the count is lost.
+		k.healOpen()
+	}
 	k.lost = true
 	k.loose(c)
 }

@@ -114,6 +114,7 @@ func (k *Engine) messageEnd() {
 		if k.yieldWhole() {
 			k.forget(k.cur)
 			if k.v08 {
+				k.forgetData(`"` + k.cur.id + `"`)
 				k.rememberDeleted(k.cur.id)
 			}
 		}
@@ -141,10 +142,10 @@ func (k *Engine) messageEnd() {
 		if k.checkMessage(msg, true) {
 			k.dataEntries(true)
 		}
-	case k.msgKind == kDataModel && k.cur != nil && !k.deleted[k.cur.id]:
+	case k.msgKind == kDataModel:
 		// (That of a v0.8 surface deleted and not begun again is dropped
 		// when it ends, as the parser drops it; what it yielded while it
-		// arrived stands.)
+		// arrived stands: see complete08.)
 		if k.checkMessage(msg, true) {
 			k.data08(true)
 		}

@@ -1,0 +1,538 @@
+package deltaengine
+
+import (
+	"bytes"
+	"hash/maphash"
+	"slices"
+)
+
+// A v0.8 data model message (dataModelUpdate), read as the reference
+// reads it. Its contents are a list of entries ({"key": ..., "valueString":
+// ...}); the reference flattens them into a map (contentsToDict: the last
+// entry of a key with a value wins, a valueMap flattened in turn) and
+// yields the message while it arrives only when a key's value differs from
+// what the stream's record of yielded data holds for the message's slot
+// (its surface and path). What it yields is rebuilt: the last entry of each
+// key, pruned (pruneEntries: an entry needs a key and a value), its path
+// and surface. A complete message is yielded whole unless every entry it
+// holds was yielded already (dedupeEncoded; delta mode yields it reduced
+// to what changed since the message's last yield).
+
+// dataRecord is the record of yielded data of one slot: the hash of the
+// value last yielded under each key (its token, quoted).
+type dataRecord struct {
+	sid, path string
+	vals      map[uint64]uint64 // key token's hash (keyHash) -> value's
+}
+
+// record returns the record of slot (sid, path): tokens as the canonical
+// message holds them.
+func (k *Engine) record(sid, path []byte) *dataRecord {
+	n := 0
+	for _, r := range k.records {
+		if r.sid == string(sid) {
+			if r.path == string(path) {
+				if k.maxComps > 0 && len(r.vals) > k.maxComps {
+					r.vals = map[uint64]uint64{} // past the bound: afresh
+				}
+				return r
+			}
+			n++
+		}
+	}
+	if k.maxComps > 0 && n >= k.maxComps {
+		k.forgetData(string(sid))
+	}
+	r := &dataRecord{sid: string(sid), path: string(path), vals: map[uint64]uint64{}}
+	k.records = append(k.records, r)
+	return r
+}
+
+// forgetData drops the records of surface sid (a token).
+func (k *Engine) forgetData(sid string) {
+	k.records = slices.DeleteFunc(k.records, func(r *dataRecord) bool { return r.sid == sid })
+}
+
+// entry08 is an entry of a v0.8 contents list: its key token, its value
+// as contentsToDict flattens it and the entry pruned, each a span of the
+// canonical message or (the flags) of the scratch e08buf (int32: a large
+// list has many).
+type entry08 struct {
+	keyA, keyB, valA, valB, prunA, prunB int32 // (valA, prunA < 0: none)
+	keyBuf, valBuf, prunBuf              bool
+	win, emit                            bool // the entry its key's value is read from; the entry yielded for its key
+}
+
+// data08 yields the open v0.8 data model message (complete: it ended), as
+// the reference does (see above).
+func (k *Engine) data08(complete bool) {
+	msg := k.buf[k.msgStart:]
+	if !complete {
+		if msg, _ = k.healed(k.msgStart, 1); msg == nil || !k.valid(msg) {
+			return
+		}
+	}
+	r := k.rare()
+	defer r.drop08()
+	if complete {
+		// Read where it is yielded from (a large message is not copied
+		// once more).
+		start := len(k.out)
+		k.out, _ = k.cw.canonical(k.out, msg, 0)
+		c := k.out[start:]
+		body := valueOf(c, 0, "dataModelUpdate")
+		if body < 0 || c[body] != '{' {
+			k.offs = append(k.offs, start, len(k.out)) // (as the parser: whole)
+			return
+		}
+		k.complete08(start, body, k.sid08(c, body))
+		return
+	}
+	// Read as it is (compact; its members in any order): each entry, and
+	// the path, in canonical form.
+	c := msg
+	body := valueOf(c, 0, "dataModelUpdate")
+	if body < 0 || c[body] != '{' {
+		return
+	}
+	sid := k.sid08(c, body)
+	path := -1
+	if p := valueOf(c, body, "path"); p >= 0 {
+		path = p
+	}
+	contents := valueOf(c, body, "contents")
+	if contents < 0 {
+		return
+	}
+	if path >= 0 {
+		r.path, _ = k.cw.canonical(r.path[:0], c, path)
+	}
+	rec := k.record(sid, r.path[:min(len(r.path), max(path+1, 0))])
+	start := len(k.out)
+	k.out = append(k.out, `{"dataModelUpdate":{"contents":`...)
+	switch c[contents] {
+	case '[':
+		if !k.sniffList(c, contents, rec) {
+			k.out = k.out[:start]
+			return
+		}
+	case '{':
+		r.msg08, _ = k.cw.canonical(r.msg08[:0], c, contents)
+		if !k.sniffObject(r.msg08, 0, rec) {
+			k.out = k.out[:start]
+			return
+		}
+	default:
+		k.out = k.out[:start]
+		return
+	}
+	if path >= 0 {
+		k.out = append(k.out, `,"path":`...)
+		k.out = append(k.out, r.path...)
+	}
+	k.out = append(k.out, `,"surfaceId":`...)
+	k.out = append(k.out, sid...)
+	k.out = append(k.out, "}}"...)
+	k.yield08(start)
+}
+
+// drop08 lets go of the scratch of a large v0.8 data model message, which
+// would otherwise stay as large as the message while the block goes on.
+func (r *rareScratch) drop08() {
+	const large = 64 << 10
+	if cap(r.heald)+cap(r.msg08)+cap(r.e08buf)+cap(r.flat) > large || cap(r.els)*28+cap(r.order)*4+cap(r.kv)*48 > large {
+		r.heald, r.msg08, r.e08buf, r.flat, r.els, r.order, r.kv = nil, nil, nil, nil, nil, nil, nil
+	}
+}
+
+// pathTok is the path's token in c (nil: none).
+func pathTok(c []byte, path int) []byte {
+	if path < 0 {
+		return nil
+	}
+	return c[path:valueEnd(c, path)]
+}
+
+// sid08 is the surface of the v0.8 data model message c (its body at
+// c[body]): its surfaceId (a token), else the surface a message last
+// named, else "default".
+func (k *Engine) sid08(c []byte, body int) []byte {
+	if v := valueOf(c, body, "surfaceId"); v >= 0 && c[v] == '"' {
+		r := k.rare()
+		r.sid, _ = k.cw.canonical(r.sid[:0], c, v)
+		return r.sid
+	}
+	if k.last != nil {
+		r := k.rare()
+		r.sid = append(append(append(r.sid[:0], '"'), k.last.id...), '"')
+		return r.sid
+	}
+	return []byte(`"default"`)
+}
+
+// yield08 yields the message at out[start:]: in delta mode, not when it is
+// the message's last yield again.
+func (k *Engine) yield08(start int) {
+	h := maphash.Bytes(k.seed, k.out[start:])
+	if !k.progressive && k.dataSent && h == k.dataLast {
+		k.out = k.out[:start]
+		return
+	}
+	n := len(k.offs)
+	k.dataOut(start)
+	if len(k.offs) > n {
+		k.dataSent, k.dataLast = true, h
+	}
+}
+
+// sniffList appends the contents list at c[l] (compact JSON) as the
+// reference yields it while it arrives, and reports whether a key's value
+// differs from rec (which then records them all): else nothing is to be
+// yielded. Each entry is read in canonical form: in place when it is (as
+// models write them), else in the scratch e08buf.
+func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
+	r := k.rare()
+	els, b := r.els[:0], r.e08buf[:0]
+	elements(c, l, func(v int) {
+		if c[v] != '{' {
+			return
+		}
+		end := valueEnd(c, v)
+		e := entry08{valA: -1, prunA: -1}
+		// el, its canonical form, at o in c or (inBuf) in b.
+		a := len(b)
+		b, _ = k.cw.canonical(b, c, v)
+		el, o, inBuf := c[v:end], v, false
+		if bytes.Equal(b[a:], el) {
+			b = b[:a]
+		} else {
+			el, o, inBuf = b[a:], a, true
+		}
+		if kv := valueOf(el, 0, "key"); kv >= 0 && el[kv] == '"' && valueEnd(el, kv) > kv+2 {
+			e.keyA, e.keyB, e.keyBuf = int32(o+kv), int32(o+valueEnd(el, kv)), inBuf
+		}
+		// The value, and the entry pruned, are spans of el unless a
+		// valueMap list is flattened or pruned.
+		vm := valueOf(el, 0, "valueMap")
+		at := len(b)
+		var ok bool
+		if b, ok = k.entryValue(b, el, 0); ok {
+			e.valA, e.valB, e.valBuf = int32(at), int32(len(b)), true
+			if x := b[at:]; vm < 0 || el[vm] != '[' {
+				if i := bytes.Index(el, x); i >= 0 { // (a scalar member's)
+					e.valA, e.valB, e.valBuf = int32(o+i), int32(o+i+len(x)), inBuf
+					b = b[:at]
+				}
+			}
+		}
+		at = len(b)
+		if vm < 0 || el[vm] != '[' {
+			if b, ok = prunedEntry(b, el, 0); ok {
+				e.prunA, e.prunB, e.prunBuf = int32(o), int32(o+len(el)), inBuf // (as it is)
+			}
+			b = b[:at]
+		} else if b, ok = prunedEntry(b, el, 0); ok {
+			e.prunA, e.prunB, e.prunBuf = int32(at), int32(len(b)), true
+		}
+		els = append(els, e)
+	})
+	r.e08buf = b
+	span := func(buf bool, a, z int32) []byte {
+		if buf {
+			return b[a:z]
+		}
+		return c[a:z]
+	}
+	// contentsToDict and latestEntries: by key, in list order.
+	order := r.order[:0]
+	for i := range els {
+		order = append(order, int32(i))
+	}
+	key := func(i int32) []byte { return span(els[i].keyBuf, els[i].keyA, els[i].keyB) }
+	slices.SortStableFunc(order, func(x, y int32) int { return bytes.Compare(key(x), key(y)) })
+	changed := false
+	for i := 0; i < len(order); {
+		j := i
+		for j < len(order) && bytes.Equal(key(order[j]), key(order[i])) {
+			j++
+		}
+		if len(key(order[i])) > 0 {
+			for w := j - 1; w >= i; w-- {
+				if e := &els[order[w]]; e.valA >= 0 {
+					e.win, els[order[j-1]].emit = true, true
+					if h, ok := rec.vals[k.keyHash(key(order[w]))]; !ok || h != maphash.Bytes(k.seed, span(e.valBuf, e.valA, e.valB)) {
+						changed = true
+					}
+					break
+				}
+			}
+		}
+		i = j
+	}
+	r.order = order[:0]
+	if changed {
+		for i, e := range els {
+			if e.win {
+				rec.vals[k.keyHash(key(int32(i)))] = maphash.Bytes(k.seed, span(e.valBuf, e.valA, e.valB))
+			}
+		}
+		k.out = append(k.out, '[')
+		n := 0
+		for _, e := range els {
+			if e.emit && e.prunA >= 0 {
+				if n > 0 {
+					k.out = append(k.out, ',')
+				}
+				k.out = append(k.out, span(e.prunBuf, e.prunA, e.prunB)...)
+				n++
+			}
+		}
+		k.out = append(k.out, ']')
+	}
+	r.els = els[:0]
+	return changed
+}
+
+// keyHash is the hash a record keeps a key token under.
+func (k *Engine) keyHash(tok []byte) uint64 { return maphash.Bytes(k.seed, tok) ^ 0x9e3779b97f4a7c15 }
+
+// sniffObject appends the members of the contents object at c[o] whose
+// value differs from rec (recording them), and reports whether one does.
+func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
+	k.out = append(k.out, '{')
+	n := 0
+	each(c, o, func(key []byte, v int) {
+		tok := c[v-3-len(key) : v-1]
+		val := c[v:valueEnd(c, v)]
+		h := maphash.Bytes(k.seed, val)
+		if old, ok := rec.vals[k.keyHash(tok)]; ok && old == h {
+			return
+		}
+		rec.vals[k.keyHash(tok)] = h
+		if n > 0 {
+			k.out = append(k.out, ',')
+		}
+		k.out = append(append(append(k.out, tok...), ':'), val...)
+		n++
+	})
+	k.out = append(k.out, '}')
+	return n > 0
+}
+
+// complete08 yields the complete v0.8 data model message out[start:]
+// (canonical; its body at offset body, its surface sid) as the reference
+// does: whole, unless every entry it holds was yielded already (then
+// progressive mode skips it, and delta mode yields its contents pruned,
+// when they differ from the message's last yield).
+func (k *Engine) complete08(start, body int, sid []byte) {
+	c := k.out[start:]
+	if k.deleted[unquote(sid)] {
+		k.out = k.out[:start]
+		return // (a message of a v0.8 surface deleted and not begun again)
+	}
+	isNew := k.dedupe08(c, body, sid)
+	switch contents := valueOf(c, body, "contents"); {
+	case isNew:
+	case k.progressive:
+		k.out = k.out[:start]
+		return
+	case contents >= 0 && c[contents] == '[':
+		r := k.rare()
+		p := append(r.msg08[:0], c[:contents]...)
+		p, _ = prunedList(p, c, contents)
+		r.msg08 = append(p, c[valueEnd(c, contents):]...)
+		k.out = append(k.out[:start], r.msg08...)
+	}
+	if k.progressive {
+		k.dataOut(start)
+		return
+	}
+	k.yield08(start)
+}
+
+// unquote is the string a canonical token without escapes holds.
+func unquote(tok []byte) string {
+	if len(tok) < 2 {
+		return ""
+	}
+	return string(tok[1 : len(tok)-1])
+}
+
+// dedupe08 is the reference's de-duplication of the complete message c:
+// it reports whether an entry's value differs from the record of the
+// message's slot, recording them. A list's entries are read by their first
+// non-null valueString, valueNumber, valueBoolean or valueMap (as it is),
+// an object's members as they are; with none, the message is new.
+func (k *Engine) dedupe08(c []byte, body int, sid []byte) bool {
+	contents := valueOf(c, body, "contents")
+	if contents < 0 {
+		return true
+	}
+	r := k.rare()
+	kv := r.kv[:0]
+	switch c[contents] {
+	case '[':
+		elements(c, contents, func(v int) {
+			if c[v] != '{' {
+				return
+			}
+			key := valueOf(c, v, "key")
+			if key < 0 || c[key] != '"' || valueEnd(c, key) <= key+2 {
+				return
+			}
+			for _, name := range [...]string{"valueString", "valueNumber", "valueBoolean", "valueMap"} {
+				if x := valueOf(c, v, name); x >= 0 && !bytes.HasPrefix(c[x:], []byte("null")) {
+					kv = append(kv, keyVal{c[key:valueEnd(c, key)], c[x:valueEnd(c, x)]})
+					return
+				}
+			}
+		})
+	case '{':
+		each(c, contents, func(key []byte, v int) {
+			kv = append(kv, keyVal{c[v-3-len(key) : v-1], c[v:valueEnd(c, v)]})
+		})
+	}
+	r.kv = kv[:0]
+	if len(kv) == 0 {
+		return true
+	}
+	slices.SortStableFunc(kv, func(x, y keyVal) int { return bytes.Compare(x.key, y.key) })
+	rec := k.record(sid, pathTok(c, valueOf(c, body, "path")))
+	isNew := false
+	for i, e := range kv {
+		if i+1 < len(kv) && bytes.Equal(kv[i+1].key, e.key) {
+			continue // a later entry of the key wins
+		}
+		h := maphash.Bytes(k.seed, e.val)
+		if old, ok := rec.vals[k.keyHash(e.key)]; !ok || old != h {
+			isNew = isNew || ok || string(e.val) != "null" // absent counts as null
+			rec.vals[k.keyHash(e.key)] = h
+		}
+	}
+	return isNew
+}
+
+// keyVal is a key token and its value, in a canonical message.
+type keyVal struct{ key, val []byte }
+
+// entryValue appends the value contentsToDict reads from the entry at c[el]
+// (canonical): the first of value, valueString, valueNumber and
+// valueBoolean it has (stopping at a null one), else its valueMap
+// flattened. It reports false when there is none.
+func (k *Engine) entryValue(dst, c []byte, el int) ([]byte, bool) {
+	for _, name := range [...]string{"value", "valueString", "valueNumber", "valueBoolean"} {
+		if v := valueOf(c, el, name); v >= 0 {
+			if bytes.HasPrefix(c[v:], []byte("null")) {
+				break
+			}
+			return append(dst, c[v:valueEnd(c, v)]...), true
+		}
+	}
+	if vm := valueOf(c, el, "valueMap"); vm >= 0 {
+		return k.flat(dst, c, vm), true
+	}
+	return dst, false
+}
+
+// flat appends the valueMap at c[vm] flattened as contentsToDict does: an
+// object as it is; a list of entries as the object of each keyed entry's
+// value (entryValue), the last of a key winning; anything else as an
+// empty object.
+func (k *Engine) flat(dst, c []byte, vm int) []byte {
+	switch c[vm] {
+	case '{':
+		return append(dst, c[vm:valueEnd(c, vm)]...)
+	case '[':
+	default:
+		return append(dst, "{}"...)
+	}
+	start := len(dst)
+	dst = append(dst, '{')
+	elements(c, vm, func(v int) {
+		if c[v] != '{' {
+			return
+		}
+		key := valueOf(c, v, "key")
+		if key < 0 || c[key] != '"' || valueEnd(c, key) <= key+2 {
+			return
+		}
+		pre := len(dst)
+		if pre > start+1 {
+			dst = append(dst, ',')
+		}
+		dst = append(append(dst, c[key:valueEnd(c, key)]...), ':')
+		var ok bool
+		if dst, ok = k.entryValue(dst, c, v); !ok {
+			dst = dst[:pre]
+		}
+	})
+	dst = append(dst, '}')
+	// Sorted, the last of a key winning, as canonical writes an object.
+	r := k.rare()
+	r.flat, _ = k.cw.canonical(r.flat[:0], dst[start:], 0)
+	return append(dst[:start], r.flat...)
+}
+
+// prunedEntry appends the entry at c[el] (canonical) as pruneEntries
+// leaves it: a valueMap list in it pruned (dropped when none of its
+// elements stays), and reports false when the entry goes (it needs a key
+// and a value, a valueMap that stays counting as one).
+func prunedEntry(dst, c []byte, el int) ([]byte, bool) {
+	start := len(dst)
+	hasKey, hasVal := false, false
+	dst = append(dst, '{')
+	each(c, el, func(key []byte, v int) {
+		pre := len(dst)
+		if pre > start+1 {
+			dst = append(dst, ',')
+		}
+		dst = append(append(dst, c[v-3-len(key):v-1]...), ':')
+		switch string(key) {
+		case "key":
+			hasKey = true
+		case "value", "valueString", "valueNumber", "valueBoolean":
+			hasVal = true
+		case "valueMap":
+			if c[v] != '[' {
+				break
+			}
+			var n int
+			if dst, n = prunedList(dst, c, v); n == 0 && c[v+1] != ']' {
+				dst = dst[:pre] // nothing stays: the valueMap goes
+			} else {
+				hasVal = true
+			}
+			return
+		}
+		dst = append(dst, c[v:valueEnd(c, v)]...)
+	})
+	if !hasKey || !hasVal {
+		return dst[:start], false
+	}
+	return append(dst, '}'), true
+}
+
+// prunedList appends the list of entries at c[l] pruned (prunedEntry; an
+// element that is no object stays as it is), and returns how many
+// elements stay.
+func prunedList(dst, c []byte, l int) ([]byte, int) {
+	dst = append(dst, '[')
+	n := 0
+	elements(c, l, func(v int) {
+		pre := len(dst)
+		if n > 0 {
+			dst = append(dst, ',')
+		}
+		if c[v] != '{' {
+			dst = append(dst, c[v:valueEnd(c, v)]...)
+		} else {
+			var ok bool
+			if dst, ok = prunedEntry(dst, c, v); !ok {
+				dst = dst[:pre]
+				return
+			}
+		}
+		n++
+	})
+	return append(dst, ']'), n
+}
