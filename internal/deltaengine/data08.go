@@ -22,6 +22,7 @@ import (
 // value last yielded under each key (its token, quoted).
 type dataRecord struct {
 	sid, path string
+	msg       uint32            // delta mode: the message it is of (msgGen)
 	vals      map[uint64]uint64 // key token's hash (keyHash) -> value's
 }
 
@@ -32,7 +33,13 @@ func (k *Engine) record(sid, path []byte) *dataRecord {
 	for _, r := range k.records {
 		if r.sid == string(sid) {
 			if r.path == string(path) {
-				if k.maxComps > 0 && len(r.vals) > k.maxComps {
+				switch {
+				case !k.progressive && r.msg != k.msgGen:
+					// Delta mode reduces a message against itself only:
+					// the record starts afresh with each message, as the
+					// parser's.
+					r.vals, r.msg = map[uint64]uint64{}, k.msgGen
+				case k.maxComps > 0 && len(r.vals) > k.maxComps:
 					r.vals = map[uint64]uint64{} // past the bound: afresh
 				}
 				return r
@@ -43,7 +50,7 @@ func (k *Engine) record(sid, path []byte) *dataRecord {
 	if k.maxComps > 0 && n >= k.maxComps {
 		k.forgetData(string(sid))
 	}
-	r := &dataRecord{sid: string(sid), path: string(path), vals: map[uint64]uint64{}}
+	r := &dataRecord{sid: string(sid), path: string(path), msg: k.msgGen, vals: map[uint64]uint64{}}
 	k.records = append(k.records, r)
 	return r
 }
@@ -85,7 +92,13 @@ func (k *Engine) data08(complete bool) {
 			k.offs = append(k.offs, start, len(k.out)) // (as the parser: whole)
 			return
 		}
-		k.complete08(start, body, k.sid08(c, body))
+		// (Its record is of the surface it names, none when it names
+		// none, as the parser's.)
+		var sid []byte
+		if v := valueOf(c, body, "surfaceId"); v >= 0 {
+			sid = c[v:valueEnd(c, v)]
+		}
+		k.complete08(start, body, sid)
 		return
 	}
 	// Read as it is (compact; its members in any order): each entry, and
@@ -122,6 +135,11 @@ func (k *Engine) data08(complete bool) {
 			k.out = k.out[:start]
 			return
 		}
+		if !k.progressive && k.dataSent {
+			// Delta mode: the entries cannot be addressed one by one;
+			// all of the message's so far, when one changed.
+			k.out = append(k.out[:start+len(`{"dataModelUpdate":{"contents":`)], r.msg08...)
+		}
 	default:
 		k.out = k.out[:start]
 		return
@@ -154,17 +172,12 @@ func pathTok(c []byte, path int) []byte {
 }
 
 // sid08 is the surface of the v0.8 data model message c (its body at
-// c[body]): its surfaceId (a token), else the surface a message last
-// named, else "default".
+// c[body]): its surfaceId (a token), else "default" (the parser's current
+// surface is the one its message names).
 func (k *Engine) sid08(c []byte, body int) []byte {
 	if v := valueOf(c, body, "surfaceId"); v >= 0 && c[v] == '"' {
 		r := k.rare()
 		r.sid, _ = k.cw.canonical(r.sid[:0], c, v)
-		return r.sid
-	}
-	if k.last != nil {
-		r := k.rare()
-		r.sid = append(append(append(r.sid[:0], '"'), k.last.id...), '"')
 		return r.sid
 	}
 	return []byte(`"default"`)
@@ -320,13 +333,13 @@ func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
 }
 
 // complete08 yields the complete v0.8 data model message out[start:]
-// (canonical; its body at offset body, its surface sid) as the reference
+// (canonical; its body at offset body, the surfaceId it names) as the reference
 // does: whole, unless every entry it holds was yielded already (then
 // progressive mode skips it, and delta mode yields its contents pruned,
 // when they differ from the message's last yield).
 func (k *Engine) complete08(start, body int, sid []byte) {
 	c := k.out[start:]
-	if k.deleted[unquote(sid)] {
+	if sid != nil && k.deleted[unquote(sid)] {
 		k.out = k.out[:start]
 		return // (a message of a v0.8 surface deleted and not begun again)
 	}

@@ -143,6 +143,7 @@ type Engine struct {
 	fenceAt                         int           // the block's first fence (see between)
 	uncounted                       int           // surfaces not counted in MaxSurfaces (see surface.uncounted)
 	snapGen                         uint32
+	msgGen                          uint32 // counts the messages opened
 
 	commaD, listD, bDepth int32 // (see comma and listA); the brackets open in a broken message (see fail)
 

@@ -57,6 +57,14 @@ var sameCases = []struct{ name, block string }{
 	// mode, when both are in one call, the parser yields no snapshot of
 	// it, which the engine does.)
 	{"v0.8 surface deleted and begun again", `[{"beginRendering":{"surfaceId":"s","root":"r"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","valueString":"hello there"}]}},{"deleteSurface":{"surfaceId":"s"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"b","valueString":"gone"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{"Text":{"text":{"literalString":"b"}}}}]}},{"beginRendering":{"surfaceId":"s","root":"q"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"q","component":{"Card":{"child":"r"}}}]}}]`},
+	// v0.8 data model messages as the reference reads them: yielded when a
+	// key's flattened value differs from the record of yielded data, the
+	// last entry of each key, pruned; a complete message all of whose
+	// entries were yielded is skipped; without a surfaceId, the last
+	// surface named (or "default").
+	{"v0.8 data record", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"title","valueString":"Top"},{"key":"items","valueMap":[{"key":"i1","valueMap":[{"key":"name","valueString":"A"},{}]},{"key":"i2","valueMap":[]}]},{"key":"title","valueString":"Top 2"},{"key":"n","valueNumber":3}]}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"title","valueString":"Top 2"}]}},{"dataModelUpdate":{"contents":[{"key":"x","valueBoolean":false},{"key":"y","value":null,"valueString":"v"}]}}]`},
+	{"v0.8 data contents as an object", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","path":"/p","contents":{"b":"two","a":{"z":1,"y":[1,2]}}}},{"dataModelUpdate":{"surfaceId":"s","path":"/p","contents":{"b":"two","c":3}}}]`},
+	{"v0.8 data without a surface", `[{"dataModelUpdate":{"contents":[{"key":"k","valueString":"v w"}]}},{"beginRendering":{"surfaceId":"s","root":"root"}}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.

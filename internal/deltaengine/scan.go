@@ -305,6 +305,7 @@ func (k *Engine) open(c byte) {
 		k.msgStart, k.msgKind, k.verA, k.rootA, k.cur, k.msgSniffed, k.msgSpaces = len(k.buf)-1, 0, -1, -1, nil, 0, k.spaces
 		k.msgRaw = k.raw(k.msgStart)
 		k.valueA, k.pathA, k.dataSent = -1, -1, false
+		k.msgGen++
 		k.openAt = -1
 	case d == 2 && c == '{':
 		// v0.8's kinds read as v0.9's: beginRendering starts a surface
