@@ -69,15 +69,21 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 				return dst, j + 1
 			}
 		}
-		slices.SortFunc(seg, func(a, b member) int {
+		// Stable: of a key given twice, the last wins (as decoding it).
+		slices.SortStableFunc(seg, func(a, b member) int {
 			return bytes.Compare(src[a.k:a.v-1], src[b.k:b.v-1])
 		})
 		dst = append(dst, '{')
+		first := true
 		for n := base; n < len(w.ms); n++ {
-			if n > base {
+			m := w.ms[n]
+			if n+1 < len(w.ms) && bytes.Equal(src[m.k:m.v-1], src[w.ms[n+1].k:w.ms[n+1].v-1]) {
+				continue
+			}
+			if !first {
 				dst = append(dst, ',')
 			}
-			m := w.ms[n]
+			first = false
 			dst = append(dst, src[m.k:m.v]...)
 			if key := src[m.k+1 : m.v-2]; w.prune && src[m.v] == '[' && (string(key) == "contents" || string(key) == "valueMap") {
 				dst = w.entries(dst, src, int(m.v))

@@ -14,9 +14,10 @@ import (
 type frame struct {
 	open, key         byte
 	wantKey           bool
-	keys              uint8 // v0.8, in a definition: its keys so far (to 2)
-	path, pathOK, cid bool  // and whether one is "path", its value a string the walk keeps, one "componentId"
-	start, keyA, keyB int   // its opener's offset in buf; its key's
+	keys              uint8  // v0.8, in a definition: its keys so far (to 2)
+	path, pathOK, cid bool   // and whether one is "path", its value a string the walk keeps, one "componentId"
+	start, keyA, keyB int    // its opener's offset in buf; its key's
+	seen              uint64 // in a component: a bit for each key read (see keyTwice)
 }
 
 // slot is a child id in a component's bytes, and what it is (slotRewrite,

@@ -120,27 +120,24 @@ func (k *Engine) hold(s *surface, id, form []byte, sl []slot) {
 	r.held = append(r.held, heldComp{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...)})
 }
 
-// takeHeld takes the components held (see component) that can be: with
-// end, the message ended, all of them (those of no surface named for s,
-// the message's surface or the last one named); else those of no surface
-// named, for s, which the message just named.
-func (k *Engine) takeHeld(s *surface, end bool) {
-	if k.rx == nil || len(k.rx.held) == 0 || s == nil && !end {
+// takeHeld takes the components held (see component), at the end of
+// their message: those of no surface named for s (the message's surface,
+// or the last one named; none: they go), the others for theirs. (The
+// parser yields them then, not when the message names its surface.)
+func (k *Engine) takeHeld(s *surface) {
+	if k.rx == nil || len(k.rx.held) == 0 {
 		return
 	}
-	n := 0
 	for _, h := range k.rx.held {
 		switch {
 		case h.s == nil && s != nil:
 			k.take(s, h.id, h.form, nil, h.slots, true)
-		case h.s != nil && end:
+		case h.s != nil:
 			k.take(h.s, h.id, h.form, nil, h.slots, true)
-		case !end:
-			k.rx.held[n], n = h, n+1
 		}
 	}
-	clear(k.rx.held[n:])
-	k.rx.held = k.rx.held[:n]
+	clear(k.rx.held)
+	k.rx.held = k.rx.held[:0]
 }
 
 // update brings the references (child ids at sl in its new src) and

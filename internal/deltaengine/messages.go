@@ -95,7 +95,6 @@ func (k *Engine) surfaceID(sid []byte) {
 	}
 	if k.cur != nil {
 		k.last = k.cur
-		k.takeHeld(k.cur, false) // (components read before it was named)
 	}
 }
 
@@ -131,7 +130,7 @@ func (k *Engine) messageEnd() {
 			}
 			s.waiting++ // (a message waiting for its beginRendering)
 		}
-		k.takeHeld(k.cur, true)
+		k.takeHeld(k.cur)
 		if k.progressive {
 			k.release() // an update completed: large components are redone
 		}

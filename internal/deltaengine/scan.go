@@ -383,6 +383,23 @@ func (k *Engine) close() {
 }
 
 // stringEnd handles a string just closed: a key, or a value that matters.
+// keyTwice reports whether the object at buf[start] holds key buf[a:b]
+// (read last) before it.
+func (k *Engine) keyTwice(start, a, b int) bool {
+	c := k.buf
+	for j := start + 1; j < a-1; {
+		ka := j
+		j = jsonwire.StringEnd(c, j+1) + 1
+		if bytes.Equal(c[ka+1:j-1], c[a:b]) {
+			return true
+		}
+		if j = valueEnd(c, j+1); c[j] == ',' {
+			j++
+		}
+	}
+	return false
+}
+
 func (k *Engine) stringEnd() {
 	if k.strHigh {
 		if k.strHigh = false; jsonwire.InvalidUTF8At(k.buf[k.strStart+1:len(k.buf)-1]) >= 0 {
@@ -402,6 +419,18 @@ func (k *Engine) stringEnd() {
 			}
 			if top.key >= kChild && k.compStart >= 0 && !k.commonKey(d, top.key) {
 				k.odd = true
+			}
+			if d >= 5 && k.compStart >= 0 && !k.odd {
+				// A key given twice in the component: the last wins, as
+				// the parser decodes it (the canonical form).
+				bit := uint64(1) << ((uint(b-a)*7 + uint(k.buf[b-1])) & 63)
+				if a == b {
+					bit = 1
+				}
+				if top.seen&bit != 0 && k.keyTwice(top.start, a, b) {
+					k.odd = true
+				}
+				top.seen |= bit
 			}
 			if k.inDefinition(d) {
 				k.definitionKey(top)
