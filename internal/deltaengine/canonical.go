@@ -11,8 +11,9 @@ import (
 // by key, as the parser encodes a message it rebuilt. Its member list is
 // reused from call to call (each object sorts its own segment of it).
 type canonWriter struct {
-	ms  []member
-	str []byte // a string's decoding
+	ms     []member
+	str    []byte // a string's decoding
+	ka, kb []byte // two keys' (see compareKeys)
 	// prune: in the lists of entries of a v0.8 data model message (the
 	// values of "contents" and "valueMap"), the elements that are not
 	// entries yet are left out, as the reference prunes them: an entry is
@@ -71,20 +72,21 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 		}
 		// Stable: of a key given twice, the last wins (as decoding it).
 		slices.SortStableFunc(seg, func(a, b member) int {
-			return bytes.Compare(src[a.k:a.v-1], src[b.k:b.v-1])
+			return w.compareKeys(src[a.k:a.v-1], src[b.k:b.v-1])
 		})
 		dst = append(dst, '{')
 		first := true
 		for n := base; n < len(w.ms); n++ {
 			m := w.ms[n]
-			if n+1 < len(w.ms) && bytes.Equal(src[m.k:m.v-1], src[w.ms[n+1].k:w.ms[n+1].v-1]) {
+			if n+1 < len(w.ms) && w.compareKeys(src[m.k:m.v-1], src[w.ms[n+1].k:w.ms[n+1].v-1]) == 0 {
 				continue
 			}
 			if !first {
 				dst = append(dst, ',')
 			}
 			first = false
-			dst = append(dst, src[m.k:m.v]...)
+			dst, _ = w.canonical(dst, src, int(m.k)) // (its key decoded and written again)
+			dst = append(dst, ':')
 			if key := src[m.k+1 : m.v-2]; w.prune && src[m.v] == '[' && (string(key) == "contents" || string(key) == "valueMap") {
 				dst = w.entries(dst, src, int(m.v))
 				continue
@@ -121,6 +123,16 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 		e++
 	}
 	return append(dst, src[i:e]...), e
+}
+
+// compareKeys compares two keys (quoted) as decoded strings.
+func (w *canonWriter) compareKeys(a, b []byte) int {
+	if bytes.IndexByte(a, '\\') < 0 && bytes.IndexByte(b, '\\') < 0 {
+		return bytes.Compare(a, b)
+	}
+	w.ka, _, _ = jsonwire.AppendUnescaped(w.ka[:0], a[1:len(a)-1])
+	w.kb, _, _ = jsonwire.AppendUnescaped(w.kb[:0], b[1:len(b)-1])
+	return bytes.Compare(w.ka, w.kb)
 }
 
 // emptyObjects returns how many empty objects ({}) b, compact JSON, holds

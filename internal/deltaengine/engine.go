@@ -337,6 +337,7 @@ type rareScratch struct {
 	held              []heldComp
 	// v0.8 data model messages (data08.go).
 	msg08, sid, path, e08buf, flat []byte
+	idDec, idEnc                   []byte // an escaped id (see idText)
 	els                            []entry08
 	order                          []int32
 	kv                             []keyVal

@@ -1,6 +1,10 @@
 package deltaengine
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
 
 // component takes the open component, healed at end of buf (or complete),
 // if it has a usable id and type, into the entry of its id (one map
@@ -29,7 +33,7 @@ func (k *Engine) component(end int, str, complete bool) {
 		// A child named as the placeholder of its empty lists, as the
 		// parser reads it.
 		for _, x := range k.slots {
-			if id := k.buf[x.a:x.b]; int(x.b) < end && bytes.HasPrefix(id, []byte("children_")) && bytes.Equal(id[len("children_"):], k.buf[k.idA:k.idB]) {
+			if id := k.buf[x.a:x.b]; int(x.b) < end && bytes.HasPrefix(id, []byte("children_")) && bytes.Equal(id[len("children_"):], k.ownID()) {
 				odd = true
 			}
 		}
@@ -65,11 +69,28 @@ func (k *Engine) component(end int, str, complete bool) {
 		// parser: a complete one is taken when its message ends; so is one
 		// read before its message names its surface (then, or at the end).
 		if complete {
-			k.hold(s, k.buf[k.idA:k.idB], body, sl)
+			k.hold(s, k.ownID(), body, sl)
 		}
 		return
 	}
-	k.take(s, k.buf[k.idA:k.idB], body, tail, sl, complete)
+	k.take(s, k.ownID(), body, tail, sl, complete)
+}
+
+// ownID is the open component's id as ids are compared and written: as
+// the canonical form writes it (escapes decoded and written again; a
+// component with an escaped id is odd, see stringEnd), so that it is the
+// id its parents name.
+func (k *Engine) ownID() []byte { return k.idText(k.buf[k.idA:k.idB]) }
+
+// idText is id, a JSON string's content, as the canonical form writes it.
+func (k *Engine) idText(id []byte) []byte {
+	if bytes.IndexByte(id, '\\') < 0 {
+		return id
+	}
+	r := k.rare()
+	r.idDec, _, _ = jsonwire.AppendUnescaped(r.idDec[:0], id)
+	r.idEnc = jsonwire.AppendQuoted(r.idEnc[:0], string(r.idDec), false)
+	return r.idEnc[1 : len(r.idEnc)-1]
 }
 
 // take sets the form of component id of s to body and tail, its child ids

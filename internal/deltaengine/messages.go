@@ -181,8 +181,8 @@ func (k *Engine) begin(s *surface) {
 	if k.verA >= 0 {
 		s.version = string(k.buf[k.verA:k.verB])
 	}
-	if k.rootA >= 0 && string(k.buf[k.rootA:k.rootB]) != s.root {
-		s.root = string(k.buf[k.rootA:k.rootB])
+	if root := k.idText(k.buf[max(k.rootA, 0):k.rootB]); k.rootA >= 0 && string(root) != s.root {
+		s.root = string(root)
 		s.reach, s.sorted, s.bad = s.reach[:0], 0, 0
 		for _, e := range s.comps {
 			e.reach, e.parents = false, 0

@@ -383,6 +383,13 @@ func (k *Engine) close() {
 }
 
 // stringEnd handles a string just closed: a key, or a value that matters.
+// escapedID reports whether the string buf[a:b] has an escape the
+// canonical form writes otherwise (as the parser, which then decodes the
+// component).
+func (k *Engine) escapedID(a, b int) bool {
+	return bytes.IndexByte(k.buf[a:b], '\\') >= 0 && !bytes.Equal(k.idText(k.buf[a:b]), k.buf[a:b])
+}
+
 // keyTwice reports whether the object at buf[start] holds key buf[a:b]
 // (read last) before it.
 func (k *Engine) keyTwice(start, a, b int) bool {
@@ -420,6 +427,9 @@ func (k *Engine) stringEnd() {
 			if top.key >= kChild && k.compStart >= 0 && !k.commonKey(d, top.key) {
 				k.odd = true
 			}
+			if d >= 5 && k.compStart >= 0 && !k.odd && k.escapedID(a, b) {
+				k.odd = true // a key with an escape: decoded, as the parser reads it
+			}
 			if d >= 5 && k.compStart >= 0 && !k.odd {
 				// A key given twice in the component: the last wins, as
 				// the parser decodes it (the canonical form).
@@ -447,6 +457,9 @@ func (k *Engine) stringEnd() {
 		k.pathA, k.pathB = a, b
 	case d == 5 && k.compStart >= 0 && top.key == kID:
 		k.idA, k.idB = a, b
+		if k.escapedID(a, b) {
+			k.odd = true // (its parents name it as the canonical form writes it)
+		}
 	case d == 3 && top.key == kRoot:
 		k.rootA, k.rootB = a, b
 	case d == 5 && k.compStart >= 0 && top.key == kComponent && !k.v08: // (v0.8: a type that is no object is none)
@@ -471,13 +484,21 @@ func (k *Engine) childString(d int, top *frame, a, b int) {
 	switch {
 	case top.open == '[':
 		if k.commonList(d - 1) {
-			k.slots = append(k.slots, slot{int32(a), int32(b), slotRewrite | slotRef})
+			k.childID(a, b)
 		}
 	case top.key >= kChild && top.key <= kEntryPointChild && (!k.v08 && d == 5 || k.v08 && d == 7 && k.stack[4].key == kComponent):
-		k.slots = append(k.slots, slot{int32(a), int32(b), slotRewrite | slotRef})
+		k.childID(a, b)
 	case childField(top.key):
 		k.odd = true // ("children" a string, a componentId, ...)
 	}
+}
+
+// childID records the child id buf[a:b] of a common child field.
+func (k *Engine) childID(a, b int) {
+	if k.escapedID(a, b) {
+		k.odd = true // an id with an escape is read in the canonical form (see ownID)
+	}
+	k.slots = append(k.slots, slot{int32(a), int32(b), slotRewrite | slotRef})
 }
 
 // commonList reports whether the list at stack[at] is a child list of a

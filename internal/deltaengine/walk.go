@@ -73,7 +73,7 @@ func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
 		if !k.listOpen(em[j].explicit) {
 			continue
 		}
-		at, id := em[j].at, k.buf[k.idA:k.idB]
+		at, id := em[j].at, k.ownID()
 		ins := len(`"children_`) + len(id) + 1
 		c = slices.Grow(c, ins)[:len(c)+ins]
 		copy(c[at+ins:], c[at:len(c)-ins])
