@@ -115,6 +115,7 @@ func (k *Engine) changes(s *surface) {
 		for _, p := range u.phs {
 			if !p.arrived && p.snapGen != k.snapGen {
 				p.snapGen, phs = k.snapGen, append(phs, p)
+				held = held || k.cat != nil && !k.placeholderPasses(s, p) // (held back before: judged again)
 			}
 		}
 	}
