@@ -29,21 +29,30 @@ type dataRecord struct {
 // record returns the record of slot (sid, path): tokens as the canonical
 // message holds them.
 func (k *Engine) record(sid, path []byte) *dataRecord {
+	// The records used last are at the end: the sniffs of a message find
+	// theirs at once.
+	for i := len(k.records) - 1; i >= 0; i-- {
+		r := k.records[i]
+		if r.sid != string(sid) || r.path != string(path) {
+			continue
+		}
+		if last := len(k.records) - 1; i < last {
+			copy(k.records[i:], k.records[i+1:])
+			k.records[last] = r
+		}
+		switch {
+		case !k.progressive && r.msg != k.msgGen:
+			// Delta mode reduces a message against itself only: the
+			// record starts afresh with each message, as the parser's.
+			r.vals, r.msg = map[uint64]uint64{}, k.msgGen
+		case k.maxComps > 0 && len(r.vals) > k.maxComps:
+			r.vals = map[uint64]uint64{} // past the bound: afresh
+		}
+		return r
+	}
 	n := 0
 	for _, r := range k.records {
 		if r.sid == string(sid) {
-			if r.path == string(path) {
-				switch {
-				case !k.progressive && r.msg != k.msgGen:
-					// Delta mode reduces a message against itself only:
-					// the record starts afresh with each message, as the
-					// parser's.
-					r.vals, r.msg = map[uint64]uint64{}, k.msgGen
-				case k.maxComps > 0 && len(r.vals) > k.maxComps:
-					r.vals = map[uint64]uint64{} // past the bound: afresh
-				}
-				return r
-			}
 			n++
 		}
 	}
@@ -94,11 +103,12 @@ func (k *Engine) data08(complete bool) {
 		}
 		// (Its record is of the surface it names, none when it names
 		// none, as the parser's.)
+		b := readBody08(c, body)
 		var sid []byte
-		if v := valueOf(c, body, "surfaceId"); v >= 0 {
-			sid = c[v:valueEnd(c, v)]
+		if b.sid >= 0 {
+			sid = c[b.sid:valueEnd(c, b.sid)]
 		}
-		k.complete08(start, body, sid)
+		k.complete08(start, b, sid)
 		return
 	}
 	// Read as it is (compact; its members in any order): each entry, and
@@ -108,12 +118,8 @@ func (k *Engine) data08(complete bool) {
 	if body < 0 || c[body] != '{' {
 		return
 	}
-	sid := k.sid08(c, body)
-	path := -1
-	if p := valueOf(c, body, "path"); p >= 0 {
-		path = p
-	}
-	contents := valueOf(c, body, "contents")
+	b := readBody08(c, body)
+	sid, path, contents := k.sid08(c, b.sid), b.path, b.contents
 	if contents < 0 {
 		return
 	}
@@ -163,6 +169,32 @@ func (r *rareScratch) drop08() {
 	}
 }
 
+// body08 is where the members of a v0.8 data model message's body that it
+// reads are (-1: not there), read in one pass (each search of a member
+// would skip its contents, as large as the message).
+type body08 struct{ sid, path, contents int }
+
+func readBody08(c []byte, body int) body08 {
+	b := body08{-1, -1, -1}
+	each(c, body, func(key []byte, v int) {
+		switch string(key) {
+		case "surfaceId":
+			if b.sid < 0 {
+				b.sid = v
+			}
+		case "path":
+			if b.path < 0 {
+				b.path = v
+			}
+		case "contents":
+			if b.contents < 0 {
+				b.contents = v
+			}
+		}
+	})
+	return b
+}
+
 // pathTok is the path's token in c (nil: none).
 func pathTok(c []byte, path int) []byte {
 	if path < 0 {
@@ -171,11 +203,11 @@ func pathTok(c []byte, path int) []byte {
 	return c[path:valueEnd(c, path)]
 }
 
-// sid08 is the surface of the v0.8 data model message c (its body at
-// c[body]): its surfaceId (a token), else "default" (the parser's current
+// sid08 is the surface of the v0.8 data model message c whose surfaceId
+// is at c[v] (-1: none): its token, else "default" (the parser's current
 // surface is the one its message names).
-func (k *Engine) sid08(c []byte, body int) []byte {
-	if v := valueOf(c, body, "surfaceId"); v >= 0 && c[v] == '"' {
+func (k *Engine) sid08(c []byte, v int) []byte {
+	if v >= 0 && c[v] == '"' {
 		r := k.rare()
 		r.sid, _ = k.cw.canonical(r.sid[:0], c, v)
 		return r.sid
@@ -211,6 +243,10 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 			return
 		}
 		end := valueEnd(c, v)
+		if e, ok := plainEntry(c, v, end); ok {
+			els = append(els, e)
+			return
+		}
 		e := entry08{valA: -1, prunA: -1}
 		// el, its canonical form, at o in c or (inBuf) in b.
 		a := len(b)
@@ -333,18 +369,18 @@ func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
 }
 
 // complete08 yields the complete v0.8 data model message out[start:]
-// (canonical; its body at offset body, the surfaceId it names) as the reference
+// (canonical; its body read into b, the surfaceId it names) as the reference
 // does: whole, unless every entry it holds was yielded already (then
 // progressive mode skips it, and delta mode yields its contents pruned,
 // when they differ from the message's last yield).
-func (k *Engine) complete08(start, body int, sid []byte) {
+func (k *Engine) complete08(start int, b body08, sid []byte) {
 	c := k.out[start:]
 	if sid != nil && k.deleted[unquote(sid)] {
 		k.out = k.out[:start]
 		return // (a message of a v0.8 surface deleted and not begun again)
 	}
-	isNew := k.dedupe08(c, body, sid)
-	switch contents := valueOf(c, body, "contents"); {
+	isNew := k.dedupe08(c, b, sid)
+	switch contents := b.contents; {
 	case isNew:
 	case k.progressive:
 		k.out = k.out[:start]
@@ -376,8 +412,8 @@ func unquote(tok []byte) string {
 // message's slot, recording them. A list's entries are read by their first
 // non-null valueString, valueNumber, valueBoolean or valueMap (as it is),
 // an object's members as they are; with none, the message is new.
-func (k *Engine) dedupe08(c []byte, body int, sid []byte) bool {
-	contents := valueOf(c, body, "contents")
+func (k *Engine) dedupe08(c []byte, b body08, sid []byte) bool {
+	contents := b.contents
 	if contents < 0 {
 		return true
 	}
@@ -389,12 +425,33 @@ func (k *Engine) dedupe08(c []byte, body int, sid []byte) bool {
 			if c[v] != '{' {
 				return
 			}
-			key := valueOf(c, v, "key")
+			// (One pass over its members.)
+			key, vals := -1, [4]int{-1, -1, -1, -1} // valueString, valueNumber, valueBoolean, valueMap
+			each(c, v, func(name []byte, x int) {
+				i := -1
+				switch string(name) {
+				case "key":
+					if key < 0 {
+						key = x
+					}
+				case "valueString":
+					i = 0
+				case "valueNumber":
+					i = 1
+				case "valueBoolean":
+					i = 2
+				case "valueMap":
+					i = 3
+				}
+				if i >= 0 && vals[i] < 0 {
+					vals[i] = x
+				}
+			})
 			if key < 0 || c[key] != '"' || valueEnd(c, key) <= key+2 {
 				return
 			}
-			for _, name := range [...]string{"valueString", "valueNumber", "valueBoolean", "valueMap"} {
-				if x := valueOf(c, v, name); x >= 0 && !bytes.HasPrefix(c[x:], []byte("null")) {
+			for _, x := range vals {
+				if x >= 0 && !bytes.HasPrefix(c[x:], []byte("null")) {
 					kv = append(kv, keyVal{c[key:valueEnd(c, key)], c[x:valueEnd(c, x)]})
 					return
 				}
@@ -410,7 +467,7 @@ func (k *Engine) dedupe08(c []byte, body int, sid []byte) bool {
 		return true
 	}
 	slices.SortStableFunc(kv, func(x, y keyVal) int { return bytes.Compare(x.key, y.key) })
-	rec := k.record(sid, pathTok(c, valueOf(c, body, "path")))
+	rec := k.record(sid, pathTok(c, b.path))
 	isNew := false
 	for i, e := range kv {
 		if i+1 < len(kv) && bytes.Equal(kv[i+1].key, e.key) {
@@ -427,125 +484,3 @@ func (k *Engine) dedupe08(c []byte, body int, sid []byte) bool {
 
 // keyVal is a key token and its value, in a canonical message.
 type keyVal struct{ key, val []byte }
-
-// entryValue appends the value contentsToDict reads from the entry at c[el]
-// (canonical): the first of value, valueString, valueNumber and
-// valueBoolean it has (stopping at a null one), else its valueMap
-// flattened. It reports false when there is none.
-func (k *Engine) entryValue(dst, c []byte, el int) ([]byte, bool) {
-	for _, name := range [...]string{"value", "valueString", "valueNumber", "valueBoolean"} {
-		if v := valueOf(c, el, name); v >= 0 {
-			if bytes.HasPrefix(c[v:], []byte("null")) {
-				break
-			}
-			return append(dst, c[v:valueEnd(c, v)]...), true
-		}
-	}
-	if vm := valueOf(c, el, "valueMap"); vm >= 0 {
-		return k.flat(dst, c, vm), true
-	}
-	return dst, false
-}
-
-// flat appends the valueMap at c[vm] flattened as contentsToDict does: an
-// object as it is; a list of entries as the object of each keyed entry's
-// value (entryValue), the last of a key winning; anything else as an
-// empty object.
-func (k *Engine) flat(dst, c []byte, vm int) []byte {
-	switch c[vm] {
-	case '{':
-		return append(dst, c[vm:valueEnd(c, vm)]...)
-	case '[':
-	default:
-		return append(dst, "{}"...)
-	}
-	start := len(dst)
-	dst = append(dst, '{')
-	elements(c, vm, func(v int) {
-		if c[v] != '{' {
-			return
-		}
-		key := valueOf(c, v, "key")
-		if key < 0 || c[key] != '"' || valueEnd(c, key) <= key+2 {
-			return
-		}
-		pre := len(dst)
-		if pre > start+1 {
-			dst = append(dst, ',')
-		}
-		dst = append(append(dst, c[key:valueEnd(c, key)]...), ':')
-		var ok bool
-		if dst, ok = k.entryValue(dst, c, v); !ok {
-			dst = dst[:pre]
-		}
-	})
-	dst = append(dst, '}')
-	// Sorted, the last of a key winning, as canonical writes an object.
-	r := k.rare()
-	r.flat, _ = k.cw.canonical(r.flat[:0], dst[start:], 0)
-	return append(dst[:start], r.flat...)
-}
-
-// prunedEntry appends the entry at c[el] (canonical) as pruneEntries
-// leaves it: a valueMap list in it pruned (dropped when none of its
-// elements stays), and reports false when the entry goes (it needs a key
-// and a value, a valueMap that stays counting as one).
-func prunedEntry(dst, c []byte, el int) ([]byte, bool) {
-	start := len(dst)
-	hasKey, hasVal := false, false
-	dst = append(dst, '{')
-	each(c, el, func(key []byte, v int) {
-		pre := len(dst)
-		if pre > start+1 {
-			dst = append(dst, ',')
-		}
-		dst = append(append(dst, c[v-3-len(key):v-1]...), ':')
-		switch string(key) {
-		case "key":
-			hasKey = true
-		case "value", "valueString", "valueNumber", "valueBoolean":
-			hasVal = true
-		case "valueMap":
-			if c[v] != '[' {
-				break
-			}
-			var n int
-			if dst, n = prunedList(dst, c, v); n == 0 && c[v+1] != ']' {
-				dst = dst[:pre] // nothing stays: the valueMap goes
-			} else {
-				hasVal = true
-			}
-			return
-		}
-		dst = append(dst, c[v:valueEnd(c, v)]...)
-	})
-	if !hasKey || !hasVal {
-		return dst[:start], false
-	}
-	return append(dst, '}'), true
-}
-
-// prunedList appends the list of entries at c[l] pruned (prunedEntry; an
-// element that is no object stays as it is), and returns how many
-// elements stay.
-func prunedList(dst, c []byte, l int) ([]byte, int) {
-	dst = append(dst, '[')
-	n := 0
-	elements(c, l, func(v int) {
-		pre := len(dst)
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		if c[v] != '{' {
-			dst = append(dst, c[v:valueEnd(c, v)]...)
-		} else {
-			var ok bool
-			if dst, ok = prunedEntry(dst, c, v); !ok {
-				dst = dst[:pre]
-				return
-			}
-		}
-		n++
-	})
-	return append(dst, ']'), n
-}

@@ -280,13 +280,17 @@ func elements(c []byte, i int, f func(v int)) {
 // valueOf returns the offset of the value of the first member named name
 // of the object at c[i], or -1.
 func valueOf(c []byte, i int, name string) int {
-	at := -1
-	each(c, i, func(key []byte, v int) {
-		if at < 0 && string(key) == name {
-			at = v
+	for j := i + 1; c[j] != '}'; {
+		ka := j
+		j = jsonwire.StringEnd(c, j+1) + 1
+		if string(c[ka+1:j-1]) == name {
+			return j + 1
 		}
-	})
-	return at
+		if j = valueEnd(c, j+1); c[j] == ',' {
+			j++
+		}
+	}
+	return -1
 }
 
 // normalizePaths appends to dst the value at c[i] (compact, canonical) with
