@@ -16,16 +16,19 @@
 // components arrive, and checked for cycles where a change may have made
 // one (topology.go); at the end of each chunk the open component or data
 // model message is healed from the bytes already read, and what changed
-// is written (yield.go, data.go); each message's end does what its kind
-// asks (messages.go). With a catalog it judges what it yields as the
-// parser does (catalog.go). A block that fails says why (Err): a Fault
+// is written (yield.go; data.go for v0.9 data model values, data08.go
+// and contents.go for v0.8 data model messages, read against the
+// stream's record of yielded data as the reference reads them); each
+// message's end does what its kind asks (messages.go). With a catalog it
+// judges what it yields as the parser does (catalog.go). A block that fails says why (Err): a Fault
 // with complete mode's verdict and offset on its bytes (fault.go), or the
 // protocol's error.
 //
 // It is not yet the parser's engine: the parser runs it only in its tests
 // (parser/engine_deltafirst.go), where it passes the golden hashes of both
 // corpora in every framing (TestDeltaFirstGoldenCorpora) and the streaming
-// conformance suite with its catalogs (TestDeltaFirstConformance). What it
+// conformance suite with its catalogs (TestDeltaFirstConformance), every
+// yield passing the case's catalog (TestYieldsPassTheCatalog). What it
 // still reads otherwise than the parser (go test ./parser -deltafirst
 // lists the tests; bench/cmd/deltaproto -same shows a difference call by
 // call) is listed in bench/README.md. Framing is the caller's: Begin, Data
