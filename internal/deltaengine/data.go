@@ -69,6 +69,14 @@ func (k *Engine) dataEntries(complete bool) {
 			k.out = k.out[:start]
 			continue
 		}
+		if e.keyB-e.keyA == 2 {
+			// The empty key has no path of its own ("/" is the whole
+			// data model): the whole value so far, at the message's
+			// path, as the parser yields it.
+			k.out, k.offs, k.dataSent = k.out[:first], k.offs[:offs], false
+			k.dataWhole(complete)
+			return
+		}
 		if k.cat != nil {
 			judged = append(judged, memberSpan{e.keyA, e.keyB, at, len(k.out)})
 		}
@@ -323,7 +331,10 @@ func (k *Engine) dataHead(out, key []byte) []byte {
 	if k.pathA >= 0 {
 		path = k.buf[k.pathA:k.pathB]
 	}
-	if k.pathA >= 0 || key != nil {
+	switch {
+	case key != nil && (bytes.ContainsAny(key, `\~/`) || bytes.IndexByte(path, '\\') >= 0):
+		out = k.entryPath(out, path, key)
+	case k.pathA >= 0 || key != nil:
 		out = append(out, `"path":"`...)
 		out = append(out, path...)
 		if key != nil {
@@ -337,6 +348,23 @@ func (k *Engine) dataHead(out, key []byte) []byte {
 	out = append(out, `"surfaceId":"`...)
 	out = append(out, k.cur.id...)
 	return append(out, `","value":`...)
+}
+
+// entryPath appends the "path" member of a member's update: the message's
+// path (decoded) and the member's key (decoded), escaped as a JSON pointer
+// token (RFC 6901: "~" as "~0", "/" as "~1"), as the parser writes it.
+func (k *Engine) entryPath(out, path, key []byte) []byte {
+	r := k.rare()
+	p, _, _ := jsonwire.AppendUnescaped(r.ptr[:0], path)
+	if string(p) == "/" {
+		p = p[:0]
+	}
+	r.dkey, _, _ = jsonwire.AppendUnescaped(r.dkey[:0], key)
+	p = append(append(p, '/'), jsonwire.EscapePointerToken(string(r.dkey))...)
+	r.ptr = p
+	out = append(out, `"path":`...)
+	out = jsonwire.AppendQuoted(out, string(p), false)
+	return append(out, ',')
 }
 
 // dataTail appends the end of an updateDataModel message (after c, when

@@ -237,7 +237,7 @@ func (k *Engine) Begin() {
 	k.inBlock = true
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0
 	k.expect, k.failed, k.lost, k.found, k.comma, k.bare = eListOpen, false, false, false, -1, false
-	k.fence, k.fenced, k.content = false, false, k.lines
+	k.fence, k.fenced, k.content = false, false, false
 	k.inStr, k.esc, k.inScalar, k.hexLeft, k.strHigh, k.spaces = false, false, false, 0, false, 0
 	if k.lines {
 		k.open('[')                     // the line's message read as the list's only one
@@ -338,6 +338,7 @@ type rareScratch struct {
 	// v0.8 data model messages (data08.go).
 	msg08, sid, path, e08buf, flat []byte
 	idDec, idEnc                   []byte // an escaped id (see idText)
+	ptr, dkey                      []byte // a member's path (see entryPath)
 	els                            []entry08
 	order                          []int32
 	kv                             []keyVal

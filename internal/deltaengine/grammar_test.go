@@ -148,3 +148,26 @@ func TestTruncatedRuneAtBlockEnd(t *testing.T) {
 		t.Fatalf("a whole character failed the block: %v", k.Err())
 	}
 }
+
+// TestBlankLines reads JSONL lines (Options.Lines): a line of spaces only
+// is no block's failure, as the parser skips it; a line of junk is one.
+func TestBlankLines(t *testing.T) {
+	for _, tc := range []struct {
+		line   string
+		failed int
+	}{
+		{"", 0},
+		{" \t\r", 0},
+		{`{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}`, 0},
+		{"x", 1},
+	} {
+		k := deltaengine.New(deltaengine.Options{Lines: true})
+		k.Begin()
+		k.Data([]byte(tc.line))
+		k.Flush()
+		k.End()
+		if k.Failed() != tc.failed {
+			t.Errorf("line %q: %d blocks failed (%v), want %d", tc.line, k.Failed(), k.Err(), tc.failed)
+		}
+	}
+}

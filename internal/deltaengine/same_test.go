@@ -65,6 +65,10 @@ var sameCases = []struct{ name, block string }{
 	{"v0.8 data record", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"title","valueString":"Top"},{"key":"items","valueMap":[{"key":"i1","valueMap":[{"key":"name","valueString":"A"},{}]},{"key":"i2","valueMap":[]}]},{"key":"title","valueString":"Top 2"},{"key":"n","valueNumber":3}]}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"title","valueString":"Top 2"}]}},{"dataModelUpdate":{"contents":[{"key":"x","valueBoolean":false},{"key":"y","value":null,"valueString":"v"}]}}]`},
 	{"v0.8 data contents as an object", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","path":"/p","contents":{"b":"two","a":{"z":1,"y":[1,2]}}}},{"dataModelUpdate":{"surfaceId":"s","path":"/p","contents":{"b":"two","c":3}}}]`},
 	{"v0.8 data without a surface", `[{"dataModelUpdate":{"contents":[{"key":"k","valueString":"v w"}]}},{"beginRendering":{"surfaceId":"s","root":"root"}}]`},
+	// A member's own path is a JSON pointer: its key escaped ("~0",
+	// "~1"); the empty key has no path of its own, so delta mode yields
+	// the whole value so far.
+	{"v0.9 data keys to escape", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/p","value":{"a":1,"x/y~z":2,"q\"r":3,"":4,"b":5}}}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
