@@ -107,6 +107,8 @@ func (k *Engine) messageEnd() {
 		if k.yieldWhole() {
 			k.begin(k.cur)
 		}
+	case k.msgKind == kCreate && k.cur != nil:
+		k.rootNamed()
 	case k.msgKind == kDelete && k.cur != nil && k.cur.begun:
 		// The surface is gone: a new one under its id starts afresh (v0.8:
 		// once it begins again).
@@ -195,6 +197,15 @@ func (k *Engine) begin(s *surface) {
 		if e.reach && e.arrived {
 			k.enqueue(e)
 		}
+	}
+}
+
+// rootNamed makes the root a v0.8 beginRendering names the root of its
+// surface, when the surface began already: once the message ends, as in
+// the parser (it is not yielded again; what the root reaches is).
+func (k *Engine) rootNamed() {
+	if s := k.cur; k.v08 && k.msgKind == kCreate && s != nil && s.begun && k.rootA >= 0 && string(k.idText(k.buf[k.rootA:k.rootB])) != s.root {
+		k.begin(s)
 	}
 }
 

@@ -382,7 +382,6 @@ func (k *Engine) close() {
 	}
 }
 
-// stringEnd handles a string just closed: a key, or a value that matters.
 // escapedID reports whether the string buf[a:b] has an escape the
 // canonical form writes otherwise (as the parser, which then decodes the
 // component).
@@ -407,6 +406,7 @@ func (k *Engine) keyTwice(start, a, b int) bool {
 	return false
 }
 
+// stringEnd handles a string just closed: a key, or a value that matters.
 func (k *Engine) stringEnd() {
 	if k.strHigh {
 		if k.strHigh = false; jsonwire.InvalidUTF8At(k.buf[k.strStart+1:len(k.buf)-1]) >= 0 {

@@ -51,3 +51,23 @@ func TestTopologyErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestRootChangedByASecondBeginRendering: a v0.8 beginRendering of a
+// surface begun already is not yielded, but its root is the surface's
+// from then on: what it reaches is yielded (as the parser does, once the
+// message ends).
+func TestRootChangedByASecondBeginRendering(t *testing.T) {
+	block := `[{"beginRendering":{"surfaceId":"s","root":"a"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{"Text":{"text":{"literalString":"x"}}}},{"id":"b","component":{"Text":{"text":{"literalString":"y"}}}}]}},{"beginRendering":{"surfaceId":"s","root":"b"}}]`
+	for _, progressive := range []bool{false, true} {
+		k := deltaengine.New(deltaengine.Options{Progressive: progressive})
+		k.Begin()
+		k.Data([]byte(block))
+		msgs := k.Flush()
+		k.End()
+		msgs = append(msgs, k.Messages()...)
+		last := string(msgs[len(msgs)-1])
+		if len(msgs) != 3 || !strings.Contains(last, `"id":"b"`) || strings.Contains(last, `"id":"a"`) {
+			t.Errorf("progressive %v: yields %q, want b's component last, no second beginRendering", progressive, msgs)
+		}
+	}
+}
