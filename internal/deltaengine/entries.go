@@ -2,6 +2,8 @@ package deltaengine
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
@@ -252,6 +254,8 @@ func (k *Engine) blockEnd() {
 
 // release queues the components whose yield waits (see wake).
 func (k *Engine) release() {
+	// By surface id, as the parser yields the surfaces held back.
+	slices.SortStableFunc(k.deferred, func(a, b *entry) int { return strings.Compare(a.s.id, b.s.id) })
 	for _, e := range k.deferred {
 		if e.deferred {
 			e.deferred = false

@@ -180,3 +180,35 @@ func TestLostCountEverySplit(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldBackRootsInSurfaceOrder: roots held back until the block's end
+// (large surfaces, their children still missing) are yielded in the order
+// of their surfaces' ids, as the parser yields them, not in the order they
+// were held.
+func TestHeldBackRootsInSurfaceOrder(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`[`)
+	for _, sid := range []string{"b", "a"} {
+		fmt.Fprintf(&b, `{"version":"v0.9","createSurface":{"surfaceId":%q,"catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":%q,"components":[{"id":"root","component":"Column","children":[`, sid, sid)
+		for i := range 100 {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `"m%d"`, i)
+		}
+		b.WriteString(`]}]}},`)
+	}
+	for i := range 20 {
+		for _, sid := range []string{"b", "a"} {
+			fmt.Fprintf(&b, `{"version":"v0.9","updateComponents":{"surfaceId":%q,"components":[{"id":"m%d","component":"Text","text":"x"}]}},`, sid, i)
+		}
+	}
+	block := strings.TrimSuffix(b.String(), ",") + "]"
+	for _, progressive := range []bool{false, true} {
+		for _, chunk := range []int{64, 1000} {
+			if why := compare(t, block, chunk, progressive); why != "" {
+				t.Fatalf("progressive %v, %d-byte chunks: %s", progressive, chunk, why)
+			}
+		}
+	}
+}
