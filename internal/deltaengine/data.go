@@ -151,13 +151,22 @@ func (k *Engine) dataWhole(complete bool) {
 	start := len(k.out)
 	k.out = k.dataHead(k.out, nil)
 	k.out = append(k.out, '{')
-	for i, e := range ents {
-		if i > 0 {
+	first := len(k.out)
+	for _, e := range ents {
+		at := len(k.out)
+		if at > first {
 			k.out = append(k.out, ',')
 		}
 		k.out = append(k.out, v[e.keyA:e.keyB]...)
 		k.out = append(k.out, ':')
-		k.putValue(v, base, e, opened{-1, 0}) // (new or not, the whole value carries it)
+		if !k.putValue(v, base, e, opened{-1, 0}) && k.progressive && !complete && string(k.out[len(k.out)-4:]) == "null" {
+			k.out = k.out[:at] // (null from the start: see putValue)
+		}
+		// (Else, new or not, the whole value carries it.)
+	}
+	if len(k.out) == first {
+		k.out = k.out[:start]
+		return
 	}
 	k.out = k.dataTail(k.out, '}')
 	if h := maphash.Bytes(k.seed, k.out[start:]); k.progressive && h == k.dataLast {
@@ -278,6 +287,14 @@ func closeAll(b, v []byte) []byte {
 func (k *Engine) putValue(v []byte, base int, e dataEntry, prev opened) bool {
 	at := len(k.out)
 	k.out, _ = k.cw.canonical(k.out, v[:e.valB], e.valA)
+	if k.progressive && string(k.out[at:]) == "null" {
+		// The parser's record counts an absent key as null: a member
+		// null from the start is nothing new (the message's whole value
+		// carries it when it ends). A value arriving only grows: a
+		// member yielded before is never null after. (Delta mode yields
+		// it: the parser does when the message ends.)
+		return false
+	}
 	if e.final && base+e.keyA != prev.at {
 		return true
 	}

@@ -212,3 +212,17 @@ func TestHeldBackRootsInSurfaceOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestNullMembersProgressive: in progressive mode a v0.9 data member null
+// from the start is nothing new (the parser's record counts an absent key
+// as null), until the message's whole value carries it at its end. (Delta
+// mode yields it when its literal completes, the parser when the message
+// ends: a difference in time only.)
+func TestNullMembersProgressive(t *testing.T) {
+	block := `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"n":-12.5e+3,"u":null,"t":true,"v":null}}}]`
+	for chunk := 1; chunk <= len(block); chunk++ {
+		if why := compare(t, block, chunk, true); why != "" {
+			t.Fatalf("at %d-byte chunks: %s", chunk, why)
+		}
+	}
+}
