@@ -240,6 +240,12 @@ func (k *Engine) healed(start, at int) ([]byte, int) {
 	end, str, cut := k.healEnd()
 	r := k.rare()
 	b, d := r.heald[:0], len(k.stack)
+	if c := k.escapeCut(); cut && c > start {
+		// Cut inside an escape of a string that may be cut: at its last
+		// comma, as the reference's text-based cut does, the string closed
+		// there.
+		end, str, cut = c, true, false
+	}
 	if cut {
 		if end, d = k.comma, int(k.commaD); end < start {
 			return nil, 0
@@ -257,6 +263,27 @@ func (k *Engine) healed(start, at int) ([]byte, int) {
 	}
 	r.heald = b
 	return b, end - start
+}
+
+// escapeCut is where a data value's open string, cut inside an escape,
+// is cut: at its last ',' (trailing spaces dropped), when the string may be
+// cut (see healEnd); -1 otherwise.
+func (k *Engine) escapeCut() int {
+	if !k.inStr || k.isKey || !k.esc && k.hexLeft == 0 {
+		return -1
+	}
+	if top := &k.stack[len(k.stack)-1]; top.open == '{' && (!CuttableKey(k.buf[top.keyA:top.keyB]) || k.urlValue(top)) {
+		return -1
+	}
+	i := bytes.LastIndexByte(k.buf[k.strStart+1:], ',')
+	if i < 0 {
+		return -1
+	}
+	c := k.strStart + 1 + i
+	for c > k.strStart+1 && k.buf[c-1] == ' ' {
+		c--
+	}
+	return c
 }
 
 // closeAll appends to b the closers of the containers open at the end of

@@ -69,6 +69,10 @@ var sameCases = []struct{ name, block string }{
 	// "~1"); the empty key has no path of its own, so delta mode yields
 	// the whole value so far.
 	{"v0.9 data keys to escape", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/p","value":{"a":1,"x/y~z":2,"q\"r":3,"":4,"b":5}}}]`},
+	// A string cut inside an escape is cut at its last comma (the
+	// reference cuts its text at the last one).
+	{"v0.9 data string cut in an escape", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":{"text":"a, b\n, \u00e9, c"},"b":["x, \"y\", z"]}}}]`},
+	{"v0.8 data string cut in an escape", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"t","valueString":"one, two\t, th\u00e9ree"}]}}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
