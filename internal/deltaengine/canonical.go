@@ -125,10 +125,11 @@ func (w *canonWriter) canonical(dst, src []byte, i int) ([]byte, int) {
 	return append(dst, src[i:e]...), e
 }
 
-// compareKeys compares two keys (quoted) as decoded strings.
+// compareKeys compares two keys (quoted) as decoded strings (so "a"
+// comes before "a!": the quotes are not compared).
 func (w *canonWriter) compareKeys(a, b []byte) int {
 	if bytes.IndexByte(a, '\\') < 0 && bytes.IndexByte(b, '\\') < 0 {
-		return bytes.Compare(a, b)
+		return bytes.Compare(a[1:len(a)-1], b[1:len(b)-1])
 	}
 	w.ka, _, _ = jsonwire.AppendUnescaped(w.ka[:0], a[1:len(a)-1])
 	w.kb, _, _ = jsonwire.AppendUnescaped(w.kb[:0], b[1:len(b)-1])

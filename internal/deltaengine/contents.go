@@ -25,7 +25,7 @@ func plainEntry(c []byte, v, end int) (entry08, bool) {
 		kt := c[ka:j]
 		x := j + 1
 		xe := valueEnd(c, x)
-		if bytes.IndexByte(kt, '\\') >= 0 || prev != nil && bytes.Compare(prev, kt) >= 0 ||
+		if bytes.IndexByte(kt, '\\') >= 0 || prev != nil && bytes.Compare(prev[1:len(prev)-1], kt[1:len(kt)-1]) >= 0 ||
 			c[x] == '{' || c[x] == '[' || c[x] == '"' && (bytes.IndexByte(c[x:xe], '\\') >= 0 || hasLineSep(c[x:xe])) {
 			return e, false
 		}

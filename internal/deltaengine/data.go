@@ -51,7 +51,7 @@ func (k *Engine) dataEntries(complete bool) {
 	}
 	base, prev := k.dataFrom, opened{k.openAt, k.openHash}
 	k.advance(v, base, ents)
-	slices.SortFunc(ents, func(a, b dataEntry) int { return bytes.Compare(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
+	slices.SortFunc(ents, func(a, b dataEntry) int { return k.cw.compareKeys(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
 	if k.progressive {
 		k.dataChanges(v, base, ents, prev)
 		return
@@ -147,7 +147,7 @@ func (k *Engine) dataWhole(complete bool) {
 	base := k.valueA + 1
 	k.openAt = -1
 	k.advance(v, base, ents)
-	slices.SortFunc(ents, func(a, b dataEntry) int { return bytes.Compare(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
+	slices.SortFunc(ents, func(a, b dataEntry) int { return k.cw.compareKeys(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
 	start := len(k.out)
 	k.out = k.dataHead(k.out, nil)
 	k.out = append(k.out, '{')

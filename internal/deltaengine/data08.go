@@ -148,8 +148,21 @@ func (k *Engine) data08(complete bool) {
 		}
 		if !k.progressive && k.dataSent {
 			// Delta mode: the entries cannot be addressed one by one;
-			// all of the message's so far, when one changed.
-			k.out = append(k.out[:start+len(`{"dataModelUpdate":{"contents":`)], r.msg08...)
+			// all of the message's so far, when one changed (those its
+			// record holds: not one null from the start).
+			k.out = append(k.out[:start+len(`{"dataModelUpdate":{"contents":`)], '{')
+			n, c := 0, r.msg08
+			each(c, 0, func(key []byte, v int) {
+				tok := c[v-3-len(key) : v-1]
+				if _, ok := rec.vals[k.keyHash(tok)]; !ok {
+					return
+				}
+				if n++; n > 1 {
+					k.out = append(k.out, ',')
+				}
+				k.out = append(append(append(k.out, tok...), ':'), c[v:valueEnd(c, v)]...)
+			})
+			k.out = append(k.out, '}')
 		}
 	default:
 		k.out = k.out[:start]
@@ -359,8 +372,8 @@ func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
 		tok := c[v-3-len(key) : v-1]
 		val := c[v:valueEnd(c, v)]
 		h := maphash.Bytes(k.seed, val)
-		if old, ok := rec.vals[k.keyHash(tok)]; ok && old == h {
-			return
+		if old, ok := rec.vals[k.keyHash(tok)]; ok && old == h || !ok && string(val) == "null" {
+			return // (the record counts an absent key as null)
 		}
 		rec.vals[k.keyHash(tok)] = h
 		if n > 0 {

@@ -74,6 +74,10 @@ var sameCases = []struct{ name, block string }{
 	{"v0.9 data string cut in an escape", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a":{"text":"a, b\n, \u00e9, c"},"b":["x, \"y\", z"]}}}]`},
 	{"v0.8 data string cut in an escape", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"t","valueString":"one, two\t, th\u00e9ree"}]}}]`},
 	{"v0.8 data text cut in a character", `[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"t","valueString":"日本語 😀 é"},{"key":"m","valueMap":[{"key":"n","valueString":"ü"}]}]}}]`},
+	// Keys sort by their text ("a" before "a!"); an entry's first value
+	// present counts, null none; a key null from the start is nothing new.
+	{"v0.8 entries with more members", `[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","a!":1,"a":2,"valueString":"x y","A":true, "z" : null},{"valueNumber":-1.5e3,"key":7},{"key":"b","valueBoolean":null,"value":"v"},{"key":"c","valueString":"d","valueString":"e"}]}}]`},
+	{"v0.8 contents object with a null", `[{"dataModelUpdate":{"surfaceId":"s","path":{"p":1},"contents":{"a":null,"b":{"c":[true,false]},"d":"x"}}}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
