@@ -47,11 +47,14 @@ func (k *Engine) dataEntries(complete bool) {
 	v, n := k.dataValue(k.dataFrom, complete)
 	ents := k.members(v, n)
 	if len(ents) == 0 {
+		if complete && !k.progressive {
+			k.yieldNulls()
+		}
 		return
 	}
 	base, prev := k.dataFrom, opened{k.openAt, k.openHash}
 	k.advance(v, base, ents)
-	slices.SortFunc(ents, func(a, b dataEntry) int { return k.cw.compareKeys(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
+	ents = k.byKey(v, ents)
 	if k.progressive {
 		k.dataChanges(v, base, ents, prev)
 		return
@@ -82,6 +85,10 @@ func (k *Engine) dataEntries(complete bool) {
 		}
 		k.out = k.dataTail(k.out, 0)
 		k.offs = append(k.offs, start, len(k.out))
+		k.dropNull(v[e.keyA:e.keyB])
+	}
+	if complete {
+		k.yieldNulls()
 	}
 	if k.cat != nil {
 		k.rare().spans = judged
@@ -89,6 +96,85 @@ func (k *Engine) dataEntries(complete bool) {
 			k.out, k.offs = k.out[:first], k.offs[:offs]
 		}
 	}
+}
+
+// dataSlotNamed is called when the open v0.9 data model message names its
+// surface or its path: when its value was yielded already, under the
+// surface and path read so far, it is yielded whole again under the new
+// ones, as the parser yields it (its record of the new slot is empty).
+func (k *Engine) dataSlotNamed() {
+	if k.msgKind == kData && k.dataSent {
+		k.dataSent, k.openAt = false, -1
+	}
+}
+
+// byKey sorts the members ents of v by key, a key given twice keeping its
+// last member only (as decoding the value does).
+func (k *Engine) byKey(v []byte, ents []dataEntry) []dataEntry {
+	slices.SortStableFunc(ents, func(a, b dataEntry) int { return k.cw.compareKeys(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
+	n := 0
+	for i, e := range ents {
+		if i+1 < len(ents) && k.cw.compareKeys(v[e.keyA:e.keyB], v[ents[i+1].keyA:ents[i+1].keyB]) == 0 {
+			continue
+		}
+		ents[n], n = e, n+1
+	}
+	return ents[:n]
+}
+
+// nullKey is a member of the open v0.9 data model message null from the
+// start: its key (quoted) at buf[a:b], yielded in delta mode when the
+// message ends (see putValue).
+type nullKey struct {
+	a, b int
+	msg  uint32 // the message (msgGen)
+}
+
+// addNull records the member whose key is at buf[a:b] as null from the
+// start.
+func (k *Engine) addNull(a, b int) {
+	nk := k.nullKeys()
+	for _, x := range nk {
+		if x.a == a {
+			return // (read again: the last member, open)
+		}
+	}
+	k.rare().nulls = append(nk, nullKey{a, b, k.msgGen})
+}
+
+// nullKeys returns the open message's members null from the start.
+func (k *Engine) nullKeys() []nullKey {
+	if k.rx == nil || len(k.rx.nulls) == 0 || k.rx.nulls[0].msg != k.msgGen {
+		if k.rx != nil {
+			k.rx.nulls = k.rx.nulls[:0]
+		}
+		return nil
+	}
+	return k.rx.nulls
+}
+
+// yieldNulls yields the members null from the start of the message that
+// ended, as the parser yields them then in delta mode (see putValue).
+func (k *Engine) yieldNulls() {
+	for _, nk := range k.nullKeys() {
+		start := len(k.out)
+		k.out = k.dataHead(k.out, k.buf[nk.a+1:nk.b-1])
+		k.out = k.dataTail(append(k.out, "null"...), 0)
+		k.offs = append(k.offs, start, len(k.out))
+	}
+	if k.rx != nil {
+		k.rx.nulls = k.rx.nulls[:0]
+	}
+}
+
+// dropNull forgets a member null from the start whose key (quoted) is key:
+// a later member of its key was yielded.
+func (k *Engine) dropNull(key []byte) {
+	nk := k.nullKeys()
+	if len(nk) == 0 {
+		return
+	}
+	k.rx.nulls = slices.DeleteFunc(nk, func(x nullKey) bool { return k.cw.compareKeys(k.buf[x.a:x.b], key) == 0 })
 }
 
 // memberSpan is a member delta mode yields: its key (quoted) in the text
@@ -141,13 +227,21 @@ func (k *Engine) dataWhole(complete bool) {
 	v, n := k.dataValue(k.valueA+1, complete)
 	ents := k.members(v, n)
 	if len(ents) == 0 {
+		if complete && v != nil {
+			// An empty value, complete: yielded as it is.
+			k.dataSent = true
+			start := len(k.out)
+			k.out = k.dataTail(append(k.dataHead(k.out, nil), '{'), '}')
+			k.dataLast = maphash.Bytes(k.seed, k.out[start:])
+			k.dataOut(start)
+		}
 		return
 	}
 	k.dataSent = true
 	base := k.valueA + 1
 	k.openAt = -1
 	k.advance(v, base, ents)
-	slices.SortFunc(ents, func(a, b dataEntry) int { return k.cw.compareKeys(v[a.keyA:a.keyB], v[b.keyA:b.keyB]) })
+	ents = k.byKey(v, ents)
 	start := len(k.out)
 	k.out = k.dataHead(k.out, nil)
 	k.out = append(k.out, '{')
@@ -159,7 +253,7 @@ func (k *Engine) dataWhole(complete bool) {
 		}
 		k.out = append(k.out, v[e.keyA:e.keyB]...)
 		k.out = append(k.out, ':')
-		if !k.putValue(v, base, e, opened{-1, 0}) && k.progressive && !complete && string(k.out[len(k.out)-4:]) == "null" {
+		if !k.putValue(v, base, e, opened{-1, 0}) && !complete && string(k.out[len(k.out)-4:]) == "null" {
 			k.out = k.out[:at] // (null from the start: see putValue)
 		}
 		// (Else, new or not, the whole value carries it.)
@@ -314,12 +408,15 @@ func closeAll(b, v []byte) []byte {
 func (k *Engine) putValue(v []byte, base int, e dataEntry, prev opened) bool {
 	at := len(k.out)
 	k.out, _ = k.cw.canonical(k.out, v[:e.valB], e.valA)
-	if k.progressive && string(k.out[at:]) == "null" {
+	if string(k.out[at:]) == "null" {
 		// The parser's record counts an absent key as null: a member
-		// null from the start is nothing new (the message's whole value
-		// carries it when it ends). A value arriving only grows: a
-		// member yielded before is never null after. (Delta mode yields
-		// it: the parser does when the message ends.)
+		// null from the start is nothing new until its message ends
+		// (progressive mode: the whole value carries it; delta mode
+		// yields it then, see dataEntries). A value arriving only grows:
+		// a member yielded before is never null after.
+		if !k.progressive {
+			k.addNull(base+e.keyA, base+e.keyB)
+		}
 		return false
 	}
 	if e.final && base+e.keyA != prev.at {
@@ -390,7 +487,11 @@ func (k *Engine) dataHead(out, key []byte) []byte {
 		out = append(out, `",`...)
 	}
 	out = append(out, `"surfaceId":"`...)
-	out = append(out, k.cur.id...)
+	if k.cur != nil {
+		out = append(out, k.cur.id...)
+	} else {
+		out = append(out, "default"...) // (none named yet: as the parser's current surface)
+	}
 	return append(out, `","value":`...)
 }
 
@@ -420,8 +521,12 @@ func (k *Engine) dataTail(out []byte, c byte) []byte {
 	out = append(out, `},"version":"`...)
 	if k.verA >= 0 {
 		out = append(out, k.buf[k.verA:k.verB]...)
-	} else {
+	} else if k.cur != nil {
 		out = append(out, k.cur.version...)
+	} else if s := k.surfaces["default"]; s != nil && s.version != "" {
+		out = append(out, s.version...)
+	} else {
+		out = append(out, "v0.9"...)
 	}
 	return append(out, `"}`...)
 }

@@ -107,6 +107,14 @@ func (k *Engine) skipBroken(b []byte) {
 	}
 }
 
+// countBroken counts bracket c, the byte that broke the open message
+// (fail), as the brackets after it are (skipBroken): it may end it.
+func (k *Engine) countBroken(c byte) {
+	if k.broken {
+		k.skipBroken([]byte{c})
+	}
+}
+
 // failWith fails the block for err, which Err returns: at once, whatever
 // the block is reading.
 func (k *Engine) failWith(err error) {

@@ -96,7 +96,7 @@ func (k *Engine) healOpen() {
 			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !cut {
 				k.component(end, str, false)
 			}
-		case k.msgKind == kData && k.cur != nil:
+		case k.msgKind == kData:
 			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
 				k.dataEntries(false)
 			}

@@ -78,6 +78,11 @@ var sameCases = []struct{ name, block string }{
 	// present counts, null none; a key null from the start is nothing new.
 	{"v0.8 entries with more members", `[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","a!":1,"a":2,"valueString":"x y","A":true, "z" : null},{"valueNumber":-1.5e3,"key":7},{"key":"b","valueBoolean":null,"value":"v"},{"key":"c","valueString":"d","valueString":"e"}]}}]`},
 	{"v0.8 contents object with a null", `[{"dataModelUpdate":{"surfaceId":"s","path":{"p":1},"contents":{"a":null,"b":{"c":[true,false]},"d":"x"}}}]`},
+	// A v0.9 data model message naming its surface or path after its value
+	// yields it again under them ("default" before); an empty value is
+	// yielded when complete; a member null from the start waits for the
+	// message's end.
+	{"v0.9 data named after its value", `[{"version":"v0.9","createSurface":{"surfaceId":"s1","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"value":{"k5":"imageUrl name","n":null},"path":"/","surfaceId":"s2"}},{"version":"v0.9","updateDataModel":{"value":{},"surfaceId":"s1","path":"/"}}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.

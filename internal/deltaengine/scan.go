@@ -241,6 +241,7 @@ func (k *Engine) Data(chunk []byte) {
 					continue
 				}
 				k.failJSON([]byte{c})
+				k.countBroken(c)
 				continue
 			}
 			k.open(c)
@@ -256,8 +257,10 @@ func (k *Engine) Data(chunk []byte) {
 					k.loseCount(c) // a closer of the wrong kind after a value
 				case top.open+2 != c:
 					k.fail(&Fault{At: k.raw(len(k.buf)), Kind: FaultJSON, Msg: fmt.Sprintf("mismatched %q closes %q", c, top.open)})
+					k.countBroken(c)
 				default:
 					k.failJSON([]byte{c})
+					k.countBroken(c)
 				}
 				continue
 			}
@@ -453,8 +456,10 @@ func (k *Engine) stringEnd() {
 		k.verA, k.verB = a, b
 	case d == 3 && top.key == kSurfaceID:
 		k.surfaceID(k.buf[a:b])
+		k.dataSlotNamed()
 	case d == 3 && top.key == kPath:
 		k.pathA, k.pathB = a, b
+		k.dataSlotNamed()
 	case d == 5 && k.compStart >= 0 && top.key == kID:
 		k.idA, k.idB = a, b
 		if k.escapedID(a, b) {
