@@ -66,14 +66,19 @@ func (k *Engine) failByte(c byte) {
 // fail fails the block for f (see failJSON).
 func (k *Engine) fail(f *Fault) {
 	if !k.failed && len(k.stack) >= 2 {
-		if (k.msgKind == kDataModel || k.msgKind == kData) && f.Kind == FaultJSON {
+		if (k.msgKind == kDataModel || k.msgKind == kData) && f.Kind == FaultJSON && !k.inStr {
 			// The data read up to the break is yielded, as the parser
 			// heals it at the chunk's end (a scalar the break is in
 			// left out).
 			if k.inScalar {
 				k.buf, k.inScalar = k.buf[:k.strStart], false
 			}
+			// (What it heals is checked whole, as a lost block's: the
+			// bytes before the break may follow no grammar either.)
+			lost := k.lost
+			k.lost = true
 			k.healOpen()
+			k.lost = lost
 		}
 		k.failed, k.broken, k.err = true, true, f
 		k.bDepth, k.bStr, k.bEsc = int32(len(k.stack)), k.inStr, false

@@ -396,13 +396,19 @@ func (k *Engine) escapedID(a, b int) bool {
 // (read last) before it.
 func (k *Engine) keyTwice(start, a, b int) bool {
 	c := k.buf
-	for j := start + 1; j < a-1; {
+	if k.lost {
+		return false // (its bytes follow no grammar: see lost.go)
+	}
+	for j := start + 1; j < a-1 && c[j] == '"'; {
 		ka := j
 		j = jsonwire.StringEnd(c, j+1) + 1
 		if bytes.Equal(c[ka+1:j-1], c[a:b]) {
 			return true
 		}
-		if j = valueEnd(c, j+1); c[j] == ',' {
+		if j = valueEnd(c, j+1); j < 0 || j >= a {
+			return false
+		}
+		if c[j] == ',' {
 			j++
 		}
 	}
