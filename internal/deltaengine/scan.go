@@ -396,12 +396,13 @@ func (k *Engine) escapedID(a, b int) bool {
 // (read last) before it.
 func (k *Engine) keyTwice(start, a, b int) bool {
 	c := k.buf
-	if k.lost {
-		return false // (its bytes follow no grammar: see lost.go)
-	}
+	// (Read the lost way, the object's bytes may follow no grammar: the
+	// walk stops at what is not a member.)
 	for j := start + 1; j < a-1 && c[j] == '"'; {
 		ka := j
-		j = jsonwire.StringEnd(c, j+1) + 1
+		if j = jsonwire.StringEnd(c, j+1) + 1; j >= a || c[j] != ':' {
+			return false
+		}
 		if bytes.Equal(c[ka+1:j-1], c[a:b]) {
 			return true
 		}
