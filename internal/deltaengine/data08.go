@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"hash/maphash"
 	"slices"
+	"unsafe"
 )
 
 // A v0.8 data model message (dataModelUpdate), read as the reference
@@ -71,8 +72,8 @@ func (k *Engine) forgetData(sid string) {
 
 // entry08 is an entry of a v0.8 contents list: its key token, its value
 // as contentsToDict flattens it and the entry pruned, each a span of the
-// canonical message or (the flags) of the scratch e08buf (int32: a large
-// list has many).
+// message or (the flags) of the scratch e08buf (int32: a large list has
+// many).
 type entry08 struct {
 	keyA, keyB, valA, valB, prunA, prunB int32 // (valA, prunA < 0: none)
 	keyBuf, valBuf, prunBuf              bool
@@ -128,10 +129,12 @@ func (k *Engine) data08(complete bool) {
 	if contents < 0 {
 		return
 	}
+	var pathTok []byte // (nil: none)
 	if path >= 0 {
 		r.path, _ = k.cw.canonical(r.path[:0], c, path)
+		pathTok = r.path
 	}
-	rec := k.record(sid, r.path[:min(len(r.path), max(path+1, 0))])
+	rec := k.record(sid, pathTok)
 	start := len(k.out)
 	k.out = append(k.out, `{"dataModelUpdate":{"contents":`...)
 	switch c[contents] {
@@ -168,9 +171,9 @@ func (k *Engine) data08(complete bool) {
 		k.out = k.out[:start]
 		return
 	}
-	if path >= 0 {
+	if pathTok != nil {
 		k.out = append(k.out, `,"path":`...)
-		k.out = append(k.out, r.path...)
+		k.out = append(k.out, pathTok...)
 	}
 	k.out = append(k.out, `,"surfaceId":`...)
 	k.out = append(k.out, sid...)
@@ -182,7 +185,7 @@ func (k *Engine) data08(complete bool) {
 // would otherwise stay as large as the message while the block goes on.
 func (r *rareScratch) drop08() {
 	const large = 64 << 10
-	if cap(r.heald)+cap(r.msg08)+cap(r.e08buf)+cap(r.flat) > large || cap(r.els)*28+cap(r.order)*4+cap(r.kv)*48 > large {
+	if cap(r.heald)+cap(r.msg08)+cap(r.e08buf)+cap(r.flat) > large || cap(r.els)*int(unsafe.Sizeof(entry08{}))+cap(r.order)*4+cap(r.kv)*48 > large {
 		r.heald, r.msg08, r.e08buf, r.flat, r.els, r.order, r.kv = nil, nil, nil, nil, nil, nil, nil
 	}
 }
