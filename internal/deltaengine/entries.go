@@ -129,6 +129,29 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 	k.update(s, ent, sl)
 }
 
+// nestedComponent takes an object nested in the open component, just
+// closed at buf[start:], that has an id and a component (a v0.9 type name,
+// a v0.8 definition) as a component of its own, as the reference reads
+// every such object of a message: in canonical form, its child ids found
+// by the walk (walk.go).
+func (k *Engine) nestedComponent(start int) {
+	o := k.buf[start:]
+	id, comp := valueOf(o, 0, "id"), valueOf(o, 0, "component")
+	if id < 0 || comp < 0 || o[id] != '"' || valueEnd(o, id) <= id+2 || !k.valid(o) {
+		return
+	}
+	if k.v08 && o[comp] != '{' || !k.v08 && (o[comp] != '"' || valueEnd(o, comp) <= comp+2) {
+		return
+	}
+	form, sl := k.oddForm(o)
+	nid := bytes.Clone(k.idText(o[id+1 : valueEnd(o, id)-1]))
+	if k.cur == nil {
+		k.hold(nil, nid, form, sl)
+		return
+	}
+	k.take(k.cur, nid, form, nil, sl, true)
+}
+
 // heldComp is a complete component taken later (see component): its
 // surface (nil: not named yet), id, form and slots.
 type heldComp struct {

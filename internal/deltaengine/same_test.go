@@ -83,6 +83,9 @@ var sameCases = []struct{ name, block string }{
 	// yielded when complete; a member null from the start waits for the
 	// message's end.
 	{"v0.9 data named after its value", `[{"version":"v0.9","createSurface":{"surfaceId":"s1","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"value":{"k5":"imageUrl name","n":null},"path":"/","surfaceId":"s2"}},{"version":"v0.9","updateDataModel":{"value":{},"surfaceId":"s1","path":"/"}}]`},
+	// An object with an id and a component nested in a component is a
+	// component of its own, as the reference reads it.
+	{"v0.9 component in a component", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"updateComponents":{"surfaceId":"s","components":[{"children":["a","n"],"component":"Column","extra":{"component":"Text","id":"n","text":"q"},"id":"root","more":"zzzz","z":["a"]},{"component":"Text","id":"a","text":"x"}]},"version":"v0.9"}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.

@@ -377,6 +377,9 @@ func (k *Engine) close() {
 		}
 		k.listA = -1
 	}
+	if d >= 5 && k.compStart >= 0 && f.open == '{' {
+		k.nestedComponent(f.start)
+	}
 	if d == 4 && k.compStart >= 0 { // a component completed
 		k.component(len(k.buf), false, true)
 		k.compStart = -1
