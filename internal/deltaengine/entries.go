@@ -47,7 +47,7 @@ func (k *Engine) component(end int, str, complete bool) {
 		if !k.valid(k.tail) {
 			return
 		}
-		body, sl = k.oddForm(k.tail)
+		body, sl = k.oddForm(k.tail, k.ownID())
 	} else {
 		body, tail = k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
 		k.tail = tail
@@ -136,15 +136,18 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 // by the walk (walk.go).
 func (k *Engine) nestedComponent(start int) {
 	o := k.buf[start:]
+	if !k.valid(o) { // (read the lost way, it may be no JSON)
+		return
+	}
 	id, comp := valueOf(o, 0, "id"), valueOf(o, 0, "component")
-	if id < 0 || comp < 0 || o[id] != '"' || valueEnd(o, id) <= id+2 || !k.valid(o) {
+	if id < 0 || comp < 0 || o[id] != '"' || valueEnd(o, id) <= id+2 {
 		return
 	}
 	if k.v08 && o[comp] != '{' || !k.v08 && (o[comp] != '"' || valueEnd(o, comp) <= comp+2) {
 		return
 	}
-	form, sl := k.oddForm(o)
 	nid := bytes.Clone(k.idText(o[id+1 : valueEnd(o, id)-1]))
+	form, sl := k.oddForm(o, nid)
 	if k.cur == nil {
 		k.hold(nil, nid, form, sl)
 		return

@@ -31,12 +31,12 @@ type emptyList struct {
 	explicit bool
 }
 
-// oddForm returns the form of the open component from its healed text b
-// (compact): its canonical form, with "children_<id>" in each empty child list the
-// message is still filling (the parser's, the reference's check; see
-// listOpen), and its slots. It returns the form and the slots (in k.canon
-// and k.hslots).
-func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
+// oddForm returns the form of the open component (own: its id) from its
+// healed text b (compact): its canonical form, with "children_<id>" in
+// each empty child list the message is still filling (the parser's, the
+// reference's check; see listOpen), and its slots. It returns the form
+// and the slots (in k.canon and k.hslots).
+func (k *Engine) oddForm(b, own []byte) ([]byte, []slot) {
 	c, _ := k.cw.canonical(k.canon[:0], b, 0)
 	r := k.rare()
 	sl, em := k.hslots[:0], r.empties[:0]
@@ -73,7 +73,7 @@ func (k *Engine) oddForm(b []byte) ([]byte, []slot) {
 		if !k.listOpen(em[j].explicit) {
 			continue
 		}
-		at, id := em[j].at, k.ownID()
+		at, id := em[j].at, own
 		ins := len(`"children_`) + len(id) + 1
 		c = slices.Grow(c, ins)[:len(c)+ins]
 		copy(c[at+ins:], c[at:len(c)-ins])
