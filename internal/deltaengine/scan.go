@@ -377,7 +377,7 @@ func (k *Engine) close() {
 		}
 		k.listA = -1
 	}
-	if d >= 5 && k.compStart >= 0 && f.open == '{' {
+	if f.idKey && k.compStart >= 0 {
 		k.nestedComponent(f.start)
 	}
 	if d == 4 && k.compStart >= 0 { // a component completed
@@ -436,6 +436,9 @@ func (k *Engine) stringEnd() {
 			top.key = classify(k.buf[a:b])
 			if d == 2 && !k.famSet {
 				k.setFamily(top.key)
+			}
+			if top.key == kID && d >= 6 && k.compStart >= 0 {
+				top.idKey = true // (an object nested in a component: see nestedComponent)
 			}
 			if top.key >= kChild && k.compStart >= 0 && !k.commonKey(d, top.key) {
 				k.odd = true
