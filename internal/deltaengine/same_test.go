@@ -86,6 +86,9 @@ var sameCases = []struct{ name, block string }{
 	// An object with an id and a component nested in a component is a
 	// component of its own, as the reference reads it.
 	{"v0.9 component in a component", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"updateComponents":{"surfaceId":"s","components":[{"children":["a","n"],"component":"Column","extra":{"component":"Text","id":"n","text":"q"},"id":"root","more":"zzzz","z":["a"]},{"component":"Text","id":"a","text":"x"}]},"version":"v0.9"}]`},
+	// A placeholder named like a component that arrived ("loading_x") is
+	// not written over it in delta mode.
+	{"v0.9 placeholder named like its parent", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["loading_x"]},{"id":"loading_x","component":"Card","child":"x"}]}}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.

@@ -121,6 +121,9 @@ func (k *Engine) changes(s *surface) {
 	}
 	slices.SortFunc(phs, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
 	for _, p := range phs {
+		if k.shadowed(s, p) {
+			continue
+		}
 		if len(out) > first {
 			out = append(out, ',')
 		}
@@ -306,6 +309,16 @@ func (k *Engine) closeMessage(out []byte, s *surface) []byte {
 		out = append(out, s.version...)
 	}
 	return append(out, `"}`...)
+}
+
+// shadowed reports whether p's placeholder would take the id of a
+// component of s that arrived ("loading_x" named like its parent): delta
+// mode does not write it over the component, as the parser's (its
+// progressive snapshots do).
+func (k *Engine) shadowed(s *surface, p *entry) bool {
+	k.scratch = append(append(k.scratch[:0], "loading_"...), p.id...)
+	c := s.comps[string(k.scratch)]
+	return c != nil && c.arrived
 }
 
 // placeholder appends the placeholder of the missing component p.
