@@ -29,6 +29,12 @@ func (k *Engine) component(end int, str, complete bool) {
 				end = int(x.b) + 1
 			}
 		}
+		switch {
+		case k.inScalar && scalarHeals(k.buf[k.strStart:]):
+			end = len(k.buf) // (an element that is no id, a number say, as it heals)
+		case k.comma > end && int(k.commaD) == int(k.listD)+1:
+			end = k.comma // (after one)
+		}
 		odd = odd || end == k.listA+1
 	}
 	if !odd {

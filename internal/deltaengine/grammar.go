@@ -139,6 +139,12 @@ func wholeNumber(t []byte) bool {
 	return n == len(t) && st.Complete()
 }
 
+// scalarHeals reports whether t, a scalar the chunk cut, heals as it is: a
+// whole number so far, or a whole literal.
+func scalarHeals(t []byte) bool {
+	return wholeNumber(t) || len(t) > 0 && jsonwire.LiteralLen(t, 0) == len(t)
+}
+
 // scalarPrefix reports whether t can begin a number or a literal.
 func scalarPrefix(t []byte) bool {
 	if n, _ := jsonwire.ScanNumber(t, 0, jsonwire.NumStart); n == len(t) {

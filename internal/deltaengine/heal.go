@@ -3,8 +3,6 @@ package deltaengine
 import (
 	"bytes"
 	"unicode/utf8"
-
-	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // healEnd returns where the healed form of the open objects ends in buf,
@@ -34,7 +32,7 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 		return n, true, false
 	case k.pending != 0:
 	case k.inScalar:
-		if t := k.buf[k.strStart:]; wholeNumber(t) || jsonwire.LiteralLen(t, 0) == len(t) {
+		if scalarHeals(k.buf[k.strStart:]) {
 			return n, false, false
 		}
 	case k.buf[n-1] == ':':

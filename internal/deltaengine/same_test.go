@@ -89,6 +89,8 @@ var sameCases = []struct{ name, block string }{
 	// A placeholder named like a component that arrived ("loading_x") is
 	// not written over it in delta mode.
 	{"v0.9 placeholder named like its parent", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["loading_x"]},{"id":"loading_x","component":"Card","child":"x"}]}}]`},
+	// An element of a child list that is no id stays as it is.
+	{"v0.9 child list with a number", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":7,"component":"Text"},{"id":"root","component":"Column","children":[7,"a"]},{"id":"a","component":"Text","text":"x"}]}}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
