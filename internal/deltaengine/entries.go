@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"slices"
 	"strings"
-
-	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
 // component takes the open component, healed at end of buf (or complete),
@@ -82,23 +80,6 @@ func (k *Engine) component(end int, str, complete bool) {
 		return
 	}
 	k.take(s, k.ownID(), body, tail, sl, complete)
-}
-
-// ownID is the open component's id as ids are compared and written: as
-// the canonical form writes it (escapes decoded and written again; a
-// component with an escaped id is odd, see stringEnd), so that it is the
-// id its parents name.
-func (k *Engine) ownID() []byte { return k.idText(k.buf[k.idA:k.idB]) }
-
-// idText is id, a JSON string's content, as the canonical form writes it.
-func (k *Engine) idText(id []byte) []byte {
-	if bytes.IndexByte(id, '\\') < 0 {
-		return id
-	}
-	r := k.rare()
-	r.idDec, _, _ = jsonwire.AppendUnescaped(r.idDec[:0], id)
-	r.idEnc = jsonwire.AppendQuoted(r.idEnc[:0], string(r.idDec), false)
-	return r.idEnc[1 : len(r.idEnc)-1]
 }
 
 // take sets the form of component id of s to body and tail, its child ids

@@ -388,37 +388,6 @@ func (k *Engine) close() {
 	}
 }
 
-// escapedID reports whether the string buf[a:b] has an escape the
-// canonical form writes otherwise (as the parser, which then decodes the
-// component).
-func (k *Engine) escapedID(a, b int) bool {
-	return bytes.IndexByte(k.buf[a:b], '\\') >= 0 && !bytes.Equal(k.idText(k.buf[a:b]), k.buf[a:b])
-}
-
-// keyTwice reports whether the object at buf[start] holds key buf[a:b]
-// (read last) before it.
-func (k *Engine) keyTwice(start, a, b int) bool {
-	c := k.buf
-	// (Read the lost way, the object's bytes may follow no grammar: the
-	// walk stops at what is not a member.)
-	for j := start + 1; j < a-1 && c[j] == '"'; {
-		ka := j
-		if j = jsonwire.StringEnd(c, j+1) + 1; j >= a || c[j] != ':' {
-			return false
-		}
-		if bytes.Equal(c[ka+1:j-1], c[a:b]) {
-			return true
-		}
-		if j = valueEnd(c, j+1); j < 0 || j >= a {
-			return false
-		}
-		if c[j] == ',' {
-			j++
-		}
-	}
-	return false
-}
-
 // stringEnd handles a string just closed: a key, or a value that matters.
 func (k *Engine) stringEnd() {
 	if k.strHigh {
