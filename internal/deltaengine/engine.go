@@ -81,6 +81,7 @@ type surface struct {
 	arrived     int      // its components that arrived (see Options.MaxComponents)
 	waiting     int      // v0.8: its component messages that ended before it began (bounded as its components)
 	uncounted   bool     // made for a message to a deleted v0.8 surface: not counted in MaxSurfaces
+	loadingIDs  bool     // a component that arrived has an id starting "loading_" (see shadowed)
 	bad         int      // its reachable components whose form does not pass the catalog
 	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
 	// suspect: the surface is to be checked before it yields (see

@@ -93,6 +93,9 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 	if ent == nil {
 		ent = k.newEntry(s, id)
 	}
+	if !s.loadingIDs && bytes.HasPrefix(id, []byte("loading_")) {
+		s.loadingIDs = true // (see shadowed)
+	}
 	if ent.arrived && len(ent.src) == len(body)+len(tail) &&
 		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
 		// Unchanged; complete, it keeps its bytes without spare room.

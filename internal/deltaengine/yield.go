@@ -316,6 +316,9 @@ func (k *Engine) closeMessage(out []byte, s *surface) []byte {
 // mode does not write it over the component, as the parser's (its
 // progressive snapshots do).
 func (k *Engine) shadowed(s *surface, p *entry) bool {
+	if !s.loadingIDs {
+		return false
+	}
 	k.scratch = append(append(k.scratch[:0], "loading_"...), p.id...)
 	c := s.comps[string(k.scratch)]
 	return c != nil && c.arrived
