@@ -81,10 +81,14 @@ func progressiveOf(tb testing.TB, eng engine) *progressiveEngine {
 // difference of the engine that replaces it.
 func TestYieldsPassTheCatalog(t *testing.T) {
 	cases, confDir := loadStreamingSuite(t)
+	judged := 0
 	for _, c := range cases {
-		cat, err := loadCaseCatalog(c, confDir)
-		if err != nil || cat == nil {
+		if c.Catalog == nil {
 			continue
+		}
+		cat, err := loadCaseCatalog(c, confDir)
+		if err != nil {
+			t.Fatalf("%s: catalog: %v", c.Name, err)
 		}
 		var joined []byte
 		for _, st := range c.Steps {
@@ -103,6 +107,7 @@ func TestYieldsPassTheCatalog(t *testing.T) {
 							if mode == ModeDelta && bytes.HasPrefix(m, []byte(`{"updateDataModel":{"path":`)) {
 								continue // (split by member)
 							}
+							judged++
 							if err := cat.ValidateJSON(m, protocol.WithStrictIntegrity(false)); err != nil {
 								t.Errorf("%s %s at %d-byte chunks: yields %s, which the catalog rejects: %v", c.Name, mode, size, m, err)
 							}
@@ -111,5 +116,8 @@ func TestYieldsPassTheCatalog(t *testing.T) {
 				}
 			}
 		}
+	}
+	if judged == 0 {
+		t.Fatal("no yield judged: the suite's cases hold no catalog")
 	}
 }
