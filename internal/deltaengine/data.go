@@ -124,57 +124,43 @@ func (k *Engine) byKey(v []byte, ents []dataEntry) []dataEntry {
 
 // nullKey is a member of the open v0.9 data model message null from the
 // start: its key (quoted) at buf[a:b], yielded in delta mode when the
-// message ends (see putValue).
-type nullKey struct {
-	a, b int
-	msg  uint32 // the message (msgGen)
-}
+// message ends (see putValue). The list is emptied when a message opens.
+type nullKey struct{ a, b int }
 
 // addNull records the member whose key is at buf[a:b] as null from the
 // start.
 func (k *Engine) addNull(a, b int) {
-	nk := k.nullKeys()
-	for _, x := range nk {
+	r := k.rare()
+	for _, x := range r.nulls {
 		if x.a == a {
 			return // (read again: the last member, open)
 		}
 	}
-	k.rare().nulls = append(nk, nullKey{a, b, k.msgGen})
-}
-
-// nullKeys returns the open message's members null from the start.
-func (k *Engine) nullKeys() []nullKey {
-	if k.rx == nil || len(k.rx.nulls) == 0 || k.rx.nulls[0].msg != k.msgGen {
-		if k.rx != nil {
-			k.rx.nulls = k.rx.nulls[:0]
-		}
-		return nil
-	}
-	return k.rx.nulls
+	r.nulls = append(r.nulls, nullKey{a, b})
 }
 
 // yieldNulls yields the members null from the start of the message that
 // ended, as the parser yields them then in delta mode (see putValue).
 func (k *Engine) yieldNulls() {
-	for _, nk := range k.nullKeys() {
+	if k.rx == nil {
+		return
+	}
+	for _, nk := range k.rx.nulls {
 		start := len(k.out)
 		k.out = k.dataHead(k.out, k.buf[nk.a+1:nk.b-1])
 		k.out = k.dataTail(append(k.out, "null"...), 0)
 		k.offs = append(k.offs, start, len(k.out))
 	}
-	if k.rx != nil {
-		k.rx.nulls = k.rx.nulls[:0]
-	}
+	k.rx.nulls = k.rx.nulls[:0]
 }
 
 // dropNull forgets a member null from the start whose key (quoted) is key:
 // a later member of its key was yielded.
 func (k *Engine) dropNull(key []byte) {
-	nk := k.nullKeys()
-	if len(nk) == 0 {
+	if k.rx == nil || len(k.rx.nulls) == 0 {
 		return
 	}
-	k.rx.nulls = slices.DeleteFunc(nk, func(x nullKey) bool { return k.cw.compareKeys(k.buf[x.a:x.b], key) == 0 })
+	k.rx.nulls = slices.DeleteFunc(k.rx.nulls, func(x nullKey) bool { return k.cw.compareKeys(k.buf[x.a:x.b], key) == 0 })
 }
 
 // memberSpan is a member delta mode yields: its key (quoted) in the text

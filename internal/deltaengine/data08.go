@@ -364,7 +364,7 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 }
 
 // keyHash is the hash a record keeps a key token under.
-func (k *Engine) keyHash(tok []byte) uint64 { return maphash.Bytes(k.seed, tok) ^ 0x9e3779b97f4a7c15 }
+func (k *Engine) keyHash(tok []byte) uint64 { return maphash.Bytes(k.seed, tok) }
 
 // sniffObject appends the members of the contents object at c[o] whose
 // value differs from rec (recording them), and reports whether one does.

@@ -310,6 +310,9 @@ func (k *Engine) open(c byte) {
 		k.valueA, k.pathA, k.dataSent = -1, -1, false
 		k.msgGen++
 		k.openAt = -1
+		if k.rx != nil {
+			k.rx.nulls = k.rx.nulls[:0] // (see addNull)
+		}
 	case d == 2 && c == '{':
 		// v0.8's kinds read as v0.9's: beginRendering starts a surface
 		// (as createSurface), surfaceUpdate updates its components; its
