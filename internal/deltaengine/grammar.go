@@ -71,7 +71,12 @@ func (k *Engine) fail(f *Fault) {
 			// heals it at the chunk's end (a scalar the break is in
 			// left out).
 			if k.inScalar {
+				// As before the scalar began: in an object, a colon
+				// awaits its value.
 				k.buf, k.inScalar = k.buf[:k.strStart], false
+				if k.stack[len(k.stack)-1].open == '{' {
+					k.pending = 2
+				}
 			}
 			// (What it heals is checked whole, as a lost block's: the
 			// bytes before the break may follow no grammar either.)

@@ -35,8 +35,6 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 		if scalarHeals(k.buf[k.strStart:]) {
 			return n, false, false
 		}
-	case k.buf[n-1] == ':':
-		// (A value left out: see fail.)
 	case k.buf[n-1] == ',':
 		return n - 1, false, false
 	default:
