@@ -12,9 +12,10 @@ import (
 
 // plainEntry reads the entry c[v:end] in one pass when it is the usual
 // one: in canonical form already (its keys sorted, none twice, no escape,
-// no object or list in it, so no valueMap), as models write them. It
-// reports false for any other (read by the general path).
-func plainEntry(c []byte, v, end int) (entry08, bool) {
+// no object or list in it), as models write them, or (canonical) known to
+// be, and with no valueMap (which is flattened and pruned). It reports
+// false for any other (read by the general path).
+func plainEntry(c []byte, v, end int, canonical bool) (entry08, bool) {
 	e := entry08{valA: -1, prunA: -1}
 	var prev []byte
 	vals := [4]int{-1, -1, -1, -1} // value, valueString, valueNumber, valueBoolean
@@ -25,8 +26,8 @@ func plainEntry(c []byte, v, end int) (entry08, bool) {
 		kt := c[ka:j]
 		x := j + 1
 		xe := valueEnd(c, x)
-		if bytes.IndexByte(kt, '\\') >= 0 || prev != nil && bytes.Compare(prev[1:len(prev)-1], kt[1:len(kt)-1]) >= 0 ||
-			c[x] == '{' || c[x] == '[' || c[x] == '"' && (bytes.IndexByte(c[x:xe], '\\') >= 0 || hasLineSep(c[x:xe])) {
+		if !canonical && (bytes.IndexByte(kt, '\\') >= 0 || prev != nil && bytes.Compare(prev[1:len(prev)-1], kt[1:len(kt)-1]) >= 0 ||
+			c[x] == '{' || c[x] == '[' || c[x] == '"' && (bytes.IndexByte(c[x:xe], '\\') >= 0 || hasLineSep(c[x:xe]))) {
 			return e, false
 		}
 		prev = kt
@@ -44,6 +45,8 @@ func plainEntry(c []byte, v, end int) (entry08, bool) {
 			vals[2] = x
 		case `"valueBoolean"`:
 			vals[3] = x
+		case `"valueMap"`:
+			return e, false
 		}
 		if j = xe; c[j] == ',' {
 			j++

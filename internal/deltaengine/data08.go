@@ -264,11 +264,10 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 			return
 		}
 		end := valueEnd(c, v)
-		if e, ok := plainEntry(c, v, end); ok {
+		if e, ok := plainEntry(c, v, end, false); ok {
 			els = append(els, e)
 			return
 		}
-		e := entry08{valA: -1, prunA: -1}
 		// el, its canonical form, at o in c or (inBuf) in b.
 		a := len(b)
 		b, _ = k.cw.canonical(b, c, v)
@@ -278,30 +277,30 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 		} else {
 			el, o, inBuf = b[a:], a, true
 		}
+		e, ok := plainEntry(el, 0, len(el), true)
+		if ok {
+			// Its spans shifted to where el is.
+			e.keyA, e.keyB, e.keyBuf = e.keyA+int32(o), e.keyB+int32(o), inBuf
+			if e.valA >= 0 {
+				e.valA, e.valB, e.valBuf = e.valA+int32(o), e.valB+int32(o), inBuf
+			}
+			if e.prunA >= 0 {
+				e.prunA, e.prunB, e.prunBuf = e.prunA+int32(o), e.prunB+int32(o), inBuf
+			}
+			els = append(els, e)
+			return
+		}
+		// A valueMap: its value flattened, the entry pruned, in b.
+		e = entry08{valA: -1, prunA: -1}
 		if kv := valueOf(el, 0, "key"); kv >= 0 && el[kv] == '"' && valueEnd(el, kv) > kv+2 {
 			e.keyA, e.keyB, e.keyBuf = int32(o+kv), int32(o+valueEnd(el, kv)), inBuf
 		}
-		// The value, and the entry pruned, are spans of el unless a
-		// valueMap list is flattened or pruned.
-		vm := valueOf(el, 0, "valueMap")
 		at := len(b)
-		var ok bool
 		if b, ok = k.entryValue(b, el, 0); ok {
 			e.valA, e.valB, e.valBuf = int32(at), int32(len(b)), true
-			if x := b[at:]; vm < 0 || el[vm] != '[' {
-				if i := bytes.Index(el, x); i >= 0 { // (a scalar member's)
-					e.valA, e.valB, e.valBuf = int32(o+i), int32(o+i+len(x)), inBuf
-					b = b[:at]
-				}
-			}
 		}
 		at = len(b)
-		if vm < 0 || el[vm] != '[' {
-			if b, ok = prunedEntry(b, el, 0); ok {
-				e.prunA, e.prunB, e.prunBuf = int32(o), int32(o+len(el)), inBuf // (as it is)
-			}
-			b = b[:at]
-		} else if b, ok = prunedEntry(b, el, 0); ok {
+		if b, ok = prunedEntry(b, el, 0); ok {
 			e.prunA, e.prunB, e.prunBuf = int32(at), int32(len(b)), true
 		}
 		els = append(els, e)

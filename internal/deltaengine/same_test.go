@@ -77,6 +77,7 @@ var sameCases = []struct{ name, block string }{
 	// Keys sort by their text ("a" before "a!"); an entry's first value
 	// present counts, null none; a key null from the start is nothing new.
 	{"v0.8 entries with more members", `[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","a!":1,"a":2,"valueString":"x y","A":true, "z" : null},{"valueNumber":-1.5e3,"key":7},{"key":"b","valueBoolean":null,"value":"v"},{"key":"c","valueString":"d","valueString":"e"}]}}]`},
+	{"v0.8 valueMap that is no list", `[{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"a","valueMap":5},{"key":"b","valueString":"x","valueMap":"y"},{"key":"c","valueMap":{"z":1}}]}}]`},
 	{"v0.8 contents object with a null", `[{"dataModelUpdate":{"surfaceId":"s","path":{"p":1},"contents":{"a":null,"b":{"c":[true,false]},"d":"x"}}}]`},
 	// A v0.9 data model message naming its surface or path after its value
 	// yields it again under them ("default" before); an empty value is
