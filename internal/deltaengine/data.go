@@ -228,27 +228,10 @@ func (k *Engine) dataWhole(complete bool) {
 	k.openAt = -1
 	k.advance(v, base, ents)
 	ents = k.byKey(v, ents)
-	start := len(k.out)
-	k.out = k.dataHead(k.out, nil)
-	k.out = append(k.out, '{')
-	first := len(k.out)
-	for _, e := range ents {
-		at := len(k.out)
-		if at > first {
-			k.out = append(k.out, ',')
-		}
-		k.out = append(k.out, v[e.keyA:e.keyB]...)
-		k.out = append(k.out, ':')
-		if !k.putValue(v, base, e, opened{-1, 0}) && !complete && string(k.out[len(k.out)-4:]) == "null" {
-			k.out = k.out[:at] // (null from the start: see putValue)
-		}
-		// (Else, new or not, the whole value carries it.)
-	}
-	if len(k.out) == first {
-		k.out = k.out[:start]
+	start := k.valueMessage(v, base, ents, opened{-1, 0}, true, complete)
+	if start < 0 {
 		return
 	}
-	k.out = k.dataTail(k.out, '}')
 	if h := maphash.Bytes(k.seed, k.out[start:]); k.progressive && h == k.dataLast {
 		k.out = k.out[:start] // the message last yielded, again
 	} else {
@@ -425,28 +408,37 @@ func (k *Engine) putValue(v []byte, base int, e dataEntry, prev opened) bool {
 // new or changed go out together, as the value of one message at the
 // message's path.
 func (k *Engine) dataChanges(v []byte, base int, ents []dataEntry, prev opened) {
+	if start := k.valueMessage(v, base, ents, prev, false, false); start >= 0 {
+		k.dataLast = maphash.Bytes(k.seed, k.out[start:])
+		k.dataOut(start)
+	}
+}
+
+// valueMessage appends the message whose value is an object of members
+// ents of v (read from buf[base]): those putValue finds new or changed, or
+// (whole) all of them, but for one null from the start while the message
+// arrives. It returns where the message starts in out, or -1 (nothing
+// appended) when no member stays.
+func (k *Engine) valueMessage(v []byte, base int, ents []dataEntry, prev opened, whole, complete bool) int {
 	start := len(k.out)
-	k.out = k.dataHead(k.out, nil)
-	k.out = append(k.out, '{')
+	k.out = append(k.dataHead(k.out, nil), '{')
 	first := len(k.out)
 	for _, e := range ents {
 		at := len(k.out)
 		if at > first {
 			k.out = append(k.out, ',')
 		}
-		k.out = append(k.out, v[e.keyA:e.keyB]...)
-		k.out = append(k.out, ':')
-		if !k.putValue(v, base, e, prev) {
+		k.out = append(append(k.out, v[e.keyA:e.keyB]...), ':')
+		if !k.putValue(v, base, e, prev) && (!whole || !complete && string(k.out[len(k.out)-4:]) == "null") {
 			k.out = k.out[:at]
 		}
 	}
 	if len(k.out) == first {
 		k.out = k.out[:start]
-		return
+		return -1
 	}
 	k.out = k.dataTail(k.out, '}')
-	k.dataLast = maphash.Bytes(k.seed, k.out[start:])
-	k.dataOut(start)
+	return start
 }
 
 // dataHead appends the start of an updateDataModel message at the open
