@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
@@ -333,7 +334,7 @@ func (e *progressiveEngine) prunedContents() bool {
 		return false
 	}
 	r := e.reader()
-	r.canon, _ = r.cw.appendPrunedList(r.canon[:0], list)
+	r.canon, _ = deltaengine.PrunedList(r.canon[:0], list, 0)
 	r.pruned = l.appendReplaced(r.pruned[:0], "contents", r.canon, "", false)
 	l.read(r.pruned)
 	return true

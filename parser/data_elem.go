@@ -9,6 +9,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
 
@@ -236,7 +237,7 @@ func (r *dataReader) canonElement(el []byte) dataElem {
 		r.canon = r.canon[:a]
 	}
 	b := len(r.canon)
-	if r.canon, ok = r.cw.appendPrunedEntry(r.canon, el); ok {
+	if r.canon, ok = deltaengine.PrunedEntry(r.canon, el, 0); ok {
 		out.pruned = view(r.canon[b:])
 	}
 	if out.hasVal {
@@ -292,77 +293,6 @@ func (w *canonWriter) appendFlat(dst, vm []byte) []byte {
 		w.mem = append(w.mem, canonMem{a, a + len(tok), len(dst)})
 	}
 	return append(w.sortMembers(dst, start, base), '}')
-}
-
-// appendPrunedEntry appends the v0.8 data entry el (canonical) as the
-// reference's pruneEntries leaves it: the valueMap list in it pruned
-// (dropped when none of its elements stays), and reports false when the
-// entry is dropped (it needs a key and a value, a valueMap that stays
-// counting as one).
-func (w *canonWriter) appendPrunedEntry(dst, el []byte) ([]byte, bool) {
-	start := len(dst)
-	_, hasKey := canonGet(el, "key")
-	hasVal := false
-	dst = append(dst, '{')
-	for i := 1; ; {
-		k, vb, ok := nextMember(el, i)
-		if !ok {
-			break
-		}
-		name, v := el[i:k], el[k+1:vb]
-		pre := len(dst)
-		if pre > start+1 {
-			dst = append(dst, ',')
-		}
-		dst = append(append(dst, name...), ':')
-		switch string(name) {
-		case `"value"`, `"valueString"`, `"valueNumber"`, `"valueBoolean"`:
-			hasVal = true
-			dst = append(dst, v...)
-		case `"valueMap"`:
-			if !isList(v) {
-				dst = append(dst, v...)
-				break
-			}
-			var n int
-			if dst, n = w.appendPrunedList(dst, v); n == 0 && len(v) > 2 {
-				dst = dst[:pre] // nothing stays: the valueMap goes
-			} else {
-				hasVal = true
-			}
-		default:
-			dst = append(dst, v...)
-		}
-		if i = vb; el[i] == ',' {
-			i++
-		}
-	}
-	if !hasVal || !hasKey {
-		return dst[:start], false
-	}
-	return append(dst, '}'), true
-}
-
-// appendPrunedList appends the v0.8 contents list (canonical) as
-// pruneEntries leaves it, and returns the number of elements kept.
-func (w *canonWriter) appendPrunedList(dst, list []byte) ([]byte, int) {
-	dst = append(dst, '[')
-	n := 0
-	for el := range elems(list) {
-		pre := len(dst)
-		if n > 0 {
-			dst = append(dst, ',')
-		}
-		var ok bool
-		if !isObject(el) {
-			dst = append(dst, el...)
-		} else if dst, ok = w.appendPrunedEntry(dst, el); !ok {
-			dst = dst[:pre]
-			continue
-		}
-		n++
-	}
-	return append(dst, ']'), n
 }
 
 // decodeValue decodes b as exactly one JSON value.

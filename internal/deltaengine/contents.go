@@ -129,11 +129,11 @@ func (k *Engine) flat(dst, c []byte, vm int) []byte {
 	return append(dst[:start], r.flat...)
 }
 
-// prunedEntry appends the entry at c[el] (canonical) as pruneEntries
+// PrunedEntry appends the entry at c[el] (canonical) as pruneEntries
 // leaves it: a valueMap list in it pruned (dropped when none of its
 // elements stays), and reports false when the entry goes (it needs a key
 // and a value, a valueMap that stays counting as one).
-func prunedEntry(dst, c []byte, el int) ([]byte, bool) {
+func PrunedEntry(dst, c []byte, el int) ([]byte, bool) {
 	start := len(dst)
 	hasKey, hasVal := false, false
 	dst = append(dst, '{')
@@ -153,7 +153,7 @@ func prunedEntry(dst, c []byte, el int) ([]byte, bool) {
 				break
 			}
 			var n int
-			if dst, n = prunedList(dst, c, v); n == 0 && c[v+1] != ']' {
+			if dst, n = PrunedList(dst, c, v); n == 0 && c[v+1] != ']' {
 				dst = dst[:pre] // nothing stays: the valueMap goes
 			} else {
 				hasVal = true
@@ -168,10 +168,10 @@ func prunedEntry(dst, c []byte, el int) ([]byte, bool) {
 	return append(dst, '}'), true
 }
 
-// prunedList appends the list of entries at c[l] pruned (prunedEntry; an
+// PrunedList appends the list of entries at c[l] pruned (PrunedEntry; an
 // element that is no object stays as it is), and returns how many
 // elements stay.
-func prunedList(dst, c []byte, l int) ([]byte, int) {
+func PrunedList(dst, c []byte, l int) ([]byte, int) {
 	dst = append(dst, '[')
 	n := 0
 	elements(c, l, func(v int) {
@@ -183,7 +183,7 @@ func prunedList(dst, c []byte, l int) ([]byte, int) {
 			dst = append(dst, c[v:valueEnd(c, v)]...)
 		} else {
 			var ok bool
-			if dst, ok = prunedEntry(dst, c, v); !ok {
+			if dst, ok = PrunedEntry(dst, c, v); !ok {
 				dst = dst[:pre]
 				return
 			}

@@ -300,7 +300,7 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 			e.valA, e.valB, e.valBuf = int32(at), int32(len(b)), true
 		}
 		at = len(b)
-		if b, ok = prunedEntry(b, el, 0); ok {
+		if b, ok = PrunedEntry(b, el, 0); ok {
 			e.prunA, e.prunB, e.prunBuf = int32(at), int32(len(b)), true
 		}
 		els = append(els, e)
@@ -408,7 +408,7 @@ func (k *Engine) complete08(start int, b body08, sid []byte) {
 	case contents >= 0 && c[contents] == '[':
 		r := k.rare()
 		p := append(r.msg08[:0], c[:contents]...)
-		p, _ = prunedList(p, c, contents)
+		p, _ = PrunedList(p, c, contents)
 		r.msg08 = append(p, c[valueEnd(c, contents):]...)
 		k.out = append(k.out[:start], r.msg08...)
 	}
