@@ -86,9 +86,7 @@ func (k *Engine) data08(complete bool) {
 	msg := k.buf[k.msgStart:]
 	if !complete {
 		if k.inStr && k.strHigh && truncatedRune(k.buf[k.strStart+1:]) {
-			if _, str, cut := k.healEnd(); str && !cut {
-				return // (a character cut: the parser's reader takes no entry arriving so)
-			}
+			return // (a character cut: the parser's reader takes no entry arriving so, cut back or not)
 		}
 		if msg, _ = k.healed(k.msgStart, 1); msg == nil || !k.valid(msg) {
 			return
@@ -110,11 +108,7 @@ func (k *Engine) data08(complete bool) {
 		// (Its record is of the surface it names, none when it names
 		// none, as the parser's.)
 		b := readBody08(c, body)
-		var sid []byte
-		if b.sid >= 0 {
-			sid = c[b.sid:valueEnd(c, b.sid)]
-		}
-		k.complete08(start, b, sid)
+		k.complete08(start, b, slotTok(c, b.sid))
 		return
 	}
 	// Read as it is (compact; its members in any order): each entry, and
@@ -134,7 +128,7 @@ func (k *Engine) data08(complete bool) {
 		r.path, _ = k.cw.canonical(r.path[:0], c, path)
 		pathTok = r.path
 	}
-	rec := k.record(sid, pathTok)
+	rec := k.record(sid, slotTok(pathTok, 0))
 	start := len(k.out)
 	k.out = append(k.out, `{"dataModelUpdate":{"contents":`...)
 	switch c[contents] {
@@ -149,7 +143,7 @@ func (k *Engine) data08(complete bool) {
 			k.out = k.out[:start]
 			return
 		}
-		if !k.progressive && k.dataSent {
+		if !k.progressive && k.dataSent && k.dataRec == rec {
 			// Delta mode: the entries cannot be addressed one by one;
 			// all of the message's so far, when one changed (those its
 			// record holds: not one null from the start).
@@ -178,7 +172,7 @@ func (k *Engine) data08(complete bool) {
 	k.out = append(k.out, `,"surfaceId":`...)
 	k.out = append(k.out, sid...)
 	k.out = append(k.out, "}}"...)
-	k.yield08(start)
+	k.yield08(start, rec)
 }
 
 // drop08 lets go of the scratch of a large v0.8 data model message, which
@@ -198,30 +192,26 @@ type body08 struct{ sid, path, contents int }
 func readBody08(c []byte, body int) body08 {
 	b := body08{-1, -1, -1}
 	each(c, body, func(key []byte, v int) {
-		switch string(key) {
+		switch string(key) { // (a member given twice: the last wins, as decoding reads it)
 		case "surfaceId":
-			if b.sid < 0 {
-				b.sid = v
-			}
+			b.sid = v
 		case "path":
-			if b.path < 0 {
-				b.path = v
-			}
+			b.path = v
 		case "contents":
-			if b.contents < 0 {
-				b.contents = v
-			}
+			b.contents = v
 		}
 	})
 	return b
 }
 
-// pathTok is the path's token in c (nil: none).
-func pathTok(c []byte, path int) []byte {
-	if path < 0 {
+// slotTok is the token at c[v] (-1: none) as a record's slot names it:
+// the parser's slot holds a surface or path that is a string, and none
+// (the empty string) for any other value; nil for none and for "".
+func slotTok(c []byte, v int) []byte {
+	if v < 0 || v >= len(c) || c[v] != '"' || c[v+1] == '"' {
 		return nil
 	}
-	return c[path:valueEnd(c, path)]
+	return c[v:valueEnd(c, v)]
 }
 
 // sid08 is the surface of the v0.8 data model message c whose surfaceId
@@ -236,9 +226,10 @@ func (k *Engine) sid08(c []byte, v int) []byte {
 	return []byte(`"default"`)
 }
 
-// yield08 yields the message at out[start:]: in delta mode, not when it is
-// the message's last yield again.
-func (k *Engine) yield08(start int) {
+// yield08 yields the message at out[start:], of record rec (nil: the
+// complete message): in delta mode, not when it is the message's last
+// yield again.
+func (k *Engine) yield08(start int, rec *dataRecord) {
 	h := maphash.Bytes(k.seed, k.out[start:])
 	if !k.progressive && k.dataSent && h == k.dataLast {
 		k.out = k.out[:start]
@@ -247,7 +238,7 @@ func (k *Engine) yield08(start int) {
 	n := len(k.offs)
 	k.dataOut(start)
 	if len(k.offs) > n {
-		k.dataSent, k.dataLast = true, h
+		k.dataSent, k.dataLast, k.dataRec = true, h, rec
 	}
 }
 
@@ -399,12 +390,20 @@ func (k *Engine) complete08(start int, b body08, sid []byte) {
 		k.out = k.out[:start]
 		return // (a message of a v0.8 surface deleted and not begun again)
 	}
-	isNew := k.dedupe08(c, b, sid)
+	isNew, changed := k.dedupe08(c, b, sid)
 	switch contents := b.contents; {
 	case isNew:
 	case k.progressive:
 		k.out = k.out[:start]
 		return
+	case contents >= 0 && c[contents] == '{':
+		// Delta mode: the message's entries were all yielded, and so
+		// was the message at this slot (a sniff's slot is the surface
+		// "default" when it names none).
+		if !changed && k.dataSent && k.dataRec != nil && k.dataRec.sid == string(sid) && k.dataRec.path == string(slotTok(c, b.path)) {
+			k.out = k.out[:start]
+			return
+		}
 	case contents >= 0 && c[contents] == '[':
 		r := k.rare()
 		p := append(r.msg08[:0], c[:contents]...)
@@ -416,7 +415,7 @@ func (k *Engine) complete08(start int, b body08, sid []byte) {
 		k.dataOut(start)
 		return
 	}
-	k.yield08(start)
+	k.yield08(start, nil)
 }
 
 // unquote is the string a canonical token without escapes holds.
@@ -431,11 +430,13 @@ func unquote(tok []byte) string {
 // it reports whether an entry's value differs from the record of the
 // message's slot, recording them. A list's entries are read by their first
 // non-null valueString, valueNumber, valueBoolean or valueMap (as it is),
-// an object's members as they are; with none, the message is new.
-func (k *Engine) dedupe08(c []byte, b body08, sid []byte) bool {
+// an object's members as they are; with none, the message is new. changed
+// reports whether one differs where a null the record lacks counts too
+// (delta mode's reading).
+func (k *Engine) dedupe08(c []byte, b body08, sid []byte) (isNew, changed bool) {
 	contents := b.contents
 	if contents < 0 {
-		return true
+		return true, true
 	}
 	r := k.rare()
 	kv := r.kv[:0]
@@ -484,11 +485,10 @@ func (k *Engine) dedupe08(c []byte, b body08, sid []byte) bool {
 	}
 	r.kv = kv[:0]
 	if len(kv) == 0 {
-		return true
+		return true, true
 	}
 	slices.SortStableFunc(kv, func(x, y keyVal) int { return bytes.Compare(x.key, y.key) })
-	rec := k.record(sid, pathTok(c, b.path))
-	isNew := false
+	rec := k.record(sid, slotTok(c, b.path))
 	for i, e := range kv {
 		if i+1 < len(kv) && bytes.Equal(kv[i+1].key, e.key) {
 			continue // a later entry of the key wins
@@ -496,10 +496,11 @@ func (k *Engine) dedupe08(c []byte, b body08, sid []byte) bool {
 		h := maphash.Bytes(k.seed, e.val)
 		if old, ok := rec.vals[k.keyHash(e.key)]; !ok || old != h {
 			isNew = isNew || ok || string(e.val) != "null" // absent counts as null
+			changed = true
 			rec.vals[k.keyHash(e.key)] = h
 		}
 	}
-	return isNew
+	return isNew, changed
 }
 
 // keyVal is a key token and its value, in a canonical message.

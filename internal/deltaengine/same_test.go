@@ -93,6 +93,15 @@ var sameCases = []struct{ name, block string }{
 	// An element of a child list that is no id stays as it is.
 	{"v0.9 child list with a number", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":7,"component":"Text"},{"id":"root","component":"Column","children":[7,"a"]},{"id":"a","component":"Text","text":"x"}]}}]`},
 	{"v0.9 data values that are no objects", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/name","value":"Ada Lovelace"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/l","value":[1,"ab",{"x":2}]}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/n","value":12.5}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/z"}}]`},
+	// A v0.8 data model message's record is of its surface and its path
+	// when they are strings (a path 3 is no path); a member given twice
+	// is read as its last; delta mode yields a complete message whose
+	// entries were all yielded at its slot no more; a character cut in a
+	// value yields nothing, whether healing cuts the value back or not.
+	{"v0.8 path that is no string", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueString":"a"}]}},{"dataModelUpdate":{"surfaceId":"s","path":3,"contents":[{"key":"k","valueString":"a"},{"key":"m","valueString":"b"}]}}]`},
+	{"v0.8 contents given twice", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueNumber":20}],"contents":[{"key":"k","valueNumber":21}]}}]`},
+	{"v0.8 contents object yielded before it ends", `[{"beginRendering":{"surfaceId":"s1","root":"root"}},{"dataModelUpdate":{"contents":{"k5":"","k0":"a value"},"surfaceId":"s1","path":3}}]`},
+	{"v0.8 character cut in a value cut back", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"contents":{"k0":[{"k2":"url","k3":"https://ex.com/a,b.png","k5":"name é"}]},"surfaceId":"s"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
