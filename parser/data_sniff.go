@@ -1,6 +1,10 @@
 package parser
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+)
 
 // Sniffing data model updates (the reference's "sniffing"): while a
 // dataModelUpdate (v0.8) or updateDataModel (v0.9 family) message is still
@@ -124,7 +128,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) {
 	// are in keys or in strings that may not be cut, where it fails).
 	var cut dataCut
 	var h []byte // the message's text up to the cut, trailing space stripped
-	f := rstripSpace(buf[r.fs:])
+	f := deltaengine.RStripSpace(buf[r.fs:])
 	closes := r.lex != lexStr || r.mayCut(f) // healing would close the string
 	switch {
 	case closes && r.lex == lexStr && r.esc != 0:
@@ -132,14 +136,14 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) {
 		// where it may be cut, else as below.
 		if c := r.stringCut(buf); c >= 0 {
 			cut = dataCut{pos: c, depth: len(r.stack), open: true, inStr: true}
-			h = rstripSpace(buf[r.fs:c])
+			h = deltaengine.RStripSpace(buf[r.fs:c])
 			break
 		}
 		if r.comma < 0 {
 			return
 		}
 		cut = dataCut{pos: r.comma, depth: r.commaDepth}
-		h = rstripSpace(buf[r.fs:r.comma])
+		h = deltaengine.RStripSpace(buf[r.fs:r.comma])
 	case closes && r.endHeals():
 		cut = dataCut{pos: len(buf), depth: len(r.stack), open: r.lex == lexStr || r.lex == lexNum, inStr: r.lex == lexStr}
 		h = f
@@ -148,7 +152,7 @@ func (e *progressiveEngine) sniffDataRead(i int, v08 bool) {
 		return
 	default:
 		cut = dataCut{pos: r.comma, depth: r.commaDepth}
-		h = rstripSpace(buf[r.fs:r.comma])
+		h = deltaengine.RStripSpace(buf[r.fs:r.comma])
 	}
 	text := healedText{gen: r.gen, fs: r.fs}
 	text.n, text.tail = r.healedTail(h, cut, e.dataTail[:0])
@@ -208,7 +212,7 @@ func (s *progScan) openAt(fs int) bool {
 // an escape) where the string may be cut, or -1.
 func (r *dataReader) stringCut(buf []byte) int {
 	for c := r.strComma; c > r.tok; c = r.tok + 1 + bytes.LastIndexByte(buf[r.tok+1:c], ',') {
-		if mayCutString(rstripSpace(buf[r.fs:c]), r.tok-r.fs) {
+		if mayCutString(deltaengine.RStripSpace(buf[r.fs:c]), r.tok-r.fs) {
 			return c
 		}
 	}
@@ -237,7 +241,7 @@ func (r *dataReader) healedTail(h []byte, cut dataCut, tail []byte) (int, []byte
 	if cut.inStr {
 		tail = append(tail, '"')
 	} else if n := len(h); n > 0 && h[n-1] == ',' {
-		h = rstripSpace(h[:n-1])
+		h = deltaengine.RStripSpace(h[:n-1])
 	}
 	return len(h), r.appendClosers(tail, 0, cut.depth)
 }
@@ -249,7 +253,7 @@ func (r *dataReader) closeAt(h []byte, cut dataCut, from int) []byte {
 	if cut.inStr {
 		h = append(h, '"')
 	} else if n := len(h); n > 0 && h[n-1] == ',' {
-		h = rstripSpace(h[:n-1])
+		h = deltaengine.RStripSpace(h[:n-1])
 	}
 	return r.appendClosers(h, from, cut.depth)
 }
@@ -290,7 +294,7 @@ func (r *dataReader) appendClosers(h []byte, from, to int) []byte {
 // healedMember is the value of the member of stack[l] arriving at the
 // cut, healed as the whole message is (valid until the next call).
 func (r *dataReader) healedMember(buf []byte, l int, cut dataCut) []byte {
-	r.hb = r.closeAt(append(r.hb[:0], rstripSpace(buf[r.stack[l].val:cut.pos])...), cut, l+1)
+	r.hb = r.closeAt(append(r.hb[:0], deltaengine.RStripSpace(buf[r.stack[l].val:cut.pos])...), cut, l+1)
 	return r.hb
 }
 

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 	"testing"
 )
 
@@ -29,7 +30,7 @@ func TestMayCutKeepsItsAnswer(t *testing.T) {
 				if r.none || r.frozen || r.lex != lexStr {
 					continue
 				}
-				f := rstripSpace(buf[r.fs:r.end])
+				f := deltaengine.RStripSpace(buf[r.fs:r.end])
 				want := mayCutString(f, r.tok-r.fs)
 				if got := r.mayCut(f); got != want {
 					t.Fatalf("after %q: mayCut %v, mayCutString %v", tc.msg[:n], got, want)

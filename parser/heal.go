@@ -7,54 +7,22 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 )
 
-// isSpaceRune reports whether r is whitespace as Python's str.strip and the
-// regular expression class \s understand it.
-func isSpaceRune(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
-}
-
-// rstripSpace drops trailing whitespace as isSpaceRune understands it
-// (Python's str.rstrip): wider than JSON's four whitespace bytes
-// (jsonwire.TrimSpace), as the reference's healing strips.
-func rstripSpace(b []byte) []byte {
-	for len(b) > 0 {
-		c := b[len(b)-1]
-		if c < utf8.RuneSelf {
-			if !isSpaceRune(rune(c)) {
-				return b
-			}
-			b = b[:len(b)-1]
-			continue
-		}
-		r, n := utf8.DecodeLastRune(b)
-		if !isSpaceRune(r) {
-			return b
-		}
-		b = b[:len(b)-n]
-	}
-	return b
-}
-
 // skipRegexpSpace returns the index of the first byte at or after i that
-// is not whitespace as isSpaceRune understands it (the regular expression
+// is not whitespace as deltaengine.IsStripSpace understands it (the regular expression
 // class \s), which is wider than JSON's four whitespace bytes
 // (jsonwire.SkipSpace).
 func skipRegexpSpace(b []byte, i int) int {
 	for i < len(b) {
 		c := b[i]
 		if c < utf8.RuneSelf {
-			if !isSpaceRune(rune(c)) {
+			if !deltaengine.IsStripSpace(rune(c)) {
 				return i
 			}
 			i++
 			continue
 		}
 		r, n := utf8.DecodeRune(b[i:])
-		if !isSpaceRune(r) {
+		if !deltaengine.IsStripSpace(r) {
 			return i
 		}
 		i += n
@@ -113,7 +81,7 @@ func (h *healer) sameCut(gen uint64, start int, surface string, out []byte) bool
 // afterColon reports whether prefix ends with ':' and whitespace: a string
 // that follows is a value.
 func afterColon(prefix []byte) bool {
-	p := rstripSpace(prefix)
+	p := deltaengine.RStripSpace(prefix)
 	return len(p) > 0 && p[len(p)-1] == ':'
 }
 
@@ -128,7 +96,7 @@ func cutChildID(before []byte) bool {
 	if !afterColon(before) {
 		return false
 	}
-	key, ok := keyBeforeColon(rstripSpace(before))
+	key, ok := keyBeforeColon(deltaengine.RStripSpace(before))
 	if !ok {
 		return false
 	}
@@ -144,7 +112,7 @@ func cutChildID(before []byte) bool {
 // values only under a cuttable key, and never for a valueString that looks
 // like (or is keyed like) a URL.
 func mayCutString(f []byte, quote int) bool {
-	prefix := rstripSpace(f[:quote])
+	prefix := deltaengine.RStripSpace(f[:quote])
 	if len(prefix) == 0 || prefix[len(prefix)-1] != ':' {
 		return true
 	}
@@ -168,7 +136,7 @@ func mayCutString(f []byte, quote int) bool {
 // keyBeforeColon extracts the key of `"key" :` at the end of prefix (which
 // ends with ':'), as the pattern "([^"]+)"\s*:\s*$ does.
 func keyBeforeColon(prefix []byte) ([]byte, bool) {
-	p := rstripSpace(prefix[:len(prefix)-1])
+	p := deltaengine.RStripSpace(prefix[:len(prefix)-1])
 	if len(p) == 0 || p[len(p)-1] != '"' {
 		return nil, false
 	}

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 	"testing"
 )
 
@@ -158,7 +159,7 @@ func (h *healer) heal(frag []byte) (fixed []byte, ok bool) {
 }
 
 func (h *healer) healFrag(frag []byte, comp bool) (fixed []byte, ok bool) {
-	f := rstripSpace(frag)
+	f := deltaengine.RStripSpace(frag)
 	if len(f) == 0 {
 		return nil, false
 	}
@@ -202,9 +203,9 @@ func (h *healer) healFrag(frag []byte, comp bool) (fixed []byte, ok bool) {
 			h.out = append(h.out, '"')
 		}
 	}
-	h.out = rstripSpace(h.out)
+	h.out = deltaengine.RStripSpace(h.out)
 	if n := len(h.out); n > 0 && h.out[n-1] == ',' {
-		h.out = rstripSpace(h.out[:n-1])
+		h.out = deltaengine.RStripSpace(h.out[:n-1])
 	}
 	for i := len(h.stack) - 1; i >= 0; i-- {
 		if h.stack[i] == '{' {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 	"unsafe"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
@@ -327,7 +328,7 @@ func (e *progressiveEngine) healOpenComponent(i int) ([]byte, bool) {
 func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 	s := &e.sc
 	start := s.stack[i].start
-	f := rstripSpace(s.buf[start:])
+	f := deltaengine.RStripSpace(s.buf[start:])
 	if len(f) == 0 {
 		return nil, false
 	}
@@ -340,7 +341,7 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 		case comp && !s.strIsVal && top.open == '[' && top.start >= start && cutChildID(s.buf[start:top.start]):
 			// (Bytes only strip and cut: the checkpoint rule of
 			// entry_resume.go holds.)
-			out = rstripSpace(out[:s.strStart-start])
+			out = deltaengine.RStripSpace(out[:s.strStart-start])
 			e.heal.cut, real = true, len(out)
 		case !e.mayCutOpen(f, start):
 			return nil, false
@@ -349,7 +350,7 @@ func (e *progressiveEngine) healOpenAt(i int, comp bool) ([]byte, bool) {
 		}
 	}
 	if n := len(out); n > 0 && out[n-1] == ',' {
-		out = rstripSpace(out[:n-1])
+		out = deltaengine.RStripSpace(out[:n-1])
 		real = len(out)
 	}
 	for j := len(s.stack) - 1; j >= i; j-- {

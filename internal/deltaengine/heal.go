@@ -26,9 +26,7 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 				break
 			}
 		}
-		for n > k.strStart+1 && k.buf[n-1] == ' ' {
-			n--
-		}
+		n = k.strStart + 1 + len(RStripSpace(k.buf[k.strStart+1:n]))
 		return n, true, false
 	case k.pending != 0:
 	case k.inScalar:
@@ -88,8 +86,9 @@ func (k *Engine) healOpen() {
 		end, str, cut := k.healEnd()
 		switch {
 		case k.compStart >= 0:
-			// Cut inside the component, the parser leaves it as it was.
-			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !cut {
+			// Cut inside the component, or inside a character of the
+			// string it closes, the parser leaves it as it was.
+			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !cut && !(str && k.strHigh && truncatedRune(k.buf[k.strStart+1:])) {
 				k.component(end, str, false)
 			}
 		case k.msgKind == kData:
@@ -147,4 +146,37 @@ func (k *Engine) urlValue(top *frame) bool {
 	key := before[i+len(`"key":"`):]
 	e := bytes.IndexByte(key, '"')
 	return e > 0 && URLKey(key[:e])
+}
+
+// IsStripSpace reports whether r is whitespace as Python's str.strip and the
+// regular expression class \s understand it: the reference's healing strips
+// it from the end of a cut string.
+func IsStripSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\r', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// RStripSpace drops trailing whitespace as IsStripSpace understands it
+// (Python's str.rstrip): wider than JSON's four whitespace bytes
+// (jsonwire.TrimSpace), as the reference's healing strips.
+func RStripSpace(b []byte) []byte {
+	for len(b) > 0 {
+		c := b[len(b)-1]
+		if c < utf8.RuneSelf {
+			if !IsStripSpace(rune(c)) {
+				return b
+			}
+			b = b[:len(b)-1]
+			continue
+		}
+		r, n := utf8.DecodeLastRune(b)
+		if !IsStripSpace(r) {
+			return b
+		}
+		b = b[:len(b)-n]
+	}
+	return b
 }

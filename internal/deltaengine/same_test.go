@@ -102,6 +102,13 @@ var sameCases = []struct{ name, block string }{
 	{"v0.8 contents given twice", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueNumber":20}],"contents":[{"key":"k","valueNumber":21}]}}]`},
 	{"v0.8 contents object yielded before it ends", `[{"beginRendering":{"surfaceId":"s1","root":"root"}},{"dataModelUpdate":{"contents":{"k5":"","k0":"a value"},"surfaceId":"s1","path":3}}]`},
 	{"v0.8 character cut in a value cut back", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"contents":{"k0":[{"k2":"url","k3":"https://ex.com/a,b.png","k5":"name é"}]},"surfaceId":"s"}}]`},
+	// A cut string drops the whitespace Python's rstrip drops, wider than
+	// JSON's (U+2028, U+00A0, U+3000), as the reference heals it.
+	{"v0.8 value ending in wide spaces", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueString":"url ` + "\u2028\u00a0x\u3000 y" + `"}]}}]`},
+	{"v0.9 text ending in wide spaces", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a ` + "\u2028\u00a0x\u3000 y" + `"}]}}]`},
+	// A component whose open string ends inside a character is left as
+	// it was until the character is whole.
+	{"v0.9 text cut inside characters", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"ab éééééé 日本語"}]}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
