@@ -28,8 +28,8 @@ type opened struct {
 // as the reference reads it healed at the end of buf (or complete: the
 // message ended; see dataValue): nothing until it has a member; then the
 // whole value, in canonical form; then each member new or changed since,
-// at its own path, sorted by key (progressive mode: together, as one
-// message's value; the whole value again when the message ends).
+// at its own path, sorted by key. Progressive mode reads the message
+// against the record of yielded data instead (sniff09, record.go).
 //
 // Only the members from the first that is not final on are read again
 // (dataFrom): a final member was yielded when it arrived, and only the
@@ -40,14 +40,18 @@ func (k *Engine) dataEntries(complete bool) {
 	if k.valueA < 0 {
 		return
 	}
-	if !k.dataSent || k.progressive && complete {
+	if k.progressive && !complete {
+		k.sniff09()
+		return
+	}
+	if !k.dataSent {
 		k.dataWhole(complete)
 		return
 	}
 	v, n := k.dataValue(k.dataFrom, complete)
 	ents := k.members(v, n)
 	if len(ents) == 0 {
-		if complete && !k.progressive {
+		if complete {
 			k.yieldNulls()
 		}
 		return
@@ -55,10 +59,6 @@ func (k *Engine) dataEntries(complete bool) {
 	base, prev := k.dataFrom, opened{k.openAt, k.openHash}
 	k.advance(v, base, ents)
 	ents = k.byKey(v, ents)
-	if k.progressive {
-		k.dataChanges(v, base, ents, prev)
-		return
-	}
 	first, offs := len(k.out), len(k.offs)
 	var judged []memberSpan
 	if k.cat != nil {
@@ -103,7 +103,11 @@ func (k *Engine) dataEntries(complete bool) {
 // surface and path read so far, it is yielded whole again under the new
 // ones, as the parser yields it (its record of the new slot is empty).
 func (k *Engine) dataSlotNamed() {
-	if k.msgKind == kData && k.dataSent {
+	switch {
+	case k.msgKind != kData:
+	case k.progressive && k.valueA >= 0:
+		k.dataFrom, k.openAt = k.valueA+1, -1 // (its members compared with the new slot's record)
+	case k.dataSent:
 		k.dataSent, k.openAt = false, -1
 	}
 }
@@ -188,28 +192,8 @@ func (k *Engine) changesPass(v []byte, ms []memberSpan) bool {
 }
 
 // dataWhole yields the whole value of the open v0.9 data model message
-// (see dataEntries), once it has a member.
+// (see dataEntries), once it has a member: its first yield in delta mode.
 func (k *Engine) dataWhole(complete bool) {
-	if k.dataSent {
-		// (Progressive mode, the message ended.) The value complete,
-		// yielded again whole: written in canonical form at once, without
-		// listing its members.
-		e := valueEnd(k.buf, k.valueA)
-		if e < 0 || !k.valid(k.buf[k.valueA:e]) {
-			return
-		}
-		start := len(k.out)
-		k.out = k.dataHead(k.out, nil)
-		k.out, _ = k.cw.canonical(k.out, k.buf[:e], k.valueA)
-		k.out = k.dataTail(k.out, 0)
-		if h := maphash.Bytes(k.seed, k.out[start:]); h == k.dataLast {
-			k.out = k.out[:start] // the message last yielded, again
-		} else {
-			k.dataLast = h
-			k.dataOut(start)
-		}
-		return
-	}
 	v, n := k.dataValue(k.valueA+1, complete)
 	ents := k.members(v, n)
 	if len(ents) == 0 {
@@ -218,7 +202,6 @@ func (k *Engine) dataWhole(complete bool) {
 			k.dataSent = true
 			start := len(k.out)
 			k.out = k.dataTail(append(k.dataHead(k.out, nil), '{'), '}')
-			k.dataLast = maphash.Bytes(k.seed, k.out[start:])
 			k.dataOut(start)
 		}
 		return
@@ -228,14 +211,7 @@ func (k *Engine) dataWhole(complete bool) {
 	k.openAt = -1
 	k.advance(v, base, ents)
 	ents = k.byKey(v, ents)
-	start := k.valueMessage(v, base, ents, opened{-1, 0}, true, complete)
-	if start < 0 {
-		return
-	}
-	if h := maphash.Bytes(k.seed, k.out[start:]); k.progressive && h == k.dataLast {
-		k.out = k.out[:start] // the message last yielded, again
-	} else {
-		k.dataLast = h
+	if start := k.valueMessage(v, base, ents, complete); start >= 0 {
 		k.dataOut(start)
 	}
 }
@@ -263,6 +239,9 @@ func (k *Engine) members(v []byte, n int) []dataEntry {
 // which starts at buf[base]), in stream order.
 func (k *Engine) advance(v []byte, base int, ents []dataEntry) {
 	for _, e := range ents {
+		if k.progressive && (string(v[e.keyA:e.keyB]) == `"value"` || string(v[e.keyA:e.keyB]) == `"path"`) {
+			return // (compared at every heal: see sniff09)
+		}
 		if e.final {
 			k.dataFrom = base + e.valB + 1
 		}
@@ -380,12 +359,9 @@ func (k *Engine) putValue(v []byte, base int, e dataEntry, prev opened) bool {
 	if string(k.out[at:]) == "null" {
 		// The parser's record counts an absent key as null: a member
 		// null from the start is nothing new until its message ends
-		// (progressive mode: the whole value carries it; delta mode
-		// yields it then, see dataEntries). A value arriving only grows:
+		// (yielded then, see dataEntries). A value arriving only grows:
 		// a member yielded before is never null after.
-		if !k.progressive {
-			k.addNull(base+e.keyA, base+e.keyB)
-		}
+		k.addNull(base+e.keyA, base+e.keyB)
 		return false
 	}
 	if e.final && base+e.keyA != prev.at {
@@ -404,22 +380,11 @@ func (k *Engine) putValue(v []byte, base int, e dataEntry, prev opened) bool {
 	return true
 }
 
-// dataChanges is the end of dataEntries in progressive mode: the members
-// new or changed go out together, as the value of one message at the
-// message's path.
-func (k *Engine) dataChanges(v []byte, base int, ents []dataEntry, prev opened) {
-	if start := k.valueMessage(v, base, ents, prev, false, false); start >= 0 {
-		k.dataLast = maphash.Bytes(k.seed, k.out[start:])
-		k.dataOut(start)
-	}
-}
-
 // valueMessage appends the message whose value is an object of members
-// ents of v (read from buf[base]): those putValue finds new or changed, or
-// (whole) all of them, but for one null from the start while the message
-// arrives. It returns where the message starts in out, or -1 (nothing
-// appended) when no member stays.
-func (k *Engine) valueMessage(v []byte, base int, ents []dataEntry, prev opened, whole, complete bool) int {
+// ents of v (read from buf[base]), but for one null from the start while
+// the message arrives. It returns where the message starts in out, or -1
+// (nothing appended) when no member stays.
+func (k *Engine) valueMessage(v []byte, base int, ents []dataEntry, complete bool) int {
 	start := len(k.out)
 	k.out = append(k.dataHead(k.out, nil), '{')
 	first := len(k.out)
@@ -428,8 +393,8 @@ func (k *Engine) valueMessage(v []byte, base int, ents []dataEntry, prev opened,
 		if at > first {
 			k.out = append(k.out, ',')
 		}
-		k.out = append(append(k.out, v[e.keyA:e.keyB]...), ':')
-		if !k.putValue(v, base, e, prev) && (!whole || !complete && string(k.out[len(k.out)-4:]) == "null") {
+		k.out = append(k.keyTok(k.out, v[e.keyA:e.keyB]), ':')
+		if !k.putValue(v, base, e, opened{-1, 0}) && !complete && string(k.out[len(k.out)-4:]) == "null" {
 			k.out = k.out[:at]
 		}
 	}
@@ -451,7 +416,7 @@ func (k *Engine) dataHead(out, key []byte) []byte {
 		path = k.buf[k.pathA:k.pathB]
 	}
 	switch {
-	case key != nil && (bytes.ContainsAny(key, `\~/`) || bytes.IndexByte(path, '\\') >= 0):
+	case key != nil && (bytes.ContainsAny(key, `\~/`) || hasLineSep(key) || bytes.IndexByte(path, '\\') >= 0):
 		out = k.entryPath(out, path, key)
 	case k.pathA >= 0 || key != nil:
 		out = append(out, `"path":"`...)

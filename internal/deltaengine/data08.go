@@ -19,57 +19,6 @@ import (
 // holds was yielded already (dedupeEncoded; delta mode yields it reduced
 // to what changed since the message's last yield).
 
-// dataRecord is the record of yielded data of one slot: the hash of the
-// value last yielded under each key (its token, quoted).
-type dataRecord struct {
-	sid, path string
-	msg       uint32            // delta mode: the message it is of (msgGen)
-	vals      map[uint64]uint64 // key token's hash (keyHash) -> value's
-}
-
-// record returns the record of slot (sid, path): tokens as the canonical
-// message holds them.
-func (k *Engine) record(sid, path []byte) *dataRecord {
-	// The records used last are at the end: the sniffs of a message find
-	// theirs at once.
-	for i := len(k.records) - 1; i >= 0; i-- {
-		r := k.records[i]
-		if r.sid != string(sid) || r.path != string(path) {
-			continue
-		}
-		if last := len(k.records) - 1; i < last {
-			copy(k.records[i:], k.records[i+1:])
-			k.records[last] = r
-		}
-		switch {
-		case !k.progressive && r.msg != k.msgGen:
-			// Delta mode reduces a message against itself only: the
-			// record starts afresh with each message, as the parser's.
-			r.vals, r.msg = map[uint64]uint64{}, k.msgGen
-		case k.maxComps > 0 && len(r.vals) > k.maxComps:
-			r.vals = map[uint64]uint64{} // past the bound: afresh
-		}
-		return r
-	}
-	n := 0
-	for _, r := range k.records {
-		if r.sid == string(sid) {
-			n++
-		}
-	}
-	if k.maxComps > 0 && n >= k.maxComps {
-		k.forgetData(string(sid))
-	}
-	r := &dataRecord{sid: string(sid), path: string(path), msg: k.msgGen, vals: map[uint64]uint64{}}
-	k.records = append(k.records, r)
-	return r
-}
-
-// forgetData drops the records of surface sid (a token).
-func (k *Engine) forgetData(sid string) {
-	k.records = slices.DeleteFunc(k.records, func(r *dataRecord) bool { return r.sid == sid })
-}
-
 // entry08 is an entry of a v0.8 contents list: its key token, its value
 // as contentsToDict flattens it and the entry pruned, each a span of the
 // message or (the flags) of the scratch e08buf (int32: a large list has
@@ -128,7 +77,7 @@ func (k *Engine) data08(complete bool) {
 		r.path, _ = k.cw.canonical(r.path[:0], c, path)
 		pathTok = r.path
 	}
-	rec := k.record(sid, slotTok(pathTok, 0))
+	rec := k.record(sid[1:len(sid)-1], slotTok(pathTok, 0))
 	start := len(k.out)
 	k.out = append(k.out, `{"dataModelUpdate":{"contents":`...)
 	switch c[contents] {
@@ -151,7 +100,7 @@ func (k *Engine) data08(complete bool) {
 			n, c := 0, r.msg08
 			each(c, 0, func(key []byte, v int) {
 				tok := c[v-3-len(key) : v-1]
-				if _, ok := rec.vals[k.keyHash(tok)]; !ok {
+				if _, ok := rec.vals.get(k.keyHash(tok)); !ok {
 					return
 				}
 				if n++; n > 1 {
@@ -204,19 +153,9 @@ func readBody08(c []byte, body int) body08 {
 	return b
 }
 
-// slotTok is the token at c[v] (-1: none) as a record's slot names it:
-// the parser's slot holds a surface or path that is a string, and none
-// (the empty string) for any other value; nil for none and for "".
-func slotTok(c []byte, v int) []byte {
-	if v < 0 || v >= len(c) || c[v] != '"' || c[v+1] == '"' {
-		return nil
-	}
-	return c[v:valueEnd(c, v)]
-}
-
 // sid08 is the surface of the v0.8 data model message c whose surfaceId
-// is at c[v] (-1: none): its token, else "default" (the parser's current
-// surface is the one its message names).
+// is at c[v] (-1: none): its token in canonical form, else "default" (the
+// parser's current surface is the one its message names).
 func (k *Engine) sid08(c []byte, v int) []byte {
 	if v >= 0 && c[v] == '"' {
 		r := k.rare()
@@ -320,7 +259,7 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 			for w := j - 1; w >= i; w-- {
 				if e := &els[order[w]]; e.valA >= 0 {
 					e.win, els[order[j-1]].emit = true, true
-					if h, ok := rec.vals[k.keyHash(key(order[w]))]; !ok || h != maphash.Bytes(k.seed, span(e.valBuf, e.valA, e.valB)) {
+					if h, ok := rec.vals.get(k.keyHash(key(order[w]))); !ok || h != maphash.Bytes(k.seed, span(e.valBuf, e.valA, e.valB)) {
 						changed = true
 					}
 					break
@@ -333,7 +272,7 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 	if changed {
 		for i, e := range els {
 			if e.win {
-				rec.vals[k.keyHash(key(int32(i)))] = maphash.Bytes(k.seed, span(e.valBuf, e.valA, e.valB))
+				rec.vals.set(k.keyHash(key(int32(i))), maphash.Bytes(k.seed, span(e.valBuf, e.valA, e.valB)))
 			}
 		}
 		k.out = append(k.out, '[')
@@ -353,9 +292,6 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 	return changed
 }
 
-// keyHash is the hash a record keeps a key token under.
-func (k *Engine) keyHash(tok []byte) uint64 { return maphash.Bytes(k.seed, tok) }
-
 // sniffObject appends the members of the contents object at c[o] whose
 // value differs from rec (recording them), and reports whether one does.
 func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
@@ -365,10 +301,10 @@ func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
 		tok := c[v-3-len(key) : v-1]
 		val := c[v:valueEnd(c, v)]
 		h := maphash.Bytes(k.seed, val)
-		if old, ok := rec.vals[k.keyHash(tok)]; ok && old == h || !ok && string(val) == "null" {
+		if old, ok := rec.vals.get(k.keyHash(tok)); ok && old == h || !ok && string(val) == "null" {
 			return // (the record counts an absent key as null)
 		}
-		rec.vals[k.keyHash(tok)] = h
+		rec.vals.set(k.keyHash(tok), h)
 		if n > 0 {
 			k.out = append(k.out, ',')
 		}
@@ -386,7 +322,7 @@ func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
 // when they differ from the message's last yield).
 func (k *Engine) complete08(start int, b body08, sid []byte) {
 	c := k.out[start:]
-	if sid != nil && k.deleted[unquote(sid)] {
+	if sid != nil && k.deleted[string(sid)] {
 		k.out = k.out[:start]
 		return // (a message of a v0.8 surface deleted and not begun again)
 	}
@@ -400,7 +336,7 @@ func (k *Engine) complete08(start int, b body08, sid []byte) {
 		// Delta mode: the message's entries were all yielded, and so
 		// was the message at this slot (a sniff's slot is the surface
 		// "default" when it names none).
-		if !changed && k.dataSent && k.dataRec != nil && k.dataRec.sid == string(sid) && k.dataRec.path == string(slotTok(c, b.path)) {
+		if !changed && k.dataSent && k.dataRec != nil && k.dataRec.of(sid, slotTok(c, b.path), true) {
 			k.out = k.out[:start]
 			return
 		}
@@ -416,14 +352,6 @@ func (k *Engine) complete08(start int, b body08, sid []byte) {
 		return
 	}
 	k.yield08(start, nil)
-}
-
-// unquote is the string a canonical token without escapes holds.
-func unquote(tok []byte) string {
-	if len(tok) < 2 {
-		return ""
-	}
-	return string(tok[1 : len(tok)-1])
 }
 
 // dedupe08 is the reference's de-duplication of the complete message c:
@@ -494,10 +422,10 @@ func (k *Engine) dedupe08(c []byte, b body08, sid []byte) (isNew, changed bool) 
 			continue // a later entry of the key wins
 		}
 		h := maphash.Bytes(k.seed, e.val)
-		if old, ok := rec.vals[k.keyHash(e.key)]; !ok || old != h {
+		if old, ok := rec.vals.get(k.keyHash(e.key)); !ok || old != h {
 			isNew = isNew || ok || string(e.val) != "null" // absent counts as null
 			changed = true
-			rec.vals[k.keyHash(e.key)] = h
+			rec.vals.set(k.keyHash(e.key), h)
 		}
 	}
 	return isNew, changed

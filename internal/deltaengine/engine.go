@@ -118,10 +118,10 @@ type Engine struct {
 	// The open data model message: its value object's '{' and its path
 	// (-1: none), and what it yielded of its entries (see dataEntries).
 	valueA, pathA, pathB int
-	dataLast             uint64      // progressive mode: hash of its message last yielded
+	dataLast             uint64      // v0.8, delta mode: hash of its message last yielded
 	dataRec              *dataRecord // v0.8, delta mode: the record of the slot its last sniff yielded at
-	dataFrom, openAt     int         // the first member not final in buf; the open member last yielded (-1: none)
-	openHash             uint64      // and the hash of its value then
+	dataFrom, openAt     int         // the first member not final in buf; delta mode: the open member last yielded (-1: none)
+	openHash             uint64      // and the hash of its value then (progressive mode: see sniff09)
 	dents                []dataEntry
 	slots                []slot
 	hslots               []slot

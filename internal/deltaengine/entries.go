@@ -259,11 +259,11 @@ func (k *Engine) blockEnd() {
 	if !k.progressive {
 		// Delta mode's records of yielded data are of one block's
 		// messages, as the parser's.
-		k.records = nil
+		k.records, k.dataRec = nil, nil
 	}
 	for _, r := range k.records {
-		if k.maxComps > 0 && len(r.vals) > k.maxComps {
-			r.vals = map[uint64]uint64{} // (past the bound: its next use starts afresh)
+		if k.maxComps > 0 && r.vals.len() > k.maxComps {
+			r.vals = hashVals{} // (past the bound: its next use starts afresh)
 		}
 	}
 }

@@ -115,7 +115,7 @@ func (k *Engine) messageEnd() {
 		if k.yieldWhole() {
 			k.forget(k.cur)
 			if k.v08 {
-				k.forgetData(`"` + k.cur.id + `"`)
+				k.forgetData(k.cur.id)
 				k.rememberDeleted(k.cur.id)
 			}
 		}
@@ -137,6 +137,20 @@ func (k *Engine) messageEnd() {
 			k.release() // an update completed: large components are redone
 		}
 		k.flush()
+	case k.msgKind == kData && (k.progressive || k.cur == nil):
+		// Whole: progressive mode, unless the record holds each of its
+		// members (record.go); delta mode, when it names no surface (its
+		// slot is not the one its sniffs yielded at, "default").
+		if !k.checkMessage(msg, true) {
+			break
+		}
+		start := len(k.out)
+		k.out, _ = k.cw.canonical(k.out, msg, 0)
+		if k.progressive && !k.dedupe09(k.out[start:]) {
+			k.out = k.out[:start]
+			break
+		}
+		k.offs = append(k.offs, start, len(k.out))
 	case k.msgKind == kData && k.cur != nil && k.valueA < 0:
 		k.yieldWhole() // (a value that is no object, or none: whole, as the parser)
 	case k.msgKind == kData && k.cur != nil:

@@ -109,6 +109,17 @@ var sameCases = []struct{ name, block string }{
 	// A component whose open string ends inside a character is left as
 	// it was until the character is whole.
 	{"v0.9 text cut inside characters", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"ab éééééé 日本語"}]}}]`},
+	// Progressive mode keeps the reference's record of yielded v0.9 data
+	// per surface and path for the stream: a message yields only what
+	// differs from it, one whose body holds nothing new is not yielded
+	// again, and a member named "value" or "path" meets the record of
+	// the message's own value and path. A message naming no surface is
+	// yielded whole when it ends, in both modes; a key with U+2028 is
+	// written escaped.
+	{"v0.9 data given again at its slot", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"a":1,"b":"x"}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"a":1,"b":"yy","c":2}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"a":1,"b":"yy","c":2}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s"}}]`},
+	{"v0.9 members named like the body's", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"value":5,"path":"x","surfaceId":"t","x":1}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"value":5,"x":2}}}]`},
+	{"v0.9 data naming no surface", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"value":{"k":"v","n":{"m":[1,2]}}}}]`},
+	{"v0.9 key with a line separator", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a` + "\u2028" + `b":"name a, b","c":1}}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

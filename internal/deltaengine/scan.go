@@ -331,7 +331,7 @@ func (k *Engine) open(c byte) {
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
 		k.compStart, k.idA, k.typeZ, k.typeA, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd, k.pathSeen = len(k.buf)-1, -1, -1, -1, k.slots[:0], -1, 0, k.spaces, false, false
 	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
-		k.valueA, k.dataFrom = len(k.buf)-1, len(k.buf)
+		k.valueA, k.dataFrom, k.openAt = len(k.buf)-1, len(k.buf), -1
 	case d >= 5 && k.compStart >= 0:
 		k.oddValue(c, d)
 		if p := k.stack[d-1]; p.key == kPath && p.open == '{' && k.inDefinition(d) {
