@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // dataEntry is a member of the open data model message's value object:
@@ -64,6 +65,7 @@ func (k *Engine) dataEntries(complete bool) {
 	if k.cat != nil {
 		judged = k.rare().spans[:0]
 	}
+	var keys []nullKey // complete: the key of each yield, in buf
 	for _, e := range ents {
 		start := len(k.out)
 		k.out = k.dataHead(k.out, v[e.keyA+1:e.keyB-1])
@@ -86,9 +88,16 @@ func (k *Engine) dataEntries(complete bool) {
 		k.out = k.dataTail(k.out, 0)
 		k.offs = append(k.offs, start, len(k.out))
 		k.dropNull(v[e.keyA:e.keyB])
+		if complete {
+			keys = append(keys, nullKey{base + e.keyA, base + e.keyB})
+		}
 	}
-	if complete {
+	if complete && k.rx != nil && len(k.rx.nulls) > 0 {
+		// The members null from the start go out with the changes, all
+		// in key order, as the parser yields a message's changes.
+		keys = append(keys, k.rx.nulls...)
 		k.yieldNulls()
+		k.sortYields(offs, keys)
 	}
 	if k.cat != nil {
 		k.rare().spans = judged
@@ -158,6 +167,25 @@ func (k *Engine) yieldNulls() {
 	k.rx.nulls = k.rx.nulls[:0]
 }
 
+// sortYields sorts the yields of out from offs[from] on by their keys
+// (in buf, one per yield).
+func (k *Engine) sortYields(from int, keys []nullKey) {
+	type yield struct {
+		key  nullKey
+		a, b int
+	}
+	ys := make([]yield, len(keys))
+	for i := range ys {
+		ys[i] = yield{keys[i], k.offs[from+2*i], k.offs[from+2*i+1]}
+	}
+	slices.SortStableFunc(ys, func(x, y yield) int {
+		return k.cw.compareKeys(k.buf[x.key.a:x.key.b], k.buf[y.key.a:y.key.b])
+	})
+	for i, y := range ys {
+		k.offs[from+2*i], k.offs[from+2*i+1] = y.a, y.b
+	}
+}
+
 // dropNull forgets a member null from the start whose key (quoted) is key:
 // a later member of its key was yielded.
 func (k *Engine) dropNull(key []byte) {
@@ -206,12 +234,12 @@ func (k *Engine) dataWhole(complete bool) {
 		}
 		return
 	}
-	k.dataSent = true
 	base := k.valueA + 1
 	k.openAt = -1
 	k.advance(v, base, ents)
 	ents = k.byKey(v, ents)
 	if start := k.valueMessage(v, base, ents, complete); start >= 0 {
+		k.dataSent = true // (not while its members are null from the start: the first yield is whole)
 		k.dataOut(start)
 	}
 }
@@ -464,14 +492,24 @@ func (k *Engine) dataTail(out []byte, c byte) []byte {
 	out = append(out, `},"version":"`...)
 	if k.verA >= 0 {
 		out = append(out, k.buf[k.verA:k.verB]...)
-	} else if k.cur != nil {
-		out = append(out, k.cur.version...)
-	} else if s := k.surfaces["default"]; s != nil && s.version != "" {
-		out = append(out, s.version...)
+	} else if s := k.cur; s != nil {
+		out = k.versionOf(out, s)
 	} else {
-		out = append(out, "v0.9"...)
+		out = k.versionOf(out, k.surfaces["default"])
 	}
 	return append(out, `"}`...)
+}
+
+// versionOf appends the version of surface s (nil: none known), else the
+// parser's default: the v0.9 catalog's version, else v0.9.
+func (k *Engine) versionOf(out []byte, s *surface) []byte {
+	switch {
+	case s != nil && s.version != "":
+		return append(out, s.version...)
+	case k.cat != nil && k.cat.Family() == protocol.FamilyV09:
+		return append(append(out, 'v'), k.cat.Version()...)
+	}
+	return append(out, "v0.9"...)
 }
 
 // valueEnd is the end of the complete value at src[i] of compact JSON, or

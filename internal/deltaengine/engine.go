@@ -295,7 +295,7 @@ func (k *Engine) End() {
 		k.broken, k.err = false, &Fault{At: k.msgRaw, Kind: FaultUnterminated}
 		k.errs++
 	}
-	if !k.failed && k.inStr && k.strHigh && truncatedRune(k.buf[k.strStart+1:]) {
+	if !k.failed && k.runeCut() {
 		// It ends inside a character: as in complete mode.
 		k.failWith(&Fault{At: k.msgRaw, Kind: FaultUnterminated})
 	}
@@ -354,6 +354,12 @@ func (k *Engine) rare() *rareScratch {
 		k.rx = new(rareScratch)
 	}
 	return k.rx
+}
+
+// runeCut reports whether the open string (a key or a value) ends inside
+// a character.
+func (k *Engine) runeCut() bool {
+	return k.inStr && k.strHigh && truncatedRune(k.buf[k.strStart+1:])
 }
 
 // truncatedRune reports whether b ends inside a UTF-8 sequence: its last

@@ -88,11 +88,13 @@ func (k *Engine) healOpen() {
 		case k.compStart >= 0:
 			// Cut inside the component, or inside a character of the
 			// string it closes, the parser leaves it as it was.
-			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !cut && !(str && k.strHigh && truncatedRune(k.buf[k.strStart+1:])) {
+			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !cut && !(str && k.runeCut()) {
 				k.component(end, str, false)
 			}
 		case k.msgKind == kData:
-			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
+			// (Nor does it read a data model message cut inside a
+			// character, of a key or a value.)
+			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) && !k.runeCut() {
 				k.dataEntries(false)
 			}
 		case k.msgKind == kDataModel:

@@ -120,6 +120,14 @@ var sameCases = []struct{ name, block string }{
 	{"v0.9 members named like the body's", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"value":5,"path":"x","surfaceId":"t","x":1}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":"/","value":{"value":5,"x":2}}}]`},
 	{"v0.9 data naming no surface", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"value":{"k":"v","n":{"m":[1,2]}}}}]`},
 	{"v0.9 key with a line separator", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"a` + "\u2028" + `b":"name a, b","c":1}}}]`},
+	// A v0.9 data model message cut inside a character, of a key or a
+	// value, yields nothing at that chunk; its first yield in delta mode
+	// is whole even when its first members are null; one whose surface
+	// has no version (deleted) is yielded under the default, as the
+	// parser's versionFor.
+	{"v0.9 data cut inside characters", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"é":"x ü","日本":"y 語","k":"z"}}}]`},
+	{"v0.9 data whose first member is null", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"path":"/","surfaceId":"s","value":{"a":null,"key":1.5e3}}}]`},
+	{"v0.9 data of a deleted surface", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","deleteSurface":{"surfaceId":"s"}},{"updateDataModel":{"value":{"a":"x","b":2},"surfaceId":"s"},"version":"v0.9.1"}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

@@ -306,7 +306,7 @@ func (k *Engine) closeMessage(out []byte, s *surface) []byte {
 	if k.verA >= 0 {
 		out = append(out, k.buf[k.verA:k.verB]...)
 	} else {
-		out = append(out, s.version...)
+		out = k.versionOf(out, s)
 	}
 	return append(out, `"}`...)
 }
