@@ -137,10 +137,11 @@ func (k *Engine) messageEnd() {
 			k.release() // an update completed: large components are redone
 		}
 		k.flush()
-	case k.msgKind == kData && (k.progressive || k.cur == nil):
+	case k.msgKind == kData && (k.progressive || k.cur == nil || !k.dataSent):
 		// Whole: progressive mode, unless the record holds each of its
-		// members (record.go); delta mode, when it names no surface (its
-		// slot is not the one its sniffs yielded at, "default").
+		// members (record.go); delta mode, when it yielded nothing yet or
+		// names no surface (its slot is not the one its sniffs yielded
+		// at, "default").
 		if !k.checkMessage(msg, true) {
 			break
 		}

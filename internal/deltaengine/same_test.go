@@ -128,6 +128,12 @@ var sameCases = []struct{ name, block string }{
 	{"v0.9 data cut inside characters", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"é":"x ü","日本":"y 語","k":"z"}}}]`},
 	{"v0.9 data whose first member is null", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"path":"/","surfaceId":"s","value":{"a":null,"key":1.5e3}}}]`},
 	{"v0.9 data of a deleted surface", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","deleteSurface":{"surfaceId":"s"}},{"updateDataModel":{"value":{"a":"x","b":2},"surfaceId":"s"},"version":"v0.9.1"}]`},
+	// A v0.9 data model message yields when it ends, in delta mode, as
+	// the parser does: whole (its path as it is, a number too) when it
+	// yielded nothing before; a path given again, the same, is no new
+	// slot.
+	{"v0.9 data path that is a number", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":3,"value":{"k5":null}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{},"path":3}}]`},
+	{"v0.9 data path given twice", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"url":70018,"k2":"city city"},"path":"/a","path":"/a"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

@@ -440,11 +440,17 @@ func (k *Engine) stringEnd() {
 	case d == 2 && top.key == kVersion:
 		k.verA, k.verB = a, b
 	case d == 3 && top.key == kSurfaceID:
+		was := k.cur
 		k.surfaceID(k.buf[a:b])
-		k.dataSlotNamed()
+		if k.cur != was {
+			k.dataSlotNamed()
+		}
 	case d == 3 && top.key == kPath:
+		same := k.pathA >= 0 && string(k.buf[k.pathA:k.pathB]) == string(k.buf[a:b])
 		k.pathA, k.pathB = a, b
-		k.dataSlotNamed()
+		if !same {
+			k.dataSlotNamed() // (a path given again, the same, changes nothing)
+		}
 	case d == 5 && k.compStart >= 0 && top.key == kID:
 		k.idA, k.idB = a, b
 		if k.escapedID(a, b) {
