@@ -17,6 +17,7 @@ type frame struct {
 	keys              uint8  // v0.8, in a definition: its keys so far (to 2)
 	path, pathOK, cid bool   // and whether one is "path", its value a string the walk keeps, one "componentId"
 	idKey             bool   // in an object nested in a component: one is "id" (see nestedComponent)
+	nkeys             uint8  // in a component: the keys read, to manyKeys+1
 	start, keyA, keyB int    // its opener's offset in buf; its key's
 	seen              uint64 // in a component: a bit for each key read (see keyTwice)
 }

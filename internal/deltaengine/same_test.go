@@ -23,6 +23,18 @@ func manyChildren(n int) string {
 		strings.Join(ids, ",") + `]},` + strings.Join(comps, ",") + `]}}]`
 }
 
+// manyKeys is a v0.9 root with n keys, in the order of their numbers (not
+// sorted), and a style object of as many.
+func manyKeys(n int) string {
+	var ks []string
+	for i := range n {
+		ks = append(ks, fmt.Sprintf(`"k%d":%d`, i, i))
+	}
+	return `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
+		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"root",` +
+		strings.Join(ks, ",") + `,"style":{` + strings.Join(ks, ",") + `},"text":"t"}]}}]`
+}
+
 // sameCases are blocks that exercise the parser's rules the engine keeps
 // (bench/README.md lists them).
 var sameCases = []struct{ name, block string }{
@@ -134,6 +146,12 @@ var sameCases = []struct{ name, block string }{
 	// slot.
 	{"v0.9 data path that is a number", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","path":3,"value":{"k5":null}}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{},"path":3}}]`},
 	{"v0.9 data path given twice", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"url":70018,"k2":"city city"},"path":"/a","path":"/a"}}]`},
+	// An object of a component with more than 32 keys is read in its
+	// canonical form (keys sorted), as the parser reads it; one with 32
+	// in the stream's order.
+	{"v0.9 component of many keys", manyKeys(40)},
+	{"v0.9 component of 32 keys", manyKeys(28)},
+	{"v0.9 component of 33 keys", manyKeys(29)},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

@@ -98,6 +98,11 @@ func classify(key []byte) uint8 {
 	return 0
 }
 
+// manyKeys is the most keys an object of a component has that the parser
+// reads in the stream's order (its maxFastKeys); one with more is read in
+// its canonical form.
+const manyKeys = 32
+
 // CuttableKey reports whether key is one whose string values may be closed
 // early ("healed") when a stream cuts them: prose-like values where a
 // prefix is still meaningful. Ids, paths, surface ids and URLs are never
@@ -429,6 +434,9 @@ func (k *Engine) stringEnd() {
 					k.odd = true
 				}
 				top.seen |= bit
+				if top.nkeys++; top.nkeys > manyKeys {
+					k.odd = true // (the parser reads an object of many keys in its canonical form)
+				}
 			}
 			if k.inDefinition(d) {
 				k.definitionKey(top)
