@@ -3,7 +3,9 @@ package deltaengine
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -29,7 +31,7 @@ func (k *Engine) topology(s *surface) error {
 	if e := s.selfRef; e != nil {
 		s.selfRef = nil
 		return &protocol.ValidationError{MessageIndex: -1, Kind: protocol.ErrSelfReference,
-			Message: fmt.Sprintf("Self-reference detected: Component '%s' references itself in field '%s'", e.id, refField(e, e.id))}
+			Message: fmt.Sprintf("Self-reference detected: Component '%s' references itself in field '%s'", decodedID(e.id), refField(e, decodedID(e.id)))}
 	}
 	root := s.comps[s.root]
 	if root == nil || !root.arrived {
@@ -65,10 +67,20 @@ func (k *Engine) topology(s *surface) error {
 			stack = append(stack, step{e: r.kid})
 		case on:
 			return &protocol.ValidationError{MessageIndex: -1, Kind: protocol.ErrCycle,
-				Message: fmt.Sprintf("Circular reference detected involving component '%s'", r.kid.id)}
+				Message: fmt.Sprintf("Circular reference detected involving component '%s'", decodedID(r.kid.id))}
 		}
 	}
 	return nil
+}
+
+// decodedID is the id whose canonical text (escaped, as entries hold it)
+// is id.
+func decodedID(id string) string {
+	if strings.IndexByte(id, '\\') < 0 {
+		return id
+	}
+	b, _, _ := jsonwire.AppendUnescaped(nil, []byte(id))
+	return string(b)
 }
 
 // refField is the field, as protocol.ComponentRefs names it, in which

@@ -26,6 +26,11 @@ func TestTopologyErrors(t *testing.T) {
 			protocol.ErrCycle, "Circular reference detected involving component 'a'"},
 		{"v0.8 self-reference in a list", `[{"beginRendering":{"surfaceId":"s","root":"r"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"r","component":{"Column":{"children":{"explicitList":["x","r"]}}}}]}}]`,
 			protocol.ErrSelfReference, "Self-reference detected: Component 'r' references itself in field 'children.explicitList'"},
+		// An escaped id is named decoded, and its field found.
+		{"v0.9 escaped self-reference", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"child":"b\\","component":"Card","id":"root"},{"child":"b\u005c","component":"Card","id":"b\\"}]}}]`,
+			protocol.ErrSelfReference, "Self-reference detected: Component 'b\\' references itself in field 'child'"},
+		{"v0.9 escaped cycle", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"q\"x"},{"id":"q\"x","component":"Card","child":"p"},{"id":"p","component":"Card","child":"q\u0022x"}]}}]`,
+			protocol.ErrCycle, "Circular reference detected involving component 'q\"x'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			want := "parser: block 0 (at byte 11) dropped: protocol: " + tc.msg
