@@ -12,6 +12,7 @@ import (
 // that is no object, ...) is skipped, as the parser skips it.
 func (k *Engine) component(end int, str, complete bool) {
 	cs, s := k.compStart, k.cur
+	k.compDone = k.compDone || complete
 	if k.idA < 0 || k.idB > end || k.typeZ < 0 || k.typeZ > end || k.idA == k.idB || k.typeA == k.typeB && !k.v08 || s == nil && !complete {
 		return
 	}
@@ -70,12 +71,22 @@ func (k *Engine) component(end int, str, complete bool) {
 			return
 		}
 	}
-	if n, _ := emptyObjects(body); n > 0 || len(body) > 0 && body[len(body)-1] == '{' && len(tail) > 0 && tail[0] == '}' || s == nil {
+	empty, _ := emptyObjects(body)
+	if odd && empty == 0 && k.v08 && k.pathSeen {
+		// (In canonical form before its paths are normalised: a path {}
+		// is an empty object, see normalizePaths.)
+		r := k.rare()
+		r.pbuf, _ = k.cw.canonical(r.pbuf[:0], k.tail, 0)
+		empty, _ = emptyObjects(r.pbuf)
+	}
+	if empty > 0 || len(body) > 0 && body[len(body)-1] == '{' && len(tail) > 0 && tail[0] == '}' || s == nil {
 		// A form with an empty object is not renderable yet, as in the
 		// parser: a complete one is taken when its message ends; so is one
-		// read before its message names its surface (then, or at the end).
+		// read before its message names its surface (then, or at the end:
+		// see takeUnnamed).
 		if complete {
 			k.hold(s, k.ownID(), body, sl)
+			k.rx.held[len(k.rx.held)-1].atEnd = empty > 0
 		}
 		return
 	}
@@ -151,12 +162,13 @@ type heldComp struct {
 	s        *surface
 	id, form []byte
 	slots    []slot
+	atEnd    bool // (an empty object in it: taken when its message ends)
 }
 
 // hold holds a complete component for later (see component).
 func (k *Engine) hold(s *surface, id, form []byte, sl []slot) {
 	r := k.rare()
-	r.held = append(r.held, heldComp{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...)})
+	r.held = append(r.held, heldComp{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...), false})
 }
 
 // takeHeld takes the components held (see component), at the end of
@@ -177,6 +189,27 @@ func (k *Engine) takeHeld(s *surface) {
 	}
 	clear(k.rx.held)
 	k.rx.held = k.rx.held[:0]
+}
+
+// takeUnnamed takes the components held before their message named its
+// surface, for s, the surface it names now: the parser yields them at the
+// end of a chunk in which a component of the message ended, once the
+// message names its surface (else when the message ends, see takeHeld).
+func (k *Engine) takeUnnamed(s *surface) {
+	if k.rx == nil {
+		return
+	}
+	n := 0
+	for _, h := range k.rx.held {
+		if h.s == nil && !h.atEnd {
+			k.take(s, h.id, h.form, nil, h.slots, true)
+			continue
+		}
+		k.rx.held[n] = h
+		n++
+	}
+	clear(k.rx.held[n:])
+	k.rx.held = k.rx.held[:n]
 }
 
 // update brings the references (child ids at sl in its new src) and

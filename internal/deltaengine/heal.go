@@ -74,6 +74,10 @@ func (k *Engine) endOfChunk() {
 		// byte-by-byte grammar does, before a heal could yield it.
 		k.failJSON(nil)
 	}
+	if k.compDone && k.msgKind == kUpdate && k.cur != nil {
+		k.takeUnnamed(k.cur)
+	}
+	k.compDone = false
 	k.healOpen()
 	k.flush()
 }

@@ -152,6 +152,15 @@ var sameCases = []struct{ name, block string }{
 	{"v0.9 component of many keys", manyKeys(40)},
 	{"v0.9 component of 32 keys", manyKeys(28)},
 	{"v0.9 component of 33 keys", manyKeys(29)},
+	// A v0.8 path that is an object or a list is the string "/" and its
+	// JSON (encoding/json's), as the parser writes it: what it holds is
+	// no child.
+	{"v0.8 paths that are objects and lists", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","d"]}}},"id":"root"},{"component":{"Text":{"text":{"path":{"child":"gone","children":[],"x":{"path":"/q","z":1.5e3}}},"usageHint":{"path":["<&>",{"children":["g2"]}]}}},"id":"a"},{"component":{"Card":{"child":"c","title":{"path":{}}}},"id":"b"},{"component":{"Text":{"text":{"literalString":"x"}},"path":["q"]},"id":"d"}],"surfaceId":"s"}}]`},
+	// Components read before their message names its surface are taken
+	// at the end of a chunk in which a component ended once it is named,
+	// else when the message ends; one with an empty object (a v0.8 path
+	// {} too) when the message ends.
+	{"v0.9 components before their surface", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"x"},{"id":"b","component":"Text","text":"y"}],"surfaceId":"s"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

@@ -2,6 +2,7 @@ package deltaengine
 
 import (
 	"bytes"
+	"encoding/json"
 	"slices"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
@@ -299,9 +300,10 @@ func valueOf(c []byte, i int, name string) int {
 // with '/' becomes "/" and the path without its leading slashes, and the
 // object's other members go (unless it has a "componentId": then they
 // stay); another string gets a leading '/'; a number, true or false becomes
-// the string "/" and its text as Python writes it. (A path that is an
-// object or a list is left as it is: the reference writes Python's text of
-// it, which no model sends.) It returns dst and the end of the value.
+// the string "/" and its text as Python writes it, an object or a list the
+// string "/" and its JSON (Python's text of it, close enough, as the parser
+// writes it; what it holds is no child). It returns dst and the end of the
+// value.
 func normalizePaths(dst, c []byte, i int) ([]byte, int) {
 	switch c[i] {
 	case '{':
@@ -365,8 +367,19 @@ func pathValue(dst, c []byte, v int) ([]byte, int) {
 		return append(dst, `"/True"`...), e
 	case 'f':
 		return append(dst, `"/False"`...), e
-	case 'n', '{', '[':
+	case 'n':
 		return append(dst, c[v:e]...), e
+	case '{', '[':
+		// (encoding/json: sorted keys, <, > and & escaped, numbers as
+		// they are; a rare path.)
+		var x any
+		d := json.NewDecoder(bytes.NewReader(c[v:e]))
+		d.UseNumber()
+		if d.Decode(&x) != nil {
+			return append(dst, c[v:e]...), e
+		}
+		b, _ := json.Marshal(x)
+		return jsonwire.AppendQuoted(dst, "/"+string(b), false), e
 	}
 	dst = append(dst, `"/`...)
 	dst = append(dst, c[v:e]...)
