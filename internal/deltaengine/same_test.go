@@ -161,6 +161,9 @@ var sameCases = []struct{ name, block string }{
 	// else when the message ends; one with an empty object (a v0.8 path
 	// {} too) when the message ends.
 	{"v0.9 components before their surface", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"x"},{"id":"b","component":"Text","text":"y"}],"surfaceId":"s"}}]`},
+	// v0.8 progressive mode yields one snapshot for the updates that end
+	// in a chunk, before what follows them (a data model message).
+	{"v0.8 two updates and data in a chunk", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["aq","b"]}}},"id":"root"},{"component":{"Card":{"child":"tt"}},"id":"b"}],"surfaceId":"s"}},{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a"}}},"id":"aq"}],"surfaceId":"s"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueString":"some text"}]}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
