@@ -27,6 +27,7 @@ type frame struct {
 type slot struct {
 	a, b int32
 	fl   uint8
+	ord  uint16 // its rank in the reference's placeholder walk (see walkRanks)
 }
 
 // ref is a child reference of a component: the id in its bytes, and the

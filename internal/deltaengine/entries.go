@@ -60,7 +60,7 @@ func (k *Engine) component(end int, str, complete bool) {
 		sl = k.hslots[:0]
 		for _, x := range k.slots {
 			if int(x.b) < end {
-				sl = append(sl, slot{x.a - c, x.b - c, x.fl})
+				sl = append(sl, slot{x.a - c, x.b - c, x.fl, x.ord})
 			}
 		}
 		k.hslots = sl

@@ -164,6 +164,13 @@ var sameCases = []struct{ name, block string }{
 	// v0.8 progressive mode yields one snapshot for the updates that end
 	// in a chunk, before what follows them (a data model message).
 	{"v0.8 two updates and data in a chunk", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["aq","b"]}}},"id":"root"},{"component":{"Card":{"child":"tt"}},"id":"b"}],"surfaceId":"s"}},{"surfaceUpdate":{"components":[{"component":{"Text":{"text":{"literalString":"a"}}},"id":"aq"}],"surfaceId":"s"}},{"dataModelUpdate":{"surfaceId":"s","contents":[{"key":"k","valueString":"some text"}]}}]`},
+	// A snapshot's placeholders of a component come in the order the
+	// reference's walk meets them: its lists ("children", then
+	// "explicitList"), then "child", "contentChild"..., then the objects
+	// it holds.
+	{"v0.9 lists and children together", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"c1","explicitList":[],"children":["z"],"contentChild":"c2"},{"id":"c2","component":"Text","text":"two"}]}}]`},
+	{"v0.8 list property and child", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Card":{"explicitList":[],"child":"c","children":["d"]}}},{"id":"c","component":{"Text":{"text":{"literalString":"c"}}}}]}}]`},
+	{"v0.8 children objects", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"components":[{"component":{"List":{"children":{"child":"i5","explicitList":["i6"],"x":{"child":"i7"}},"child":"i8"}},"id":"root"}],"surfaceId":"s"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

@@ -488,21 +488,30 @@ func (k *Engine) childString(d int, top *frame, a, b int) {
 	switch {
 	case top.open == '[':
 		if k.commonList(d - 1) {
-			k.childID(a, b)
+			// (The walk's rank: "children" first, "explicitList" next;
+			// v0.8's children object's explicitList after every field.)
+			rank := uint16(0)
+			if d-1 == 8 {
+				rank = 7
+			} else if k.stack[d-2].key == kExplicitList {
+				rank = 1
+			}
+			k.childID(a, b, rank)
 		}
 	case top.key >= kChild && top.key <= kEntryPointChild && (!k.v08 && d == 5 || k.v08 && d == 7 && k.stack[4].key == kComponent):
-		k.childID(a, b)
+		k.childID(a, b, 2+uint16(top.key-kChild)) // (child, contentChild, entryPointChild: after the lists)
 	case childField(top.key):
 		k.odd = true // ("children" a string, a componentId, ...)
 	}
 }
 
-// childID records the child id buf[a:b] of a common child field.
-func (k *Engine) childID(a, b int) {
+// childID records the child id buf[a:b] of a common child field, of rank
+// in the reference's walk (see walkRanks).
+func (k *Engine) childID(a, b int, rank uint16) {
 	if k.escapedID(a, b) {
 		k.odd = true // an id with an escape is read in the canonical form (see ownID)
 	}
-	k.slots = append(k.slots, slot{int32(a), int32(b), slotRewrite | slotRef})
+	k.slots = append(k.slots, slot{int32(a), int32(b), slotRewrite | slotRef, rank})
 }
 
 // commonList reports whether the list at stack[at] is a child list of a

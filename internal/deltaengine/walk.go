@@ -90,10 +90,55 @@ func (k *Engine) oddForm(b, own []byte) ([]byte, []slot) {
 		if i < 0 {
 			i = len(sl)
 		}
-		sl = slices.Insert(sl, i, slot{int32(at + 1), int32(at + ins - 1), slotRewrite})
+		sl = slices.Insert(sl, i, slot{int32(at + 1), int32(at + ins - 1), slotRewrite, 0})
+	}
+	if root >= 0 {
+		var n uint16
+		walkRanks(c, root, sl, &n)
 	}
 	k.canon, k.hslots = c, sl
 	return c, sl
+}
+
+// walkFields are the child fields in the order the reference's placeholder
+// walk meets them in an object.
+var walkFields = [...]string{"children", "explicitList", "child", "contentChild", "entryPointChild", "componentId"}
+
+// walkRanks sets the rank of the slots of sl (sorted by offset) in the
+// reference's placeholder walk of the object at c[i] (canonical), counting
+// from *n: in each object its child fields in walkFields' order (a string,
+// a list's strings), then the objects in its values in key order. The
+// placeholders of a snapshot follow it (see form).
+func walkRanks(c []byte, i int, sl []slot, n *uint16) {
+	rank := func(at int) {
+		if k, ok := slices.BinarySearchFunc(sl, int32(at+1), func(x slot, a int32) int { return int(x.a - a) }); ok {
+			sl[k].ord, *n = *n, *n+1
+		}
+	}
+	for _, name := range walkFields {
+		switch v := valueOf(c, i, name); {
+		case v < 0:
+		case c[v] == '"':
+			rank(v)
+		case c[v] == '[':
+			elements(c, v, func(x int) {
+				if c[x] == '"' {
+					rank(x)
+				}
+			})
+		}
+	}
+	each(c, i, func(_ []byte, v int) { walkRanksIn(c, v, sl, n) })
+}
+
+// walkRanksIn is walkRanks for the objects in the value at c[i].
+func walkRanksIn(c []byte, i int, sl []slot, n *uint16) {
+	switch c[i] {
+	case '{':
+		walkRanks(c, i, sl, n)
+	case '[':
+		elements(c, i, func(x int) { walkRanksIn(c, x, sl, n) })
+	}
 }
 
 // listOpen is the reference's check that an empty child list is one the
@@ -147,7 +192,7 @@ func walkValue(c []byte, i int, key []byte, sl []slot, em []emptyList) ([]slot, 
 	case '"':
 		e := jsonwire.StringEnd(c, i+1)
 		if child {
-			sl = append(sl, slot{int32(i + 1), int32(e), slotRewrite})
+			sl = append(sl, slot{int32(i + 1), int32(e), slotRewrite, 0})
 		}
 		return sl, em, e + 1
 	case '{':
@@ -161,7 +206,7 @@ func walkValue(c []byte, i int, key []byte, sl []slot, em []emptyList) ([]slot, 
 			if c[j] == '"' {
 				e := jsonwire.StringEnd(c, j+1)
 				if child {
-					sl = append(sl, slot{int32(j + 1), int32(e), slotRewrite})
+					sl = append(sl, slot{int32(j + 1), int32(e), slotRewrite, 0})
 				}
 				j = e + 1
 			} else {
@@ -203,7 +248,7 @@ func refs(c []byte, root int, v08 bool, cat *protocol.Catalog, sl []slot) []slot
 func propRefs(c []byte, i int, single, list []string, sl []slot) []slot {
 	ref := func(v int) {
 		if v >= 0 && c[v] == '"' {
-			sl = append(sl, slot{int32(v + 1), int32(jsonwire.StringEnd(c, v+1)), slotRef})
+			sl = append(sl, slot{int32(v + 1), int32(jsonwire.StringEnd(c, v+1)), slotRef, 0})
 		}
 	}
 	each(c, i, func(key []byte, v int) {

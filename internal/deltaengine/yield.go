@@ -186,16 +186,35 @@ func (u *unsent) release() {
 // appends those children to kids, and notes their number (e.missing) for
 // wake.
 func (k *Engine) form(dst []byte, e *entry, kids []*entry) ([]byte, []*entry) {
-	prev := int32(0)
+	prev, n, ord, walked := int32(0), len(kids), uint16(0), true
 	e.missing, e.woke, e.deferred = 0, 0, false
 	for _, r := range e.refs {
 		if kid := r.kid; !kid.arrived && r.fl&slotRewrite != 0 {
 			dst = append(dst, e.src[prev:r.a]...)
 			dst = append(dst, "loading_"...)
 			prev, e.missing, kids = r.a, e.missing+1, append(kids, kid)
+			walked, ord = walked && r.ord >= ord, r.ord
 		}
 	}
+	if !walked {
+		k.walkOrder(e, kids[n:])
+	}
 	return append(dst, e.src[prev:]...), kids
+}
+
+// walkOrder sorts the placeholders kids of e (in the order of its bytes)
+// in the order the reference's walk meets them (see walkRanks), as the
+// parser's snapshots list them.
+func (k *Engine) walkOrder(e *entry, kids []*entry) {
+	ord := func(kid *entry) uint16 {
+		for _, r := range e.refs {
+			if r.kid == kid && r.fl&slotRewrite != 0 {
+				return r.ord
+			}
+		}
+		return 0
+	}
+	slices.SortStableFunc(kids, func(x, y *entry) int { return int(ord(x)) - int(ord(y)) })
 }
 
 // snapshot is flush in progressive mode: when a reachable component's form
