@@ -171,6 +171,8 @@ var sameCases = []struct{ name, block string }{
 	{"v0.9 lists and children together", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"c1","explicitList":[],"children":["z"],"contentChild":"c2"},{"id":"c2","component":"Text","text":"two"}]}}]`},
 	{"v0.8 list property and child", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Card":{"explicitList":[],"child":"c","children":["d"]}}},{"id":"c","component":{"Text":{"text":{"literalString":"c"}}}}]}}]`},
 	{"v0.8 children objects", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"components":[{"component":{"List":{"children":{"child":"i5","explicitList":["i6"],"x":{"child":"i7"}},"child":"i8"}},"id":"root"}],"surfaceId":"s"}}]`},
+	// A v0.8 definition of two types is read in canonical form.
+	{"v0.8 definition of two types", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"components":[{"id":"root","component":{"Panel":{"header":"b","slots":["c"]},"Card":{"child":"a"}}},{"component":{"Text":{"text":{"literalString":"C"}}},"id":"c"}],"surfaceId":"s"}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

@@ -440,6 +440,9 @@ func (k *Engine) stringEnd() {
 			}
 			if k.inDefinition(d) {
 				k.definitionKey(top)
+				if d == 6 && top.keys > 1 {
+					k.odd = true // a definition's second type: read in canonical form, as the parser reads it
+				}
 			}
 		}
 		return
