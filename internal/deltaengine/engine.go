@@ -114,6 +114,7 @@ type Engine struct {
 	typeA, typeB               int // its type's name (v0.8: its definition's first type; -1: none)
 	listA                      int // the '[' of its open children list (-1: none); listD, its depth
 	compSniffed, msgSniffed    int // the open component's and message's size when last healed (see grown)
+	ekStart, ekEnd             int // the open value of the empty key, and where it ends healed (see emptyKeyValue)
 	spaces                     int // the block's bytes not in buf (spaces outside strings, commas between messages...): see raw
 	compSpaces, msgSpaces      int // spaces when the open component and message opened
 

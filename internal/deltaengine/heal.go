@@ -15,6 +15,9 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 	n := len(k.buf)
 	switch top := &k.stack[len(k.stack)-1]; {
 	case k.inStr:
+		if top.open == '{' && top.keyA == top.keyB && !k.isKey && !k.esc && k.hexLeft == 0 {
+			return k.emptyKeyValue(), true, false
+		}
 		if k.isKey || k.esc || k.hexLeft > 0 || top.open == '{' && (!CuttableKey(k.buf[top.keyA:top.keyB]) || k.urlValue(top)) {
 			break
 		}
@@ -39,6 +42,21 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 		return n, false, false
 	}
 	return k.cutAt, false, true
+}
+
+// emptyKeyValue is where the healed form of the open string, the value
+// of the empty key, ends: the parser heals it as it was at its first heal
+// (what arrived then) until it ends.
+func (k *Engine) emptyKeyValue() int {
+	if k.ekStart != k.strStart {
+		n := len(k.buf)
+		if k.strHigh && truncatedRune(k.buf[k.strStart+1:]) {
+			for n--; !utf8.RuneStart(k.buf[n]); n-- {
+			}
+		}
+		k.ekStart, k.ekEnd = k.strStart, n
+	}
+	return k.ekEnd
 }
 
 // heal appends to b the open objects from stack[from], cut at end of buf.

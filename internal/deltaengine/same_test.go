@@ -173,6 +173,10 @@ var sameCases = []struct{ name, block string }{
 	{"v0.8 children objects", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"components":[{"component":{"List":{"children":{"child":"i5","explicitList":["i6"],"x":{"child":"i7"}},"child":"i8"}},"id":"root"}],"surfaceId":"s"}}]`},
 	// A v0.8 definition of two types is read in canonical form.
 	{"v0.8 definition of two types", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"components":[{"id":"root","component":{"Panel":{"header":"b","slots":["c"]},"Card":{"child":"a"}}},{"component":{"Text":{"text":{"literalString":"C"}}},"id":"c"}],"surfaceId":"s"}}]`},
+	// The open value of the empty key, still empty, heals as "", as the
+	// parser heals it; with something in it, it is cut back.
+	{"v0.9 empty key in a component", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"a","":"xy"}]}}]`},
+	{"v0.9 empty key in data", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"k":"abcdef","":"xyz","m":"uvw"}}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},

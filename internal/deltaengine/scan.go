@@ -312,7 +312,7 @@ func (k *Engine) open(c byte) {
 	case d == 1: // a message
 		k.msgStart, k.msgKind, k.verA, k.rootA, k.cur, k.msgSniffed, k.msgSpaces = len(k.buf)-1, 0, -1, -1, nil, 0, k.spaces
 		k.msgRaw = k.raw(k.msgStart)
-		k.valueA, k.pathA, k.dataSent = -1, -1, false
+		k.valueA, k.pathA, k.dataSent, k.ekStart = -1, -1, false, -1
 		k.msgGen++
 		k.openAt = -1
 		if k.rx != nil {
