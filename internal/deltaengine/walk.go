@@ -92,12 +92,29 @@ func (k *Engine) oddForm(b, own []byte) ([]byte, []slot) {
 		}
 		sl = slices.Insert(sl, i, slot{int32(at + 1), int32(at + ins - 1), slotRewrite, 0})
 	}
-	if root >= 0 {
+	if root >= 0 && k.progressive && !oneList(c, sl) {
 		var n uint16
-		walkRanks(c, root, sl, &n)
+		walkRanks(c, root, sl, &n) // (delta mode lists placeholders by id)
 	}
 	k.canon, k.hslots = c, sl
 	return c, sl
+}
+
+// oneList reports whether the slots of sl that the walk rewrites are the
+// elements of one list, one after the other (or there is at most one):
+// their order in the walk is their order in c.
+func oneList(c []byte, sl []slot) bool {
+	prev := int32(-1)
+	for _, x := range sl {
+		if x.fl&slotRewrite == 0 {
+			continue
+		}
+		if prev >= 0 && (x.a-prev != 3 || c[prev+1] != ',') {
+			return false
+		}
+		prev = x.b
+	}
+	return true
 }
 
 // walkFields are the child fields in the order the reference's placeholder
@@ -115,13 +132,24 @@ func walkRanks(c []byte, i int, sl []slot, n *uint16) {
 			sl[k].ord, *n = *n, *n+1
 		}
 	}
-	for _, name := range walkFields {
-		switch v := valueOf(c, i, name); {
-		case v < 0:
-		case c[v] == '"':
-			rank(v)
-		case c[v] == '[':
-			elements(c, v, func(x int) {
+	// The object's child fields, found in one pass (canonical: each key
+	// once), then ranked in walkFields' order.
+	var at [len(walkFields)]int
+	found := false
+	each(c, i, func(key []byte, v int) {
+		for f, name := range walkFields {
+			if string(key) == name {
+				at[f], found = v+1, true // (+1: 0 is none)
+			}
+		}
+	})
+	for _, v := range at {
+		switch {
+		case !found || v == 0:
+		case c[v-1] == '"':
+			rank(v - 1)
+		case c[v-1] == '[':
+			elements(c, v-1, func(x int) {
 				if c[x] == '"' {
 					rank(x)
 				}

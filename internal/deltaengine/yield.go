@@ -196,8 +196,8 @@ func (k *Engine) form(dst []byte, e *entry, kids []*entry) ([]byte, []*entry) {
 			walked, ord = walked && r.ord >= ord, r.ord
 		}
 	}
-	if !walked {
-		k.walkOrder(e, kids[n:])
+	if !walked && k.progressive {
+		k.walkOrder(e, kids[n:]) // (delta mode lists placeholders by id)
 	}
 	return append(dst, e.src[prev:]...), kids
 }
