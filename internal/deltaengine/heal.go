@@ -18,6 +18,9 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 		if top.open == '{' && top.keyA == top.keyB && !k.isKey && !k.esc && k.hexLeft == 0 {
 			return k.emptyKeyValue(), true, false
 		}
+		if (k.esc || k.hexLeft > 0) && top.open == '[' && k.compStart >= 0 && k.listA == top.start {
+			return n, true, false // (an id of the open child list, which component leaves out, in an escape)
+		}
 		if k.isKey || k.esc || k.hexLeft > 0 || top.open == '{' && (!CuttableKey(k.buf[top.keyA:top.keyB]) || k.urlValue(top)) {
 			break
 		}
