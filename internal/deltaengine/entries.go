@@ -31,6 +31,8 @@ func (k *Engine) component(end int, str, complete bool) {
 		switch {
 		case k.inScalar && scalarHeals(k.buf[k.strStart:]):
 			end = len(k.buf) // (an element that is no id, a number say, as it heals)
+		case !k.inStr && !k.inScalar && k.buf[len(k.buf)-1] == '"' && k.strStart >= end:
+			end = len(k.buf) // (a string just ended, of a list no slot is read in: nested)
 		case k.comma > end && int(k.commaD) == int(k.listD)+1:
 			end = k.comma // (after one)
 		}

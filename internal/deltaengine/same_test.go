@@ -180,6 +180,9 @@ var sameCases = []struct{ name, block string }{
 	// An id of an open child list cut inside an escape is left out, as
 	// any partial id: the component is healed without it.
 	{"v0.9 child id cut in an escape", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{ "version" : "v0.9" , "updateComponents" : { "surfaceId" : "s" , "components" : [ { "id" : "root" , "component" : "Column" , "children" : [ "a" , "b\u0041" ] } , { "id" : "a" , "component" : "Text" , "text" : "q\"uote\\ \u00e9 ok" , "n": -1.5e3, "t": true, "f": false, "z": null } ] } } ]`},
+	// An id of an open child list nested in a component counts once its
+	// string ends, as one of a top-level list.
+	{"v0.9 nested open lists", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["k"],"component":"Card","extra":{"child":"c","children":[]},"id":"root","x":{"children":["a","b"]}},{"component":"Text","id":"b","text":"y"},{"component":"Text","id":"k","text":"k"}]}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
