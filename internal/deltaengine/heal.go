@@ -124,9 +124,6 @@ func (k *Engine) healOpen() {
 			}
 		case k.msgKind == kDataModel:
 			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
-				if k.progressive {
-					k.flush() // (the snapshots of the updates before it come first)
-				}
 				k.data08(false)
 			}
 		}

@@ -100,9 +100,6 @@ func (k *Engine) surfaceID(sid []byte) {
 
 func (k *Engine) messageEnd() {
 	msg := k.buf[k.msgStart:]
-	if k.v08 && k.progressive && k.msgKind != kUpdate {
-		k.flush() // (the snapshots of the updates before it come first)
-	}
 	switch {
 	case msg[0] != '{', !k.valid(msg), !k.checkMessage(msg, false):
 		// (A list in the list, of a block read the lost way, is none.)
@@ -139,9 +136,7 @@ func (k *Engine) messageEnd() {
 		if k.progressive {
 			k.release() // an update completed: large components are redone
 		}
-		if !k.v08 || !k.progressive {
-			k.flush() // (v0.8's progressive snapshot waits for the chunk's end, as the parser's)
-		}
+		k.flush()
 	case k.msgKind == kData && (k.progressive || k.cur == nil || !k.dataSent):
 		// Whole: progressive mode, unless the record holds each of its
 		// members (record.go); delta mode, when it yielded nothing yet or

@@ -2,10 +2,12 @@ package deltaengine_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+	"github.com/a2ui-stream/a2ui-stream/parser"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
@@ -74,5 +76,47 @@ func TestRootChangedByASecondBeginRendering(t *testing.T) {
 		if len(msgs) != 3 || !strings.Contains(last, `"id":"b"`) || strings.Contains(last, `"id":"a"`) {
 			t.Errorf("progressive %v: yields %q, want b's component last, no second beginRendering", progressive, msgs)
 		}
+	}
+}
+
+// TestSnapshotsBeforeACycle: in progressive mode, a v0.8 block whose
+// second surfaceUpdate closes a cycle, in one chunk, yields the snapshot
+// of the first before it fails, as the parser does; two surfaceUpdates
+// that end in one chunk yield one snapshot.
+func TestSnapshotsBeforeACycle(t *testing.T) {
+	for _, tc := range []struct {
+		name, block string
+		fails       bool
+	}{
+		{"cycle", `[{"beginRendering":{"root":"c1","surfaceId":"s1"}},{"surfaceUpdate":{"surfaceId":"s1","components":[{"id":"c1","component":{"Card":{"child":"c2"}}}]}},{"surfaceUpdate":{"surfaceId":"s1","components":[{"id":"c2","component":{"Card":{"child":"c1"}}}]}}]`, true},
+		{"no cycle", `[{"beginRendering":{"root":"c1","surfaceId":"s1"}},{"surfaceUpdate":{"surfaceId":"s1","components":[{"id":"c1","component":{"Card":{"child":"c2"}}}]}},{"surfaceUpdate":{"surfaceId":"s1","components":[{"id":"c2","component":{"Card":{"child":"c3"}}}]}}]`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := parser.New(parser.WithMode(parser.ModeProgressive))
+			if err != nil {
+				t.Fatal(err)
+			}
+			parts, err := p.Feed([]byte("<a2ui-json>" + tc.block + "</a2ui-json>"))
+			if (err != nil) != tc.fails {
+				t.Fatalf("the parser's error: %v", err)
+			}
+			var want []string
+			for _, pt := range parts {
+				for _, m := range pt.Messages {
+					want = append(want, string(m))
+				}
+			}
+			k := deltaengine.New(deltaengine.Options{Progressive: true})
+			k.Begin()
+			k.Data([]byte(tc.block))
+			k.End()
+			var got []string
+			for _, m := range k.Messages() {
+				got = append(got, string(m))
+			}
+			if !slices.Equal(got, want) || (k.Failed() != 0) != tc.fails {
+				t.Errorf("yields %q (%d failed), the parser %q", got, k.Failed(), want)
+			}
+		})
 	}
 }

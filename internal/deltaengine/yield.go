@@ -265,8 +265,30 @@ func (k *Engine) snapshot(s *surface) {
 		}
 	}
 	out = k.closeMessage(out, s)
+	if k.v08 && k.msgKind == kUpdate {
+		k.dropLastSnapshot(s, out, start)
+	}
 	k.offs = append(k.offs, start, len(out))
 	k.out = out
+}
+
+// dropLastSnapshot drops the last message of the chunk's output, just
+// before the snapshot at out[start:], when it is a snapshot of the v0.8
+// surface s: the parser yields one snapshot of a surface for the
+// surfaceUpdates that end one after the other in a chunk (a yield between
+// them, a data model message's, keeps both; so does a snapshot another
+// message makes, a beginRendering's; a block failing at the second keeps
+// the first).
+func (k *Engine) dropLastSnapshot(s *surface, out []byte, start int) {
+	n := len(k.offs)
+	if n < 2 || k.offs[n-1] != start {
+		return
+	}
+	m := out[k.offs[n-2]:start]
+	end := `],"surfaceId":"` + s.id + `"}}`
+	if strings.HasPrefix(string(m), `{"surfaceUpdate":{"components":[`) && strings.HasSuffix(string(m), end) {
+		k.offs = k.offs[:n-2] // (its bytes stay, unlisted)
+	}
 }
 
 // snapOf sets the form of e, reachable and arrived, that progressive mode
