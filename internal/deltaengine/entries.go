@@ -222,9 +222,12 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 	for ; n < len(ent.refs) && n < len(sl) && ent.refs[n].fl == sl[n].fl && ent.refs[n].kid.id == string(ent.src[sl[n].a:sl[n].b]); n++ {
 		ent.refs[n].slot = sl[n]
 	}
+	var orphans []*entry // (kids that may have no reachable parent left)
 	for _, old := range ent.refs[n:] {
 		if ent.reach && old.fl&slotRef != 0 {
-			old.kid.parents--
+			if old.kid.parents--; old.kid.parents == 0 {
+				orphans = append(orphans, old.kid)
+			}
 		}
 	}
 	ent.refs = ent.refs[:n]
@@ -260,7 +263,43 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 	if !ent.reach && ent.id == s.root {
 		k.reachFrom(s, ent)
 	}
+	for _, o := range orphans {
+		k.unreach(s, o)
+	}
 	k.enqueue(ent)
+}
+
+// unreach makes e, and what it alone made reachable, unreachable when no
+// reachable component references it any more: as in the parser, a
+// snapshot holds what is reachable from the root then, and delta mode
+// yields the changes of what is (a root rewritten without its children
+// yet drops them until they come back).
+func (k *Engine) unreach(s *surface, e *entry) {
+	k.walk = append(k.walk[:0], e)
+	for len(k.walk) > 0 {
+		x := k.walk[len(k.walk)-1]
+		k.walk = k.walk[:len(k.walk)-1]
+		if !x.reach || x.parents > 0 || x.id == s.root {
+			continue
+		}
+		x.reach = false
+		if x.bad {
+			s.bad--
+		}
+		if i := slices.Index(s.reach, x); i >= 0 {
+			s.reach = slices.Delete(s.reach, i, i+1)
+			if i < s.sorted {
+				s.sorted--
+			}
+		}
+		for _, r := range x.refs {
+			if r.fl&slotRef != 0 {
+				if r.kid.parents--; r.kid.parents == 0 {
+					k.walk = append(k.walk, r.kid)
+				}
+			}
+		}
+	}
 }
 
 // newEntry adds id to s, its entry taken from a slab.

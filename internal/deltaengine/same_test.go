@@ -183,6 +183,10 @@ var sameCases = []struct{ name, block string }{
 	// An id of an open child list nested in a component counts once its
 	// string ends, as one of a top-level list.
 	{"v0.9 nested open lists", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["k"],"component":"Card","extra":{"child":"c","children":[]},"id":"root","x":{"children":["a","b"]}},{"component":"Text","id":"b","text":"y"},{"component":"Text","id":"k","text":"k"}]}}]`},
+	// A progressive snapshot holds what is reachable from the root then:
+	// a root sent again without its children yet drops them until they
+	// come back.
+	{"v0.9 root sent again", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"first version"},{"id":"a","component":"Text","text":"second, longer version"},{"id":"b","component":"Card","child":"d"},{"id":"d","component":"Text","text":"dee"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text","text":"third version"},{"id":"root","component":"Column","children":["b","a","c"]},{"id":"c","component":"Text","text":"sea"}]}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
