@@ -346,6 +346,7 @@ type rareScratch struct {
 	msg08, sid, path, e08buf, flat []byte
 	idDec, idEnc                   []byte // an escaped id (see idText)
 	ptr, dkey                      []byte // a member's path (see entryPath)
+	nest                           []byte // an open nested component healed (see nestedOpen)
 	nulls                          []nullKey
 	els                            []entry08
 	order                          []int32

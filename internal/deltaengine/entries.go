@@ -138,7 +138,12 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 // every such object of a message: in canonical form, its child ids found
 // by the walk (walk.go).
 func (k *Engine) nestedComponent(start int) {
-	o := k.buf[start:]
+	k.nestedForm(k.buf[start:], true)
+}
+
+// nestedForm is nestedComponent for the object o (complete: it closed;
+// else healed, see nestedOpen).
+func (k *Engine) nestedForm(o []byte, complete bool) {
 	if !k.valid(o) { // (read the lost way, it may be no JSON)
 		return
 	}
@@ -152,10 +157,26 @@ func (k *Engine) nestedComponent(start int) {
 	nid := bytes.Clone(k.idText(o[id+1 : valueEnd(o, id)-1]))
 	form, sl := k.oddForm(o, nid)
 	if k.cur == nil {
-		k.hold(nil, nid, form, sl)
+		if complete {
+			k.hold(nil, nid, form, sl)
+		}
 		return
 	}
-	k.take(k.cur, nid, form, nil, sl, true)
+	k.take(k.cur, nid, form, nil, sl, complete)
+}
+
+// nestedOpen takes the objects nested in the open component that are still
+// open and have an id, healed as the component is (end, str: see
+// healEnd), as components of their own, as the parser reads them at each
+// heal.
+func (k *Engine) nestedOpen(end int, str bool) {
+	for j := len(k.stack) - 1; j >= 5; j-- {
+		if f := &k.stack[j]; f.open == '{' && f.idKey {
+			r := k.rare()
+			r.nest = k.heal(r.nest[:0], f.start, end, str, j)
+			k.nestedForm(r.nest, false)
+		}
+	}
 }
 
 // heldComp is a complete component taken later (see component): its

@@ -115,6 +115,7 @@ func (k *Engine) healOpen() {
 			// string it closes, the parser leaves it as it was.
 			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !cut && !(str && k.runeCut()) {
 				k.component(end, str, false)
+				k.nestedOpen(end, str)
 			}
 		case k.msgKind == kData:
 			// (Nor does it read a data model message cut inside a

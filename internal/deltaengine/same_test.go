@@ -187,6 +187,10 @@ var sameCases = []struct{ name, block string }{
 	// a root sent again without its children yet drops them until they
 	// come back.
 	{"v0.9 root sent again", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},{"id":"a","component":"Text","text":"first version"},{"id":"a","component":"Text","text":"second, longer version"},{"id":"b","component":"Card","child":"d"},{"id":"d","component":"Text","text":"dee"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"a","component":"Text","text":"third version"},{"id":"root","component":"Column","children":["b","a","c"]},{"id":"c","component":"Text","text":"sea"}]}}]`},
+	// An object with an id and a component nested in a component, still
+	// open, is a component of its own as it is healed, as the parser
+	// reads it at each heal.
+	{"v0.9 open component in a component", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"updateComponents":{"surfaceId":"s","components":[{"children":["a","n"],"component":"Column","id":"root","props":{"component":"Text","id":"n","text":"q and more text"},"z":["a"]},{"component":"Text","id":"a","text":"x"}]},"version":"v0.9"}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
