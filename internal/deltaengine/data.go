@@ -336,8 +336,8 @@ func (k *Engine) healed(start, at int) ([]byte, int) {
 }
 
 // escapeCut is where a data value's open string, cut inside an escape,
-// is cut: at its last ',' (trailing spaces dropped), when the string may be
-// cut (see healEnd); -1 otherwise.
+// is cut: at its last ',' (trailing whitespace dropped, as healEnd drops
+// it), when the string may be cut (see healEnd); -1 otherwise.
 func (k *Engine) escapeCut() int {
 	if !k.inStr || k.isKey || !k.esc && k.hexLeft == 0 {
 		return -1
@@ -349,11 +349,7 @@ func (k *Engine) escapeCut() int {
 	if i < 0 {
 		return -1
 	}
-	c := k.strStart + 1 + i
-	for c > k.strStart+1 && k.buf[c-1] == ' ' {
-		c--
-	}
-	return c
+	return k.strStart + 1 + len(RStripSpace(k.buf[k.strStart+1:k.strStart+1+i]))
 }
 
 // closeAll appends to b the closers of the containers open at the end of

@@ -34,9 +34,6 @@ type entry08 struct {
 func (k *Engine) data08(complete bool) {
 	msg := k.buf[k.msgStart:]
 	if !complete {
-		if k.runeCut() {
-			return // (a character cut: the parser's reader takes no entry arriving so, cut back or not)
-		}
 		if msg, _ = k.healed(k.msgStart, 1); msg == nil || !k.valid(msg) {
 			return
 		}

@@ -24,14 +24,6 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 		if k.isKey || k.esc || k.hexLeft > 0 || top.open == '{' && (!CuttableKey(k.buf[top.keyA:top.keyB]) || k.urlValue(top)) {
 			break
 		}
-		for r := n - 1; r > k.strStart && k.buf[r] >= utf8.RuneSelf; r-- {
-			if utf8.RuneStart(k.buf[r]) { // never half a character
-				if !utf8.FullRune(k.buf[r:n]) {
-					n = r
-				}
-				break
-			}
-		}
 		n = k.strStart + 1 + len(RStripSpace(k.buf[k.strStart+1:n]))
 		return n, true, false
 	case k.pending != 0:
@@ -52,12 +44,7 @@ func (k *Engine) healEnd() (end int, str, cut bool) {
 // (what arrived then) until it ends.
 func (k *Engine) emptyKeyValue() int {
 	if k.ekStart != k.strStart {
-		n := len(k.buf)
-		if k.strHigh && truncatedRune(k.buf[k.strStart+1:]) {
-			for n--; !utf8.RuneStart(k.buf[n]); n-- {
-			}
-		}
-		k.ekStart, k.ekEnd = k.strStart, n
+		k.ekStart, k.ekEnd = k.strStart, len(k.buf)
 	}
 	return k.ekEnd
 }
@@ -108,23 +95,25 @@ func (k *Engine) endOfChunk() {
 func (k *Engine) healOpen() {
 	if k.inBlock && len(k.stack) >= 2 && len(k.buf) != k.healLen {
 		k.healLen = len(k.buf)
-		end, str, cut := k.healEnd()
+		// A string (a key or a value) the chunk cut inside a character:
+		// the parser reads nothing arriving so, it waits for the
+		// character (healEnd is never asked then).
+		runeCut := k.runeCut()
 		switch {
 		case k.compStart >= 0:
-			// Cut inside the component, or inside a character of the
-			// string it closes, the parser leaves it as it was.
-			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !cut && !(str && k.runeCut()) {
-				k.component(end, str, false)
-				k.nestedOpen(end, str)
+			if k.grown(&k.compSniffed, k.compStart, k.compSpaces) && !runeCut {
+				// Cut inside the component, the parser leaves it as it was.
+				if end, str, cut := k.healEnd(); !cut {
+					k.component(end, str, false)
+					k.nestedOpen(end, str)
+				}
 			}
 		case k.msgKind == kData:
-			// (Nor does it read a data model message cut inside a
-			// character, of a key or a value.)
-			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) && !k.runeCut() {
+			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) && !runeCut {
 				k.dataEntries(false)
 			}
 		case k.msgKind == kDataModel:
-			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) {
+			if k.grown(&k.msgSniffed, k.msgStart, k.msgSpaces) && !runeCut {
 				k.data08(false)
 			}
 		}
