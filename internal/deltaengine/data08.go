@@ -297,11 +297,11 @@ func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
 	each(c, o, func(key []byte, v int) {
 		tok := c[v-3-len(key) : v-1]
 		val := c[v:valueEnd(c, v)]
-		h := maphash.Bytes(k.seed, val)
-		if old, ok := rec.vals.get(k.keyHash(tok)); ok && old == h || !ok && string(val) == "null" {
-			return // (the record counts an absent key as null)
+		h, kh := maphash.Bytes(k.seed, val), k.keyHash(tok)
+		if rec.unchanged(kh, h, string(val) == "null") {
+			return
 		}
-		rec.vals.set(k.keyHash(tok), h)
+		rec.vals.set(kh, h)
 		if n > 0 {
 			k.out = append(k.out, ',')
 		}
@@ -413,19 +413,7 @@ func (k *Engine) dedupe08(c []byte, b body08, sid []byte) (isNew, changed bool) 
 		return true, true
 	}
 	slices.SortStableFunc(kv, func(x, y keyVal) int { return bytes.Compare(x.key, y.key) })
-	rec := k.record(sid, slotTok(c, b.path))
-	for i, e := range kv {
-		if i+1 < len(kv) && bytes.Equal(kv[i+1].key, e.key) {
-			continue // a later entry of the key wins
-		}
-		h := maphash.Bytes(k.seed, e.val)
-		if old, ok := rec.vals.get(k.keyHash(e.key)); !ok || old != h {
-			isNew = isNew || ok || string(e.val) != "null" // absent counts as null
-			changed = true
-			rec.vals.set(k.keyHash(e.key), h)
-		}
-	}
-	return isNew, changed
+	return k.recordAll(k.record(sid, slotTok(c, b.path)), kv)
 }
 
 // keyVal is a key token and its value, in a canonical message.

@@ -28,6 +28,33 @@ func (r *dataRecord) of(sid, path []byte, withPath bool) bool {
 	return len(r.slot) > n && r.slot[:n] == string(sid) && r.slot[n] == 0 && (!withPath || r.slot[n+1:] == string(path))
 }
 
+// unchanged reports whether r holds the value of hash h under the key of
+// hash kh; an absent key counts as null (null: the value is).
+func (r *dataRecord) unchanged(kh, h uint64, null bool) bool {
+	old, ok := r.vals.get(kh)
+	return ok && old == h || !ok && null
+}
+
+// recordAll is the parser's de-duplication of a complete message's entries
+// kv (key tokens and values, canonical; of a key given twice, a later
+// entry wins, as sorted): it records those that differ from rec and
+// reports whether one did (changed) and whether one differs where an
+// absent key counts as null (isNew: the message is new).
+func (k *Engine) recordAll(rec *dataRecord, kv []keyVal) (isNew, changed bool) {
+	for i, e := range kv {
+		if i+1 < len(kv) && bytes.Equal(kv[i+1].key, e.key) {
+			continue
+		}
+		h, kh := maphash.Bytes(k.seed, e.val), k.keyHash(e.key)
+		if old, ok := rec.vals.get(kh); !ok || old != h {
+			isNew = isNew || ok || string(e.val) != "null"
+			changed = true
+			rec.vals.set(kh, h)
+		}
+	}
+	return isNew, changed
+}
+
 // hashVals maps hashes of keys to hashes of values: in a list while it
 // holds a few (as a record of one surface's data does: a map costs more),
 // in a map past fewVals.
@@ -186,8 +213,8 @@ func (k *Engine) sniff09() {
 		va := len(k.out)
 		k.out, _ = k.cw.canonical(k.out, v[:e.valB], e.valA)
 		h := maphash.Bytes(k.seed, k.out[va:])
-		if old, ok := rec.vals.get(kh); ok && old == h || !ok && string(k.out[va:]) == "null" {
-			k.out = k.out[:at] // (the record counts an absent key as null)
+		if rec.unchanged(kh, h, string(k.out[va:]) == "null") {
+			k.out = k.out[:at]
 			continue
 		}
 		rec.vals.set(kh, h)
@@ -206,10 +233,10 @@ func (k *Engine) sniff09() {
 	// The message's value and path are recorded before its members: a
 	// member so named wins.
 	if !valueNamed {
-		rec.vals.set(k.keyHash([]byte(`"value"`)), maphash.Bytes(k.seed, k.out[first-1:]))
+		rec.vals.set(maphash.String(k.seed, `"value"`), maphash.Bytes(k.seed, k.out[first-1:]))
 	}
 	if k.pathA >= 0 && !pathNamed {
-		rec.vals.set(k.keyHash([]byte(`"path"`)), maphash.Bytes(k.seed, k.pathTok()))
+		rec.vals.set(maphash.String(k.seed, `"path"`), maphash.Bytes(k.seed, k.pathTok()))
 	}
 	k.out = k.dataTail(k.out, 0)
 	k.dataSent = true
@@ -276,14 +303,6 @@ func (k *Engine) dedupe09(c []byte) bool {
 		kv = append(kv, keyVal{c[v-3-len(key) : v-1], c[v:valueEnd(c, v)]})
 	})
 	r.kv = kv[:0]
-	rec := k.record(slotTok(c, sid), slotTok(c, path))
-	isNew := false
-	for _, e := range kv {
-		h, kh := maphash.Bytes(k.seed, e.val), k.keyHash(e.key)
-		if old, ok := rec.vals.get(kh); !ok || old != h {
-			isNew = isNew || ok || string(e.val) != "null"
-			rec.vals.set(kh, h)
-		}
-	}
+	isNew, _ := k.recordAll(k.record(slotTok(c, sid), slotTok(c, path)), kv)
 	return isNew
 }
