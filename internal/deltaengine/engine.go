@@ -172,7 +172,7 @@ type Engine struct {
 	msgKind                     uint8
 	odd, pathSeen               bool // the open component is of an odd shape (walk.go); v0.8: it has a path in its definition
 	dataSent                    bool // the open data model message yielded its value
-	compDone                    bool // a component ended in the chunk (see takeUnnamed)
+	compDone                    bool // a component ended in the chunk (see takeHeld)
 	lines                       bool // a block is one message (JSONL)
 	progressive                 bool // yield snapshots (progressive mode), not changes
 }

@@ -85,7 +85,7 @@ func (k *Engine) component(end int, str, complete bool) {
 		// A form with an empty object is not renderable yet, as in the
 		// parser: a complete one is taken when its message ends; so is one
 		// read before its message names its surface (then, or at the end:
-		// see takeUnnamed).
+		// see takeHeld).
 		if complete {
 			k.hold(s, k.ownID(), body, sl)
 			k.rx.held[len(k.rx.held)-1].atEnd = empty > 0
@@ -194,42 +194,26 @@ func (k *Engine) hold(s *surface, id, form []byte, sl []slot) {
 	r.held = append(r.held, heldComp{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...), false})
 }
 
-// takeHeld takes the components held (see component), at the end of
-// their message: those of no surface named for s (the message's surface,
-// or the last one named; none: they go), the others for theirs. (The
-// parser yields them then, not when the message names its surface.)
-func (k *Engine) takeHeld(s *surface) {
-	if k.rx == nil || len(k.rx.held) == 0 {
-		return
-	}
-	for _, h := range k.rx.held {
-		switch {
-		case h.s == nil && s != nil:
-			k.take(s, h.id, h.form, nil, h.slots, true)
-		case h.s != nil:
-			k.take(h.s, h.id, h.form, nil, h.slots, true)
-		}
-	}
-	clear(k.rx.held)
-	k.rx.held = k.rx.held[:0]
-}
-
-// takeUnnamed takes the components held before their message named its
-// surface, for s, the surface it names now: the parser yields them at the
-// end of a chunk in which a component of the message ended, once the
-// message names its surface (else when the message ends, see takeHeld).
-func (k *Engine) takeUnnamed(s *surface) {
+// takeHeld takes the components held (see component). At the end of
+// their message (end), all of them: those of no surface named for s (the
+// message's surface, or the last one named; none: they go), the others
+// for theirs. Else, at the end of a chunk in which a component of the
+// message ended once it names its surface s, those held before it named
+// it that have no empty object: the parser yields them then.
+func (k *Engine) takeHeld(s *surface, end bool) {
 	if k.rx == nil {
 		return
 	}
 	n := 0
 	for _, h := range k.rx.held {
-		if h.s == nil && !h.atEnd {
+		switch {
+		case h.s == nil && s != nil && (end || !h.atEnd):
 			k.take(s, h.id, h.form, nil, h.slots, true)
-			continue
+		case h.s != nil && end:
+			k.take(h.s, h.id, h.form, nil, h.slots, true)
+		case !end:
+			k.rx.held[n], n = h, n+1
 		}
-		k.rx.held[n] = h
-		n++
 	}
 	clear(k.rx.held[n:])
 	k.rx.held = k.rx.held[:n]

@@ -83,7 +83,7 @@ func (k *Engine) endOfChunk() {
 		k.failJSON(nil)
 	}
 	if k.compDone && k.msgKind == kUpdate && k.cur != nil {
-		k.takeUnnamed(k.cur)
+		k.takeHeld(k.cur, false)
 	}
 	k.compDone = false
 	k.healOpen()

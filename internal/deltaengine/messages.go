@@ -132,7 +132,7 @@ func (k *Engine) messageEnd() {
 			}
 			s.waiting++ // (a message waiting for its beginRendering)
 		}
-		k.takeHeld(k.cur)
+		k.takeHeld(k.cur, true)
 		if k.progressive {
 			k.release() // an update completed: large components are redone
 		}
