@@ -284,9 +284,11 @@ func (k *Engine) dropLastSnapshot(s *surface, out []byte, start int) {
 	if n < 2 || k.offs[n-1] != start {
 		return
 	}
+	const head, mid, tail = `{"surfaceUpdate":{"components":[`, `],"surfaceId":"`, `"}}`
 	m := out[k.offs[n-2]:start]
-	end := `],"surfaceId":"` + s.id + `"}}`
-	if strings.HasPrefix(string(m), `{"surfaceUpdate":{"components":[`) && strings.HasSuffix(string(m), end) {
+	e := len(m) - len(tail) - len(s.id) // (where its surface's id starts, if it is one)
+	if e-len(mid) >= len(head) && string(m[:len(head)]) == head && string(m[e-len(mid):e]) == mid &&
+		string(m[e:e+len(s.id)]) == s.id && string(m[len(m)-len(tail):]) == tail {
 		k.offs = k.offs[:n-2] // (its bytes stay, unlisted)
 	}
 }
