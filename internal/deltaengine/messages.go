@@ -141,20 +141,11 @@ func (k *Engine) messageEnd() {
 		// Whole: progressive mode, unless the record holds each of its
 		// members (record.go); delta mode, when it yielded nothing yet or
 		// names no surface (its slot is not the one its sniffs yielded
-		// at, "default").
-		if !k.checkMessage(msg, true) {
-			break
+		// at, "default"; a value that is no object, or none, too).
+		if start := len(k.out); k.yieldWhole() && k.progressive && !k.dedupe09(k.out[start:]) {
+			k.out, k.offs = k.out[:start], k.offs[:len(k.offs)-2]
 		}
-		start := len(k.out)
-		k.out, _ = k.cw.canonical(k.out, msg, 0)
-		if k.progressive && !k.dedupe09(k.out[start:]) {
-			k.out = k.out[:start]
-			break
-		}
-		k.offs = append(k.offs, start, len(k.out))
-	case k.msgKind == kData && k.cur != nil && k.valueA < 0:
-		k.yieldWhole() // (a value that is no object, or none: whole, as the parser)
-	case k.msgKind == kData && k.cur != nil:
+	case k.msgKind == kData:
 		if k.checkMessage(msg, true) {
 			k.dataEntries(true)
 		}
