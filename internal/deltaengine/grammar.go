@@ -28,8 +28,7 @@ func (k *Engine) escape(c byte) {
 // scalarEnd checks the number or literal that ends at the end of buf, c
 // the byte after it.
 func (k *Engine) scalarEnd(c byte) {
-	t := k.buf[k.strStart:]
-	if jsonwire.LiteralLen(t, 0) == len(t) && len(t) > 0 || wholeNumber(t) {
+	if scalarHeals(k.buf[k.strStart:]) {
 		k.inScalar = false
 		return
 	}
@@ -144,8 +143,8 @@ func wholeNumber(t []byte) bool {
 	return n == len(t) && st.Complete()
 }
 
-// scalarHeals reports whether t, a scalar the chunk cut, heals as it is: a
-// whole number so far, or a whole literal.
+// scalarHeals reports whether t is a whole number or a whole literal: a
+// scalar that ends so is valid, and one the chunk cut so heals as it is.
 func scalarHeals(t []byte) bool {
 	return wholeNumber(t) || len(t) > 0 && jsonwire.LiteralLen(t, 0) == len(t)
 }
