@@ -87,8 +87,7 @@ func (k *Engine) component(end int, str, complete bool) {
 		// read before its message names its surface (then, or at the end:
 		// see takeHeld).
 		if complete {
-			k.hold(s, k.ownID(), body, sl)
-			k.rx.held[len(k.rx.held)-1].atEnd = empty > 0
+			k.hold(s, k.ownID(), body, sl, empty > 0)
 		}
 		return
 	}
@@ -158,7 +157,7 @@ func (k *Engine) nestedForm(o []byte, complete bool) {
 	form, sl := k.oddForm(o, nid)
 	if k.cur == nil {
 		if complete {
-			k.hold(nil, nid, form, sl)
+			k.hold(nil, nid, form, sl, false)
 		}
 		return
 	}
@@ -188,10 +187,11 @@ type heldComp struct {
 	atEnd    bool // (an empty object in it: taken when its message ends)
 }
 
-// hold holds a complete component for later (see component).
-func (k *Engine) hold(s *surface, id, form []byte, sl []slot) {
+// hold holds a complete component for later (see component; atEnd: see
+// heldComp).
+func (k *Engine) hold(s *surface, id, form []byte, sl []slot, atEnd bool) {
 	r := k.rare()
-	r.held = append(r.held, heldComp{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...), false})
+	r.held = append(r.held, heldComp{s, bytes.Clone(id), bytes.Clone(form), append([]slot(nil), sl...), atEnd})
 }
 
 // takeHeld takes the components held (see component). At the end of

@@ -135,17 +135,16 @@ func walkRanks(c []byte, i int, sl []slot, n *uint16) {
 	// The object's child fields, found in one pass (canonical: each key
 	// once), then ranked in walkFields' order.
 	var at [len(walkFields)]int
-	found := false
 	each(c, i, func(key []byte, v int) {
 		for f, name := range walkFields {
 			if string(key) == name {
-				at[f], found = v+1, true // (+1: 0 is none)
+				at[f] = v + 1 // (+1: 0 is none)
 			}
 		}
 	})
 	for _, v := range at {
 		switch {
-		case !found || v == 0:
+		case v == 0:
 		case c[v-1] == '"':
 			rank(v - 1)
 		case c[v-1] == '[':
