@@ -54,8 +54,12 @@ type entry struct {
 	// woke: how many of them arrived since (see wake).
 	missing, woke int32
 	deferred      bool // in engine.deferred
-	bad           bool // its form last judged does not pass the catalog (catalog.go)
-	phVerdict     int8 // its placeholder passes the catalog (1) or not (-1); 0: not judged
+	// arrival: its rank among its surface's components by first arrival
+	// (saturated), the order in which the reference's component table
+	// holds them (see topology).
+	arrival   uint16
+	bad       bool // its form last judged does not pass the catalog (catalog.go)
+	phVerdict int8 // its placeholder passes the catalog (1) or not (-1); 0: not judged
 	// unsent, unsentPh: it, or its placeholder, waits in its surface's
 	// unsent (see changes).
 	unsent, unsentPh bool
@@ -87,9 +91,8 @@ type surface struct {
 	bad         int      // its reachable components whose form does not pass the catalog
 	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
 	// suspect: the surface is to be checked before it yields (see
-	// topology.go); selfRef, a component that references itself.
-	suspect bool
-	selfRef *entry
+	// topology.go); selfRef, a component may reference itself.
+	suspect, selfRef bool
 }
 
 // Engine reads A2UI blocks and yields messages as the parser's delta or

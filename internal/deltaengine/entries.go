@@ -2,6 +2,7 @@ package deltaengine
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strings"
 )
@@ -247,8 +248,8 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 		default:
 			kid.waiters = append(kid.waiters, ent)
 		}
-		if x.fl&slotRef != 0 && kid == ent && s.selfRef == nil {
-			s.selfRef, s.suspect = ent, true
+		if x.fl&slotRef != 0 && kid == ent {
+			s.selfRef, s.suspect = true, true
 		}
 		if ent.reach && x.fl&slotRef != 0 {
 			suspectRef(s, kid)
@@ -259,6 +260,7 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 	}
 	if !ent.arrived {
 		ent.arrived = true
+		ent.arrival = uint16(min(s.arrived, math.MaxUint16))
 		s.arrived++
 		for _, w := range ent.waiters {
 			k.wake(w)

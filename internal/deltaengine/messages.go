@@ -133,6 +133,15 @@ func (k *Engine) messageEnd() {
 			s.waiting++ // (a message waiting for its beginRendering)
 		}
 		k.takeHeld(k.cur, true)
+		if s := k.cur; s != nil && s.begun && s.suspect && len(k.queue) == 0 {
+			// The reference checks the surface at each of its component
+			// messages, one whose components all were skipped too: a
+			// self-reference or cycle left in it fails each (topology).
+			if err := k.topology(s); err != nil {
+				k.failWith(err)
+				break
+			}
+		}
 		if k.progressive {
 			k.release() // an update completed: large components are redone
 		}

@@ -28,10 +28,23 @@ func suspectRef(s *surface, kid *entry) {
 // the block, if any.
 func (k *Engine) topology(s *surface) error {
 	s.suspect = false
-	if e := s.selfRef; e != nil {
-		s.selfRef = nil
-		return &protocol.ValidationError{MessageIndex: -1, Kind: protocol.ErrSelfReference,
-			Message: fmt.Sprintf("Self-reference detected: Component '%s' references itself in field '%s'", decodedID(e.id), refField(e, decodedID(e.id)))}
+	if s.selfRef {
+		// As the reference checks every component of the surface each
+		// time, a component that references itself fails every check
+		// until it is replaced, and the first in the order of the
+		// reference's table is named.
+		var first *entry
+		for _, e := range s.comps {
+			if e.arrived && refsItself(e) && (first == nil || e.arrival < first.arrival) {
+				first = e
+			}
+		}
+		if first != nil {
+			s.suspect = true
+			return &protocol.ValidationError{MessageIndex: -1, Kind: protocol.ErrSelfReference,
+				Message: fmt.Sprintf("Self-reference detected: Component '%s' references itself in field '%s'", decodedID(first.id), k.refField(first, decodedID(first.id)))}
+		}
+		s.selfRef = false
 	}
 	root := s.comps[s.root]
 	if root == nil || !root.arrived {
@@ -66,11 +79,22 @@ func (k *Engine) topology(s *surface) error {
 			state[r.kid] = true
 			stack = append(stack, step{e: r.kid})
 		case on:
+			s.suspect = true // (it fails each check until it is broken)
 			return &protocol.ValidationError{MessageIndex: -1, Kind: protocol.ErrCycle,
 				Message: fmt.Sprintf("Circular reference detected involving component '%s'", decodedID(r.kid.id))}
 		}
 	}
 	return nil
+}
+
+// refsItself reports that e references itself.
+func refsItself(e *entry) bool {
+	for _, r := range e.refs {
+		if r.fl&slotRef != 0 && r.kid == e {
+			return true
+		}
+	}
+	return false
 }
 
 // decodedID is the id whose canonical text (escaped, as entries hold it)
@@ -83,13 +107,17 @@ func decodedID(id string) string {
 	return string(b)
 }
 
-// refField is the field, as protocol.ComponentRefs names it, in which
-// component e references id (the rare path of an error message: e is
-// decoded).
-func refField(e *entry, id string) string {
+// refField is the field, as protocol.ComponentRefs names it with the
+// catalog's reference fields, in which component e references id (the
+// rare path of an error message: e is decoded).
+func (k *Engine) refField(e *entry, id string) string {
+	var refs protocol.RefFieldsFunc
+	if k.cat != nil {
+		refs = k.cat.RefFields
+	}
 	var m map[string]any
 	if json.Unmarshal(e.src, &m) == nil {
-		for _, r := range protocol.ComponentRefs(nil, m, nil) {
+		for _, r := range protocol.ComponentRefs(nil, m, refs) {
 			if r.ID == id {
 				return r.Field
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
+	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 	"github.com/a2ui-stream/a2ui-stream/parser"
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -116,6 +117,114 @@ func TestSnapshotsBeforeACycle(t *testing.T) {
 			}
 			if !slices.Equal(got, want) || (k.Failed() != 0) != tc.fails {
 				t.Errorf("yields %q (%d failed), the parser %q", got, k.Failed(), want)
+			}
+		})
+	}
+}
+
+// TestTopologyErrorsStay: as the reference checks every component of a
+// surface each time it reads a component message of it, a component that
+// references itself, or a cycle, left in the surface by a failed block
+// fails each later block that sends the surface components (one whose
+// components are all skipped too), until a component replaces it; the
+// component named is the first in the order the components first
+// arrived; a catalog's reference field is named. No yield holds the
+// self-reference. The table's verdicts are the reference's (the progressive
+// engine's, which the parser ran until session 24).
+func TestTopologyErrorsStay(t *testing.T) {
+	const (
+		cs     = `{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}`
+		selfIn = "Self-reference detected: Component 'root' references itself in field 'child'"
+		cycle  = "Circular reference detected involving component 'root'"
+	)
+	upd := func(comps string) string {
+		return `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` + comps + `]}}`
+	}
+	for _, tc := range []struct {
+		name   string
+		blocks []string
+		errs   []string // by block: the error's text ("": none)
+		cat    bool
+	}{
+		{"self-reference stays", []string{`[` + cs + `,` + upd(`{"id":"root","component":"Card","child":"root"}`) + `]`, `[` + upd(`{"id":"b","component":"Text","text":"x"}`) + `]`},
+			[]string{selfIn, selfIn}, false},
+		{"self-reference stays through skipped components", []string{`[` + cs + `,` + upd(`{"id":"root","component":"Card","child":"root"}`) + `]`, `[` + upd(`{"component":"Text"},{"id":7,"component":"Text"}`) + `]`},
+			[]string{selfIn, selfIn}, false},
+		{"self-reference replaced", []string{`[` + cs + `,` + upd(`{"id":"root","component":"Card","child":"root"}`) + `]`, `[` + upd(`{"id":"root","component":"Text","text":"x"}`) + `]`},
+			[]string{selfIn, ""}, false},
+		{"cycle stays", []string{`[` + cs + `,` + upd(`{"id":"root","component":"Card","child":"a"},{"id":"a","component":"Card","child":"root"}`) + `]`, `[` + upd(`{"id":"b","component":"Text","text":"x"}`) + `]`},
+			[]string{cycle, cycle}, false},
+		{"cycle broken", []string{`[` + cs + `,` + upd(`{"id":"root","component":"Card","child":"a"},{"id":"a","component":"Card","child":"root"}`) + `]`, `[` + upd(`{"id":"a","component":"Text","text":"x"}`) + `]`},
+			[]string{cycle, ""}, false},
+		// (The surface named after the components: they are checked at
+		// the message's end.)
+		{"first self-reference by arrival", []string{`[` + cs + `,{"version":"v0.9","updateComponents":{"components":[{"id":"root","component":"Card","child":"b"},{"id":"a","component":"Card","detail":"a"},{"id":"root","component":"Column","children":["root"]}],"surfaceId":"s"}}]`},
+			[]string{"Self-reference detected: Component 'root' references itself in field 'children'"}, false},
+		{"catalog reference field", []string{`[` + cs + `,` + upd(`{"id":"root","component":"Modal","trigger":"root","content":"x"}`) + `]`},
+			[]string{"Self-reference detected: Component 'root' references itself in field 'trigger'"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var opts []parser.Option
+			var cat *protocol.Catalog
+			if tc.cat {
+				cat = speccatalog.BasicV09(t)
+				opts = append(opts, parser.WithCatalog(cat))
+			}
+			for _, progressive := range []bool{false, true} {
+				for chunk := 1; chunk <= 64; chunk++ {
+					k := deltaengine.New(deltaengine.Options{Progressive: progressive, Catalog: cat})
+					for b, block := range tc.blocks {
+						failed := k.Failed()
+						var yields []string
+						k.Begin()
+						for i := 0; i < len(block); i += chunk {
+							k.Data([]byte(block[i:min(i+chunk, len(block))]))
+							for _, m := range k.Flush() {
+								yields = append(yields, string(m))
+							}
+						}
+						k.End()
+						for _, m := range k.Messages() {
+							yields = append(yields, string(m))
+						}
+						got := ""
+						if k.Failed() != failed {
+							got = k.Err().Error()
+						}
+						if !strings.HasSuffix(got, tc.errs[b]) || (got == "") != (tc.errs[b] == "") {
+							t.Fatalf("progressive %v, %d-byte chunks, block %d: error %q, want %q", progressive, chunk, b, got, tc.errs[b])
+						}
+						for _, y := range yields {
+							if strings.Contains(y, `"child":"root","component":"Card","id":"root"`) {
+								t.Fatalf("progressive %v, %d-byte chunks, block %d: yields the self-reference: %s", progressive, chunk, b, y)
+							}
+						}
+					}
+				}
+			}
+			// The parser's verdicts are the table's.
+			var in string
+			for _, b := range tc.blocks {
+				in += "<a2ui-json>" + b + "</a2ui-json>"
+			}
+			p, err := parser.New(append(opts, parser.WithMode(parser.ModeProgressive))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = p.Feed([]byte(in))
+			errs := parser.BlockErrors(err)
+			var texts []string
+			for _, e := range errs {
+				texts = append(texts, e.Error())
+			}
+			n := 0
+			for _, w := range tc.errs {
+				if w != "" {
+					n++
+				}
+			}
+			if len(texts) != n {
+				t.Fatalf("the parser's errors: %q", texts)
 			}
 		})
 	}

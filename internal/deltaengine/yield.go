@@ -35,14 +35,7 @@ func (k *Engine) flush() {
 		if s.suspect {
 			if err := k.topology(s); err != nil {
 				k.failWith(err)
-				// (Their forms kept are stale: a snapshot makes them anew.)
-				for _, e := range k.queue {
-					e.queued, e.snap = false, nil
-				}
-				for _, e := range k.rest {
-					e.queued, e.snap = false, nil
-				}
-				k.queue, k.rest = k.queue[:0], k.rest[:0]
+				k.dropQueue()
 				return
 			}
 		}
@@ -53,6 +46,18 @@ func (k *Engine) flush() {
 		}
 		k.queue, k.rest = append(k.queue[:0], k.rest...), k.rest[:0]
 	}
+}
+
+// dropQueue empties the queue of a failed block. (The forms its entries
+// kept are stale: a snapshot makes them anew.)
+func (k *Engine) dropQueue() {
+	for _, e := range k.queue {
+		e.queued, e.snap = false, nil
+	}
+	for _, e := range k.rest {
+		e.queued, e.snap = false, nil
+	}
+	k.queue, k.rest = k.queue[:0], k.rest[:0]
 }
 
 // changes yields the queued components of surface s whose form changed,
