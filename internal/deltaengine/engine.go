@@ -91,8 +91,9 @@ type surface struct {
 	bad         int      // its reachable components whose form does not pass the catalog
 	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
 	// suspect: the surface is to be checked before it yields (see
-	// topology.go); selfRef, a component may reference itself.
-	suspect, selfRef bool
+	// topology.go); selfRef, a component may reference itself; filling,
+	// a form of it holds a "children_<id>" placeholder (see refill).
+	suspect, selfRef, filling bool
 }
 
 // Engine reads A2UI blocks and yields messages as the parser's delta or
@@ -354,6 +355,8 @@ type rareScratch struct {
 	els                            []entry08
 	order                          []int32
 	kv                             []keyVal
+	noFill                         bool     // oddForm writes no "children_<id>" (see refill)
+	fills                          []*entry // forms to take again without "children_<id>" (see refill)
 }
 
 // rare returns the block's rareScratch.

@@ -353,6 +353,9 @@ func (k *Engine) open(c byte) {
 			if k.typeA < 0 {
 				k.typeA, k.typeB = k.stack[5].keyA, k.stack[5].keyB
 			}
+			if k.stack[5].keyA == k.stack[5].keyB {
+				k.odd = true // (the empty type has no references: see refs)
+			}
 		}
 	}
 	k.stack = append(k.stack, frame{open: c, wantKey: c == '{', start: len(k.buf) - 1})

@@ -71,7 +71,7 @@ func (k *Engine) oddForm(b, own []byte) ([]byte, []slot) {
 	sl = sl[:n]
 	r.empties = em
 	for j := len(em) - 1; j >= 0; j-- { // (from the end: earlier offsets stay)
-		if !k.listOpen(em[j].explicit) {
+		if r.noFill || !k.listOpen(em[j].explicit) {
 			continue
 		}
 		at, id := em[j].at, own
@@ -255,13 +255,17 @@ func walkValue(c []byte, i int, key []byte, sl []slot, em []emptyList) ([]slot, 
 func refs(c []byte, root int, v08 bool, cat *protocol.Catalog, sl []slot) []slot {
 	if !v08 {
 		var single, list []string
-		if t := valueOf(c, root, "component"); t >= 0 && c[t] == '"' && cat != nil {
+		t := valueOf(c, root, "component")
+		if t >= 0 && c[t] == '"' && c[t+1] == '"' {
+			return sl // (the empty type: none)
+		}
+		if t >= 0 && c[t] == '"' && cat != nil {
 			single, list = cat.RefFields(string(c[t+1 : jsonwire.StringEnd(c, t+1)]))
 		}
 		return propRefs(c, root, single, list, sl)
 	}
 	each(c, root, func(typ []byte, v int) {
-		if c[v] == '{' {
+		if c[v] == '{' && len(typ) > 0 { // (the empty type has none)
 			single, list := cat.RefFields(string(typ))
 			sl = propRefs(c, v, single, list, sl)
 		}
