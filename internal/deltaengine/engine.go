@@ -355,8 +355,6 @@ type rareScratch struct {
 	els                            []entry08
 	order                          []int32
 	kv                             []keyVal
-	noFill                         bool     // oddForm writes no "children_<id>" (see refill)
-	fills                          []*entry // forms to take again without "children_<id>" (see refill)
 }
 
 // rare returns the block's rareScratch.

@@ -139,38 +139,26 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 	k.update(s, ent, sl)
 }
 
-// filled notes, when a component message names s, the forms of s that
-// hold a "children_<id>" placeholder in an empty child list: the
-// reference writes one in the empty list of the message it reads as one
-// the stream is still filling (listOpen), which it is not once that
-// message ended, and drops it when it reads the component again, at the
-// end of its next message of the surface (refill).
-func (k *Engine) filled(s *surface) {
+// refill takes again, at the end of each component message of s, the
+// forms of s that hold a "children_<id>" placeholder in an empty child
+// list, with the reference's check of the list (listOpen) on the message
+// as it ends: the reference writes one in an empty list of the message it
+// reads as one the stream is still filling, and reads its components
+// again at each message (one that ends with another list, or none: the
+// placeholder goes).
+func (k *Engine) refill(s *surface) {
 	s.filling = false
-	r := k.rare()
+	seen := k.pathSeen
+	k.pathSeen = false // (its v0.8 paths are normalised already: once is all)
+	defer func() { k.pathSeen = seen }()
 	for _, e := range s.comps {
-		if e.arrived && bytes.Contains(e.src, []byte(`["children_`+e.id+`"]`)) {
-			r.fills = append(r.fills, e)
-		}
-	}
-}
-
-// refill takes again, without their placeholders, the forms filled noted
-// (at the end of the message that named their surface).
-func (k *Engine) refill() {
-	if k.rx == nil || len(k.rx.fills) == 0 {
-		return
-	}
-	r := k.rx
-	r.noFill = true
-	for _, e := range r.fills {
 		ph := []byte(`["children_` + e.id + `"]`)
-		if bytes.Contains(e.src, ph) {
+		if e.arrived && bytes.Contains(e.src, ph) {
 			form, sl := k.oddForm(bytes.ReplaceAll(e.src, ph, []byte("[]")), []byte(e.id))
-			k.take(e.s, []byte(e.id), form, nil, sl, true)
+			s.filling = s.filling || bytes.Contains(form, ph)
+			k.take(s, []byte(e.id), form, nil, sl, true)
 		}
 	}
-	r.noFill, r.fills = false, r.fills[:0]
 }
 
 // nestedComponent takes an object nested in the open component, just

@@ -95,9 +95,6 @@ func (k *Engine) surfaceID(sid []byte) {
 	}
 	if k.cur != nil {
 		k.last = k.cur
-		if k.cur.filling && k.msgKind == kUpdate {
-			k.filled(k.cur)
-		}
 	}
 }
 
@@ -136,7 +133,9 @@ func (k *Engine) messageEnd() {
 			s.waiting++ // (a message waiting for its beginRendering)
 		}
 		k.takeHeld(k.cur, true)
-		k.refill()
+		if s := k.cur; s != nil && s.filling {
+			k.refill(s)
+		}
 		if s := k.cur; s != nil && s.begun && s.suspect && len(k.queue) == 0 {
 			// The reference checks the surface at each of its component
 			// messages, one whose components all were skipped too: a

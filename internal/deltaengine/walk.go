@@ -71,7 +71,7 @@ func (k *Engine) oddForm(b, own []byte) ([]byte, []slot) {
 	sl = sl[:n]
 	r.empties = em
 	for j := len(em) - 1; j >= 0; j-- { // (from the end: earlier offsets stay)
-		if r.noFill || !k.listOpen(em[j].explicit) {
+		if !k.listOpen(em[j].explicit) {
 			continue
 		}
 		at, id := em[j].at, own
@@ -180,13 +180,14 @@ func (k *Engine) listOpen(explicit bool) bool {
 	if explicit {
 		key = []byte(`"explicitList"`)
 	}
-	msg := k.buf[k.compStart:]
+	msg := k.buf[max(k.compStart, k.msgStart):] // (no component open: see refill)
 	i := bytes.LastIndex(msg, key)
-	if i < 0 {
+	if i < 0 && k.compStart >= 0 {
 		msg = k.buf[k.msgStart:]
-		if i = bytes.LastIndex(msg, key); i < 0 {
-			return false
-		}
+		i = bytes.LastIndex(msg, key)
+	}
+	if i < 0 {
+		return false
 	}
 	rest := msg[i+len(key):]
 	o := bytes.IndexByte(rest, '[')
