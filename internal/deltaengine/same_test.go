@@ -1,14 +1,20 @@
 package deltaengine_test
 
 import (
-	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
 	"fmt"
+	"hash"
+	"io"
+	"maps"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
-	"github.com/a2ui-stream/a2ui-stream/parser"
 )
 
 // manyChildren is a v0.9 root with n children listed before any arrives.
@@ -200,76 +206,96 @@ var sameCases = []struct{ name, block string }{
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
 }
 
-// TestSameAsParserEverySplit holds the engine to the parser, call by call
-// and byte for byte, in both modes, on each case fed at every chunk size
-// from 1 byte to the whole block.
-func TestSameAsParserEverySplit(t *testing.T) {
+// TestRecordedEverySplit holds the engine, call by call and byte for byte,
+// in both modes, on each case fed at every chunk size from 1 byte to the
+// whole block, to the outputs recorded in testdata/every_split.txt: the
+// parser's progressive engine's, which the engine matched call by call
+// until that engine was deleted (session 24); -update records them anew.
+func TestRecordedEverySplit(t *testing.T) {
+	g := newRecorded(t, "testdata/every_split.txt")
 	for _, tc := range sameCases {
 		for _, progressive := range []bool{false, true} {
-			t.Run(fmt.Sprint(tc.name, "/progressive=", progressive), func(t *testing.T) {
+			name := fmt.Sprint(tc.name, "/progressive=", progressive)
+			t.Run(name, func(t *testing.T) {
+				h := sha256.New()
 				for chunk := 1; chunk <= len(tc.block); chunk++ {
-					if why := compare(t, tc.block, chunk, progressive); why != "" {
-						t.Fatalf("at %d-byte chunks: %s", chunk, why)
-					}
+					io.WriteString(h, engineCalls(tc.block, chunk, progressive))
 				}
+				g.check(t, name, h)
 			})
 		}
 	}
 }
 
-// compare feeds block to the engine and, between its markers, to the
-// parser, in chunks of chunk bytes, and describes the first call whose
-// messages differ ("" when none does).
-func compare(t *testing.T, block string, chunk int, progressive bool) string {
-	mode := parser.ModeDelta
-	if progressive {
-		mode = parser.ModeProgressive
-	}
-	p, err := parser.New(parser.WithMode(mode), parser.WithBorrowedOutput())
-	if err != nil {
-		t.Fatal(err)
-	}
+// engineCalls feeds block to the engine in chunks of chunk bytes, and
+// writes the messages of each call, and the blocks failed.
+func engineCalls(block string, chunk int, progressive bool) string {
+	var b strings.Builder
 	k := deltaengine.New(deltaengine.Options{Progressive: progressive})
-	if _, err := p.Feed([]byte("<a2ui-json>")); err != nil {
-		t.Fatal(err)
-	}
 	k.Begin()
-	k.Flush()
-	for i := 0; i <= len(block); i += chunk {
-		c := block[i:min(i+chunk, len(block))]
-		k.Data([]byte(c))
-		in := c
-		if i+chunk >= len(block) {
-			k.End()
-			in += "</a2ui-json>"
+	for i := 0; i < len(block); i += chunk {
+		k.Data([]byte(block[i:min(i+chunk, len(block))]))
+		for _, m := range k.Flush() {
+			b.Write(m)
+			b.WriteByte('\n')
 		}
-		mine := k.Flush()
-		parts, err := p.Feed([]byte(in))
-		if err != nil {
-			return fmt.Sprintf("the parser fails: %v", err)
-		}
-		var theirs [][]byte
-		for _, pt := range parts {
-			for _, m := range pt.Messages {
-				theirs = append(theirs, m)
-			}
-		}
-		if len(mine) != len(theirs) {
-			return fmt.Sprintf("bytes %d to %d: the engine yields %q, the parser %q", i, i+len(c), mine, theirs)
-		}
-		for j := range mine {
-			if !bytes.Equal(mine[j], theirs[j]) {
-				return fmt.Sprintf("bytes %d to %d: the engine yields %q, the parser %q", i, i+len(c), mine, theirs)
-			}
-		}
-		if i+chunk >= len(block) {
-			break
+		b.WriteString("--\n")
+	}
+	k.End()
+	for _, m := range k.Messages() {
+		b.Write(m)
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%d failed\n", k.Failed())
+	return b.String()
+}
+
+var update = flag.Bool("update", false, "record the engine's outputs in testdata/every_split.txt")
+
+// recorded is a file of recorded SHA-256 hashes by name.
+type recorded struct {
+	path string
+	want map[string]string
+	mu   sync.Mutex
+	got  map[string]string
+}
+
+func newRecorded(t *testing.T, path string) *recorded {
+	g := &recorded{path: path, want: map[string]string{}, got: map[string]string{}}
+	b, err := os.ReadFile(path)
+	if err != nil && !*update {
+		t.Fatalf("%v (record with: go test ./internal/deltaengine -update)", err)
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, "\t"); ok && !strings.HasPrefix(l, "#") {
+			g.want[k] = v
 		}
 	}
-	if k.Failed() != 0 {
-		return fmt.Sprintf("%d blocks failed", k.Failed())
+	if *update {
+		t.Cleanup(g.write)
 	}
-	return ""
+	return g
+}
+
+// check holds the hash h of name's output to the recorded one.
+func (g *recorded) check(t *testing.T, name string, h hash.Hash) {
+	t.Helper()
+	sum := hex.EncodeToString(h.Sum(nil))
+	g.mu.Lock()
+	g.got[name] = sum
+	g.mu.Unlock()
+	if !*update && g.want[name] != sum {
+		t.Errorf("%s: the output differs from the one recorded in %s (record with: go test ./internal/deltaengine -update)", name, g.path)
+	}
+}
+
+func (g *recorded) write() {
+	var b strings.Builder
+	b.WriteString("# SHA-256 of the engine's output, call by call, at every chunk size (same_test.go);\n# go test ./internal/deltaengine -update rewrites this file.\n")
+	for _, k := range slices.Sorted(maps.Keys(g.got)) {
+		fmt.Fprintf(&b, "%s\t%s\n", k, g.got[k])
+	}
+	os.WriteFile(g.path, []byte(b.String()), 0o644)
 }
 
 // TestLostCountEverySplit reads a block whose data model message is left
@@ -308,8 +334,9 @@ func TestLostCountEverySplit(t *testing.T) {
 
 // TestHeldBackRootsInSurfaceOrder: roots held back until the block's end
 // (large surfaces, their children still missing) are yielded in the order
-// of their surfaces' ids, as the parser yields them, not in the order they
-// were held.
+// of their surfaces' ids, as the parser's progressive engine yielded them
+// (recorded in testdata/held_back_roots.txt), not in the order they were
+// held.
 func TestHeldBackRootsInSurfaceOrder(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`[`)
@@ -329,27 +356,31 @@ func TestHeldBackRootsInSurfaceOrder(t *testing.T) {
 		}
 	}
 	block := strings.TrimSuffix(b.String(), ",") + "]"
+	g := newRecorded(t, "testdata/held_back_roots.txt")
 	for _, progressive := range []bool{false, true} {
+		h := sha256.New()
 		for _, chunk := range []int{64, 1000} {
-			if why := compare(t, block, chunk, progressive); why != "" {
-				t.Fatalf("progressive %v, %d-byte chunks: %s", progressive, chunk, why)
-			}
+			io.WriteString(h, engineCalls(block, chunk, progressive))
 		}
+		g.check(t, fmt.Sprint("progressive=", progressive), h)
 	}
 }
 
 // TestNullMembersProgressive: in progressive mode a v0.9 data member null
-// from the start is nothing new (the parser's record counts an absent key
-// as null), until the message's whole value carries it at its end. (Delta
-// mode yields it when its literal completes, the parser when the message
-// ends: a difference in time only.)
+// from the start is nothing new (the record counts an absent key as
+// null), until the message's whole value carries it at its end, as the
+// parser's progressive engine yielded it (recorded in
+// testdata/null_members.txt). (In delta mode the engine yields it when
+// its literal completes, that engine when the message ended: a difference
+// in time only.)
 func TestNullMembersProgressive(t *testing.T) {
 	block := `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateDataModel":{"surfaceId":"s","value":{"n":-12.5e+3,"u":null,"t":true,"v":null}}}]`
+	g := newRecorded(t, "testdata/null_members.txt")
+	h := sha256.New()
 	for chunk := 1; chunk <= len(block); chunk++ {
-		if why := compare(t, block, chunk, true); why != "" {
-			t.Fatalf("at %d-byte chunks: %s", chunk, why)
-		}
+		io.WriteString(h, engineCalls(block, chunk, true))
 	}
+	g.check(t, "progressive=true", h)
 }
 
 // TestChildrenPlaceholderDropped: the "children_<id>" placeholder the
