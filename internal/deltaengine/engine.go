@@ -40,33 +40,34 @@ type ref struct {
 // entry is a component id of a surface: one that arrived (src holds its
 // last healed bytes), or one only referenced so far.
 type entry struct {
-	s             *surface
-	id            string
-	src           []byte
-	refs          []ref
-	waiters       []*entry // parents to yield again when it arrives
-	hash          uint64   // of the form last yielded
-	parents       int32    // references from reachable components
-	arrived       bool
-	reach, queued bool
-	phYielded     bool // its placeholder was yielded
+	s       *surface
+	id      string
+	src     []byte
+	refs    []ref
+	waiters []*entry // parents to yield again when it arrives
+	hash    uint64   // of the form last yielded
+	parents int32    // references from reachable components
 	// missing: its children still missing when it was last yielded;
 	// woke: how many of them arrived since (see wake).
 	missing, woke int32
-	deferred      bool // in engine.deferred
+	// Progressive mode: its form last yielded (nil until then), and the
+	// snapshot that last wrote its own placeholder (see snapshot).
+	snapGen uint32
+	snap    *snapForm
 	// arrival: its rank among its surface's components by first arrival
 	// (saturated), the order in which the reference's component table
 	// holds them (see topology).
-	arrival   uint16
-	bad       bool // its form last judged does not pass the catalog (catalog.go)
-	phVerdict int8 // its placeholder passes the catalog (1) or not (-1); 0: not judged
+	arrival       uint16
+	arrived       bool
+	reach, queued bool
+	phYielded     bool // its placeholder was yielded
+	deferred      bool // in engine.deferred
+	counted       bool // its form counts in its surface's changed (see snapshot)
+	bad           bool // its form last judged does not pass the catalog (catalog.go)
+	phVerdict     int8 // its placeholder passes the catalog (1) or not (-1); 0: not judged
 	// unsent, unsentPh: it, or its placeholder, waits in its surface's
 	// unsent (see changes).
 	unsent, unsentPh bool
-	// Progressive mode: its form last yielded (nil until then), and the
-	// snapshot that last wrote its own placeholder (see snapshot).
-	snap    *snapForm
-	snapGen uint32
 }
 
 // snapForm is what progressive mode keeps of a component it yielded: its
@@ -83,17 +84,19 @@ type surface struct {
 	root        string   // the id of its root component
 	reach       []*entry // its reachable entries (progressive mode)
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)
-	begun       bool     // its createSurface or beginRendering ended: it yields
 	arrived     int      // its components that arrived (see Options.MaxComponents)
 	waiting     int      // v0.8: its component messages that ended before it began (bounded as its components)
+	bad         int      // its reachable components whose form does not pass the catalog
+	changed     int      // progressive mode: bytes of the forms changed since its last snapshot (each once, as it is now)
+	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
+	begun       bool     // its createSurface or beginRendering ended: it yields
 	uncounted   bool     // made for a message to a deleted v0.8 surface: not counted in MaxSurfaces
 	loadingIDs  bool     // a component that arrived has an id starting "loading_" (see shadowed)
-	bad         int      // its reachable components whose form does not pass the catalog
-	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
 	// suspect: the surface is to be checked before it yields (see
 	// topology.go); selfRef, a component may reference itself; filling,
-	// a form of it holds a "children_<id>" placeholder (see refill).
-	suspect, selfRef, filling bool
+	// a form of it holds a "children_<id>" placeholder (see refill);
+	// deferred, progressive mode held its snapshot back (see snapshot).
+	suspect, selfRef, filling, deferred bool
 }
 
 // Engine reads A2UI blocks and yields messages as the parser's delta or
@@ -355,6 +358,7 @@ type rareScratch struct {
 	els                            []entry08
 	order                          []int32
 	kv                             []keyVal
+	deferred                       int // progressive mode: surfaces whose snapshot is held back (see snapshot)
 }
 
 // rare returns the block's rareScratch.

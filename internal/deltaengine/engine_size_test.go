@@ -5,15 +5,20 @@ import (
 	"unsafe"
 )
 
-// engineSizeClass is the allocator's size class an Engine fits in: one
-// field past it puts every stream in the next class (1,152 bytes), 128
-// bytes more per stream (the parser's TestStreamHeld measures them, with
-// -deltafirst).
-const engineSizeClass = 1024
+// engineSizeClass is the allocator's size class an Engine fits in, with
+// the 8-byte header the Go allocator puts before an object of more than
+// 512 bytes that holds pointers: one field past it puts every stream in
+// the next class (1,152 bytes), 128 bytes more per stream (the parser's
+// TestStreamHeld measures them). An Engine of 1,024 bytes measured so in
+// session 24.
+const (
+	engineSizeClass = 1024
+	mallocHeader    = 8
+)
 
 // TestEngineFitsItsSizeClass holds the Engine in its size class.
 func TestEngineFitsItsSizeClass(t *testing.T) {
-	if size := unsafe.Sizeof(Engine{}); size > engineSizeClass {
-		t.Errorf("Engine takes %d bytes, over the %d-byte size class", size, engineSizeClass)
+	if size := unsafe.Sizeof(Engine{}) + mallocHeader; size > engineSizeClass {
+		t.Errorf("Engine takes %d bytes with its allocation header, over the %d-byte size class", size, engineSizeClass)
 	}
 }

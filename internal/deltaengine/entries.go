@@ -365,7 +365,7 @@ func (k *Engine) wake(e *entry) {
 // blockEnd yields the components whose yield waits (see wake).
 func (k *Engine) blockEnd() {
 	k.release()
-	k.flush()
+	k.flush(true)
 	if !k.progressive {
 		// Delta mode's records of yielded data are of one block's
 		// messages, as the parser's.

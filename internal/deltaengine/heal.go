@@ -87,7 +87,7 @@ func (k *Engine) endOfChunk() {
 	}
 	k.compDone = false
 	k.healOpen()
-	k.flush()
+	k.flush(false)
 }
 
 // healOpen heals the open component or data model message, when the block

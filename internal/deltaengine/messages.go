@@ -148,7 +148,7 @@ func (k *Engine) messageEnd() {
 		if k.progressive {
 			k.release() // an update completed: large components are redone
 		}
-		k.flush()
+		k.flush(true)
 	case k.msgKind == kData && (k.progressive || k.cur == nil || !k.dataSent):
 		// Whole: progressive mode, unless the record holds each of its
 		// members (record.go); delta mode, when it yielded nothing yet or

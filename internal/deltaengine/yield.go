@@ -2,6 +2,7 @@ package deltaengine
 
 import (
 	"hash/maphash"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -9,7 +10,7 @@ import (
 // flush yields the queued reachable components whose form changed, then
 // the placeholders they first need, each list sorted by id as the parser
 // sorts them, as one updateComponents message.
-func (k *Engine) flush() {
+func (k *Engine) flush(final bool) {
 	for len(k.queue) > 0 {
 		// The entries of one surface at a time (almost always all of
 		// them); the others wait in rest.
@@ -40,11 +41,19 @@ func (k *Engine) flush() {
 			}
 		}
 		if k.progressive {
-			k.snapshot(s)
+			k.snapshot(s, final)
 		} else {
 			k.changes(s)
 		}
 		k.queue, k.rest = append(k.queue[:0], k.rest...), k.rest[:0]
+	}
+	if final && k.rx != nil && k.rx.deferred > 0 {
+		// The snapshots held back, in the order of their surfaces' ids.
+		for _, id := range slices.Sorted(maps.Keys(k.surfaces)) {
+			if s := k.surfaces[id]; s.deferred && s.begun {
+				k.snapshot(s, true)
+			}
+		}
 	}
 }
 
@@ -226,17 +235,52 @@ func (k *Engine) walkOrder(e *entry, kids []*entry) {
 // changed or it needs a placeholder not yielded yet, it yields the
 // surface's snapshot: every reachable component that arrived, sorted by
 // id, then their placeholders, each once, in order of first use.
-func (k *Engine) snapshot(s *surface) {
-	changed := false
+func (k *Engine) snapshot(s *surface, final bool) {
+	changed := s.deferred
 	for _, e := range k.queue {
-		if e.queued = false; e.reach && e.arrived {
-			changed = k.snapOf(s, e) || changed
+		if e.queued = false; !e.reach || !e.arrived {
+			continue
+		}
+		was := 0 // (its size counted in s.changed)
+		if e.counted {
+			was = len(e.snap.form)
+		}
+		if k.snapOf(s, e) {
+			changed, e.counted = true, true
+			s.changed += len(e.snap.form) - was
 		}
 	}
 	k.queue = k.queue[:0]
 	if !changed || s.bad > 0 {
 		return
 	}
+	if !final {
+		// A snapshot larger than snapFull is yielded again only once an
+		// eighth of it changed (or when a component message or the block
+		// ends: final), so that the output stays linear in the input
+		// however large a surface grows, as the parser's progressive
+		// engine held it back.
+		size := 0
+		for _, e := range s.reach {
+			if e.snap != nil {
+				size += len(e.snap.form)
+			}
+		}
+		if size > snapFull && s.changed*8 < size {
+			if !s.deferred {
+				s.deferred = true
+				k.rare().deferred++
+			}
+			return
+		}
+	}
+	if s.deferred {
+		s.deferred = false
+		if k.rx != nil && k.rx.deferred > 0 {
+			k.rx.deferred--
+		}
+	}
+	s.changed = 0
 	s.sortReach()
 	k.snapGen++
 	out := k.out
@@ -248,6 +292,7 @@ func (k *Engine) snapshot(s *surface) {
 			if e.snap == nil {
 				k.snapOf(s, e) // (one whose yield a failed block dropped)
 			}
+			e.counted = false
 			if len(out) > first {
 				out = append(out, ',')
 			}
@@ -276,6 +321,10 @@ func (k *Engine) snapshot(s *surface) {
 	k.offs = append(k.offs, start, len(out))
 	k.out = out
 }
+
+// snapFull is the snapshot size (bytes of its forms) up to which
+// progressive mode yields every change (see snapshot).
+const snapFull = 32 << 10
 
 // dropLastSnapshot drops the last message of the chunk's output, just
 // before the snapshot at out[start:], when it is a snapshot of the v0.8
