@@ -11,9 +11,10 @@
 # With --bound (implies --nogc) it counts instead what bounds the
 # progressive modes from below, in the same units: the boundary scanner
 # ../shared/tools/scanlimit, complete mode (framing and the grammar every
-# mode runs), and bench/cmd/deltaproto in both modes (an engine built for
-# deltas that yields the parser's output byte for byte on both corpora),
-# each with its ratio to scanlimit.
+# mode runs), the parser's delta and progressive modes, and
+# bench/cmd/deltaproto in both modes (internal/deltaengine, the engine of
+# those modes, with tags framing and no more), each with its ratio to
+# scanlimit.
 #
 # With --catalog (implies --nogc) it counts the four cells with the
 # specification's catalogs (bench/spec_catalogs.sh: v0.9 basic, v0.8

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Times bench/cmd/deltaproto (an engine built for deltas, whose output is
-# the parser's byte for byte on both corpora: its TestSameAsParser) beside
-# the parser (bench/cmd/parserate, borrowed output) and scanlimit,
+# Times bench/cmd/deltaproto (internal/deltaengine, the engine of the
+# parser's progressive and delta modes, with tags framing and no more)
+# beside the parser (bench/cmd/parserate, borrowed output) and scanlimit,
 # alternating round by round, in delta and progressive mode at 16-byte
 # chunks on both corpora. Prints, per corpus and cell, the median ratio to
 # the scanlimit run of the same round and its range.

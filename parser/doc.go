@@ -22,7 +22,10 @@
 // once, as the exact bytes the model produced, or the repaired bytes with
 // WithPayloadRepair), ModeProgressive (healed, reachable component
 // snapshots as the A2UI streaming conformance suite specifies) and
-// ModeDelta (progressive without repetition).
+// ModeDelta (progressive without repetition). The progressive modes run
+// internal/deltaengine, which reads each block once and keeps per surface
+// the components' ids and references as they arrive; its package doc says
+// how.
 //
 // Errors: a block that fails is reported as a *BlockError wrapping the
 // cause (a *SyntaxError with the stream byte offset, a *LimitError, a

@@ -177,19 +177,10 @@ type engine interface {
 	blockFailed(out *emitter)
 }
 
-// deltaFirstAll makes every parser of the progressive modes run
-// internal/deltaengine (engine_deltafirst.go). Only the package's tests set
-// it (go test ./parser -deltafirst), to show what that engine does not do
-// yet.
-var deltaFirstAll bool
-
 // newEngine returns the engine of the configured mode.
 func newEngine(cfg *config) (engine, error) {
 	if cfg.mode == ModeComplete {
 		return newCompleteEngine(cfg.maxDepth), nil
 	}
-	if cfg.deltaFirst || deltaFirstAll {
-		return newDeltaFirst(cfg), nil
-	}
-	return newProgressiveEngine(cfg)
+	return newIncremental(cfg), nil
 }

@@ -184,30 +184,3 @@ func randomElementStream(r *rand.Rand, v08 bool) string {
 	b.WriteString(`]</a2ui-json>`)
 	return b.String()
 }
-
-// TestObjectElementRefsFollowCatalog: the "child" of an object in a list
-// is a reference (protocol.ComponentRefs) unless the list is one of the
-// catalog's list reference fields of the type (Column's "children" in the
-// basic catalog).
-func TestObjectElementRefsFollowCatalog(t *testing.T) {
-	comp := `{"children":["a",{"child":"b"}],"component":"Column","id":"t","tabs":[{"child":"c"}]}`
-	for _, tc := range []struct {
-		name string
-		cat  bool
-		refs string
-	}{{"no catalog", false, "[a b c]"}, {"basic catalog", true, "[a c]"}} {
-		t.Run(tc.name, func(t *testing.T) {
-			var c compScanner
-			if tc.cat {
-				c.cat = speccatalog.BasicV09(t)
-			}
-			if got := c.scanAt([]byte(comp), false, 1, 0); got != compFast {
-				t.Fatalf("outcome %d", got)
-			}
-			var names idNames
-			if refs, _ := c.result(&names).refs(&names); fmt.Sprint(refs) != tc.refs {
-				t.Errorf("references %v, want %s", refs, tc.refs)
-			}
-		})
-	}
-}

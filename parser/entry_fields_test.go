@@ -15,105 +15,6 @@ import (
 
 var fieldStreamsN = flag.Int("fields.streams", 0, "random streams of TestFieldShapesRandomMatchRecorded (0: 150, 37 with -short)")
 
-// TestCompScannerFieldShapes: child fields of a shape the schema rejects
-// (a "children" or "explicitList" that is no list, a "child" that is no
-// string), v0.8 definitions of odd shapes (properties that are no object,
-// an empty type, a type named as a child field, an "id" or "component"
-// property), a type that keeps an escape, and the types whose catalog
-// names a child field, componentId, id or component among their reference
-// fields, are read at byte level (in canonical encoding), their slots
-// walked as placeholderSet.walk walks the decoded form and their
-// references those protocol.ComponentRefs reads from it.
-func TestCompScannerFieldShapes(t *testing.T) {
-	v09, v08 := fieldCatalogs(t)
-	for _, tc := range []struct {
-		scanCase
-		cat  bool // with fieldCatalogs' catalog of the family
-		refs string
-	}{
-		// A "children" or "explicitList" that is no list (nor, for
-		// "children", an object): a string is walked (the generic walk
-		// rewrites it) but no reference; an object is walked.
-		{scanCase{"v09 children a string", false, `{"id":"t","component":"Column","children":"a"}`, compFast,
-			`{"children":"a","component":"Column","id":"t"}`, "[0:a]"}, false, "[]"},
-		{scanCase{"v09 explicitList an object, children a number", false, `{"id":"t","component":"Row","explicitList":{"componentId":"a","k":{"child":"b"}},"children":7}`, compFast,
-			`{"children":7,"component":"Row","explicitList":{"componentId":"a","k":{"child":"b"}},"id":"t"}`, "[5:a 2:b]"}, false, "[a]"},
-		{scanCase{"v08 children a string", true, `{"id":"t","component":{"Column":{"children":"a"}}}`, compFast,
-			`{"component":{"Column":{"children":"a"}},"id":"t"}`, "[0:a]"}, false, "[]"},
-		{scanCase{"v08 explicitList a string", true, `{"id":"t","component":{"Column":{"children":{"explicitList":"a"}}}}`, compFast,
-			`{"component":{"Column":{"children":{"explicitList":"a"}}},"id":"t"}`, "[7:a]"}, false, "[]"},
-		{scanCase{"v08 explicitList property null", true, `{"id":"t","component":{"Row":{"explicitList":null,"child":"c"}}}`, compFast,
-			`{"component":{"Row":{"child":"c","explicitList":null}},"id":"t"}`, "[2:c]"}, false, "[c]"},
-		// A "child", "contentChild" or "entryPointChild" that is no string
-		// nor object: a list's strings are walked, no reference (but the
-		// "child" of an object in it is one); anything else is a value.
-		{scanCase{"v09 child a list", false, `{"id":"t","component":"Card","child":["a",{"child":"b"}],"contentChild":5}`, compFast,
-			`{"child":["a",{"child":"b"}],"component":"Card","contentChild":5,"id":"t"}`, "[2:a 2:b]"}, false, "[b]"},
-		{scanCase{"v09 entryPointChild true", false, `{"id":"t","component":"Card","entryPointChild":true}`, compFast,
-			`{"component":"Card","entryPointChild":true,"id":"t"}`, "[]"}, false, "[]"},
-		{scanCase{"v08 child a list", true, `{"id":"t","component":{"Card":{"child":["a"],"contentChild":null}}}`, compFast,
-			`{"component":{"Card":{"child":["a"],"contentChild":null}},"id":"t"}`, "[2:a]"}, false, "[]"},
-		// v0.8 definitions.
-		{scanCase{"v08 properties a string", true, `{"id":"t","component":{"Text":"hello"}}`, compFast,
-			`{"component":{"Text":"hello"},"id":"t"}`, "[]"}, false, "[]"},
-		{scanCase{"v08 properties a list with a child", true, `{"id":"t","component":{"Card":[{"child":"a"}]}}`, compFast,
-			`{"component":{"Card":[{"child":"a"}]},"id":"t"}`, "[2:a]"}, false, "[]"},
-		{scanCase{"v08 empty type", true, `{"id":"t","component":{"":{"child":"a"}}}`, compFast,
-			`{"component":{"":{"child":"a"}},"id":"t"}`, "[2:a]"}, false, "[]"},
-		{scanCase{"v08 type named child", true, `{"id":"t","component":{"child":"a"}}`, compFast,
-			`{"component":{"child":"a"},"id":"t"}`, "[2:a]"}, false, "[]"},
-		{scanCase{"v08 type named children", true, `{"id":"t","component":{"children":{"explicitList":["a"]}}}`, compFast,
-			`{"component":{"children":{"explicitList":["a"]}},"id":"t"}`, "[1:a]"}, false, "[a]"},
-		{scanCase{"v08 id and component properties", true, `{"id":"t","component":{"Card":{"id":"x","component":"y","child":"a"}}}`, compFast,
-			`{"id":"t","component":{"Card":{"id":"x","component":"y","child":"a"}}}`, "[2:a]"}, false, "[a]"},
-		// A type that keeps an escape in its canonical encoding.
-		{scanCase{"v09 type with an escape", false, `{"id":"t","component":"R\"w","child":"a"}`, compFast,
-			`{"child":"a","component":"R\"w","id":"t"}`, "[2:a]"}, false, "[a]"},
-		{scanCase{"v08 type with an escape", true, `{"id":"t","component":{"R\"w":{"child":"a"}}}`, compFast,
-			`{"component":{"R\"w":{"child":"a"}},"id":"t"}`, "[2:a]"}, false, "[a]"},
-		// Catalogs naming child fields, componentId, id or component
-		// among a type's reference fields (see fieldCatalogs).
-		{scanCase{"v09 single children a string", false, `{"id":"t","component":"Odd","children":"a"}`, compFast,
-			`{"children":"a","component":"Odd","id":"t"}`, "[0:a]"}, true, "[a]"},
-		{scanCase{"v09 single children a list", false, `{"id":"t","component":"Odd","children":["a",{"child":"b"}]}`, compFast,
-			`{"children":["a",{"child":"b"}],"component":"Odd","id":"t"}`, "[0:a 2:b]"}, true, "[b]"},
-		{scanCase{"v09 single componentId, id and component", false, `{"id":"t","component":"Weird","componentId":"a","child":"c"}`, compFast,
-			`{"child":"c","component":"Weird","componentId":"a","id":"t"}`, "[2:c 8:Weird 5:a 8:t]"}, true, "[c Weird a t]"},
-		{scanCase{"v09 list componentId", false, `{"id":"t","component":"Listy","componentId":["a","b"],"id2":"x"}`, compFast,
-			`{"component":"Listy","componentId":["a","b"],"id":"t","id2":"x"}`, "[5:a 5:b]"}, true, "[a b]"},
-		{scanCase{"v08 single explicitList and id", true, `{"id":"t","component":{"Odd":{"explicitList":["a"],"id":"b","children":"c"}}}`, compFast,
-			`{"component":{"Odd":{"children":"c","explicitList":["a"],"id":"b"}},"id":"t"}`, "[0:c 1:a 8:b]"}, true, "[c b]"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var c compScanner
-			if tc.cat {
-				c.cat = v09
-				if tc.v08 {
-					c.cat = v08
-				}
-			}
-			got := c.scanAt([]byte(tc.comp), tc.v08, 1, 0)
-			if got != tc.want {
-				t.Fatalf("outcome %d, want %d", got, tc.want)
-			}
-			if string(c.out) != tc.out {
-				t.Errorf("bytes %s, want %s", c.out, tc.out)
-			}
-			var s []string
-			for _, sl := range c.slots {
-				s = append(s, fmt.Sprintf("%d:%s", sl.field, c.out[sl.a:sl.b]))
-			}
-			if got := "[" + strings.Join(s, " ") + "]"; got != tc.ids {
-				t.Errorf("slots %s, want %s", got, tc.ids)
-			}
-			var names idNames
-			if refs, _ := c.result(&names).refs(&names); fmt.Sprint(refs) != tc.refs {
-				t.Errorf("references %v, want %s", refs, tc.refs)
-			}
-		})
-	}
-}
-
 // fieldCatalogs are the specification's v0.9 basic and v0.8 standard
 // catalogs with types whose reference fields the reader reads through its
 // order reader (ruleKinds' odd): Odd (a single "children" and
@@ -233,12 +134,6 @@ func TestFieldShapesWithOddCatalogsMatchRecorded(t *testing.T) {
 		}
 		in := []byte(tc.in)
 		t.Run(tc.name, func(t *testing.T) {
-			fast := byteLevelComps(t, in, cat)
-			for _, id := range tc.byteLevel {
-				if !fast[id] {
-					t.Errorf("component %s not read at byte level", id)
-				}
-			}
 			g.checkModes(t, tc.name, renderBytes, splitsOf(in, true, 1), cat)
 		})
 	}

@@ -3,8 +3,6 @@ package parser
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"testing"
 
@@ -129,41 +127,6 @@ var emptyListCases = []struct {
 	{"v08_empty_definition_then_more", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{},"weight":1},{"id":"x","component":{"Row":{"children":{},"alignment":"center"}}},{"id":"y","component":{"Row":{"children":{}}}}]}}]</a2ui-json>`},
 }
 
-// checkSameEntries feeds chunks in progressive mode and checks that,
-// after every call, each component processed (reached, not stale) has its
-// recorded placeholders (each once, in the same order), waits and
-// dependence on the buffer, key "NAME entries" (the generic path's, see
-// golden_paths_test.go).
-func checkSameEntries(t *testing.T, g *pathGolden, name string, chunks [][]byte) {
-	t.Helper()
-	g.check(t, name+" entries", ModeProgressive, renderEntries, [][][]byte{chunks})
-}
-
-// renderEntries renders, after each Feed call, the placeholders, waits
-// and dependence on the buffer of each component processed (reached, not
-// stale), by surface and id. A surface at rest is thawed first (a frozen
-// one has none of these, and its entries are built again as they were,
-// see release_freeze.go; the generic path never freezes).
-func renderEntries(t *testing.T, p *Parser, chunks [][]byte) []string {
-	e := progressiveOf(t, p.eng)
-	var out []string
-	for _, c := range chunks {
-		p.Feed(c)
-		var b strings.Builder
-		for _, sid := range slices.Sorted(maps.Keys(e.seen)) {
-			s := e.seen[sid]
-			s.thaw()
-			for _, id := range slices.Sorted(maps.Keys(s.comps)) {
-				if ent := s.comps[id]; !ent.stale && ent.reach {
-					fmt.Fprintf(&b, "%q/%q: %v %v %v %v;", sid, id, ent.phs, ent.waits(), waitCounts(ent), ent.usesBuf)
-				}
-			}
-		}
-		out = append(out, b.String())
-	}
-	return out
-}
-
 // TestFastPathEmptyLists: components with empty child lists, read at byte
 // level, give call by call their recorded messages (the generic path's;
 // those components byte for byte, see renderCanonical), with and without
@@ -187,17 +150,8 @@ func TestFastPathEmptyLists(t *testing.T) {
 			t.Run(name, func(t *testing.T) {
 				g.checkModes(t, name, renderCanonical, splitsOf(in, true, 1, 3, 16, 0), opts.opts...)
 				if opts.opts == nil {
-					checkSameEntries(t, g, tc.name, chunked(in, 1))
 				}
 			})
 		}
 	}
-}
-
-// waitCounts is ent's count of placeholder references per wait.
-func waitCounts(ent *compEntry) []int {
-	if ent.lists == nil {
-		return nil
-	}
-	return ent.lists.waitN
 }

@@ -1,12 +1,8 @@
 package parser
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
-
-	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 // TestFastPathMatchesRecordedOnSuite: the streaming suite's cases, fed as
@@ -100,31 +96,6 @@ func TestFastPathCases(t *testing.T) {
 	}
 }
 
-func TestPlaceholderEncoding(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		fam  protocol.Family
-	}{
-		{"v09", protocol.FamilyV09},
-		{"v08", protocol.FamilyV08},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			eng, err := newProgressiveEngine(&config{mode: ModeProgressive})
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := progressiveOf(t, eng)
-			e.setFamily(tc.fam)
-			for _, id := range []string{"loading_x", `loading_q"uote\ é <&>`} {
-				want := appendJSON(nil, e.placeholder(id))
-				if got := e.appendPlaceholderJSON(nil, id); string(got) != string(want) {
-					t.Errorf("placeholder %q: got %s, want %s", id, got, want)
-				}
-			}
-		})
-	}
-}
-
 // manyKeys returns n members ,"k0":0,"k1":1,... for a JSON object.
 func manyKeys(n int) string {
 	var b []byte
@@ -132,67 +103,4 @@ func manyKeys(n int) string {
 		b = fmt.Appendf(b, `,"k%d":%d`, i, i)
 	}
 	return string(b)
-}
-
-// TestCompScannerStr checks the byte-level string reader on strings with
-// an escape, a control byte or a non-ASCII byte at every offset around its
-// eight-byte steps, whole and cut at every byte.
-func TestCompScannerStr(t *testing.T) {
-	specials := []struct {
-		name string
-		s    string
-	}{
-		{"escaped quote", `\"`},
-		{"escaped backslash", `\\`},
-		{"unicode escape", `\u00e9`},
-		{"short unicode escape", `\u00"`},
-		{"bad escape", `\x`},
-		{"control byte", "\x01"},
-		{"tab", "\t"},
-		{"non-ASCII", "é"},
-		{"delete", "\x7f"},
-	}
-	for _, sp := range specials {
-		t.Run(sp.name, func(t *testing.T) {
-			for n := range 20 {
-				lit := `"` + strings.Repeat("a", n) + sp.s + "bcdefghij" + `"`
-				wantOK := json.Valid([]byte(lit))
-				for k := 1; k <= len(lit); k++ {
-					var c compScanner
-					next, esc, ok := c.str([]byte(lit[:k]+" "), 0)
-					if want := wantOK && k == len(lit); ok != want {
-						t.Fatalf("%q: ok %t, want %t", lit[:k], ok, want)
-					}
-					if !ok {
-						continue
-					}
-					if next != len(lit) || string(c.out) != lit || esc != strings.Contains(lit, `\`) {
-						t.Fatalf("%q: next %d, out %q, esc %t", lit, next, c.out, esc)
-					}
-				}
-			}
-		})
-	}
-}
-
-func TestIsSubsequence(t *testing.T) {
-	for _, tc := range []struct {
-		name      string
-		sub, list []string
-		want      bool
-	}{
-		{"both empty", nil, nil, true},
-		{"empty sub", nil, []string{"a"}, true},
-		{"one dropped", []string{"a", "c"}, []string{"a", "b", "c"}, true},
-		{"equal", []string{"a", "b"}, []string{"a", "b"}, true},
-		{"new element", []string{"a", "d"}, []string{"a", "b", "c"}, false},
-		{"reordered", []string{"b", "a"}, []string{"a", "b"}, false},
-		{"repeated beyond list", []string{"a", "a"}, []string{"a"}, false},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := isSubsequence(tc.sub, tc.list); got != tc.want {
-				t.Fatalf("isSubsequence(%q, %q) = %v, want %v", tc.sub, tc.list, got, tc.want)
-			}
-		})
-	}
 }

@@ -101,48 +101,7 @@ func TestCatalogRefFieldsMatchRecorded(t *testing.T) {
 				cat = WithCatalog(v08)
 			}
 			in := []byte(tc.in)
-			checkByteLevelWith(t, in, tc.byteLevel, cat)
 			g.checkModes(t, tc.name, renderBytes, splitsOf(in, true, 1, 3, 16, 0), cat)
-		})
-	}
-}
-
-// checkByteLevelWith is checkByteLevel with options, which also checks
-// that the other components of surface "s" took the generic path.
-func checkByteLevelWith(t *testing.T, in []byte, ids []string, opts ...Option) {
-	t.Helper()
-	for id, byteLevel := range byteLevelComps(t, in, opts...) {
-		if byteLevel != slices.Contains(ids, id) {
-			t.Errorf("component %q read at byte level: %v, want %v", id, byteLevel, !byteLevel)
-		}
-	}
-}
-
-// TestRuleKinds: which catalog reference fields make a type's components
-// read with them (own), and whose references the order reader reads (odd).
-func TestRuleKinds(t *testing.T) {
-	for _, tc := range []struct {
-		name         string
-		single, list []string
-		own, odd     bool
-	}{
-		{"none", nil, nil, false, false},
-		{"well-known", []string{"child", "detail"}, []string{"children", "explicitList"}, false, false},
-		{"own single", []string{"child", "trigger"}, nil, true, false},
-		{"own list", nil, []string{"items"}, true, false},
-		{"template among list fields", nil, []string{"template"}, true, false},
-		{"template among single fields", []string{"template"}, nil, true, false},
-		{"single name among list fields", nil, []string{"child"}, true, false},
-		{"children among single fields", []string{"trigger", "children"}, nil, true, true},
-		{"explicitList among single fields", []string{"explicitList"}, nil, false, true},
-		{"componentId", nil, []string{"componentId"}, false, true},
-		{"id", []string{"id"}, nil, false, true},
-		{"component", nil, []string{"component", "items"}, true, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if own, odd := ruleKinds(tc.single, tc.list); own != tc.own || odd != tc.odd {
-				t.Errorf("ruleKinds(%q, %q) = %v, %v; want %v, %v", tc.single, tc.list, own, odd, tc.own, tc.odd)
-			}
 		})
 	}
 }

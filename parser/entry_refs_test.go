@@ -1,7 +1,6 @@
 package parser
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -9,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/buger/jsonparser"
 )
 
 // refFieldStreams are streams with the reference-only fields detail,
@@ -40,33 +37,10 @@ var refFieldStreams = []struct{ name, in string }{
 
 // TestRefFieldsMatchRecorded: streams with the reference-only fields give
 // their recorded messages (the generic path's), byte for byte (see
-// matchRecorded), and their components are read at byte level.
+// matchRecorded).
 func TestRefFieldsMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, refFieldStreams)
-	checkByteLevel(t, []byte(refFieldStreams[0].in), []string{"root", "a", "d", "c"})
-	checkByteLevel(t, []byte(refFieldStreams[5].in), []string{"a", "b", "c"})
-	// The surface at rest is frozen, and thawed by the next block, and the
-	// output is the one of a parser that keeps its blocks' state.
-	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
-		ok, freezes, thaws := checkReleaseCounts(t, mode, chunksOf([]byte(refFieldStreams[9].in), 5), refFieldStreams[9].name)
-		if ok && (freezes == 0 || thaws == 0) {
-			t.Errorf("%v: %d freezes, %d thaws, want some", mode, freezes, thaws)
-		}
-	}
-}
-
-// TestRefFieldsIncrementalMatchesFull: the incremental processing of
-// components with reference-only fields (processGrown, growFast's
-// appendedRefs) gives what processing them from scratch gives.
-func TestRefFieldsIncrementalMatchesFull(t *testing.T) {
-	checkSameWithHook(t, refFieldStreams, "incremental", "from scratch", func(e *progressiveEngine) {
-		for _, s := range e.seen {
-			for _, ent := range s.comps {
-				ent.slotsKept = false
-			}
-		}
-	})
 }
 
 var refStreamsN = flag.Int("refs.streams", 0, "random streams of TestRefFieldsRandomMatchRecorded (0: 150, 37 with -short)")
@@ -182,181 +156,4 @@ func TestRefFieldsRandomMatchRecorded(t *testing.T) {
 	g := newPathGolden(t)
 	n := g.randomStreams(*refStreamsN, 150)
 	checkRandomRecorded(t, g, n, randomRefStream, func(bool) []Option { return nil })
-}
-
-// leadingTypeCases are components whose type leadingType finds, or leaves
-// to jsonparser.Get.
-var leadingTypeCases = []struct {
-	name, comp, want string
-	found            bool
-}{
-	{name: "usual order", comp: `{"id":"a","component":"Text","text":"t"}`, want: "Text", found: true},
-	{name: "type last", comp: `{"id":"a-1","component":"Row"}`, want: "Row", found: true},
-	{name: "empty id", comp: `{"id":"","component":"Text"}`, want: "Text", found: true},
-	{name: "cut in the type", comp: `{"id":"a","component":"Te`},
-	{name: "type first", comp: `{"component":"Text","id":"a"}`},
-	{name: "whitespace", comp: `{"id": "a","component":"Text"}`},
-	{name: "escaped id", comp: `{"id":"a\"b","component":"Text"}`},
-	{name: "escaped type", comp: `{"id":"a","component":"T\u0065xt"}`},
-	{name: "type not a string", comp: `{"id":"a","component":{"Text":{}}}`},
-	{name: "another member second", comp: `{"id":"a","text":"t","component":"Text"}`},
-	{name: "id lookalike in the id", comp: `{"id":"a,\"component\":\"X","component":"Text"}`},
-}
-
-// TestLeadingType: where leadingType finds a type, it is the one
-// jsonparser.Get finds.
-func TestLeadingType(t *testing.T) {
-	for _, tc := range leadingTypeCases {
-		t.Run(tc.name, func(t *testing.T) {
-			got := leadingType([]byte(tc.comp))
-			if (got != nil) != tc.found || string(got) != tc.want {
-				t.Fatalf("leadingType = %q (found %v), want %q (found %v)", got, got != nil, tc.want, tc.found)
-			}
-			if want, _, _, _ := jsonparser.Get([]byte(tc.comp), "component"); got != nil && string(got) != string(want) {
-				t.Errorf("jsonparser.Get finds %q", want)
-			}
-		})
-	}
-}
-
-func FuzzLeadingType(f *testing.F) {
-	for _, tc := range leadingTypeCases {
-		f.Add(tc.comp)
-	}
-	f.Fuzz(func(t *testing.T, comp string) {
-		got := leadingType([]byte(comp))
-		if got == nil {
-			return
-		}
-		if want, _, _, err := jsonparser.Get([]byte(comp), "component"); err != nil || string(got) != string(want) {
-			t.Errorf("%q: leadingType = %q, jsonparser.Get = %q (%v)", comp, got, want, err)
-		}
-	})
-}
-
-// leadingDefinitionCases are v0.8 definitions whose first type and
-// properties leadingDefinition finds, or leaves to jsonparser.
-var leadingDefinitionCases = []struct {
-	name, comp, want string
-	found            bool
-}{
-	{name: "usual order", comp: `{"id":"a","component":{"Text":{"text":{"literalString":"t"},"usageHint":"h1"}}}`, want: "Text", found: true},
-	{name: "empty properties", comp: `{"id":"a","component":{"Row":{}}}`, want: "Row", found: true},
-	{name: "two types", comp: `{"id":"a","component":{"A":{"x":1},"B":{"text":"t"}}}`, want: "A", found: true},
-	{name: "a path in the properties", comp: `{"id":"a","component":{"Text":{"path":"/p"}}}`, want: "Text", found: true},
-	{name: "properties not an object", comp: `{"id":"a","component":{"Text":"x"}}`},
-	{name: "a path first", comp: `{"id":"a","component":{"path":"/p"}}`},
-	{name: "empty type", comp: `{"id":"a","component":{"":{},"Text":{"text":"t"}}}`},
-	{name: "type first", comp: `{"component":{"Text":{}},"id":"a"}`},
-	{name: "whitespace", comp: `{"id":"a","component": {"Text":{}}}`},
-	{name: "escaped type", comp: `{"id":"a","component":{"T\u0065xt":{}}}`},
-	{name: "weight first", comp: `{"id":"a","weight":1,"component":{"Text":{}}}`},
-	{name: "nothing after", comp: `{"id":"a","component":`},
-}
-
-// requiredLike are keys checked on a definition's properties.
-var requiredLike = []string{"text", "usageHint", "x", "path", "child", "children", ""}
-
-// TestLeadingDefinition: where leadingDefinition finds a type, it is the
-// first jsonparser.ObjectEach gives on the "component" member, and
-// jsonparser.Get on the bytes from its properties on finds the keys Get
-// finds on the properties alone.
-func TestLeadingDefinition(t *testing.T) {
-	for _, tc := range leadingDefinitionCases {
-		t.Run(tc.name, func(t *testing.T) {
-			typ, _ := leadingDefinition([]byte(tc.comp))
-			if (typ != nil) != tc.found || string(typ) != tc.want {
-				t.Fatalf("leadingDefinition type %q (found %v), want %q (found %v)", typ, typ != nil, tc.want, tc.found)
-			}
-			if msg := leadingDefinitionAgrees(tc.comp); msg != "" {
-				t.Error(msg)
-			}
-		})
-	}
-}
-
-// leadingDefinitionAgrees compares leadingDefinition with jsonparser on
-// comp, a JSON object ("": they agree).
-func leadingDefinitionAgrees(comp string) string {
-	typ, props := leadingDefinition([]byte(comp))
-	if typ == nil {
-		return ""
-	}
-	var first, value []byte
-	err := jsonparser.ObjectEach([]byte(comp), func(k, v []byte, _ jsonparser.ValueType, _ int) error {
-		if first == nil {
-			first, value = k, v
-		}
-		return nil
-	}, "component")
-	if err != nil || string(first) != string(typ) {
-		return fmt.Sprintf("%s: type %q, jsonparser's first %q (%v)", comp, typ, first, err)
-	}
-	for _, k := range requiredLike {
-		_, _, _, err1 := jsonparser.Get(props, k)
-		_, _, _, err2 := jsonparser.Get(value, k)
-		if (err1 == nil) != (err2 == nil) {
-			return fmt.Sprintf("%s: %q found from the properties on: %v, in the properties: %v", comp, k, err1 == nil, err2 == nil)
-		}
-	}
-	return ""
-}
-
-func FuzzLeadingDefinition(f *testing.F) {
-	for _, tc := range leadingDefinitionCases {
-		f.Add(tc.comp)
-	}
-	f.Fuzz(func(t *testing.T, comp string) {
-		if !json.Valid([]byte(comp)) {
-			return // (renderable reads the reader's output, JSON)
-		}
-		if msg := leadingDefinitionAgrees(comp); msg != "" {
-			t.Error(msg)
-		}
-	})
-}
-
-// firstKeyCases are properties objects and a key firstKey finds first, or
-// leaves to jsonparser.Get.
-var firstKeyCases = []struct {
-	name, obj, key string
-	want           bool
-}{
-	{name: "first", obj: `{"text":{"literalString":"t"},"usageHint":"h1"}`, key: "text", want: true},
-	{name: "second", obj: `{"usageHint":"h1","text":{"literalString":"t"}}`, key: "text"},
-	{name: "a longer key", obj: `{"texts":1}`, key: "text"},
-	{name: "a shorter key", obj: `{"tex":1}`, key: "text"},
-	{name: "whitespace", obj: `{ "text":1}`, key: "text"},
-	{name: "escaped", obj: `{"t\u0065xt":1}`, key: "text"},
-	{name: "empty key", obj: `{"":1}`, key: "", want: true},
-	{name: "cut", obj: `{"text"`, key: "text"},
-	{name: "not an object", obj: `["text",1]`, key: "text"},
-}
-
-// TestFirstKey: where firstKey finds a key, jsonparser.Get finds it too.
-func TestFirstKey(t *testing.T) {
-	for _, tc := range firstKeyCases {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := firstKey([]byte(tc.obj), tc.key); got != tc.want {
-				t.Fatalf("firstKey = %v, want %v", got, tc.want)
-			}
-			if _, _, _, err := jsonparser.Get([]byte(tc.obj), tc.key); tc.want && err != nil {
-				t.Errorf("jsonparser.Get does not find it: %v", err)
-			}
-		})
-	}
-}
-
-func FuzzFirstKey(f *testing.F) {
-	for _, tc := range firstKeyCases {
-		f.Add(tc.obj, tc.key)
-	}
-	f.Fuzz(func(t *testing.T, obj, key string) {
-		if !json.Valid([]byte(obj)) || !firstKey([]byte(obj), key) {
-			return
-		}
-		if _, _, _, err := jsonparser.Get([]byte(obj), key); err != nil {
-			t.Errorf("%q: firstKey finds %q, jsonparser.Get does not: %v", obj, key, err)
-		}
-	})
 }

@@ -63,50 +63,11 @@ func checkByteLevelShapes(t *testing.T, shapes []byteShape) {
 		}
 		in := []byte(tc.in)
 		t.Run(tc.name, func(t *testing.T) {
-			checkByteLevel(t, in, tc.byteLevel)
 			splits := splitsOf(in, true, 1, 3, 16, 0)
 			g.checkModes(t, tc.name+"/no catalog", renderBytes, splits)
 			g.checkModes(t, tc.name+"/catalog", renderBytes, splits, cat)
-			checkSameEntries(t, g, tc.name, chunked(in, 1))
 		})
 	}
-}
-
-// checkByteLevel feeds in up to its last message's end (so that the block
-// is still open and its surface not packed) and checks that the
-// components ids of surface "s" were read at byte level.
-func checkByteLevel(t *testing.T, in []byte, ids []string) {
-	t.Helper()
-	fast := byteLevelComps(t, in)
-	for _, id := range ids {
-		if !fast[id] {
-			t.Errorf("component %s not read at byte level", id)
-		}
-	}
-}
-
-// byteLevelComps feeds in (with opts) up to its last block's closing
-// "]" and returns, for each component of surface "s", whether it was read
-// at byte level.
-func byteLevelComps(t *testing.T, in []byte, opts ...Option) map[string]bool {
-	t.Helper()
-	p, err := New(append([]Option{WithMode(ModeProgressive)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	end := strings.LastIndex(string(in), "]</a2ui-json>")
-	if _, err := p.Feed(in[:end]); err != nil {
-		t.Fatal(err)
-	}
-	s := progressiveOf(t, p.eng).seen["s"]
-	if s == nil {
-		t.Fatal("no surface s")
-	}
-	fast := make(map[string]bool, len(s.comps))
-	for id, ent := range s.comps {
-		fast[id] = ent.fast != nil
-	}
-	return fast
 }
 
 // randomSplits are the chunkings a random differential test feeds in: one

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
-	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
 
 var skipStreams = flag.Int("skip.streams", 0, "random streams of TestSkippedComponentsRandomMatchRecorded (0: 120, 30 with -short; more must be recorded first)")
@@ -43,43 +42,6 @@ func TestUnregistrableComponentSkipped(t *testing.T) {
 						t.Errorf("%s, chunks of %d: an error:\n%s", mode, n, out)
 					}
 				}
-			}
-		})
-	}
-}
-
-// TestCompScannerSkipAndInvalid: the scanner's outcome for components
-// that are skipped (compSkip), bytes that are no JSON object once read in
-// canonical encoding (compInvalid: the generic decoding fails too), and
-// a type that keeps an escape in its canonical encoding (compFast).
-func TestCompScannerSkipAndInvalid(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		v08  bool
-		in   string
-		want int
-	}{
-		{"number id", false, `{"id":5,"component":"Text"}`, compSkip},
-		{"object type", false, `{"id":"a","component":{"Text":{}}}`, compSkip},
-		{"null type", false, `{"id":"a","component":null}`, compSkip},
-		{"v08 string type", true, `{"id":"a","component":"Text"}`, compSkip},
-		{"no member", false, `{}`, compSkip},
-		{"null id after type", false, `{"component":"Text","id":null,"text":"x"}`, compSkip},
-		{"object id", false, `{"id":{"a":1},"component":"Text"}`, compSkip},
-		{"empty id", false, `{"component":"Text","id":""}`, compSkip},
-		{"empty type", false, `{"component":"","id":"a"}`, compSkip},
-		{"no component", false, `{"id":"a","text":"x","child":"b"}`, compSkip},
-		{"v08 no component", true, `{"id":"a","weight":1}`, compSkip},
-		{"v08 number id", true, `{"component":{"Text":{}},"id":1}`, compSkip},
-		{"v08 empty id", true, `{"id":"","component":{"Text":{"text":"x"}}}`, compSkip},
-		{"skip whatever follows", false, `{"id":1,"component":"Text","x":`, compSkip},
-		{"type keeps an escape", false, `{"component":"T\u0008x","id":"a","child":"b"}`, compFast},
-		{"plain", false, `{"component":"Text","id":"a"}`, compFast},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var c compScanner
-			if got := c.scanAt([]byte(tc.in), tc.v08, 1, 0); got != tc.want {
-				t.Errorf("scan(%s) = %d, want %d", tc.in, got, tc.want)
 			}
 		})
 	}
@@ -185,35 +147,6 @@ func randomSkipStream(seed int64, v08 bool) []byte {
 var familyUnknownShapes = []byteShape{
 	{"v09_escaped_kind_first", `<a2ui-json>[{"version":"v0.9","update\u0043omponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"b","text":"y"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
 	{"v08_spaced_kind_first", `<a2ui-json>[{"surfaceUpdate" : {"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}},{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"y"}}},"id":"b"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
-}
-
-// TestFamilyUnknownComponentsWait: while the family is unknown no
-// component is registered (no surface has begun: none could be yielded);
-// the message's end, which fixes the family, registers them at byte
-// level. (The generic path once kept them as maps until then.)
-func TestFamilyUnknownComponentsWait(t *testing.T) {
-	for _, tc := range familyUnknownShapes {
-		t.Run(tc.name, func(t *testing.T) {
-			p, err := New(WithMode(ModeProgressive))
-			if err != nil {
-				t.Fatal(err)
-			}
-			e := progressiveOf(t, p.eng)
-			for i, c := range chunked([]byte(tc.in), 1) {
-				if _, err := p.Feed(c); err != nil {
-					t.Fatal(err)
-				}
-				if e.fam != protocol.FamilyUnknown {
-					continue
-				}
-				for sid, s := range e.seen {
-					if len(s.comps) > 0 {
-						t.Fatalf("byte %d: family unknown, surface %q has %d components", i, sid, len(s.comps))
-					}
-				}
-			}
-		})
-	}
 }
 
 // TestFamilyUnknownMatchRecorded: those streams give, call by call, the

@@ -38,8 +38,10 @@ func largeSurfaceStream() []byte {
 }
 
 // TestLargeSurfaceGolden pins down when the progressive modes yield for a
-// surface larger than snapFull (where a snapshot waits until an eighth of
-// it changed) and what they yield: one line per Feed call that returned
+// surface larger than 32 KB (where a snapshot waits until an eighth of it
+// changed, or its message or block ends: internal/deltaengine's snapFull)
+// and what they yield, and that they yield a handful of messages over
+// 36 KB: one line per Feed call that returned
 // messages, with the call's offset and each message's size and digest.
 // Run with -update to rewrite the golden files.
 func TestLargeSurfaceGolden(t *testing.T) {
@@ -51,12 +53,16 @@ func TestLargeSurfaceGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got strings.Builder
+			large := 0 // (messages over 36 KB)
 			record := func(at int, parts []Part, err error) {
 				if err != nil {
 					t.Fatalf("@%d: %v", at, err)
 				}
 				for _, pt := range parts {
 					for _, m := range pt.Messages {
+						if len(m) > 36<<10 {
+							large++
+						}
 						sum := sha256.Sum256(m)
 						fmt.Fprintf(&got, "@%d %d %x\n", at, len(m), sum[:8])
 					}
@@ -69,6 +75,12 @@ func TestLargeSurfaceGolden(t *testing.T) {
 			}
 			parts, err := p.Close()
 			record(-1, parts, err)
+			if large > 10 {
+				// Held back until an eighth of it changed: the output
+				// stays linear in the input (4 and the block's; 627 when
+				// the engine yielded each chunk, session 24).
+				t.Errorf("%d messages over 36 KB, want a handful", large)
+			}
 			path := filepath.Join("testdata", "large_surface."+mode.String()+".golden")
 			if *update {
 				if err := os.WriteFile(path, []byte(got.String()), 0o644); err != nil {

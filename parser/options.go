@@ -124,9 +124,6 @@ type config struct {
 	borrow       bool
 	repair       bool
 	listEnds     bool
-	// deltaFirst runs internal/deltaengine in the progressive modes (see
-	// engine_deltafirst.go); only the package's tests set it.
-	deltaFirst bool
 }
 
 // Option configures a Parser. Options are validated by New.

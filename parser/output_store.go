@@ -22,7 +22,7 @@ type outputStore struct {
 // blocks holds released output blocks of minBorrowBlock bytes for any
 // parser to reuse: a block goes there when the call after the one that
 // lent it starts (reset), so that streams that release their block at
-// every block end (release.go) do not allocate a new one for
+// every block end (incremental.feedEnd) do not allocate a new one for
 // the next block, and an idle stream holds none.
 var blocks sync.Pool // of *[minBorrowBlock]byte
 

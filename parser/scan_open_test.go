@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"unsafe"
 )
 
 // TestOpenComponentOutlivesItsBlock: a component still arriving when its
@@ -61,14 +60,5 @@ func TestOpenComponentOutlivesItsBlock(t *testing.T) {
 				t.Fatalf("the second block's snapshots do not show the component: %s", later)
 			}
 		})
-	}
-}
-
-// TestFastCompFitsItsSizeClass guards the bytes allocated per component
-// read (one fastComp each) against a field that tips fastComp into the
-// next size class (192 bytes: its bools once were apart and it took it).
-func TestFastCompFitsItsSizeClass(t *testing.T) {
-	if size := unsafe.Sizeof(fastComp{}); size > 176 {
-		t.Errorf("fastComp takes %d bytes, over the 176-byte size class", size)
 	}
 }

@@ -84,9 +84,6 @@ func (s *scanner) reset() {
 	s.buf = s.buf[:0]
 }
 
-// pending reports whether a message has started and not yet completed.
-func (s *scanner) pending() bool { return s.inMsg }
-
 // base is the stack height outside any message.
 func (s *scanner) base() int {
 	if s.inList {

@@ -1,10 +1,11 @@
-// Package deltaengine is the engine issue 15 asks for, built for deltas:
-// it reads A2UI blocks chunk by chunk and yields what the parser's delta
-// mode yields, or, with Options.Progressive, what its progressive mode
-// yields, as a writer that folds the same changes into snapshots. On both
-// corpora its output is the parser's byte for byte, call by call, at every
-// chunk size tested (bench/cmd/deltaproto's TestSameAsParser), in about
-// half the parser's time, holding at most 4x a turn per stream (bench/README.md).
+// Package deltaengine is the engine of the parser's progressive and delta
+// modes, built for deltas (issue 15): it reads A2UI blocks chunk by chunk
+// and yields changes (delta mode) or, with Options.Progressive, a writer
+// that folds the same changes into the snapshots the reference yields. It
+// replaced the parser's progressive engine in session 24: on both corpora
+// its output is that engine's byte for byte, call by call, at every chunk
+// size the golden hashes pin; where it reads otherwise (odd, adversarial
+// or broken input) bench/README.md lists what and why.
 //
 // It reads each block once: a scanner keeps the block without the spaces
 // outside strings and checks its grammar (scan.go, grammar.go), reading a
@@ -20,21 +21,14 @@
 // and contents.go for v0.8 data model messages, read against the
 // stream's record of yielded data as the reference reads them); each
 // message's end does what its kind asks (messages.go). With a catalog it
-// judges what it yields as the parser does (catalog.go). A block that fails says why (Err): a Fault
-// with complete mode's verdict and offset on its bytes (fault.go), or the
-// protocol's error.
+// judges what it yields (catalog.go). A block that fails says why (Err):
+// a Fault with complete mode's verdict and offset on its bytes (fault.go),
+// or the protocol's error.
 //
-// It is not yet the parser's engine: the parser runs it only in its tests
-// (parser/engine_deltafirst.go), where it passes the golden hashes of both
-// corpora in every framing (TestDeltaFirstGoldenCorpora) and the streaming
-// conformance suite with its catalogs (TestDeltaFirstConformance), every
-// yield passing the case's catalog (TestYieldsPassTheCatalog). What it
-// still reads otherwise than the parser (go test ./parser -deltafirst
-// lists the tests; bench/cmd/deltaproto -same shows a difference call by
-// call) is listed in bench/README.md. Framing is the caller's: Begin, Data
-// and End take a block's content, its markers removed (Options.Lines: a
-// JSONL line); Flush ends a chunk; Messages takes what End yielded; Abort
-// drops a block its caller failed.
+// Framing is the caller's (parser/engine_incremental.go): Begin, Data and
+// End take a block's content, its markers removed (Options.Lines: a JSONL
+// line); Flush ends a chunk; Messages takes what End yielded; Abort drops
+// a block its caller failed.
 //
 // An Engine is not safe for concurrent use. The messages Flush returns are
 // lent until the next call on the engine.

@@ -2,7 +2,6 @@ package deltaengine_test
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -219,54 +218,5 @@ func TestTopologyErrorsStay(t *testing.T) {
 				t.Fatalf("the parser's errors: %q", texts)
 			}
 		})
-	}
-}
-
-// TestLargeSnapshotsHeldBack: in progressive mode a snapshot larger than
-// 32 KB is yielded again only once an eighth of it changed, or when its
-// message or block ends, so that the output stays linear in the input:
-// a surface of 100 texts of 400 bytes, then a row whose 200 children
-// never arrive, fed in 16-byte chunks, yields a handful of snapshots over
-// 36 KB, not one per chunk (4 and the block's; the engine before session
-// 24 yielded 627, the parser's progressive engine 42: it yielded each
-// chunk again once the row's list closed).
-func TestLargeSnapshotsHeldBack(t *testing.T) {
-	var b strings.Builder
-	b.WriteString(`[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":[`)
-	for i := range 100 {
-		fmt.Fprintf(&b, `"t%d",`, i)
-	}
-	b.WriteString(`"big"]}`)
-	for i := range 100 {
-		fmt.Fprintf(&b, `,{"id":"t%d","component":"Text","text":"%s"}`, i, strings.Repeat("x", 400))
-	}
-	b.WriteString(`,{"id":"big","component":"Row","children":[`)
-	for i := range 200 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"m%d"`, i)
-	}
-	b.WriteString(`],"label":"growing label text"}]}}]`)
-	block := b.String()
-	k := deltaengine.New(deltaengine.Options{Progressive: true})
-	k.Begin()
-	large, last := 0, ""
-	for i := 0; i < len(block); i += 16 {
-		k.Data([]byte(block[i:min(i+16, len(block))]))
-		for _, m := range k.Flush() {
-			if len(m) > 36<<10 {
-				large++
-			}
-			last = string(m)
-		}
-	}
-	k.End()
-	for _, m := range k.Messages() {
-		large++
-		last = string(m)
-	}
-	if k.Failed() != 0 || large > 10 || !strings.Contains(last, `"label":"growing label text"`) || !strings.Contains(last, `"loading_m199"`) {
-		t.Errorf("%d failed, %d snapshots over 36 KB, the last %.200q", k.Failed(), large, last)
 	}
 }

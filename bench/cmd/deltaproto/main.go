@@ -1,11 +1,10 @@
-// Command deltaproto measures internal/deltaengine, the engine built for
-// deltas, on model output: tags framing (tags.go, as the parser's framer
-// splits) around the engine, in delta mode or, with -progressive, in
-// progressive mode. On both corpora its output is the parser's, byte for
-// byte and call by call, at chunks of 1 to 65,536 bytes
-// (TestSameAsParser). The package doc of internal/deltaengine says how
-// the engine works and what it omits; bench/README.md lists the parser's
-// rules it keeps.
+// Command deltaproto measures internal/deltaengine, the engine of the
+// parser's progressive and delta modes, on model output without the
+// parser around it: tags framing (tags.go, as the parser's framer splits)
+// around the engine, in delta mode or, with -progressive, in progressive
+// mode. Beside parserate it shows what the parser's framing and output
+// cost (bench/proto_ratio.sh). The package doc of internal/deltaengine
+// says how the engine works.
 //
 // It prints MB/s by process CPU time, the median of several rounds, as
 // parserate and ../shared/tools/scanlimit do; prose is copied into a text
@@ -14,18 +13,9 @@
 //
 // With -check (v0.9) it runs once, prints what it yielded, applies the
 // yields and compares per surface the components reachable from root, and
-// the data model, with the file's messages. With -same it runs once beside
-// the parser in the same mode (borrowed output, the same chunks) and
-// counts the calls whose yields, or whose failed blocks, differ. With
-// -suite, FILE is a streaming conformance suite
-// (../shared/a2ui/conformance/suites/streaming_parser.yaml): it compares
-// each case's input, without the case's catalog, at 1, 7, 16 and 256
-// bytes, and counts the cases that agree (how much of what the suite
-// exercises the engine does). With -tables, FILE is the parser's
-// directory: it compares each block of its test tables (see tables.go) at
-// 1 and 7 bytes in both modes, and counts the blocks that agree.
+// the data model, with the file's messages.
 //
-// usage: deltaproto [-check | -same | -suite | -tables] [-progressive] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
+// usage: deltaproto [-check] [-progressive] [-cpuprofile FILE] -chunk 16 -rounds 9 FILE
 package main
 
 import (
@@ -46,46 +36,16 @@ func main() {
 	chunk := flag.Int("chunk", 16, "chunk size in bytes")
 	rounds := flag.Int("rounds", 9, "rounds")
 	checkRun := flag.Bool("check", false, "run once and check the yields against the file's messages")
-	sameRun := flag.Bool("same", false, "run once beside the parser in the same mode and compare the yields of each call")
 	progressive := flag.Bool("progressive", false, "yield snapshots, as the parser's progressive mode, not changes")
-	suiteRun := flag.Bool("suite", false, "FILE is a streaming conformance suite: compare with the parser on each case's input")
-	tablesRun := flag.Bool("tables", false, "FILE is the parser's directory: compare with the parser on the blocks of its test tables")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the timed rounds to this file")
 	flag.Parse()
-	if *tablesRun && flag.NArg() == 1 {
-		r, err := compareTables(flag.Arg(0))
-		printReport(r, err, "test-table blocks the same as the parser at 1 and 7 bytes, both modes (without catalogs)")
-		return
-	}
 	data, err := os.ReadFile(flag.Arg(0))
 	if *chunk <= 0 || *rounds <= 0 || flag.NArg() != 1 || err != nil {
-		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check | -same | -suite | -tables] [-progressive] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
+		fmt.Fprintln(os.Stderr, "usage: deltaproto [-check] [-progressive] [-cpuprofile FILE] -chunk N -rounds R FILE", err)
 		os.Exit(2)
 	}
 	if *checkRun {
 		os.Exit(check(data, *chunk))
-	}
-	if *suiteRun {
-		r, err := compareSuite(data, *progressive)
-		printReport(r, err, "cases the same as the parser at 1, 7, 16 and 256 bytes (without their catalogs)")
-		return
-	}
-	if *sameRun {
-		r, err := compareWithParser(data, *chunk, *progressive)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "deltaproto:", err)
-			os.Exit(1)
-		}
-		mode := "delta"
-		if *progressive {
-			mode = "progressive"
-		}
-		fmt.Printf("%d calls, %d the same as the parser's %s mode, %d differ\n", r.calls, r.calls-r.differ, mode, r.differ)
-		if r.differ > 0 {
-			fmt.Println("first:", r.first)
-			os.Exit(1)
-		}
-		return
 	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -240,17 +200,4 @@ func check(data []byte, chunk int) int {
 		return 1
 	}
 	return 0
-}
-
-// printReport prints what -suite or -tables found (what: what agreed), or
-// exits on err.
-func printReport(r suiteReport, err error, what string) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "deltaproto:", err)
-		os.Exit(1)
-	}
-	for _, d := range r.differ {
-		fmt.Println("differs:", d)
-	}
-	fmt.Printf("%d of %d %s\n", r.agree, r.total, what)
 }

@@ -3,7 +3,7 @@
 // that a test whose subtests all skipped is not counted as passed. It also
 // counts the top-level tests that passed with every subtest skipped.
 //
-//	go test ./parser -deltafirst -json | go run ./bench/cmd/testleaves
+//	go test ./parser -json | go run ./bench/cmd/testleaves
 package main
 
 import (

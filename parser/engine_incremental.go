@@ -6,25 +6,23 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
 )
 
-// deltaFirst runs internal/deltaengine, the engine built for deltas that
-// is to replace the progressive engine (issue 15), behind the engine
-// interface. Only the package's tests select it (config.deltaFirst): it
-// does not yet read every case as the progressive engine does (bench/
-// README.md lists what it lacks; go test ./parser -deltafirst, the tests).
-type deltaFirst struct {
+// incremental is the engine of the progressive and delta modes: it runs
+// internal/deltaengine behind the engine interface, and turns its faults
+// into the parser's errors at their stream offsets.
+type incremental struct {
 	k *deltaengine.Engine
 	// failed is the number of blocks the engine had failed when the
 	// current one began.
 	failed int
 	off    int64 // the stream offset of the current block's content
 	// ended: a block ended in this call; its end lets go of the output
-	// block (as the progressive engine's releaseIdle does).
+	// block, so that an idle stream holds none.
 	ended, inBlock bool
 	maxDepth       int
 }
 
-func newDeltaFirst(cfg *config) *deltaFirst {
-	return &deltaFirst{maxDepth: cfg.maxDepth, k: deltaengine.New(deltaengine.Options{
+func newIncremental(cfg *config) *incremental {
+	return &incremental{maxDepth: cfg.maxDepth, k: deltaengine.New(deltaengine.Options{
 		Progressive:   cfg.mode == ModeProgressive,
 		Lines:         cfg.framing == FramingJSONL,
 		Catalog:       cfg.catalog,
@@ -34,24 +32,24 @@ func newDeltaFirst(cfg *config) *deltaFirst {
 	})}
 }
 
-func (d *deltaFirst) blockStart(*emitter) error {
+func (d *incremental) blockStart(*emitter) error {
 	d.failed, d.off, d.inBlock = d.k.Failed(), -1, true
 	d.k.Begin()
 	return nil
 }
 
-func (d *deltaFirst) blockData(seg []byte, off int64, out *emitter) error {
+func (d *incremental) blockData(seg []byte, off int64, out *emitter) error {
 	if d.off < 0 {
 		d.off = off
 	}
 	d.k.Data(seg)
-	// As the progressive engine does, the open component or data model
-	// message is healed at the end of each segment.
+	// The open component or data model message is healed at the end of
+	// each segment.
 	d.emit(d.k.Flush(), out)
 	return d.err()
 }
 
-func (d *deltaFirst) blockEnd(out *emitter) error {
+func (d *incremental) blockEnd(out *emitter) error {
 	d.k.End()
 	d.emit(d.k.Messages(), out)
 	d.ended, d.inBlock = true, false
@@ -60,7 +58,7 @@ func (d *deltaFirst) blockEnd(out *emitter) error {
 
 // feedEnd lets go of the output block at the end of a call in which a
 // block ended and no other began: an idle stream holds none.
-func (d *deltaFirst) feedEnd(out *emitter) error {
+func (d *incremental) feedEnd(out *emitter) error {
 	if d.ended && !d.inBlock {
 		out.store.release()
 	}
@@ -68,7 +66,7 @@ func (d *deltaFirst) feedEnd(out *emitter) error {
 	return nil
 }
 
-func (d *deltaFirst) blockFailed(out *emitter) {
+func (d *incremental) blockFailed(out *emitter) {
 	d.k.Abort()
 	d.emit(d.k.Messages(), out) // (the components held for the block's end)
 	d.ended, d.inBlock = true, false
@@ -77,7 +75,7 @@ func (d *deltaFirst) blockFailed(out *emitter) {
 // err is the error of a block the engine failed: complete mode's for its
 // bytes (a deltaengine.Fault, at its stream offset), or the engine's
 // (a protocol.ValidationError).
-func (d *deltaFirst) err() error {
+func (d *incremental) err() error {
 	if d.k.Failed() == d.failed {
 		return nil
 	}
@@ -109,7 +107,7 @@ func (d *deltaFirst) err() error {
 
 // emit places the engine's messages in the call's parts, in storage of the
 // output store.
-func (d *deltaFirst) emit(msgs [][]byte, out *emitter) {
+func (d *incremental) emit(msgs [][]byte, out *emitter) {
 	for _, m := range msgs {
 		b := append(out.store.alloc(len(m)), m...)
 		out.message(out.store.keep(b))
