@@ -7,7 +7,7 @@ import (
 )
 
 // Tests of the buffers parsers share (the pool of released output blocks,
-// output_store.go, and of scanner buffers, scan_pool.go): a
+// output_store.go, and that of block buffers, internal/deltaengine): a
 // buffer goes to another parser only once nothing of its parser or of its
 // caller can still read it.
 

@@ -15,9 +15,10 @@ import (
 // message (their "path" is more than the simplified test schemas allow).
 //
 // A placeholder held back with its change was once yielded unjudged with a
-// later change by internal/deltaengine. The progressive engine the parser
-// ran until session 24 failed this test: it yielded Row placeholders the
-// catalogs have no type for (cases test_partial_children_lists_v09 and
+// later change by internal/deltaengine. The parser's previous engine,
+// which it ran until session 24, failed this test: it yielded Row
+// placeholders the catalogs have no type for (cases
+// test_partial_children_lists_v09 and
 // test_multiple_re_yielding_scenarios_v09, at 1 and 7 bytes).
 func TestYieldsPassTheCatalog(t *testing.T) {
 	cases, confDir := loadStreamingSuite(t)

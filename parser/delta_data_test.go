@@ -7,8 +7,8 @@ import (
 	"testing"
 )
 
-// TestDeltaDataYields pins down delta mode's data model yields (data_delta.go):
-// a message's first yield whole, its later yields entry by entry at the
+// TestDeltaDataYields pins down delta mode's data model yields: a
+// message's first yield whole, its later yields entry by entry at the
 // entries' own paths (v0.9), whole when an entry cannot be addressed
 // (v0.8, the empty key), and nothing the complete messages would not
 // leave. Each case is fed as steps, whose yields are pinned, and byte by

@@ -17,10 +17,12 @@ import (
 	"testing"
 )
 
-// The component tests' recorded output. Tests that once compared the
-// byte-level component reader with the generic (map) path, call by call,
-// compare the byte-level path's output with a SHA-256 hash recorded from
-// the generic path instead, so that the generic path can go (issue 15).
+// The component tests' recorded output. Each test compares the parser's
+// output, call by call, with a SHA-256 hash recorded from it. The hashes
+// were recorded from the parser's previous engine (at first from a reader
+// of it that decoded components into maps, while it had one, issue 15),
+// and recorded again in session 24 where the current engine
+// (internal/deltaengine) differs from it on purpose.
 //
 // To re-record (after an intended change of the output; list every
 // changed key and its reason in the commit message), one command, from
@@ -39,10 +41,10 @@ import (
 // mode=MODE"; its hash covers every chunking of the case the test feeds
 // (one byte at a time, split at every byte, ...), call by call, each call
 // rendered as the test renders it (raw bytes, or canonical: see
-// renderRaw, renderBytes, renderCanonical). A normal run feeds the
-// byte-level path only and compares; a mismatch names the key, and the
-// test's first one prints the byte-level output of the key's first
-// chunking (one byte at a time, for most tests).
+// renderRaw, renderBytes, renderCanonical). A normal run feeds the parser
+// and compares; a mismatch names the key, and the test's first one prints
+// the output of the key's first chunking (one byte at a time, for most
+// tests).
 
 // pathGoldenTests are the tests that record their output (see above);
 // pathRecordPattern matches each of them.
@@ -89,11 +91,9 @@ const (
 
 // pathOutput feeds chunks to a new parser with opts and returns run's
 // rendering of it. When recording, that rendering is what the hashes are
-// recorded from: the hashes were recorded from the generic (map) path
-// while it existed, the oracle, after checking that the byte-level path
-// gave the same bytes; since it is gone (issue 15), a re-recording takes
-// the byte-level output, and every key it changes must be listed, with
-// its reason, in the commit message.
+// recorded from: the parser's output as it is, so every key a
+// re-recording changes must be listed, with its reason, in the commit
+// message.
 func pathOutput(t *testing.T, run pathRun, chunks [][]byte, opts ...Option) []string {
 	t.Helper()
 	return run(t, newPathParser(t, opts), chunks)
@@ -142,7 +142,7 @@ var renderRaw = perCall(func(_ *testing.T, parts []Part, err error) string {
 })
 
 // renderBytes is renderRaw with the error first (the rendering of the
-// byte-level shape tests).
+// shape tests of checkByteLevelShapes and of the random-stream tests).
 var renderBytes = perCall(func(_ *testing.T, parts []Part, err error) string {
 	var s strings.Builder
 	s.WriteString(fmt.Sprint(err))
@@ -297,7 +297,7 @@ func (g *pathGolden) check(t *testing.T, key string, mode Mode, run pathRun, spl
 				fmt.Fprintf(&b, "call %d: %s\n", i, s)
 			}
 		}
-		t.Errorf("%s: the output differs from the one recorded in %s; the byte-level output of its first chunking (%d chunks), the calls that yield:\n%s",
+		t.Errorf("%s: the output differs from the one recorded in %s; the output of its first chunking (%d chunks), the calls that yield:\n%s",
 			key, g.file, len(splits[0]), b.String())
 	}
 }

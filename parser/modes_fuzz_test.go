@@ -16,13 +16,14 @@ import (
 // FuzzModesAgree checks the three modes against each other on arbitrary
 // input cut into chunks of a size taken from the input:
 //
-//   - no mode panics, and no component read ends compUnread;
+//   - no mode panics;
 //   - complete-mode messages are byte-identical to those of a single feed;
 //   - every mode gives a block with bytes the grammar rejects the same
 //     error (see checkVerdictsAgree);
 //   - for v0.9-family streams that every mode parses without error, the
 //     final progressive snapshot and the applied delta yields hold the same
-//     reachable components, and the same data, as the complete messages.
+//     reachable components as the complete messages, and the applied
+//     delta yields the same data.
 //
 // (v0.8 snapshots normalise data-binding paths as the reference does, so
 // they are compared with the model's bytes only through FuzzProgressiveDelta.)
@@ -148,7 +149,7 @@ func onlyV09(msgs []json.RawMessage) bool {
 			// The progressive modes, like the reference, yield a data
 			// model message sniffed before its path (surfaceId) arrived at
 			// the root (for the current surface), replacing a whole data
-			// model (see data_delta.go).
+			// model.
 			return false
 		}
 		if body, ok := env["updateDataModel"].(map[string]any); ok && !hasDataKeys(body) {
@@ -163,8 +164,8 @@ func onlyV09(msgs []json.RawMessage) bool {
 				if !registrable(c) {
 					// No usable id or type: the processor rejects the
 					// message, and the progressive modes skip the
-					// component (compSkip) while the complete message
-					// still carries it.
+					// component (see TestUnregistrableComponentSkipped)
+					// while the complete message still carries it.
 					return false
 				}
 				if isComponentShaped(c) {
@@ -386,7 +387,7 @@ func isComponentShaped(v any) bool {
 
 // registrable reports whether v is a component the progressive modes
 // record: an object with a non-empty string id and a non-empty string type
-// (see compSkip).
+// (see TestUnregistrableComponentSkipped).
 func registrable(v any) bool {
 	o, ok := v.(map[string]any)
 	if !ok {

@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// TestParsersConcurrently: parsers used at once on several
-// goroutines, which share the pools of released blocks (entries,
-// placeholder slabs, scratch lists, output blocks), give each stream the
-// output it gives alone (run it with -race).
+// TestParsersConcurrently: parsers used at once on several goroutines,
+// which share the pools of released buffers (block buffers, borrowed
+// output blocks), give each stream of surfacesStream the output it gives
+// alone (run it with -race).
 func TestParsersConcurrently(t *testing.T) {
 	type job struct {
 		chunks [][]byte

@@ -8,11 +8,11 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
-// TestFastPathMatchesRecordedWithCatalog: with a catalog, components read at
-// byte level give, call by call, their recorded messages (the generic
-// path's) up to key order (renderCanonical): on the streaming suite's
-// cases that name a catalog, on corpus turns with the specification's
-// catalogs, and on the byte-level path's own cases.
+// TestFastPathMatchesRecordedWithCatalog: with a catalog, streams give,
+// call by call, their recorded messages (see golden_paths_test.go) up to
+// key order (renderCanonical): the streaming suite's cases that name a
+// catalog, with it; corpus turns, and fastPathCases, with the
+// specification's catalog of their family.
 func TestFastPathMatchesRecordedWithCatalog(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	g := newPathGolden(t)

@@ -8,10 +8,10 @@ import (
 )
 
 // TestOpenComponentOutlivesItsBlock: a component still arriving when its
-// block ends keeps its bytes, which were in the block's open buffer (see
-// holdSrc), after the buffer went to the pool and another stream wrote its
-// own open components into it: the stream's later snapshots and deltas,
-// which include that component, are those of the stream parsed alone.
+// block ends keeps its bytes after the block's buffer went to the
+// package's pool and other streams wrote their own blocks into it: the
+// stream's later snapshots and deltas, which include that component, are
+// those of the stream parsed alone.
 func TestOpenComponentOutlivesItsBlock(t *testing.T) {
 	first := `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},` +
 		`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b"]},` +

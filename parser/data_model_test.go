@@ -214,14 +214,14 @@ var dataReaderCases = []struct{ name, in string }{
 	{"v0.9 message missing its brace", `<a2ui-json>[{"version": "v0.9", "updateDataModel": {"surfaceId": "s1", "value": {"name": "Al, ice", "n": 2}, {"version": "v0.9", "updateDataModel": {"surfaceId": "s1", "value": {"x": "y, z\" w", "q": [1, 2]}}}]</a2ui-json>`},
 }
 
-// TestGoldenHashesDataReader checks the data model reader's yields, call by
-// call and byte for byte, on random data model streams and on
-// dataReaderCases, cut in chunks of several sizes, against golden hashes
-// (testdata/golden_hashes/data_reader.txt). The hashes were recorded while
-// the engine still had a second, decoding path for data model messages,
-// which the reader was checked against on these same streams (the reader
-// and the decoding gave the same messages); -run TestGoldenHashes -update
-// rewrites them.
+// TestGoldenHashesDataReader checks the progressive modes' yields of data
+// model messages, call by call and byte for byte, on random data model
+// streams and on dataReaderCases, cut in chunks of several sizes, against
+// golden hashes (testdata/golden_hashes/data_reader.txt). The hashes were
+// recorded from the parser's previous engine, whose reader of data model
+// messages had been checked on these same streams against a second one
+// that decoded them, and recorded again in session 24 where the current
+// engine differs; -run TestGoldenHashes -update rewrites them.
 func TestGoldenHashesDataReader(t *testing.T) {
 	var g goldenTable
 	for _, v08 := range []bool{false, true} {
@@ -376,7 +376,7 @@ func BenchmarkSniffData(b *testing.B) {
 // healed before that comma ("y":[] at most), never what follows it. (Fed
 // in small chunks the engine yields those heals; fed whole, nothing of
 // the second: a chunk-dependent reading of bytes complete mode rejects,
-// left. The parser's progressive engine, until session 24, yielded
+// left. The parser's previous engine, until session 24, yielded
 // "y":[] in every chunking.)
 func TestDataReaderCommaAfterOpenBracket(t *testing.T) {
 	in := `<a2ui-json>[{"version":"v0.9","updateDataModel":{"surfaceId":"s1","value":{"n":2}, {"version":"v0.9","updateDataModel":{"surfaceId":"s1","value":{"a":{"x":1,"y":[,"z":2}}}}]</a2ui-json>`

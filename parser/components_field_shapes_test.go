@@ -16,11 +16,11 @@ import (
 var fieldStreamsN = flag.Int("fields.streams", 0, "random streams of TestFieldShapesRandomMatchRecorded (0: 150, 37 with -short)")
 
 // fieldCatalogs are the specification's v0.9 basic and v0.8 standard
-// catalogs with types whose reference fields the reader reads through its
-// order reader (ruleKinds' odd): Odd (a single "children" and
-// "explicitList", a single "id"), Weird (single "componentId", "id" and
-// "component", v0.9) and Listy (a list "componentId", "id" and
-// "component").
+// catalogs with types whose reference fields are child-list fields read
+// as single ones, or a component's own componentId, id or type: Odd (a
+// single "children" and "explicitList", v0.8 a single "id"), Weird
+// (single "componentId", "id" and "component", v0.9) and Listy (a list
+// "componentId" and "component", v0.9 "id" too).
 func fieldCatalogs(t *testing.T) (v09, v08 *protocol.Catalog) {
 	t.Helper()
 	id09 := map[string]any{"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/ComponentId"}
@@ -98,8 +98,12 @@ func catalogWith(t *testing.T, spec protocol.CatalogSpec, types ...namedType) *p
 	return c
 }
 
-// fieldShapes are streams of the field shapes of TestCompScannerFieldShapes
-// (keys in order, see byteLevelShapes), their children arriving later.
+// fieldShapes are streams of child fields of shapes the schema rejects (a
+// "children" or "explicitList" that is no list, a "child" that is no
+// string), v0.8 definitions of odd shapes (properties that are no object,
+// an empty type, a type named as a child field, "id" or "component"
+// properties) and types that keep an escape (keys in order, see
+// byteLevelShapes), their children arriving later.
 var fieldShapes = []byteShape{
 	{"v09_children_and_explicitList_of_other_shapes", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b","c"],"component":"Column","id":"root"},{"children":"x","component":"Row","id":"a"},{"component":"Row","explicitList":{"componentId":"y","k":{"child":"z"}},"id":"b"},{"children":null,"component":"Row","explicitList":7,"id":"c"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"x","text":"x"},{"component":"Text","id":"z","text":"z"}]}}]</a2ui-json>`, []string{"root", "a", "b", "c"}},
 	{"v09_child_fields_of_other_shapes", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"child":["a","x",{"child":"y"}],"component":"Card","contentChild":5,"entryPointChild":[],"id":"root"},{"child":null,"component":"Card","id":"a"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"y","text":"y"},{"component":"Text","id":"x","text":"x"}]}}]</a2ui-json>`, []string{"root", "a"}},
@@ -108,17 +112,18 @@ var fieldShapes = []byteShape{
 	{"v08_definitions_of_other_shapes", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b","c","d","e"]}}},"id":"root"},{"component":{"Text":"hello"},"id":"a"},{"component":{"Card":[{"child":"x"}]},"id":"b"},{"component":{"":{"child":"y"}},"id":"c"},{"component":{"child":"x"},"id":"d"},{"component":{"R\"w":{"child":"y"}},"id":"e"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"x"}}},"id":"x"},{"component":{"Text":{"text":{"literalString":"y"}}},"id":"y"}]}}]</a2ui-json>`, []string{"root", "a", "b", "c", "d", "e"}},
 }
 
-// TestFieldShapesMatchRecorded: each shape is read at byte level and gives,
-// call by call, the generic path's bytes, both modes, one byte at a time,
-// split at every byte, with and without a catalog, with the same entries.
+// TestFieldShapesMatchRecorded: each shape gives, call by call, its
+// recorded bytes (see golden_paths_test.go), both modes, one byte at a
+// time, split at every byte and at a few chunk sizes, with and without a
+// catalog.
 func TestFieldShapesMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, fieldShapes)
 }
 
-// TestFieldShapesWithOddCatalogsMatchRecorded: streams of the types of fieldCatalogs
-// (but Weird, whose components all name themselves, which the catalog's
-// checks reject) are read at byte level and give the generic path's bytes with that
+// TestFieldShapesWithOddCatalogsMatchRecorded: streams of the types of
+// fieldCatalogs (but Weird, whose components all name themselves, which
+// the catalog's checks reject) give their recorded bytes with that
 // catalog, both modes, one byte at a time and split at every byte.
 func TestFieldShapesWithOddCatalogsMatchRecorded(t *testing.T) {
 	t.Parallel()
@@ -140,11 +145,11 @@ func TestFieldShapesWithOddCatalogsMatchRecorded(t *testing.T) {
 }
 
 // TestFieldShapesRandomMatchRecorded: random streams of components whose
-// child fields and v0.8 definitions take the shapes of
-// TestCompScannerFieldShapes beside the common ones (randomFieldStream),
-// with no catalog, the family's or fieldCatalogs', give the generic
-// path's bytes in both modes, fed one byte at a time, in chunks of a
-// random size and split at random bytes (-fields.streams for more).
+// child fields and v0.8 definitions take the shapes of fieldShapes beside
+// the common ones (randomFieldStream), with no catalog, the family's or
+// fieldCatalogs', give their recorded bytes in both modes, fed one byte
+// at a time, in chunks of a random size and split at random bytes
+// (-fields.streams for more).
 func TestFieldShapesRandomMatchRecorded(t *testing.T) {
 	t.Parallel()
 	odd09, odd08 := fieldCatalogs(t)

@@ -128,13 +128,12 @@ func snapshotIDs(t *testing.T, m []byte) []string {
 // TestSnapshotPlaceholdersFollowChanges checks every snapshot's
 // placeholders against its components: each placeholder a component names
 // (in its children, or as its child), once, in order of first use over
-// the components in id order. The components' placeholders change every
-// way the snapshot's list is kept up to date for (compLists.cat): children
-// lists growing (placeholders appended), children arriving in the middle
-// of a list (removed), a component rewritten (processed again), two and
-// three components waiting for the same children or for others with the
-// same signature (idSignature: same length and last byte). Fed whole, at
-// 3 and 7 bytes, and one byte at a time.
+// the components in id order. The components' placeholders change in
+// every way a snapshot's list of them must follow: children lists growing
+// (placeholders appended), children arriving in the middle of a list
+// (removed), a component rewritten, two and three components waiting for
+// the same children or for others whose ids have the same length and last
+// byte. Fed whole, at 3 and 7 bytes, and one byte at a time.
 func TestSnapshotPlaceholdersFollowChanges(t *testing.T) {
 	comp := func(id string, children ...string) string {
 		b, _ := json.Marshal(children)

@@ -11,11 +11,10 @@ import (
 )
 
 // refFieldStreams are streams with the reference-only fields detail,
-// summary, root and template (entry_refs.go) in every value shape, v0.9
-// and v0.8: a component still arriving whose references arrive later or
-// earlier, in a later block, a list of references growing, and a surface
-// at rest (frozen) touched by the next block. Keys in order (see
-// canonShapeCases).
+// summary, root and template in every value shape, v0.9 and v0.8: a
+// component still arriving whose references arrive later or earlier, in a
+// later block, a list of references growing, and a surface left by one
+// block updated by the next. Keys in order (see canonShapeCases).
 var refFieldStreams = []struct{ name, in string }{
 	{"references_arrive_later", fastCS + `{"updateComponents":{"components":[{"children":["a"],"component":"Column","id":"root"},{"child":"c","component":"Card","detail":"d","id":"a","summary":"s"},{"component":"Text","id":"d","text":"D"},{"component":"Text","id":"c","text":"C"},{"component":"Text","id":"s","text":"S"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"references_arrived_earlier", fastCS + `{"updateComponents":{"components":[{"component":"Text","id":"d","text":"D"},{"component":"Text","id":"s","text":"S"},{"children":["a"],"component":"Column","id":"root"},{"child":"c","component":"Card","detail":"d","id":"a","summary":"s"},{"component":"Text","id":"c","text":"C"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
@@ -36,8 +35,7 @@ var refFieldStreams = []struct{ name, in string }{
 }
 
 // TestRefFieldsMatchRecorded: streams with the reference-only fields give
-// their recorded messages (the generic path's), byte for byte (see
-// matchRecorded).
+// their recorded messages, byte for byte (see matchRecorded).
 func TestRefFieldsMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, refFieldStreams)
@@ -147,10 +145,10 @@ func randomRefStream(seed int64, v08 bool) []byte {
 
 // TestRefFieldsRandomMatchRecorded: random streams mixing the reference-only
 // fields with child fields (see randomRefStream), v0.9 and v0.8, give
-// their recorded messages (the generic path's) byte for byte in both
-// modes, fed one byte at a time, in chunks of a random size and in two
-// pieces split at a few random bytes (-refs.streams for more streams,
-// which must be recorded first: see golden_paths_test.go).
+// their recorded messages byte for byte in both modes, fed one byte at a
+// time, in chunks of a random size and in two pieces split at a few
+// random bytes (-refs.streams for more streams, which must be recorded
+// first: see golden_paths_test.go).
 func TestRefFieldsRandomMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	g := newPathGolden(t)

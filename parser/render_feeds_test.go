@@ -4,10 +4,6 @@ import (
 	"bytes"
 )
 
-// Releasing a block's state (release.go) must not change an
-// output: a stream whose surfaces are updated over several blocks yields
-// the same parts whether the state is released at each block end or kept.
-
 // renderFeeds feeds chunks to p and closes it, rendering each call's
 // parts as it returns them (goldenRender).
 func renderFeeds(p *Parser, chunks [][]byte) string {

@@ -18,15 +18,15 @@ var nestedShapes = []byteShape{
 	{"v09_extra_and_open_lists", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["k"],"component":"Card","extra":{"child":"c","children":[]},"id":"root","x":{"children":["a","b"]}},{"component":"Text","id":"b","text":"y"},{"component":"Text","id":"k","text":"k"}]}}]</a2ui-json>`, []string{"root", "b"}},
 	{"v09_template_with_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":{"child":"h","componentId":"item","path":"/items"},"component":"List","id":"root"},{"component":"Text","id":"item","text":"i"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"h","text":"h"}]}}]</a2ui-json>`, []string{"root"}},
 	{"v08_nested", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Card":{"child":"c"},"Row":{"children":{"explicitList":["a","b"],"more":{"child":"d"}}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"d"}}},"id":"d"},{"component":{"Tabs":{"tabItems":[{"child":"e","title":{"literalString":"T"}}]}},"id":"c"}]}}]</a2ui-json>`, []string{"root", "a"}},
-	// A surface at rest (frozen at the block's end) then touched.
+	// A surface left by one block, then updated by the next.
 	{"v09_nested_beside_reference_only", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Tabs","detail":"d","id":"root","tabs":[{"child":"a","title":"A"}],"template":["p"]},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"d","text":"d"},{"component":"Text","id":"p","text":"p"}]}}]</a2ui-json>`, []string{"root", "a"}},
 	{"v09_at_rest_then_touched", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"}]},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json> then <a2ui-json>[{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"z","text":"z"},{"component":"Tabs","id":"root","tabs":[{"child":"a","title":"A"},{"child":"q","title":"Q"}]}]}}]</a2ui-json>`, []string{"root", "a"}},
 }
 
-// TestNestedShapesMatchRecorded: each shape is read at byte level and gives,
-// call by call, its recorded bytes (the generic path's), both modes, one
-// byte at a time, split at every byte, with and without a catalog, with
-// the recorded entries.
+// TestNestedShapesMatchRecorded: each shape gives, call by call, its
+// recorded bytes (see golden_paths_test.go), both modes, one byte at a
+// time, split at every byte and at a few chunk sizes, with and without a
+// catalog.
 func TestNestedShapesMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, nestedShapes)
@@ -34,9 +34,9 @@ func TestNestedShapesMatchRecorded(t *testing.T) {
 
 // TestNestedRandomMatchesRecorded: random streams of components mixing
 // child fields below the top level with top-level ones, cut at random
-// chunk sizes and one byte at a time, give their recorded bytes (the
-// generic path's) in both modes (-nested.streams sets how many; those
-// beyond the default 40 must be recorded first, see golden_paths_test.go).
+// chunk sizes and one byte at a time, give their recorded bytes in both
+// modes (-nested.streams sets how many; those beyond the default 40 must
+// be recorded first, see golden_paths_test.go).
 func TestNestedRandomMatchesRecorded(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
@@ -93,7 +93,7 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 		for range 1 + r.IntN(3) {
 			switch k := r.IntN(11); {
 			case k == 10 && v08:
-				// Data-binding paths (entry_paths.go): one that clears
+				// Data-binding paths (normalised in v0.8): one that clears
 				// its object, one beside a componentId, one that is an
 				// object or a list (not walked), other kinds.
 				m["path"] = path()
@@ -116,8 +116,9 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 			case k == 8 && r.IntN(2) == 0:
 				// (A plain value below the top level: in its canonical
 				// encoding, since a value with another escape keeps the
-				// stream's bytes in a component read in stream order,
-				// where the generic path writes the canonical ones.)
+				// stream's bytes in a component written in stream order,
+				// where the outputs were first recorded with the
+				// canonical ones.)
 				m[[]string{"detail", "template"}[r.IntN(2)]] = `"` + id() + `"`
 			default:
 				m["n"] = "1"
@@ -153,8 +154,8 @@ func randomNestedStream(r *rand.Rand, v08 bool) string {
 			case 4:
 				props["zz"] = obj(1)
 			case 5:
-				// Reference-only fields (entry_refs.go) beside nested ones,
-				// and holding them.
+				// Reference-only fields (detail, summary, root) beside
+				// nested ones, and holding them.
 				if r.IntN(2) == 0 {
 					props[[]string{"detail", "summary", "root"}[r.IntN(3)]] = str(id())
 				} else {

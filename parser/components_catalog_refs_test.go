@@ -17,8 +17,7 @@ import (
 // catalogs with two types of their own: Panel, with the single reference
 // fields header and template and the list fields items, slots and detail
 // (a single name among the list fields), and Odd, whose "children" holds
-// one id (a reference its slots cannot say: the order reader reads its
-// references, see ruleKinds).
+// one id (a child-list field that is a single reference field).
 func refCatalogs(t *testing.T) (v09, v08 *protocol.Catalog) {
 	t.Helper()
 	id09 := map[string]any{"$ref": "https://a2ui.org/specification/v0_9/common_types.json#/$defs/ComponentId"}
@@ -63,8 +62,9 @@ func refCatalogs(t *testing.T) (v09, v08 *protocol.Catalog) {
 // catalogRefStreams are streams with components of types with reference
 // fields of their own: the v0.9 basic catalog's Modal (trigger, content)
 // and the test catalogs' Panel and Odd (see refCatalogs). byteLevel names
-// the components read at byte level; keys in stream order, the type last
-// in some (it is known only once the component is read).
+// the components the parser's previous engine was checked to read without
+// decoding them (no test reads it now); keys in stream order, the type
+// last in some (it is known only once the component is read).
 var catalogRefStreams = []struct {
 	name, in  string
 	byteLevel []string
@@ -84,12 +84,11 @@ var catalogRefStreams = []struct {
 	{"v08_odd_and_modal", fastCSv08 + `{"surfaceUpdate":{"components":[{"id":"root","component":{"Odd":{"children":"m"}}},{"component":{"Modal":{"contentChild":"b","entryPointChild":"a"}},"id":"m"},{"component":{"Text":{"text":{"literalString":"A"}}},"id":"a"}],"surfaceId":"s"}}]</a2ui-json>`, []string{"root", "m", "a"}},
 }
 
-// TestCatalogRefFieldsMatchRecorded: with a catalog, the components of
-// types with reference fields of their own are read at byte level (Odd's
-// too) and the streams give their recorded messages (the generic path's)
-// byte for byte, in both modes, fed one byte at a time, in two pieces
-// split at every byte and at a few chunk sizes; the surface at rest is
-// frozen and thawed with the same output.
+// TestCatalogRefFieldsMatchRecorded: with their catalog, the streams of
+// components of types with reference fields of their own, and of Odd,
+// give their recorded messages byte for byte, in both modes, fed one byte
+// at a time, in two pieces split at every byte and at a few chunk sizes,
+// a surface among them updated by later blocks.
 func TestCatalogRefFieldsMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	g := newPathGolden(t)
@@ -113,10 +112,10 @@ var catRefStreamsN = flag.Int("catrefs.streams", 0, "random streams of TestCatal
 // components of the types Modal (v0.9: trigger and content, ids or, now
 // and then, another shape), Panel (its reference fields and child fields
 // in every value shape), Odd, Card, Column and Text. The types with
-// reference fields of their own (and Odd, whose references the order
-// reader reads) have their members in a random order, the others in key order (see
-// canonShapeCases); ids are drawn from a small set, so references arrive
-// before and after their components and name the component itself.
+// reference fields of their own (and Odd) have their members in a random
+// order, the others in key order (see canonShapeCases); ids are drawn
+// from a small set, so references arrive before and after their
+// components and name the component itself.
 func randomCatalogRefStream(seed int64, v08 bool) []byte {
 	r := rand.New(rand.NewSource(seed))
 	ids := []string{"root", "a", "b", "c", "d", "e"}
@@ -231,9 +230,9 @@ func randomCatalogRefStream(seed int64, v08 bool) []byte {
 
 // TestCatalogRefFieldsRandomMatchRecorded: random streams of components of
 // types with reference fields of their own (see randomCatalogRefStream),
-// v0.9 and v0.8, with their catalog, give their recorded messages (the
-// generic path's) byte for byte in both modes, fed one byte at a time, in
-// chunks of a random size and in two pieces split at a few random bytes
+// v0.9 and v0.8, with their catalog, give their recorded messages byte
+// for byte in both modes, fed one byte at a time, in chunks of a random
+// size and in two pieces split at a few random bytes
 // (-catrefs.streams for more streams, which must be recorded first: see
 // golden_paths_test.go).
 func TestCatalogRefFieldsRandomMatchRecorded(t *testing.T) {

@@ -4,14 +4,16 @@ import (
 	"testing"
 )
 
-// canonShapeCases are streams with the component shapes read in their
-// canonical encoding (entry_canon.go). Every other component in them, and
-// every part of one before its shape arrives, has its keys in order, so
-// that the byte-level path writes every message as the generic path does,
-// byte for byte. (A component whose stream order is not sorted is written
-// in that order until its shape arrives: then it is a rewrite of equal
-// value, which keeps the entry as it was, in both paths; fastPathCases'
-// duplicate_plain_keys checks that, up to key order.)
+// canonShapeCases are streams with component shapes the parser writes in
+// their canonical encoding (keys sorted at every depth, the last of equal
+// keys kept) rather than in stream order: an empty child list, a key
+// twice, many keys (40 in an object), an escape in a key or an id, v0.8
+// definitions with a key twice. Every other component in them, and every
+// part of one before its shape arrives, has its keys in sorted order, so
+// that the two orders differ only where the shape itself does. (A
+// component whose stream order is not sorted is written in that order
+// until its shape shows, then canonically; fastPathCases'
+// duplicate_plain_keys covers that, up to key order.)
 var canonShapeCases = []struct{ name, in string }{
 	{"escape_in_sorted_component", fastCS + `{"updateComponents":{"components":[{"children":["a"],"component":"Column","id":"root"},{"children":[],"component":"Row","id":"a","label":"say \"hi\"\n"},{"component":"Text","id":"b","text":"x"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"keys_twice", fastCS + `{"updateComponents":{"components":[{"child":"a","component":"Card","child":"b","id":"root"},{"component":"Text","id":"a","text":"1","text":"one"},{"component":"Text","id":"b","style":{"c":1,"d":{"e":1,"e":2},"c":2},"text":"2"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
@@ -21,10 +23,10 @@ var canonShapeCases = []struct{ name, in string }{
 	{"v08_shapes", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]},"alignment":"x","children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"Text":{"text":{"path":"\/x"}}},"id":"a"},{"component":{"Text":{"text":{"literalString":"b"},"usageHint":"h1","usageHint":"h2"}},"id":"b"},{"component":{"Text":{"text":{"literalString":"c"}}},"id":"c","weight":1,"weight":2}],"surfaceId":"s"}}]</a2ui-json>`},
 }
 
-// TestCanonicalShapesMatchRecorded: streams with components read in their
-// canonical encoding give, call by call and byte for byte, their recorded
-// output (the generic path's), fed one byte at a time, in two pieces
-// split at every byte, and at a few chunk sizes.
+// TestCanonicalShapesMatchRecorded: canonShapeCases give, call by call
+// and byte for byte, their recorded output (see golden_paths_test.go), fed
+// one byte at a time, in two pieces split at every byte, and at a few
+// chunk sizes.
 func TestCanonicalShapesMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, canonShapeCases)

@@ -5,11 +5,10 @@ import (
 	"testing"
 )
 
-// TestYieldGateFollowsRootChange checks that a surface's root, which
-// yieldReachable reads from a one-surface cache (surfaceGate), is read
-// afresh after a message changes it: a second beginRendering of surface s
-// names root b, already arrived, and the next yield is b's snapshot (read
-// with the old root a, the stale cache yields a's again, or nothing).
+// TestYieldGateFollowsRootChange checks that a message that changes a
+// surface's root changes what is yielded: a second beginRendering of
+// surface s names root b, already arrived, and the next yield is b's
+// snapshot (with the old root a still in use, a's again, or nothing).
 func TestYieldGateFollowsRootChange(t *testing.T) {
 	steps := []string{
 		`<a2ui-json>[{"beginRendering":{"surfaceId":"s","root":"a"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"a","component":{"Text":{"text":{"literalString":"x"}}}},{"id":"b","component":{"Text":{"text":{"literalString":"y"}}}}]}},`,

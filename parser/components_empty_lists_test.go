@@ -11,11 +11,10 @@ import (
 
 // emptyListComponents returns, for the components in message m that have
 // an empty child list or the loading_children_ placeholder of one, or a
-// template child list (hasTemplate), their
-// bytes as the parser wrote them. The byte-level path writes such a
-// component as the generic path does (keys sorted, see
-// entry_canon.go), so these must be equal byte for byte, where
-// other components are compared up to key order.
+// template child list (hasTemplate), their bytes as the parser wrote them.
+// The parser writes such a component in canonical encoding (keys sorted,
+// see canonShapeCases), so renderCanonical compares these byte for byte,
+// where other components are compared up to key order.
 func emptyListComponents(m []byte) string {
 	var out strings.Builder
 	var walk func(raw json.RawMessage)
@@ -44,7 +43,7 @@ func emptyListComponents(m []byte) string {
 
 // hasTemplate reports whether v holds a template child list: a
 // "children" object with a "componentId" (v0.9) or a "template" (v0.8).
-// Such a component is also kept sorted (entry_template.go).
+// Such a component is also written with its keys sorted.
 func hasTemplate(v any) bool {
 	switch x := v.(type) {
 	case map[string]any:
@@ -109,8 +108,8 @@ var emptyListCases = []struct {
 	{"v09_list_then_empty_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","explicitList":["m1","m2"],"children":[],"t":1}]}}]</a2ui-json>`},
 	// A child named like the placeholder of an empty list, in a list
 	// that is not empty: the list's first version (open, empty) and the
-	// complete one read the same (review: the byte-level path wrote the
-	// second in the stream's key order, an extra yield).
+	// complete one read the same (review: the parser's previous engine
+	// once wrote the second in the stream's key order, an extra yield).
 	{"v09_child_named_like_the_placeholder_only", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["children_root"]}]}}]</a2ui-json>`},
 	{"v09_child_named_like_the_placeholder", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"children_root","children":[]},{"id":"children_root","component":"Text","text":"x"}]}}]</a2ui-json>`},
 	{"v09_escapes_with_empty_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":"q\"uote \u00e9 <&>","children":[],"z":"\u2028"}]}}]</a2ui-json>`},
@@ -127,11 +126,11 @@ var emptyListCases = []struct {
 	{"v08_empty_definition_then_more", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{},"weight":1},{"id":"x","component":{"Row":{"children":{},"alignment":"center"}}},{"id":"y","component":{"Row":{"children":{}}}}]}}]</a2ui-json>`},
 }
 
-// TestFastPathEmptyLists: components with empty child lists, read at byte
-// level, give call by call their recorded messages (the generic path's;
-// those components byte for byte, see renderCanonical), with and without
-// a catalog, fed one byte at a time, in two pieces split at every byte,
-// and at a few chunk sizes, and their recorded entries.
+// TestFastPathEmptyLists: components with empty child lists give call by
+// call their recorded messages (see golden_paths_test.go; those
+// components byte for byte, see renderCanonical), with and without a
+// catalog, fed one byte at a time, in two pieces split at every byte, and
+// at a few chunk sizes.
 func TestFastPathEmptyLists(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	g := newPathGolden(t)
@@ -149,8 +148,6 @@ func TestFastPathEmptyLists(t *testing.T) {
 			name := tc.name + "/" + opts.name
 			t.Run(name, func(t *testing.T) {
 				g.checkModes(t, name, renderCanonical, splitsOf(in, true, 1, 3, 16, 0), opts.opts...)
-				if opts.opts == nil {
-				}
 			})
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 // TestFastPathMatchesRecordedOnSuite: the streaming suite's cases, fed as
 // their steps and in chunks of 1, 3 and 16 bytes, give their recorded
-// messages (the generic path's) up to key order (renderCanonical).
+// messages (see golden_paths_test.go) up to key order (renderCanonical).
 func TestFastPathMatchesRecordedOnSuite(t *testing.T) {
 	g := newPathGolden(t)
 	cases, _ := loadStreamingSuite(t)
@@ -25,8 +25,7 @@ func TestFastPathMatchesRecordedOnSuite(t *testing.T) {
 }
 
 // TestFastPathMatchesRecordedOnCorpus: corpus turns, in chunks of 1, 5, 16
-// and 256 bytes, give their recorded messages (the generic path's) up to
-// key order.
+// and 256 bytes, give their recorded messages up to key order.
 func TestFastPathMatchesRecordedOnCorpus(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests, after the sequential ones (the heap measurements among them)
 	g := newPathGolden(t)
@@ -46,8 +45,11 @@ func TestFastPathMatchesRecordedOnCorpus(t *testing.T) {
 
 const fastCS = `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`
 
-// fastPathCases are the shapes the byte-level component path reads or
-// hands to the generic path.
+// fastPathCases are streams of components of common and odd shapes
+// (leaves and children, whitespace and escapes, empty and template child
+// lists, keys twice, self-references and cycles, an id that is no string,
+// v0.8 definitions and paths to normalise, components sent again, invalid
+// JSON) and of data model messages of odd shapes.
 var fastPathCases = []struct {
 	name string
 	in   string
@@ -85,8 +87,7 @@ var fastPathCases = []struct {
 }
 
 // TestFastPathCases: fastPathCases, in chunks of 1, 2, 7 and 16 bytes and
-// whole, give their recorded messages (the generic path's) up to key
-// order.
+// whole, give their recorded messages up to key order.
 func TestFastPathCases(t *testing.T) {
 	g := newPathGolden(t)
 	for _, tc := range fastPathCases {

@@ -9,9 +9,14 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
-// decodedCases are streams whose components reach the engine decoded
-// (message-level oddities): each is read at byte level through its
-// canonical encoding (fastDecoded), and gives the generic path's output.
+// decodedCases are streams whose components come in messages of odd
+// shapes: a block that lost count of its brackets (a components list
+// closed with '}'), a component object in another component's properties,
+// a kind key escaped (the family unknown while the first components
+// arrive), a message with two kinds, a body that holds another message's
+// kind, an id or type that is no string. (The parser's previous engine
+// decoded these messages, hence the tests' names.) Components have their
+// keys in sorted order.
 var decodedCases = []struct{ name, in string }{
 	{"lost_bracket_count", fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"Text","id":"a","text":"x"}}},"version":"v0.9"},{"updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"b","text":"y","text":"z"}]},"version":"v0.9"}]</a2ui-json>`},
 	{"closed_outside_list", fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"}},{"component":"Text","id":"a","text":"x"},{"child":"a","component":"Card","id":"b"}]}},{"updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"a","text":"y"}]},"version":"v0.9"}]</a2ui-json>`},
@@ -29,16 +34,17 @@ var decodedCases = []struct{ name, in string }{
 	{"non_string_component_v08", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":"Text","id":"a"},{"component":{"Text":{"text":{"literalString":"b"}}},"id":"b"},{"component":{"Text":{}},"id":true}]}}]</a2ui-json>`},
 }
 
-// TestDecodedShapesMatchRecorded: components that reach the engine decoded
-// give the generic path's output, call by call, split at every byte.
+// TestDecodedShapesMatchRecorded: decodedCases give their recorded output
+// (see golden_paths_test.go), call by call, fed one byte at a time, in two
+// pieces split at every byte and at a few chunk sizes.
 func TestDecodedShapesMatchRecorded(t *testing.T) {
 	t.Parallel()
 	matchRecorded(t, decodedCases)
 }
 
 // TestDecodedShapesMatchRecordedWithCatalog is TestDecodedShapesMatchRecorded
-// with the family's catalog (validation of the components read from their
-// canonical encoding), split at every byte.
+// with the family's catalog (which judges what is yielded), fed one byte at
+// a time and split at every byte.
 func TestDecodedShapesMatchRecordedWithCatalog(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
@@ -55,9 +61,7 @@ func TestDecodedShapesMatchRecordedWithCatalog(t *testing.T) {
 }
 
 // randomDecodedStream builds a stream of messages of the family (v08)
-// whose components reach the engine decoded in various ways (decodedCases'
-// oddities), with keys sorted so that the byte-level path's output is the
-// generic path's.
+// with decodedCases' oddities, components with their keys sorted.
 func randomDecodedStream(r *rand.Rand, v08 bool) string {
 	ids := []string{"root", "a", "b", "c"}
 	id := func() string { return ids[r.IntN(len(ids))] }
@@ -121,10 +125,10 @@ func randomDecodedStream(r *rand.Rand, v08 bool) string {
 }
 
 // TestDecodedRandomMatchesRecorded: random streams of decodedCases'
-// oddities give their recorded output (the generic path's), in both
-// modes, one byte at a time and split at random places, half of them with
-// the family's catalog (key "stream=I", the streams drawn one after the
-// other from one seed).
+// oddities give their recorded output, in both modes, whole, one byte at
+// a time and split at random places, half of them with the family's
+// catalog (key "stream=I", the streams drawn one after the other from one
+// seed).
 func TestDecodedRandomMatchesRecorded(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
@@ -155,12 +159,14 @@ func TestDecodedRandomMatchesRecorded(t *testing.T) {
 	}
 }
 
-// TestDecodedThenStreamOrder: a component read decoded (closed outside its
-// list), then again at byte level in another key order with the same
-// value, is unchanged, as recorded from the generic path (its entry
-// compares by value). Fed whole, and in two pieces at the second message:
-// healed while it arrives, the first one is read at byte level in its
-// stream order, which the generic path does not share.
+// TestDecodedThenStreamOrder: a message that lost count of its brackets
+// (its components list closed with '}', component a after it), then a
+// message that sends a again, with the same value in another key order,
+// give their recorded output, fed whole and in two pieces at the second
+// message (so that the first is healed while it arrives). (Written for the
+// parser's previous engine, which took a for a component of the first
+// message; the current one, as recorded since session 24, yields a's
+// object as a message of its own, and a arrives with the second message.)
 func TestDecodedThenStreamOrder(t *testing.T) {
 	g := newPathGolden(t)
 	first := fastCS + `{"updateComponents":{"surfaceId":"s","components":[{"children":["a"],"component":"Column","id":"root"}},{"component":"Text","id":"a","text":"x"}]}},`

@@ -9,50 +9,49 @@ import (
 	"github.com/a2ui-stream/a2ui-stream/internal/speccatalog"
 )
 
-// byteLevelShapes are component shapes that once took the generic path
-// (decoded maps) and are read at byte level: each names the components
-// that must be (byteLevel). The other components are written with their
-// keys sorted, and these with theirs sorted up to their id (a component
-// is kept in canonical encoding from the read that shows its shape), so
-// that both paths give the same bytes.
+// byteLevelShapes are component shapes the parser writes in canonical
+// (sorted-key) encoding once their shape shows: a child named like the
+// placeholder of an open empty list, v0.8 empty definitions and empty
+// "children" objects. The other components have their keys in sorted
+// order, and these theirs up to their id, so that the stream order and
+// the canonical one differ only where the shape itself does.
 var byteLevelShapes = []byteShape{
 	// A child named children_<id>, the placeholder of an empty list of
-	// the component while it is open (emptyClash): one placeholder for
-	// both, the component in canonical encoding.
+	// the component while it is open: one placeholder for both, the
+	// component in canonical encoding.
 	{"v09_clash_in_list_with_open_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","children_root","children_root"],"component":"Card","explicitList":[],"id":"root","z":1,"b":{"y":2,"x":1}},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`, []string{"root", "a"}},
 	{"v09_clash_open_list_first", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Card","contentChild":"children_root","explicitList":[],"id":"root","text":"t","child":"children_root"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"children_root","text":"late"}]}}]</a2ui-json>`, []string{"root", "children_root"}},
 	{"v09_clash_only_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["children_root","b"],"component":"Column","id":"root","gap":1},{"component":"Text","id":"b","text":"bee"}]}}]</a2ui-json>`, []string{"root", "b"}},
 	{"v08_clash", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Card":{"child":"children_root","children":{"explicitList":[]},"a":2}},"id":"root","weight":1,"b":0},{"component":{"Text":{"text":{"literalString":"c"}}},"id":"children_root"}]}}]</a2ui-json>`, []string{"root", "children_root"}},
 	// v0.8 empty definitions and empty {"explicitList"} objects: never
 	// rendered while they arrive, kept once complete (in canonical
-	// encoding, as the generic path wrote them).
+	// encoding).
 	{"v08_empty_definition", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["e","w"]}}},"id":"root"},{"id":"e","component":{}},{"weight":2,"id":"w","component":{ },"z":{"b":1,"a":[{"d":1,"c":2}]}}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"now"}}},"id":"e"}]}}]</a2ui-json>`, []string{"root", "e", "w"}},
 	{"v08_empty_children_object", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Row":{"children":{ },"alignment":"center"}},"id":"root"},{"id":"x","component":{"Card":{"child":"y","children":{}}},"weight":1}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Row":{"children":{"explicitList":["x"]}}},"id":"root"}]}}]</a2ui-json>`, []string{"root", "x"}},
 }
 
-// TestByteLevelShapes checks that each shape is read at byte level and
-// gives, call by call, its recorded messages (the generic path's) byte for
-// byte, with and without a catalog, fed one byte at a time, in two pieces
-// split at every byte and at a few chunk sizes, with the recorded
-// placeholders, waits and dependence on the buffer.
+// TestByteLevelShapes checks that each shape gives, call by call, its
+// recorded messages (see golden_paths_test.go) byte for byte, with and
+// without a catalog, fed one byte at a time, in two pieces split at every
+// byte and at a few chunk sizes.
 func TestByteLevelShapes(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	checkByteLevelShapes(t, byteLevelShapes)
 }
 
-// byteShape is a stream whose components byteLevel are read at byte
-// level (keys in order, see byteLevelShapes).
+// byteShape is a stream (keys in order, see byteLevelShapes). byteLevel
+// names the components the parser's previous engine was checked to read
+// without decoding them; no test reads it now.
 type byteShape struct {
 	name      string
 	in        string
 	byteLevel []string
 }
 
-// checkByteLevelShapes checks that each shape is read at byte level and
-// gives its recorded bytes (renderBytes), call by call, both modes, one
-// byte at a time, split at every byte, with and without the family's
-// catalog (a name that starts with v08 is v0.8), with the recorded entries
-// (checkSameEntries). t is the top-level test.
+// checkByteLevelShapes checks that each shape gives its recorded bytes
+// (renderBytes), call by call, both modes, one byte at a time, split at
+// every byte and at a few chunk sizes, with and without the family's
+// catalog (a name that starts with v08 is v0.8). t is the top-level test.
 func checkByteLevelShapes(t *testing.T, shapes []byteShape) {
 	g := newPathGolden(t)
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
@@ -70,7 +69,7 @@ func checkByteLevelShapes(t *testing.T, shapes []byteShape) {
 	}
 }
 
-// randomSplits are the chunkings a random differential test feeds in: one
+// randomSplits are the chunkings a random-stream test feeds in: one
 // byte at a time, chunks of a random size, and three two-piece splits at
 // random bytes (r seeded by the stream's seed).
 func randomSplits(in []byte, r *rand.Rand) [][][]byte {
@@ -119,9 +118,9 @@ func (g *pathGolden) randomStreams(n, def int) int {
 
 // checkRandomRecorded feeds n random streams of each family (stream, by
 // seed), with opts (by family), in the chunkings of randomSplits, and
-// checks that the byte-level path gives their recorded bytes
-// (renderBytes), key "seed=SEED v08=V08"; it stops at the first stream
-// that differs. g is the top-level test's.
+// checks that they give their recorded bytes (renderBytes), key
+// "seed=SEED v08=V08"; it stops at the first stream that differs. g is the
+// top-level test's.
 func checkRandomRecorded(t *testing.T, g *pathGolden, n int, stream func(seed int64, v08 bool) []byte, opts func(v08 bool) []Option) {
 	t.Helper()
 	checkRandomRecordedAs(t, g, "", n, stream, opts)

@@ -13,8 +13,8 @@ import (
 // met so that names no surface is yielded whole, as complete mode yields
 // it, its verdict left to the processor (surfaceId is required). (Session
 // 14 first let them wait only for their message's list: a differential
-// review found them lost. The parser's progressive engine, until session
-// 24, kept such a message's components for the next surface begun, in any
+// review found them lost. The parser's previous engine, until session 24,
+// kept such a message's components for the next surface begun, in any
 // later block, and failed that block with their self-reference.)
 func TestFamilyUnknownNestedComponentsRegistered(t *testing.T) {
 	for _, tc := range []struct {
@@ -48,10 +48,9 @@ func TestFamilyUnknownNestedComponentsRegistered(t *testing.T) {
 // TestV08DefinitionPathObjectRecorded: a v0.8 definition whose second
 // member is a "path" object holding reference fields is recorded, its
 // path written as a string, and its path names no reference (the
-// processing writes it as a string). It was lost once the generic path
-// was deleted: the order reader read the path as a type with a template
-// list while the reader's slots had none (found by the session's
-// differential review).
+// processing writes it as a string). The parser's previous engine once
+// lost such a component, silently: it took the path object for a type
+// (found by a differential review).
 func TestV08DefinitionPathObjectRecorded(t *testing.T) {
 	in := []byte(`<a2ui-json>[{"beginRendering":{"root":"m","surfaceId":"s"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"m","component":{"Text":{"text":"a"},"path":{"template":["m"]}}}]}}]</a2ui-json>`)
 	want := `"path":"/{\"template\":[\"m\"]}"`

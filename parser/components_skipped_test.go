@@ -13,10 +13,10 @@ var skipStreams = flag.Int("skip.streams", 0, "random streams of TestSkippedComp
 
 // TestUnregistrableComponentSkipped: a component with no usable id (none,
 // no string, empty) or no type (no "component", an empty one, v0.9: no
-// string, v0.8: no object) is never
-// registered nor yielded, healed or complete: its child stays a
-// placeholder. (The generic path registered one with an empty id
-// or no type when its message completed.)
+// string, v0.8: no object) is never registered nor yielded, healed or
+// complete: its child stays a placeholder. (The parser's previous engine
+// once registered one with an empty id or no type when its message
+// completed.)
 func TestUnregistrableComponentSkipped(t *testing.T) {
 	for _, tc := range []struct{ name, in string }{
 		{"v09_no_component", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"id":"b","text":"nob"},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
@@ -48,8 +48,8 @@ func TestUnregistrableComponentSkipped(t *testing.T) {
 }
 
 // skipShapes are streams with components that are skipped, or whose type
-// keeps an escape, beside components read at byte level (keys in order,
-// see byteLevelShapes).
+// keeps an escape, beside common ones (keys in order, see
+// byteLevelShapes).
 var skipShapes = []byteShape{
 	{"v09_skipped_among_others", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","b"],"component":"Column","id":"root"},{"component":"Text","id":7,"text":"n"},{"component":"","id":"b"},{"id":"b","text":"t"},{"component":"Text","id":"","text":"e"},{"component":"Text","id":"a","text":"x"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"b","text":"late"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
 	{"v09_type_keeps_escape", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"child":"b","component":"Ca\u0001rd","id":"root"},{"component":"T\"x","id":"b","text":"q"}]}}]</a2ui-json>`, []string{"root", "b"}},
@@ -57,8 +57,9 @@ var skipShapes = []byteShape{
 }
 
 // TestSkippedComponentsMatchRecorded: the skip shapes give, call by call,
-// the generic path's bytes, both modes, one byte at a time, split at every
-// byte, with and without a catalog, with the same entries.
+// their recorded bytes (see golden_paths_test.go), both modes, one byte at
+// a time, split at every byte and at a few chunk sizes, with and without
+// a catalog.
 func TestSkippedComponentsMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, skipShapes)
@@ -66,8 +67,8 @@ func TestSkippedComponentsMatchRecorded(t *testing.T) {
 
 // TestSkippedComponentsRandomMatchRecorded: random streams of components
 // that are skipped (ids of every JSON kind, empty, none; no or an empty
-// type), whose type keeps an escape, or that are common, give the
-// generic path's bytes (-skip.streams sets how many).
+// type), whose type keeps an escape, or that are common, give their
+// recorded bytes (-skip.streams sets how many).
 func TestSkippedComponentsRandomMatchRecorded(t *testing.T) {
 	t.Parallel()
 	v09, v08 := WithCatalog(speccatalog.BasicV09(t)), WithCatalog(speccatalog.StandardV08(t))
@@ -149,9 +150,9 @@ var familyUnknownShapes = []byteShape{
 	{"v08_spaced_kind_first", `<a2ui-json>[{"surfaceUpdate" : {"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"a"}]}},{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"y"}}},"id":"b"}]}}]</a2ui-json>`, []string{"root", "a", "b"}},
 }
 
-// TestFamilyUnknownMatchRecorded: those streams give, call by call, the
-// generic path's bytes, both modes, one byte at a time, split at every
-// byte, with and without a catalog, their components read at byte level.
+// TestFamilyUnknownMatchRecorded: those streams give, call by call, their
+// recorded bytes, both modes, one byte at a time, split at every byte and
+// at a few chunk sizes, with and without a catalog.
 func TestFamilyUnknownMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, familyUnknownShapes)

@@ -5,8 +5,8 @@ import (
 )
 
 // pathShapeCases are v0.8 streams with data-binding paths the processing
-// normalises, read at byte level (entry_paths.go); every component has its
-// keys in order (see canonShapeCases).
+// normalises; every component has its keys in order (see
+// canonShapeCases).
 var pathShapeCases = []struct{ name, in string }{
 	{"cleared_and_prefixed", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b","c"]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"hi","path":"/name"},"usageHint":{"path":"h"}}},"id":"a"},{"component":{"Text":{"text":{"path":"//x"}}},"id":"b"},{"component":{"Text":{"text":{"path":""}}},"id":"c"}],"surfaceId":"s"}}]</a2ui-json>`},
 	{"scalars_and_arrays", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"List":{"children":{"explicitList":["a"]},"items":[{"path":12.5},[{"path":true,"x":{"path":"q"}}],{"path":null,"y":false}]}},"id":"root"},{"component":{"Text":{"text":{"a":{"path":"q"},"path":"/p"}}},"id":"a","weight":{"path":"w","z":1}}],"surfaceId":"s"}}]</a2ui-json>`},
@@ -29,24 +29,25 @@ var pathShapeCases = []struct{ name, in string }{
 }
 
 // TestPathShapesMatchRecorded: streams with v0.8 paths to normalise give
-// their recorded messages (the generic path's), byte for byte (see
-// matchRecorded).
+// their recorded messages, byte for byte (see matchRecorded).
 func TestPathShapesMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, pathShapeCases)
 }
 
-// refShapeCases are streams with the special reference fields, read at
-// byte level (entry_refs.go); keys in order (see canonShapeCases).
+// refShapeCases are streams with the special reference fields (detail,
+// summary, root and template, which protocol.ComponentRefs reads beside
+// the child fields) and a component's own componentId; keys in order (see
+// canonShapeCases).
 var refShapeCases = []struct{ name, in string }{
 	{"detail_summary_root", fastCS + `{"updateComponents":{"components":[{"child":"a","component":"Card","detail":"d","id":"root","summary":"s"},{"component":"X","id":"a","root":"b"},{"component":"Text","id":"d","text":"x"},{"component":"Text","id":"b","text":"y"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"own_componentId_and_template", fastCS + `{"updateComponents":{"components":[{"children":["a","b"],"component":"Column","id":"root"},{"child":"c","component":"X","componentId":"m","id":"a"},{"component":"Row","id":"b","template":["p",1,{"k":"v"},"q"]},{"component":"Text","id":"m","text":"late"},{"component":"Text","id":"p","text":"p"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"componentIds_not_strings", fastCS + `{"updateComponents":{"components":[{"children":["a","b","c"],"component":"Column","id":"root"},{"children":{"componentId":7,"path":"/p"},"component":"List","id":"a"},{"component":"X","componentId":{"k":[1,null]},"id":"b"},{"component":"X","componentId":false,"id":"c"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
 	{"v08_properties_and_outside", fastCSv08 + `{"surfaceUpdate":{"components":[{"component":{"Column":{"children":{"explicitList":["a","b"]}}},"id":"root"},{"component":{"Card":{"child":"c","componentId":"m","detail":"d","template":["t"]}},"id":"a"},{"child":"zz","component":{"Text":{"text":{"literalString":"x"}}},"id":"b","x":{"children":["q"],"path":"p"}},{"component":{"Text":{"text":{"literalString":"m"}}},"id":"m"}],"surfaceId":"s"}}]</a2ui-json>`},
-	// Found by a differential run against the tree before (session 12)
-	// while these fields were read at byte level: a string "template"
-	// counted as a reference, and placeholders for "detail", "summary" and
-	// "template" ids of a component still arriving.
+	// Found by a differential run against the tree before (session 12),
+	// in the parser's previous engine: a string "template" counted as a
+	// reference, and placeholders for "detail", "summary" and "template"
+	// ids of a component still arriving.
 	{"review_template_string", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s0","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s0","components":[{"component":"List","id":"root","template":"s"},{"component":"Text","id":"s","text":"x"}]}}]</a2ui-json>`},
 	{"review_v08_template_string", `<a2ui-json>[{"beginRendering":{"surfaceId":"s0","root":"root"}},{"surfaceUpdate":{"surfaceId":"s0","components":[{"component":{"List":{"template":"s"}},"id":"root"},{"component":{"Text":{"text":{"literalString":"x"}}},"id":"s"}]}}]</a2ui-json>`},
 	{"review_detail_open", `<a2ui-json>[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["s"],"component":"Column","id":"root"},{"component":"X","detail":"r","id":"s"}]}}]</a2ui-json>`},
@@ -54,17 +55,16 @@ var refShapeCases = []struct{ name, in string }{
 }
 
 // TestRefShapesMatchRecorded: streams with the special reference fields
-// give their recorded messages (the generic path's), byte for byte
-// (see matchRecorded).
+// give their recorded messages, byte for byte (see matchRecorded).
 func TestRefShapesMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, refShapeCases)
 }
 
 // escShapeCases are streams with child ids whose canonical encoding keeps
-// an escape (a '"', a '\\', a control character), read at byte level;
-// keys in order (see canonShapeCases). The second block touches the
-// surface the first left at rest (packed, release_freeze.go).
+// an escape (a '"', a '\\', a control character); keys in order (see
+// canonShapeCases). The second block updates the surface the first one
+// left.
 var escShapeCases = []struct{ name, in string }{
 	{"escaped_child_ids", fastCS + `{"updateComponents":{"components":[{"children":["q\"x","b\\","c\n","d"],"component":"Column","id":"root"},{"child":"e\u0001","component":"Card","id":"d"},{"component":"Text","id":"b\u005c","text":"b"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>` +
 		`<a2ui-json>[{"updateComponents":{"components":[{"component":"Text","id":"q\"x","text":"q"},{"component":"Text","id":"e\u0001","text":"e"}],"surfaceId":"s"},"version":"v0.9"}]</a2ui-json>`},
@@ -80,8 +80,7 @@ var escShapeCases = []struct{ name, in string }{
 }
 
 // TestEscapedIDsMatchRecorded: streams with child ids that keep an escape
-// give their recorded messages (the generic path's), byte for byte
-// (see matchRecorded).
+// give their recorded messages, byte for byte (see matchRecorded).
 func TestEscapedIDsMatchRecorded(t *testing.T) {
 	t.Parallel() // long: runs beside the other long tests
 	matchRecorded(t, escShapeCases)

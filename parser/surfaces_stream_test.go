@@ -7,16 +7,14 @@ import (
 	"testing"
 )
 
-// The allocation reuse of the progressive modes (entries from per-surface
-// chunks spared when a surface freezes, placeholder slabs reused by the
-// next block, interned ids in chunks, lists in shared row arrays) checked
-// on streams of many surfaces: several frozen at each block's end, new
-// ones and thawed ones in the next, ids longer than 32 bytes and with
-// escapes, lists of 2 to 9 children missing, more than 64 entries,
-// blocks that end or fail inside a component or between messages, v0.8
-// surfaces begun blocks after their first updates, and components sent
-// again unchanged; and, on the same streams, the catalog's verdict on a
-// complete message from its components' verdicts (listVerdict).
+// Random streams of many surfaces over several blocks, whose output
+// TestParsersConcurrently compares alone and beside other parsers:
+// several surfaces updated in each block, new ones and ones updated again
+// in the next, surfaces deleted, ids longer than 32 bytes and with
+// escapes, lists of 2 to 9 children missing, more than 64 components in a
+// message, blocks that end or fail inside a component or between
+// messages, v0.8 surfaces begun blocks after their first updates, and
+// components sent again unchanged.
 
 // surfacesID returns the id of component k of a surface: short, long
 // (over 32 bytes), or written with an escape (raw: its JSON encoding).
@@ -142,7 +140,7 @@ func surfacesStreamVersion(seed int64, v08 bool, repVer string) []byte {
 				items = append(items, comp(s, raw, kids))
 			}
 			if r.Intn(5) == 0 {
-				// Many components at once (more than 64 entries).
+				// Many components at once (more than 64).
 				for range 20 + r.Intn(60) {
 					_, raw := surfacesID(r, len(s.ids))
 					s.ids = append(s.ids, raw)
@@ -152,7 +150,7 @@ func surfacesStreamVersion(seed int64, v08 bool, repVer string) []byte {
 				items = append(items, comp(s, `"root"`, kids))
 			}
 			if r.Intn(2) == 0 || blk == nblocks-1 {
-				// At rest: every id named is defined (as a Text).
+				// Every id named is defined (as a Text): the surface is complete.
 				for _, raw := range s.ids {
 					if !s.defined[raw] {
 						items = append(items, comp(s, raw, nil))
@@ -173,14 +171,13 @@ func surfacesStreamVersion(seed int64, v08 bool, repVer string) []byte {
 			b.WriteString(strings.Join(items, ","))
 			b.WriteString("]}}")
 			if s.last != "" && r.Intn(3) == 0 {
-				// A component sent again as it was, alone (its entry
-				// does not change).
+				// A component sent again as it was, alone (it does not
+				// change).
 				if v08 {
 					fmt.Fprintf(&b, `,{"surfaceUpdate":{"surfaceId":%q,"components":[%s]}}`, sid, s.last)
 				} else {
 					// After a child named and not defined yet, as a
-					// Divider (of two members: valid in any version of
-					// versionedCatalog), when there is one.
+					// Divider (of two members), when there is one.
 					div := ""
 					for _, raw := range s.ids {
 						if !s.defined[raw] {

@@ -16,9 +16,9 @@ var elementStreams = flag.Int("elements.streams", 300, "random streams of TestNo
 // list that is not a string: child ids are strings (protocol.ComponentRefs
 // skips anything else), so it is no child: kept as it is, with no
 // placeholder and no wait, even when a component's id is its encoding.
-// (The generic path once made "loading_" + its JSON of it.) An object
-// there is walked as any other value: its child fields are. (The
-// generic path agrees where TestNonStringElementsMatchRecorded records.)
+// (The parser once made "loading_" + its JSON of it.) An object there is
+// walked as any other value: its child fields are. (The recorded outputs
+// of TestNonStringElementsMatchRecorded agree.)
 func TestNonStringElementNoChild(t *testing.T) {
 	in := fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":[1,"a",null,{"child":"b"},["c"]],"component":"Column","id":"root"},{"component":"Text","id":"1","text":"one"}]}}]</a2ui-json>`
 	for _, mode := range []Mode{ModeProgressive, ModeDelta} {
@@ -46,10 +46,10 @@ var elementShapes = []byteShape{
 	{"v08_explicitList", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":[1,"a",{"child":"b"},null]}}},"id":"root"},{"component":{"Text":{"text":{"literalString":"a"}}},"id":"a"}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"b"}}},"id":"b"}]}}]</a2ui-json>`, []string{"root", "a"}},
 }
 
-// TestNonStringElementsMatchRecorded: each shape is read at byte level and
-// gives, call by call, its recorded bytes (the generic path's), both
-// modes, one byte at a time, split at every byte, with and without a
-// catalog, with the recorded entries.
+// TestNonStringElementsMatchRecorded: each shape gives, call by call, its
+// recorded bytes (see golden_paths_test.go), both modes, one byte at a
+// time, split at every byte and at a few chunk sizes, with and without a
+// catalog.
 func TestNonStringElementsMatchRecorded(t *testing.T) {
 	t.Parallel()
 	checkByteLevelShapes(t, elementShapes)
@@ -58,10 +58,10 @@ func TestNonStringElementsMatchRecorded(t *testing.T) {
 // TestNonStringElementsRandomMatchRecorded: random streams of components
 // whose child lists mix ids with other values (numbers, literals, lists,
 // objects with child fields), beside the common shapes, cut at random
-// chunk sizes and one byte at a time, give their recorded bytes (the
-// generic path's) in both modes, with and without a catalog
-// (-elements.streams sets how many; those beyond the default 300 must be
-// recorded first, see golden_paths_test.go).
+// chunk sizes and one byte at a time, give their recorded bytes in both
+// modes, with and without a catalog (-elements.streams sets how many;
+// those beyond the default 300 must be recorded first, see
+// golden_paths_test.go).
 func TestNonStringElementsRandomMatchRecorded(t *testing.T) {
 	t.Parallel()
 	g := newPathGolden(t)
