@@ -88,6 +88,7 @@ type surface struct {
 	waiting     int      // v0.8: its component messages that ended before it began (bounded as its components)
 	bad         int      // its reachable components whose form does not pass the catalog
 	changed     int      // progressive mode: bytes of the forms changed since its last snapshot (each once, as it is now)
+	snapSize    int      // progressive mode: the size of its last snapshot
 	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
 	begun       bool     // its createSurface or beginRendering ended: it yields
 	uncounted   bool     // made for a message to a deleted v0.8 surface: not counted in MaxSurfaces

@@ -256,17 +256,11 @@ func (k *Engine) snapshot(s *surface, final bool) {
 	}
 	if !final {
 		// A snapshot larger than snapFull is yielded again only once an
-		// eighth of it changed (or when a component message or the block
-		// ends: final), so that the output stays linear in the input
-		// however large a surface grows, as the parser's progressive
+		// eighth of it changed since (or when a component message or the
+		// block ends: final), so that the output stays linear in the
+		// input however large a surface grows, as the parser's previous
 		// engine held it back.
-		size := 0
-		for _, e := range s.reach {
-			if e.snap != nil {
-				size += len(e.snap.form)
-			}
-		}
-		if size > snapFull && s.changed*8 < size {
+		if s.snapSize > snapFull && s.changed*8 < s.snapSize {
 			if !s.deferred {
 				s.deferred = true
 				k.rare().deferred++
@@ -315,6 +309,7 @@ func (k *Engine) snapshot(s *surface, final bool) {
 		}
 	}
 	out = k.closeMessage(out, s)
+	s.snapSize = len(out) - start
 	if k.v08 && k.msgKind == kUpdate {
 		k.dropLastSnapshot(s, out, start)
 	}
@@ -322,7 +317,7 @@ func (k *Engine) snapshot(s *surface, final bool) {
 	k.out = out
 }
 
-// snapFull is the snapshot size (bytes of its forms) up to which
+// snapFull is the snapshot size (bytes of its message) up to which
 // progressive mode yields every change (see snapshot).
 const snapFull = 32 << 10
 
