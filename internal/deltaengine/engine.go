@@ -178,11 +178,12 @@ type Engine struct {
 	found                       bool  // an object closed in the block (valid: see lost.go)
 	v08, famSet                 bool  // the stream is of the v0.8 family; its family is fixed (see setFamily)
 	msgKind                     uint8
-	odd, pathSeen               bool // the open component is of an odd shape (walk.go); v0.8: it has a path in its definition
-	dataSent                    bool // the open data model message yielded its value
-	compDone                    bool // a component ended in the chunk (see takeHeld)
-	lines                       bool // a block is one message (JSONL)
-	progressive                 bool // yield snapshots (progressive mode), not changes
+	odd, pathSeen               bool   // the open component is of an odd shape (walk.go); v0.8: it has a path in its definition
+	dataSent                    bool   // the open data model message yielded its value
+	compDone                    bool   // a component ended in the chunk (see takeHeld)
+	lines                       bool   // a block is one message (JSONL)
+	progressive                 bool   // yield snapshots (progressive mode), not changes
+	lostBlocks                  uint32 // blocks read the lost way (see LostBlocks)
 }
 
 // Options configures an Engine.
@@ -325,6 +326,11 @@ func (k *Engine) End() {
 
 // Failed returns the number of blocks that failed so far.
 func (k *Engine) Failed() int { return k.errs }
+
+// LostBlocks returns how many blocks lost count of their brackets and were
+// read the reference's way (lost.go), where the verdict on their bytes may
+// differ from complete mode's.
+func (k *Engine) LostBlocks() int { return int(k.lostBlocks) }
 
 // Err returns why the last block that failed did: a *Fault for its bytes,
 // a *Limit for a bound passed, a *protocol.ValidationError for a

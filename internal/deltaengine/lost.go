@@ -21,6 +21,9 @@ func (k *Engine) loseCount(c byte) {
 		// before the count is lost.
 		k.healOpen()
 	}
+	if !k.lost {
+		k.lostBlocks++
+	}
 	k.lost = true
 	k.loose(c)
 }

@@ -321,12 +321,13 @@ func (k *Engine) open(c byte) {
 	case d == 2 && c == '{':
 		// v0.8's kinds read as v0.9's: beginRendering starts a surface
 		// (as createSurface), surfaceUpdate updates its components; its
-		// data model messages are read whole (data08).
-		// A kind of the other family than the stream's is read as a
-		// message of no kind (yielded as it is).
+		// data model messages are read whole (data08). A kind of the other
+		// family than the stream's is read as a message of no kind (yielded
+		// as it is); the reference reads updateDataModel after the others.
 		switch kind := k.stack[1].key; {
-		case !k.v08 && (kind == kCreate || kind == kUpdate || kind == kData || kind == kDelete),
-			k.v08 && (kind == kDataModel || kind == kDelete):
+		case !k.v08 && (kind == kCreate || kind == kUpdate || kind == kDelete || kind == kData && k.msgKind == 0):
+			k.msgKind = kind
+		case k.v08 && (kind == kDataModel || kind == kDelete):
 			k.msgKind = kind
 		case k.v08 && kind == kBegin:
 			k.msgKind = kCreate
