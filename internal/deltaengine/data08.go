@@ -152,9 +152,10 @@ func readBody08(c []byte, body int) body08 {
 
 // sid08 is the surface of the v0.8 data model message c whose surfaceId
 // is at c[v] (-1: none): its token in canonical form, else "default" (the
-// parser's current surface is the one its message names).
+// parser's current surface is the one its message names; an empty id is
+// none, as the reference's surfaceId or "default").
 func (k *Engine) sid08(c []byte, v int) []byte {
-	if v >= 0 && c[v] == '"' {
+	if v >= 0 && c[v] == '"' && c[v+1] != '"' {
 		r := k.rare()
 		r.sid, _ = k.cw.canonical(r.sid[:0], c, v)
 		return r.sid

@@ -366,6 +366,12 @@ type rareScratch struct {
 	order                          []int32
 	kv                             []keyVal
 	deferred                       int // progressive mode: surfaces whose snapshot is held back (see snapshot)
+	// A message broken (see fail): the brackets open, the offset of the
+	// next byte skipBroken reads, and whether its fault is complete
+	// mode's whatever follows (a mismatched bracket).
+	bOpen []byte
+	bAt   int
+	bFirm bool
 }
 
 // rare returns the block's rareScratch.

@@ -68,11 +68,23 @@ func (f *Fault) Error() string {
 func (k *Engine) raw(j int) int { return j + k.spaces }
 
 // jsonFault is the fault of the open message, whose bytes so far are
-// buf[msgStart:] followed by next: encoding/json's error on them.
+// buf[msgStart:] followed by next: invalid UTF-8 in them, else
+// encoding/json's error on them.
 func (k *Engine) jsonFault(next []byte) *Fault {
 	r := k.rare()
 	msg := append(append(r.cbuf[:0], k.buf[k.msgStart:]...), next...)
 	r.cbuf = msg
+	whole := msg // (a character the break cuts may be whole in the message)
+	for i := len(msg) - 1; i >= 0 && i >= len(msg)-3 && truncatedRune(msg); i-- {
+		if msg[i] >= 0xc0 {
+			whole = msg[:i]
+			break
+		}
+	}
+	if pos := jsonwire.InvalidUTF8At(whole); pos >= 0 {
+		// As complete mode checks a message: its UTF-8 first.
+		return &Fault{At: k.raw(k.msgStart + pos), Kind: FaultUTF8}
+	}
 	var v any
 	var se *json.SyntaxError
 	if err := json.Unmarshal(msg, &v); errors.As(err, &se) {

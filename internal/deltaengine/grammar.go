@@ -1,6 +1,11 @@
 package deltaengine
 
-import "github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
+)
 
 // What the JSON grammar takes next, in engine.expect.
 const (
@@ -32,7 +37,7 @@ func (k *Engine) scalarEnd(c byte) {
 		k.inScalar = false
 		return
 	}
-	k.failJSON([]byte{c}) // (in the scalar: see fail)
+	k.fail(k.jsonFault([]byte{c})) // (in the scalar: its caller reads c again, see fail)
 	k.inScalar = false
 }
 
@@ -54,7 +59,9 @@ func (k *Engine) failJSON(next []byte) {
 		k.failByte(c)
 		return
 	}
-	k.fail(k.jsonFault(next))
+	if k.fail(k.jsonFault(next)); k.broken {
+		k.skipBroken(next) // (as the bytes after them)
+	}
 }
 
 // failByte fails the block for byte c, no message's.
@@ -86,6 +93,11 @@ func (k *Engine) fail(f *Fault) {
 		}
 		k.failed, k.broken, k.err = true, true, f
 		k.bDepth, k.bStr, k.bEsc = int32(len(k.stack)), k.inStr, false
+		r := k.rare()
+		r.bOpen, r.bAt, r.bFirm = r.bOpen[:0], k.raw(len(k.buf)), strings.HasPrefix(f.Msg, "mismatched")
+		for _, fr := range k.stack {
+			r.bOpen = append(r.bOpen, fr.open)
+		}
 		k.failWith(f) // (failed already: counts nothing)
 		return
 	}
@@ -94,10 +106,14 @@ func (k *Engine) fail(f *Fault) {
 
 // skipBroken reads b, bytes of a message after the byte that broke it
 // (fail), counting its brackets outside strings: the failure counts when
-// the message ends.
+// the message ends. As in complete mode, a closing bracket of the wrong
+// kind fails the message there, with its own error, unless the break was
+// one already.
 func (k *Engine) skipBroken(b []byte) {
+	r := k.rx
 	for i := 0; i < len(b) && k.broken; i++ {
-		c := b[i]
+		c, at := b[i], r.bAt
+		r.bAt++
 		switch {
 		case k.bEsc:
 			k.bEsc = false
@@ -107,7 +123,17 @@ func (k *Engine) skipBroken(b []byte) {
 			k.bStr = true
 		case c == '{' || c == '[':
 			k.bDepth++
+			r.bOpen = append(r.bOpen, c)
 		case c == '}' || c == ']':
+			if n := len(r.bOpen); n > 0 {
+				if top := r.bOpen[n-1]; top+2 != c && !r.bFirm {
+					k.err = &Fault{At: at, Kind: FaultJSON, Msg: fmt.Sprintf("mismatched %q closes %q", c, top)}
+					k.broken = false
+					k.errs++
+					return
+				}
+				r.bOpen = r.bOpen[:n-1]
+			}
 			if k.bDepth--; k.bDepth <= 1 {
 				k.broken = false
 				k.errs++
@@ -116,8 +142,8 @@ func (k *Engine) skipBroken(b []byte) {
 	}
 }
 
-// countBroken counts bracket c, the byte that broke the open message
-// (fail), as the brackets after it are (skipBroken): it may end it.
+// countBroken counts bracket c, which broke the open message (fail), as
+// the bytes after it are (skipBroken): it may end it.
 func (k *Engine) countBroken(c byte) {
 	if k.broken {
 		k.skipBroken([]byte{c})

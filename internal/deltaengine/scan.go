@@ -246,7 +246,6 @@ func (k *Engine) Data(chunk []byte) {
 					continue
 				}
 				k.failJSON([]byte{c})
-				k.countBroken(c)
 				continue
 			}
 			k.open(c)
@@ -265,7 +264,6 @@ func (k *Engine) Data(chunk []byte) {
 					k.countBroken(c)
 				default:
 					k.failJSON([]byte{c})
-					k.countBroken(c)
 				}
 				continue
 			}
