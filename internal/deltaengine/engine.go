@@ -304,8 +304,11 @@ func (k *Engine) End() {
 		return
 	}
 	if k.broken {
-		// The message that broke never ended: complete mode's verdict.
-		k.broken, k.err = false, &Fault{At: k.msgRaw, Kind: FaultUnterminated}
+		// The message that broke never ended: complete mode's verdict,
+		// unless its break was one at once (a mismatched bracket).
+		if k.broken = false; k.rx == nil || !k.rx.bFirm {
+			k.err = &Fault{At: k.msgRaw, Kind: FaultUnterminated}
+		}
 		k.errs++
 	}
 	if !k.failed && k.runeCut() {
@@ -367,11 +370,13 @@ type rareScratch struct {
 	kv                             []keyVal
 	deferred                       int // progressive mode: surfaces whose snapshot is held back (see snapshot)
 	// A message broken (see fail): the brackets open, the offset of the
-	// next byte skipBroken reads, and whether its fault is complete
-	// mode's whatever follows (a mismatched bracket).
-	bOpen []byte
-	bAt   int
-	bFirm bool
+	// next byte skipBroken reads, whether its fault is complete mode's
+	// whatever follows (a mismatched bracket), and the bytes read since
+	// the break, from offset bFrom (their UTF-8 is checked at its end).
+	bOpen      []byte
+	bAt, bFrom int
+	bFirm      bool
+	bBytes     []byte
 }
 
 // rare returns the block's rareScratch.

@@ -95,6 +95,7 @@ func (k *Engine) fail(f *Fault) {
 		k.bDepth, k.bStr, k.bEsc = int32(len(k.stack)), k.inStr, false
 		r := k.rare()
 		r.bOpen, r.bAt, r.bFirm = r.bOpen[:0], k.raw(len(k.buf)), strings.HasPrefix(f.Msg, "mismatched")
+		r.bBytes, r.bFrom = r.bBytes[:0], r.bAt
 		for _, fr := range k.stack {
 			r.bOpen = append(r.bOpen, fr.open)
 		}
@@ -114,6 +115,9 @@ func (k *Engine) skipBroken(b []byte) {
 	for i := 0; i < len(b) && k.broken; i++ {
 		c, at := b[i], r.bAt
 		r.bAt++
+		if !r.bFirm {
+			r.bBytes = append(r.bBytes, c)
+		}
 		switch {
 		case k.bEsc:
 			k.bEsc = false
@@ -137,6 +141,13 @@ func (k *Engine) skipBroken(b []byte) {
 			if k.bDepth--; k.bDepth <= 1 {
 				k.broken = false
 				k.errs++
+				// Complete mode checks the message's UTF-8 first, when
+				// it ends.
+				if f, _ := k.err.(*Fault); !r.bFirm && f != nil && f.Kind != FaultUTF8 {
+					if pos := jsonwire.InvalidUTF8At(r.bBytes); pos >= 0 {
+						k.err = &Fault{At: r.bFrom + pos, Kind: FaultUTF8}
+					}
+				}
 			}
 		}
 	}
