@@ -368,7 +368,8 @@ type rareScratch struct {
 	els                            []entry08
 	order                          []int32
 	kv                             []keyVal
-	deferred                       int // progressive mode: surfaces whose snapshot is held back (see snapshot)
+	deferred                       int  // progressive mode: surfaces whose snapshot is held back (see snapshot)
+	filled                         bool // the block wrote a "children_<id>" placeholder in a form (oddForm): take looks for it
 	// A message broken (see fail): the brackets open, the offset of the
 	// next byte skipBroken reads, whether its fault is complete mode's
 	// whatever follows (a mismatched bracket), and the bytes read since

@@ -129,7 +129,7 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 	}
 	src := append(ent.src[:0], body...)
 	ent.src = append(src, tail...)
-	if !s.filling {
+	if !s.filling && k.rx != nil && k.rx.filled {
 		for _, x := range sl {
 			if bytes.HasPrefix(ent.src[x.a:x.b], []byte("children_")) {
 				s.filling = true // (see refill)

@@ -74,6 +74,7 @@ func (k *Engine) oddForm(b, own []byte) ([]byte, []slot) {
 		if !k.listOpen(em[j].explicit) {
 			continue
 		}
+		r.filled = true // (see take)
 		at, id := em[j].at, own
 		ins := len(`"children_`) + len(id) + 1
 		c = slices.Grow(c, ins)[:len(c)+ins]
