@@ -372,12 +372,14 @@ type rareScratch struct {
 	filled                         bool // the block wrote a "children_<id>" placeholder in a form (oddForm): take looks for it
 	// A message broken (see fail): the brackets open, the offset of the
 	// next byte skipBroken reads, whether its fault is complete mode's
-	// whatever follows (a mismatched bracket), and the bytes read since
-	// the break, from offset bFrom (their UTF-8 is checked at its end).
-	bOpen      []byte
-	bAt, bFrom int
-	bFirm      bool
-	bBytes     []byte
+	// whatever follows (a mismatched bracket), and the UTF-8 of the bytes
+	// since the break (checked when it ends): the character arriving and
+	// its offset, and the offset of the first invalid one (-1: none).
+	bOpen         []byte
+	bAt           int
+	bFirm         bool
+	bRune         []byte
+	bRuneAt, bBad int
 }
 
 // rare returns the block's rareScratch.

@@ -74,12 +74,13 @@ func (k *Engine) jsonFault(next []byte) *Fault {
 	r := k.rare()
 	msg := append(append(r.cbuf[:0], k.buf[k.msgStart:]...), next...)
 	r.cbuf = msg
-	whole := msg // (a character the break cuts may be whole in the message)
-	for i := len(msg) - 1; i >= 0 && i >= len(msg)-3 && truncatedRune(msg); i-- {
-		if msg[i] >= 0xc0 {
-			whole = msg[:i]
-			break
+	whole := msg
+	if truncatedRune(msg) { // (a character the break cuts may be whole in the message)
+		i := len(msg) - 1
+		for msg[i] < 0xc0 {
+			i--
 		}
+		whole = msg[:i]
 	}
 	if pos := jsonwire.InvalidUTF8At(whole); pos >= 0 {
 		// As complete mode checks a message: its UTF-8 first.

@@ -3,6 +3,7 @@ package deltaengine
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/jsonwire"
 )
@@ -95,7 +96,7 @@ func (k *Engine) fail(f *Fault) {
 		k.bDepth, k.bStr, k.bEsc = int32(len(k.stack)), k.inStr, false
 		r := k.rare()
 		r.bOpen, r.bAt, r.bFirm = r.bOpen[:0], k.raw(len(k.buf)), strings.HasPrefix(f.Msg, "mismatched")
-		r.bBytes, r.bFrom = r.bBytes[:0], r.bAt
+		r.bRune, r.bBad = r.bRune[:0], -1
 		for _, fr := range k.stack {
 			r.bOpen = append(r.bOpen, fr.open)
 		}
@@ -115,8 +116,8 @@ func (k *Engine) skipBroken(b []byte) {
 	for i := 0; i < len(b) && k.broken; i++ {
 		c, at := b[i], r.bAt
 		r.bAt++
-		if !r.bFirm {
-			r.bBytes = append(r.bBytes, c)
+		if (c >= utf8.RuneSelf || len(r.bRune) > 0) && !r.bFirm && r.bBad < 0 {
+			k.brokenRune(c, at)
 		}
 		switch {
 		case k.bEsc:
@@ -143,13 +144,26 @@ func (k *Engine) skipBroken(b []byte) {
 				k.errs++
 				// Complete mode checks the message's UTF-8 first, when
 				// it ends.
-				if f, _ := k.err.(*Fault); !r.bFirm && f != nil && f.Kind != FaultUTF8 {
-					if pos := jsonwire.InvalidUTF8At(r.bBytes); pos >= 0 {
-						k.err = &Fault{At: r.bFrom + pos, Kind: FaultUTF8}
-					}
+				if f, _ := k.err.(*Fault); r.bBad >= 0 && f != nil && f.Kind != FaultUTF8 {
+					k.err = &Fault{At: r.bBad, Kind: FaultUTF8}
 				}
 			}
 		}
+	}
+}
+
+// brokenRune reads byte c, at offset at, of a character of a broken
+// message (skipBroken): the first that is invalid UTF-8 sets bBad.
+func (k *Engine) brokenRune(c byte, at int) {
+	r := k.rx
+	if len(r.bRune) == 0 {
+		r.bRuneAt = at
+	}
+	if r.bRune = append(r.bRune, c); utf8.FullRune(r.bRune) {
+		if d, n := utf8.DecodeRune(r.bRune); d == utf8.RuneError && n == 1 {
+			r.bBad = r.bRuneAt
+		}
+		r.bRune = r.bRune[:0]
 	}
 }
 
