@@ -320,7 +320,7 @@ func (k *Engine) sniffObject(c []byte, o int, rec *dataRecord) bool {
 // when they differ from the message's last yield).
 func (k *Engine) complete08(start int, b body08, sid []byte) {
 	c := k.out[start:]
-	if sid != nil && k.deleted[string(sid)] {
+	if sid != nil && k.deleted.has(string(sid)) {
 		k.out = k.out[:start]
 		return // (a message of a v0.8 surface deleted and not begun again)
 	}

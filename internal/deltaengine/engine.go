@@ -5,6 +5,7 @@ import (
 	"hash/maphash"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/a2ui-stream/a2ui-stream/protocol"
 )
@@ -138,7 +139,7 @@ type Engine struct {
 	hslots               []slot
 
 	surfaces                               map[string]*surface
-	deleted                                map[string]bool // v0.8 surfaces deleted, not begun again (see messageEnd)
+	deleted                                *deletedSurfaces // v0.8 surfaces deleted, not begun again (see messageEnd)
 	queue, rest, ents, phs, walk, deferred []*entry
 	kids                                   []*entry // a form's children not arrived (see changes)
 	tail, canon                            []byte
@@ -153,7 +154,6 @@ type Engine struct {
 	cat                             *protocol.Catalog
 	scratch                         []byte
 	maxDepth, maxSurfaces, maxComps int
-	deletedOrder                    []string      // k.deleted's ids, oldest first (see rememberDeleted)
 	records                         []*dataRecord // v0.8: the records of yielded data (see data08.go)
 	fenceAt                         int           // the block's first fence (see between)
 	uncounted                       int           // surfaces not counted in MaxSurfaces (see surface.uncounted)
@@ -178,12 +178,13 @@ type Engine struct {
 	found                       bool  // an object closed in the block (valid: see lost.go)
 	v08, famSet                 bool  // the stream is of the v0.8 family; its family is fixed (see setFamily)
 	msgKind                     uint8
-	odd, pathSeen               bool   // the open component is of an odd shape (walk.go); v0.8: it has a path in its definition
-	dataSent                    bool   // the open data model message yielded its value
-	compDone                    bool   // a component ended in the chunk (see takeHeld)
-	lines                       bool   // a block is one message (JSONL)
-	progressive                 bool   // yield snapshots (progressive mode), not changes
-	lostBlocks                  uint32 // blocks read the lost way (see LostBlocks)
+	odd, pathSeen               bool      // the open component is of an odd shape (walk.go); v0.8: it has a path in its definition
+	dataSent                    bool      // the open data model message yielded its value
+	compDone                    bool      // a component ended in the chunk (see takeHeld)
+	lines                       bool      // a block is one message (JSONL)
+	progressive                 bool      // yield snapshots (progressive mode), not changes
+	lostBlocks                  uint32    // blocks read the lost way (see LostBlocks)
+	arriving                    *openForm // the form of the component arriving (see openSrc)
 }
 
 // Options configures an Engine.
@@ -229,8 +230,14 @@ func (k *Engine) letGo() {
 		b := k.buf[:0] // (its own header: the field is cleared below)
 		bufs.Put(&b)
 	}
+	k.detach()
+	sc := &blockScratch{k.stack, k.slots, k.hslots, k.dents, k.tail, k.canon, k.scratch, k.cw.ms,
+		[7][]*entry{k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids}, k.arriving}
+	if sc.keep() {
+		scratches.Put(sc)
+	}
 	k.buf, k.stack, k.slots, k.hslots, k.dents, k.rx = nil, nil, nil, nil, nil, nil
-	k.tail, k.canon, k.scratch, k.cw.ms = nil, nil, nil, nil
+	k.tail, k.canon, k.scratch, k.cw.ms, k.arriving = nil, nil, nil, nil, nil
 	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids = nil, nil, nil, nil, nil, nil, nil
 }
 
@@ -242,6 +249,72 @@ var bufs sync.Pool
 // maxPooledBuf bounds the buffers bufs keeps: a larger block's goes.
 const maxPooledBuf = 64 << 10
 
+// blockScratch is the storage of the lists a block grows (the scanner's,
+// the heal's and the writers'), kept between blocks in scratches for the
+// next block of any stream, as bufs keeps block buffers: a stream holds
+// none while it idles, and a block does not grow them anew (about 60
+// allocations a block).
+type blockScratch struct {
+	stack                []frame
+	slots, hslots        []slot
+	dents                []dataEntry
+	tail, canon, scratch []byte
+	ms                   []member
+	ents                 [7][]*entry // queue, rest, ents, phs, walk, deferred, kids
+	arriving             *openForm
+}
+
+var scratches sync.Pool
+
+// keep empties sc's lists and reports whether it is small enough to
+// keep: its entry lists are cleared to their capacity, so that a pooled
+// list holds no stream's entries alive.
+func (sc *blockScratch) keep() bool {
+	n := cap(sc.stack)*int(unsafe.Sizeof(frame{})) + (cap(sc.slots)+cap(sc.hslots))*int(unsafe.Sizeof(slot{})) +
+		cap(sc.dents)*int(unsafe.Sizeof(dataEntry{})) + cap(sc.tail) + cap(sc.canon) + cap(sc.scratch) +
+		cap(sc.ms)*int(unsafe.Sizeof(member{}))
+	sc.stack, sc.slots, sc.hslots, sc.dents = sc.stack[:0], sc.slots[:0], sc.hslots[:0], sc.dents[:0]
+	sc.tail, sc.canon, sc.scratch, sc.ms = sc.tail[:0], sc.canon[:0], sc.scratch[:0], sc.ms[:0]
+	for i, l := range sc.ents {
+		clear(l[:cap(l)])
+		sc.ents[i], n = l[:0], n+8*cap(l)
+	}
+	if sc.arriving != nil {
+		sc.arriving.buf, n = sc.arriving.buf[:0], n+cap(sc.arriving.buf)
+	}
+	return n <= maxPooledBuf
+}
+
+// reuse gives k the lists of a blockScratch kept by an earlier block (of
+// any stream), those k has none of.
+func (k *Engine) reuse() {
+	sc, _ := scratches.Get().(*blockScratch)
+	if sc == nil {
+		return
+	}
+	reuse(&k.stack, sc.stack)
+	reuse(&k.slots, sc.slots)
+	reuse(&k.hslots, sc.hslots)
+	reuse(&k.dents, sc.dents)
+	reuse(&k.tail, sc.tail)
+	reuse(&k.canon, sc.canon)
+	reuse(&k.scratch, sc.scratch)
+	reuse(&k.cw.ms, sc.ms)
+	for i, l := range []*[]*entry{&k.queue, &k.rest, &k.ents, &k.phs, &k.walk, &k.deferred, &k.kids} {
+		reuse(l, sc.ents[i])
+	}
+	if k.arriving == nil {
+		k.arriving = sc.arriving
+	}
+}
+
+// reuse sets *dst to the empty list src unless *dst has storage.
+func reuse[T any](dst *[]T, src []T) {
+	if cap(*dst) == 0 {
+		*dst = src
+	}
+}
+
 // Begin starts a block.
 func (k *Engine) Begin() {
 	k.reset()
@@ -249,6 +322,7 @@ func (k *Engine) Begin() {
 		if b, _ := bufs.Get().(*[]byte); b != nil {
 			k.buf = *b
 		}
+		k.reuse()
 	}
 	k.inBlock = true
 	k.buf, k.stack, k.compStart, k.healLen, k.msgKind = k.buf[:0], k.stack[:0], -1, -1, 0

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // component takes the open component, healed at end of buf (or complete),
@@ -113,6 +114,9 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
 		// Unchanged; complete, it keeps its bytes without spare room.
 		if complete && cap(ent.src) != len(ent.src) {
+			if k.arriving != nil && k.arriving.ent == ent {
+				k.arriving.ent = nil
+			}
 			ent.src = append(make([]byte, 0, len(ent.src)), ent.src...)
 			if sn := ent.snap; sn != nil && !sn.formOwn && sn.form != nil {
 				sn.form = ent.src // (it was the same bytes)
@@ -123,9 +127,12 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 	if n := len(body) + len(tail); complete && cap(ent.src) != n {
 		// A complete component changes no more (until a later message
 		// sends it again): its bytes take no spare room.
+		if k.arriving != nil && k.arriving.ent == ent {
+			k.arriving.ent = nil
+		}
 		ent.src = make([]byte, 0, n)
-	} else if cap(ent.src) < n {
-		ent.src = make([]byte, 0, max(128, 2*n))
+	} else if !complete {
+		ent.src = k.openSrc(ent, n)
 	}
 	src := append(ent.src[:0], body...)
 	ent.src = append(src, tail...)
@@ -423,6 +430,50 @@ func (k *Engine) reachFrom(s *surface, e *entry) {
 				r.kid.reach = true
 				k.walk = append(k.walk, r.kid)
 			}
+		}
+	}
+}
+
+// openForm is the storage of the form of the component still arriving
+// (see openSrc): its entry (nil: none) and the bytes.
+type openForm struct {
+	ent *entry
+	buf []byte
+}
+
+// openSrc returns storage of n bytes or more for the form of ent, a
+// component still arriving: the engine's, which its form keeps until the
+// component completes (take gives it bytes of its own then) or another
+// component arrives (detach), so that the forms a component takes as it
+// heals cost no allocation.
+func (k *Engine) openSrc(ent *entry, n int) []byte {
+	if k.arriving == nil {
+		k.arriving = &openForm{}
+	}
+	o := k.arriving
+	if o.ent != ent {
+		k.detach()
+		o.ent = ent
+	}
+	if cap(o.buf) < n {
+		o.buf = make([]byte, 0, max(256, 2*n))
+	}
+	return o.buf[:0]
+}
+
+// detach gives the entry whose form is in the engine's open storage (see
+// openSrc) bytes of its own.
+func (k *Engine) detach() {
+	o := k.arriving
+	if o == nil || o.ent == nil {
+		return
+	}
+	e := o.ent
+	o.ent = nil
+	if unsafe.SliceData(e.src) == unsafe.SliceData(o.buf) {
+		e.src = bytes.Clone(e.src)
+		if sn := e.snap; sn != nil && !sn.formOwn && sn.form != nil {
+			sn.form = e.src // (it was the same bytes)
 		}
 	}
 }

@@ -82,7 +82,7 @@ func (k *Engine) surfaceID(sid []byte) {
 	if k.cur = k.surfaces[string(sid)]; k.cur == nil && k.msgKind != kDelete {
 		// (A late message to a deleted v0.8 surface takes no slot: its
 		// surface is uncounted until it begins again.)
-		uncounted := k.deleted[string(sid)] && k.msgKind != kCreate
+		uncounted := k.deleted.has(string(sid)) && k.msgKind != kCreate
 		if k.maxSurfaces > 0 && !uncounted && len(k.surfaces)-k.uncounted >= k.maxSurfaces {
 			k.failWith(&Limit{What: "surfaces", Max: k.maxSurfaces, SurfaceID: string(sid)})
 			return
@@ -194,9 +194,9 @@ func (k *Engine) begin(s *surface) {
 		s.uncounted = false
 		k.uncounted--
 	}
-	if k.deleted[s.id] {
-		delete(k.deleted, s.id)
-		k.deletedOrder = slices.DeleteFunc(k.deletedOrder, func(id string) bool { return id == s.id })
+	if d := k.deleted; d.has(s.id) {
+		delete(d.ids, s.id)
+		d.order = slices.DeleteFunc(d.order, func(id string) bool { return id == s.id })
 	}
 	if k.verA >= 0 {
 		s.version = string(k.buf[k.verA:k.verB])
@@ -244,16 +244,29 @@ func (k *Engine) setFamily(key uint8) {
 // remembered, the oldest forgotten first, as the parser does.
 func (k *Engine) rememberDeleted(id string) {
 	if k.deleted == nil {
-		k.deleted = map[string]bool{}
+		k.deleted = &deletedSurfaces{ids: map[string]bool{}}
 	}
-	for k.maxSurfaces > 0 && len(k.deleted) >= k.maxSurfaces && len(k.deletedOrder) > 0 {
-		delete(k.deleted, k.deletedOrder[0])
-		k.deletedOrder = k.deletedOrder[1:]
+	d := k.deleted
+	for k.maxSurfaces > 0 && len(d.ids) >= k.maxSurfaces && len(d.order) > 0 {
+		delete(d.ids, d.order[0])
+		d.order = d.order[1:]
 	}
-	if !k.deleted[id] {
-		k.deleted[id] = true
-		k.deletedOrder = append(k.deletedOrder, id)
+	if !d.ids[id] {
+		d.ids[id] = true
+		d.order = append(d.order, id)
 	}
+}
+
+// deletedSurfaces are the v0.8 surfaces deleted and not begun again (see
+// rememberDeleted): their ids, and the same oldest first.
+type deletedSurfaces struct {
+	ids   map[string]bool
+	order []string
+}
+
+// has reports whether id is of a surface deleted (d may be nil: none).
+func (d *deletedSurfaces) has(id string) bool {
+	return d != nil && d.ids[id]
 }
 
 // forget drops surface s, deleted.

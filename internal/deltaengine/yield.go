@@ -373,6 +373,11 @@ func (k *Engine) snapOf(s *surface, e *entry) (changed bool) {
 		default:
 			sn.form, sn.formOwn = append([]byte(nil), f...), true
 		}
+	} else if !sn.formOwn && len(sn.phs) == 0 {
+		// The same bytes, maybe in other storage: its own now, not the
+		// engine's for a component arriving (see openSrc), which the next
+		// one to arrive writes over.
+		sn.form = e.src
 	}
 	k.scratch = f
 	return changed
