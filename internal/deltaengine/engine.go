@@ -161,6 +161,7 @@ type Engine struct {
 	msgGen                          uint32 // counts the messages opened
 
 	commaD, listD, bDepth int32 // (see comma and listA); the brackets open in a broken message (see fail)
+	compEmpty             int32 // the first empty object ({}) in buf of the open component (-1: none; see component)
 
 	inBlock                     bool
 	lent                        bool // the messages of the last Flush are out: reset out first

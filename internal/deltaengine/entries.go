@@ -43,8 +43,9 @@ func (k *Engine) component(end int, str, complete bool) {
 	if !odd {
 		// A child named as the placeholder of its empty lists, as the
 		// parser reads it.
+		own := k.ownID()
 		for _, x := range k.slots {
-			if id := k.buf[x.a:x.b]; int(x.b) < end && bytes.HasPrefix(id, []byte("children_")) && bytes.Equal(id[len("children_"):], k.ownID()) {
+			if id := k.buf[x.a:x.b]; len(id) == len("children_")+len(own) && int(x.b) < end && bytes.HasPrefix(id, []byte("children_")) && bytes.Equal(id[len("children_"):], own) {
 				odd = true
 			}
 		}
@@ -75,7 +76,13 @@ func (k *Engine) component(end int, str, complete bool) {
 			return
 		}
 	}
-	empty, _ := emptyObjects(body)
+	empty := 0
+	switch {
+	case odd || k.lost:
+		empty, _ = emptyObjects(body) // (a form of its own, or bytes read the lost way)
+	case k.compEmpty >= 0 && int(k.compEmpty)+2 <= end:
+		empty = 1 // (at least)
+	}
 	if odd && empty == 0 && k.v08 && k.pathSeen {
 		// (In canonical form before its paths are normalised: a path {}
 		// is an empty object, see normalizePaths.)
@@ -99,7 +106,12 @@ func (k *Engine) component(end int, str, complete bool) {
 // take sets the form of component id of s to body and tail, its child ids
 // at sl (see component).
 func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete bool) {
-	ent := s.comps[string(id)]
+	var ent *entry
+	if o := k.arriving; o != nil && o.ent != nil && o.ent.s == s && o.ent.id == string(id) {
+		ent = o.ent // (the component arriving, healed again: no lookup)
+	} else {
+		ent = s.comps[string(id)]
+	}
 	if (ent == nil || !ent.arrived) && k.maxComps > 0 && s.arrived >= k.maxComps {
 		k.failWith(&Limit{What: "components", Max: k.maxComps, SurfaceID: s.id})
 		return
@@ -159,8 +171,11 @@ func (k *Engine) refill(s *surface) {
 	k.pathSeen = false // (its v0.8 paths are normalised already: once is all)
 	defer func() { k.pathSeen = seen }()
 	for _, e := range s.comps {
+		if !e.arrived || !bytes.Contains(e.src, []byte(`["children_`)) {
+			continue
+		}
 		ph := []byte(`["children_` + e.id + `"]`)
-		if e.arrived && bytes.Contains(e.src, ph) {
+		if bytes.Contains(e.src, ph) {
 			form, sl := k.oddForm(bytes.ReplaceAll(e.src, ph, []byte("[]")), []byte(e.id))
 			s.filling = s.filling || bytes.Contains(form, ph)
 			k.take(s, []byte(e.id), form, nil, sl, true)

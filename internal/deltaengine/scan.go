@@ -334,6 +334,7 @@ func (k *Engine) open(c byte) {
 		}
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
 		k.compStart, k.idA, k.typeZ, k.typeA, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd, k.pathSeen = len(k.buf)-1, -1, -1, -1, k.slots[:0], -1, 0, k.spaces, false, false
+		k.compEmpty = -1
 	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
 		k.valueA, k.dataFrom, k.openAt = len(k.buf)-1, len(k.buf), -1
 	case d >= 5 && k.compStart >= 0:
@@ -373,6 +374,9 @@ func (k *Engine) close() {
 	}
 	if f.path && !f.pathOK && k.compStart >= 0 {
 		k.odd = true // v0.8: a path that is no string
+	}
+	if f.open == '{' && f.start == len(k.buf)-2 && k.compStart >= 0 && k.compEmpty < 0 {
+		k.compEmpty = int32(f.start) // (counted as it closes: component does not search its bytes again at each heal)
 	}
 	k.stack, k.pending, k.inScalar = k.stack[:d], 0, false
 	if k.expect = eCommaOrClose; d == 0 {
