@@ -167,7 +167,10 @@ type engine interface {
 	blockData(seg []byte, off int64, out *emitter) error
 	// blockEnd is called when the block closes.
 	blockEnd(out *emitter) error
-	// feedEnd is called once at the end of every Feed and Close call.
+	// feedEnd is called once at the end of every Feed and Close call,
+	// but a Feed call whose chunk was all content of a block that is still
+	// open and did not fail (Feed's fast path): it must have nothing to do
+	// then.
 	feedEnd(out *emitter) error
 	// blockFailed is called when the block fails (an error of the engine's
 	// or one of the parser's limits), before the failure is recorded: it

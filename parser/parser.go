@@ -107,6 +107,23 @@ func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 	if p.closed {
 		return nil, ErrClosed
 	}
+	if len(p.hold) == 0 && p.tags != nil && !p.skipping && p.repair == nil &&
+		len(chunk) > 0 && len(chunk) <= p.cfg.maxBlockSize-p.blockSize && p.tags.AllData(chunk) {
+		// The common call, a chunk of a block's content, straight to the
+		// engine: what runFrame, blockBytes, engineBytes and endCall
+		// would do for it (about 3% of delta mode's instructions at
+		// 16-byte chunks). Only a failed block's end has an engine's
+		// feedEnd do anything.
+		p.seedParts()
+		off := p.consumed
+		p.consumed += int64(len(chunk))
+		p.blockSize += len(chunk)
+		if err := p.eng.blockData(chunk, off, &p.out); err != nil {
+			p.fail(err)
+			p.endCall()
+		}
+		return p.takeParts(), p.takeErr()
+	}
 	data, base := chunk, p.consumed
 	if len(p.hold) > 0 {
 		p.work = append(append(p.work[:0], p.hold...), chunk...)
