@@ -52,6 +52,7 @@ func (d *incremental) blockData(seg []byte, off int64, out *emitter) error {
 func (d *incremental) blockEnd(out *emitter) error {
 	d.k.End()
 	d.emit(d.k.Messages(), out)
+	d.k.Release() // (emit copied them)
 	d.ended, d.inBlock = true, false
 	return d.err()
 }
@@ -69,6 +70,7 @@ func (d *incremental) feedEnd(out *emitter) error {
 func (d *incremental) blockFailed(out *emitter) {
 	d.k.Abort()
 	d.emit(d.k.Messages(), out) // (the components held for the block's end)
+	d.k.Release()
 	d.ended, d.inBlock = true, false
 }
 

@@ -165,7 +165,8 @@ type Engine struct {
 
 	inBlock                     bool
 	lent                        bool // the messages of the last Flush are out: reset out first
-	idle                        bool // a block ended: Messages lets go of the output
+	idle                        bool // a block ended: Messages lends the output to the caller until Release (held)
+	held                        bool
 	inStr, esc, isKey, inScalar bool
 	pending                     uint8 // 1: a key awaits its colon, 2: a colon its value
 	expect                      uint8 // what the grammar takes next (eListOpen...)
@@ -319,6 +320,16 @@ func reuse[T any](dst *[]T, src []T) {
 // Begin starts a block.
 func (k *Engine) Begin() {
 	k.reset()
+	if k.held {
+		// The last block's messages were not released: they are the
+		// caller's.
+		k.out, k.offs, k.msgs, k.lent, k.held = nil, nil, nil, false, false
+	}
+	if k.out == nil {
+		if o, _ := outputs.Get().(*output); o != nil {
+			k.out, k.offs, k.msgs = o.out, o.offs, o.msgs
+		}
+	}
 	if k.buf == nil {
 		if b, _ := bufs.Get().(*[]byte); b != nil {
 			k.buf = *b
@@ -364,12 +375,40 @@ func (k *Engine) Messages() [][]byte {
 	k.lent = true
 	msgs := k.msgs
 	if k.idle {
-		// Between blocks the output is the caller's to keep alive: the
-		// engine holds none of it.
-		k.idle, k.out, k.offs, k.msgs = false, nil, nil, nil
+		// Between blocks the output is the caller's until Release (or
+		// the next block).
+		k.idle, k.held = false, true
 	}
 	return msgs
 }
+
+// Release tells the engine that the caller no longer reads the messages
+// Messages returned after a block ended: their storage goes to a pool for
+// the next block of any stream, so that the stream holds none while it
+// idles and the next block does not grow it anew. Without it, the engine
+// holds them until its next block begins, and leaves them to the caller
+// then.
+func (k *Engine) Release() {
+	if !k.held {
+		return
+	}
+	o := &output{k.out[:0], k.offs[:0], k.msgs}
+	clear(o.msgs[:cap(o.msgs)])
+	if o.msgs = o.msgs[:0]; cap(o.out) <= maxPooledBuf {
+		outputs.Put(o)
+	}
+	k.out, k.offs, k.msgs, k.lent, k.held = nil, nil, nil, false, false
+}
+
+// output is the storage of an engine's messages, kept in outputs between
+// blocks (see Release).
+type output struct {
+	out  []byte
+	offs []int
+	msgs [][]byte
+}
+
+var outputs sync.Pool
 
 // End ends the block: a block with no message fails; the components whose
 // yield waits for the block's end are queued (see wake).
