@@ -42,6 +42,7 @@ func (d *incremental) blockData(seg []byte, off int64, out *emitter) error {
 	if d.off < 0 {
 		d.off = off
 	}
+	d.lend(out)
 	d.k.Data(seg)
 	// The open component or data model message is healed at the end of
 	// each segment.
@@ -50,9 +51,10 @@ func (d *incremental) blockData(seg []byte, off int64, out *emitter) error {
 }
 
 func (d *incremental) blockEnd(out *emitter) error {
+	d.lend(out)
 	d.k.End()
 	d.emit(d.k.Messages(), out)
-	d.k.Release() // (emit copied them)
+	d.k.Release() // (emit took them)
 	d.ended, d.inBlock = true, false
 	return d.err()
 }
@@ -68,6 +70,7 @@ func (d *incremental) feedEnd(out *emitter) error {
 }
 
 func (d *incremental) blockFailed(out *emitter) {
+	d.lend(out)
 	d.k.Abort()
 	d.emit(d.k.Messages(), out) // (the components held for the block's end)
 	d.k.Release()
@@ -107,9 +110,25 @@ func (d *incremental) err() error {
 	return &SyntaxError{Offset: off, Msg: f.Msg}
 }
 
-// emit places the engine's messages in the call's parts, in storage of the
-// output store.
+// lend has the engine write its next messages straight into the output
+// store's block, with borrowed output (emit takes it back).
+func (d *incremental) lend(out *emitter) {
+	if out.store.borrow {
+		d.k.UseOutput(out.store.lend())
+	}
+}
+
+// emit places the engine's messages in the call's parts: with borrowed
+// output, as the engine wrote them in the store's block (see lend); else
+// each copied to storage of its own.
 func (d *incremental) emit(msgs [][]byte, out *emitter) {
+	if out.store.borrow {
+		out.store.took(d.k.TakeOutput())
+		for _, m := range msgs {
+			out.message(m[:len(m):len(m)])
+		}
+		return
+	}
 	for _, m := range msgs {
 		b := append(out.store.alloc(len(m)), m...)
 		out.message(out.store.keep(b))

@@ -100,3 +100,22 @@ func (s *outputStore) keep(b []byte) []byte {
 	}
 	return b[:len(b):len(b)]
 }
+
+// lend returns the block for an engine to append this call's next
+// messages to, after those handed out (see deltaengine.Engine.UseOutput):
+// a fresh one when less than minLendRoom is left, so that the engine
+// seldom outgrows it (which copies the block's bytes).
+func (s *outputStore) lend() []byte {
+	if cap(s.buf)-len(s.buf) < minLendRoom {
+		s.alloc(minLendRoom)
+	}
+	return s.buf
+}
+
+// took takes back the block lend gave, grown by the messages the engine
+// wrote to it (all of them handed out), or an array the engine moved it
+// to.
+func (s *outputStore) took(b []byte) { s.buf = b }
+
+// minLendRoom is the room lend leaves an engine at least.
+const minLendRoom = 4 << 10

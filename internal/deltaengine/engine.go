@@ -167,6 +167,7 @@ type Engine struct {
 	lent                        bool // the messages of the last Flush are out: reset out first
 	idle                        bool // a block ended: Messages lends the output to the caller until Release (held)
 	held                        bool
+	ext                         bool // out is the caller's (see UseOutput)
 	inStr, esc, isKey, inScalar bool
 	pending                     uint8 // 1: a key awaits its colon, 2: a colon its value
 	expect                      uint8 // what the grammar takes next (eListOpen...)
@@ -217,11 +218,39 @@ func New(o Options) *Engine {
 		maxSurfaces: o.MaxSurfaces, maxComps: o.MaxComponents}
 }
 
-// reset drops the messages of the last Flush.
+// reset drops the messages of the last Flush (the caller's own output,
+// see UseOutput, keeps its bytes).
 func (k *Engine) reset() {
 	if k.lent {
-		k.out, k.offs, k.lent = k.out[:0], k.offs[:0], false
+		k.offs, k.lent = k.offs[:0], false
+		if !k.ext {
+			k.out = k.out[:0]
+		}
 	}
+}
+
+// UseOutput has the engine append the messages of its next calls to dst,
+// after the bytes dst holds, which it never touches, instead of to its own
+// storage, until TakeOutput. The messages it returns meanwhile are slices
+// of dst (their capacity runs to dst's end): a caller that lends its
+// output can hand them out as they are, with no copy.
+func (k *Engine) UseOutput(dst []byte) {
+	if k.held {
+		k.Release()
+	}
+	if !k.ext && cap(k.out) > 0 {
+		outputs.Put(&output{out: k.out[:0]}) // (its own, for the next block of any stream)
+	}
+	k.out, k.offs, k.lent, k.ext = dst, k.offs[:0], false, true
+}
+
+// TakeOutput returns the output given by UseOutput, grown by the messages
+// written to it since (a new array if it outgrew its capacity), and lets
+// go of it: the engine's next messages go to its own storage.
+func (k *Engine) TakeOutput() []byte {
+	out := k.out
+	k.out, k.ext = nil, false
+	return out
 }
 
 // letGo drops the scratch a block grew (its buffer, the scanner's and
@@ -393,6 +422,9 @@ func (k *Engine) Release() {
 		return
 	}
 	o := &output{k.out[:0], k.offs[:0], k.msgs}
+	if k.ext {
+		o.out, k.ext = nil, false // (the caller's: see UseOutput)
+	}
 	clear(o.msgs[:cap(o.msgs)])
 	if o.msgs = o.msgs[:0]; cap(o.out) <= maxPooledBuf {
 		outputs.Put(o)
