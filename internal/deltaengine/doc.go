@@ -31,5 +31,12 @@
 // a block its caller failed.
 //
 // An Engine is not safe for concurrent use. The messages Flush returns are
-// lent until the next call on the engine.
+// lent until the next call on the engine; those Messages returns after a
+// block ended, until Release (the engine's storage then goes to a pool for
+// the next block of any stream). With UseOutput the engine appends its
+// messages to the caller's buffer instead, and never touches what that
+// buffer held: the parser's borrowed output hands them out with no copy.
+// Between blocks an engine holds its surfaces and no scratch: the block's
+// buffer, lists and output storage wait in pools for the next block of
+// any stream.
 package deltaengine

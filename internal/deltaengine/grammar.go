@@ -208,3 +208,9 @@ func scalarPrefix(t []byte) bool {
 	lit := jsonwire.Literal(t[0])
 	return len(t) <= len(lit) && lit[:len(t)] == string(t)
 }
+
+// scalarByte reports whether c may go on a number or a literal (an end
+// of one is any other byte).
+func scalarByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'E'
+}

@@ -333,8 +333,7 @@ func (k *Engine) open(c byte) {
 			k.msgKind = kUpdate
 		}
 	case d == 4 && c == '{' && k.msgKind == kUpdate && k.stack[2].key == kComponents:
-		k.compStart, k.idA, k.typeZ, k.typeA, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd, k.pathSeen = len(k.buf)-1, -1, -1, -1, k.slots[:0], -1, 0, k.spaces, false, false
-		k.compEmpty = -1
+		k.compStart, k.idA, k.typeZ, k.typeA, k.slots, k.listA, k.compSniffed, k.compSpaces, k.odd, k.pathSeen, k.compEmpty = len(k.buf)-1, -1, -1, -1, k.slots[:0], -1, 0, k.spaces, false, false, -1
 	case d == 3 && c == '{' && k.msgKind == kData && k.stack[2].key == kValue:
 		k.valueA, k.dataFrom, k.openAt = len(k.buf)-1, len(k.buf), -1
 	case d >= 5 && k.compStart >= 0:
@@ -376,7 +375,7 @@ func (k *Engine) close() {
 		k.odd = true // v0.8: a path that is no string
 	}
 	if f.open == '{' && f.start == len(k.buf)-2 && k.compStart >= 0 && k.compEmpty < 0 {
-		k.compEmpty = int32(f.start) // (counted as it closes: component does not search its bytes again at each heal)
+		k.compEmpty = int32(f.start) // (noted as it closes: component does not search for it at each heal)
 	}
 	k.stack, k.pending, k.inScalar = k.stack[:d], 0, false
 	if k.expect = eCommaOrClose; d == 0 {
@@ -593,10 +592,4 @@ func (k *Engine) definitionKey(top *frame) {
 // normalises paths.
 func (k *Engine) inDefinition(d int) bool {
 	return k.v08 && d >= 6 && k.compStart >= 0 && k.stack[4].key == kComponent
-}
-
-// scalarByte reports whether c may go on a number or a literal (an end
-// of one is any other byte).
-func scalarByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '+' || c == 'E'
 }
