@@ -1,6 +1,9 @@
 package parser
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"weak"
+)
 
 // emitter collects the parts completed during one Feed or Close call. The
 // messages of its parts live in msgs, a scratch array reused from call to
@@ -116,6 +119,13 @@ func (e *emitter) take() []Part {
 	}
 	clear(p)
 	return own
+}
+
+// lentAny reports whether the previous call with borrowed output lent
+// anything (parts, messages, bytes, a released block): else
+// startBorrowed has nothing to do.
+func (e *emitter) lentAny() bool {
+	return len(e.lent) != 0 || len(e.msgs) != 0 || len(e.store.buf) != 0 || e.store.lent != (weak.Pointer[[minBorrowBlock]byte]{})
 }
 
 // startBorrowed starts a call with borrowed output: the previous call's

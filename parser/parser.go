@@ -165,13 +165,18 @@ func (p *Parser) Blocks() int { return p.blocks }
 // seedParts lets this call's parts go to the free slots of the slab. The
 // emitter stays seeded across calls that complete nothing.
 func (p *Parser) seedParts() {
-	if p.cfg.borrow {
-		p.out.startBorrowed()
-		return
+	switch {
+	case p.cfg.borrow:
+		if p.out.lentAny() {
+			p.out.startBorrowed()
+		}
+	case cap(p.out.parts) == 0:
+		p.seedSlab()
 	}
-	if cap(p.out.parts) != 0 {
-		return
-	}
+}
+
+// seedSlab is seedParts for owned output when the emitter has no slots.
+func (p *Parser) seedSlab() {
 	if p.slabUsed == len(p.slab) {
 		p.slab, p.slabUsed = make([]Part, partSlab), 0
 	}
@@ -186,8 +191,13 @@ func (p *Parser) seedParts() {
 // caller drops them.
 func (p *Parser) takeParts() []Part {
 	if len(p.out.parts) == 0 {
-		return nil
+		return nil // (small enough to inline: the common call)
 	}
+	return p.takeSome()
+}
+
+// takeSome is takeParts for a call that completed parts.
+func (p *Parser) takeSome() []Part {
 	parts := p.out.take()
 	if p.cfg.borrow {
 		return parts
@@ -333,9 +343,15 @@ func (p *Parser) endCall() {
 }
 
 func (p *Parser) takeErr() error {
+	if len(p.errs) == 0 {
+		return nil // (small enough to inline: the common call)
+	}
+	return p.takeErrs()
+}
+
+// takeErrs is takeErr for a call in which blocks failed.
+func (p *Parser) takeErrs() error {
 	switch len(p.errs) {
-	case 0:
-		return nil
 	case 1:
 		err := p.errs[0]
 		p.errs = p.errs[:0]
