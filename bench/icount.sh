@@ -16,6 +16,10 @@
 # those modes, with tags framing and no more), each with its ratio to
 # scanlimit.
 #
+# With --bound and FIRST=COMMIT in the environment it also counts, on the
+# v0.9 corpus, the first deltaproto built at COMMIT (0e00a2a: the measuring
+# stick the delta target came from).
+#
 # With --catalog (implies --nogc) it counts the four cells with the
 # specification's catalogs (bench/spec_catalogs.sh: v0.9 basic, v0.8
 # standard), as bench/catalog_ratio.sh times them.
@@ -66,12 +70,20 @@ if [ -z "$bound" ]; then
 fi
 (cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
 go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
+if [ -n "${FIRST:-}" ]; then
+  git worktree add -q --detach "$tmp/first" "$FIRST"
+  (cd "$tmp/first" && go build -o "$tmp/deltaproto-first" ./bench/cmd/deltaproto)
+  git worktree remove --force "$tmp/first"
+fi
 for c in v09 v08; do
   f="$shared/corpus/stream_$c.txt"
   limit=$(count "$tmp/scanlimit" -chunk 16 "$f")
   echo "$c scanlimit $limit"
   cells=("complete:$p -borrow -mode complete" "delta:$p -borrow -mode delta" "progressive:$p -borrow -mode progressive"
     "deltaproto:$tmp/deltaproto" "deltaproto-progressive:$tmp/deltaproto -progressive")
+  if [ -n "${FIRST:-}" ] && [ "$c" = v09 ]; then
+    cells+=("first-deltaproto:$tmp/deltaproto-first")
+  fi
   for cell in "${cells[@]}"; do
     # shellcheck disable=SC2086 # the command's words
     n=$(count ${cell#*:} -chunk 16 "$f")

@@ -97,7 +97,9 @@ func (k *Engine) changes(s *surface) {
 		e.queued = false
 	}
 	k.snapGen++ // (marks the round's placeholders: see below)
-	slices.SortFunc(ents, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
+	if len(ents) > 1 { // (almost always one: the component arriving)
+		slices.SortFunc(ents, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
+	}
 	start := len(out)
 	out = k.openMessage(out)
 	first := len(out)
@@ -133,7 +135,9 @@ func (k *Engine) changes(s *surface) {
 			}
 		}
 	}
-	slices.SortFunc(phs, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
+	if len(phs) > 1 {
+		slices.SortFunc(phs, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
+	}
 	for _, p := range phs {
 		if k.shadowed(s, p) {
 			continue
