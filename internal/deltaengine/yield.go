@@ -97,7 +97,8 @@ func (k *Engine) changes(s *surface) {
 		e.queued = false
 	}
 	k.snapGen++ // (marks the round's placeholders: see below)
-	if len(ents) > 1 { // (almost always one: the component arriving)
+
+	if len(ents) > 1 { // (almost always one, the component arriving: no sort)
 		slices.SortFunc(ents, func(a, b *entry) int { return strings.Compare(a.id, b.id) })
 	}
 	start := len(out)
