@@ -166,7 +166,7 @@ type Engine struct {
 	inBlock                     bool
 	lent                        bool // the messages of the last Flush are out: reset out first
 	idle                        bool // a block ended: Messages lends the output to the caller until Release (held)
-	held                        bool
+	held                        bool // the output is lent after a block ended, until Release or the next block
 	ext                         bool // out is the caller's (see UseOutput)
 	inStr, esc, isKey, inScalar bool
 	pending                     uint8 // 1: a key awaits its colon, 2: a colon its value
@@ -394,7 +394,9 @@ func (k *Engine) Abort() {
 }
 
 // Messages returns the messages yielded since the previous Flush or
-// Messages, without healing (see Flush): what End yields, say.
+// Messages, without healing (see Flush): what End yields, say. They are
+// lent until the next call, or, after a block ended (End, Abort), until
+// Release.
 func (k *Engine) Messages() [][]byte {
 	k.reset()
 	k.msgs = k.msgs[:0]
