@@ -171,6 +171,7 @@ func blockHeap(tb testing.TB, data []byte, mode Mode, n, samples int) (peak, hel
 	}
 	held = int64(liveHeap()) - before
 	runtime.KeepAlive(p)
+	runtime.KeepAlive(data) // (live at before: else freed by now, and held short by its size)
 	return max(peak, held), held
 }
 
@@ -204,8 +205,20 @@ func BenchmarkLargeDataBlock(b *testing.B) {
 // Bound of TestLargeDataBlockHeap on what the parser holds once the block
 // ended, as a multiple of the block: set on the parser's previous engine,
 // which measured it near 0 (17x to 24x of an 8 MB block before that
-// engine let go of a block's state at its end).
+// engine let go of a block's state at its end). Until session 25 the
+// measure let the block itself be collected before the end, so it read
+// about -1.06x and could not fail; measured right, every case holds about
+// 2.4 KB but one (see maxHeldRecord).
 const maxHeldBlocks = 0.125
+
+// maxHeldRecord is the bound of the case that keeps the stream's record of
+// yielded data (v0.9 progressive at 64 KB chunks): the hashes of the keys
+// its chunks' yields named, 8,194 of the block's 80,000 (16-byte chunks
+// pass MaxComponents and drop it at the block's end), as the reference
+// keeps dataYielded to de-duplicate the stream's later data messages:
+// 0.28x (298 KB), bounded per slot by MaxComponents keys (about 36 B
+// each), at 695dfda as at de1f491.
+const maxHeldRecord = 0.32
 
 // racePeakBlocks is what the race detector adds to TestLargeDataBlockHeap's
 // peaks, as a multiple of the block: measured 0x to 0.05x on the parser's
@@ -220,25 +233,27 @@ func TestLargeDataBlockHeap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("feeds megabytes and forces collections")
 	}
-	// maxPeak bounds the peak, as a multiple of the block: the parser's
-	// previous engine's measure of each case with about 8% of room (see
-	// bench/README.md, "Peak while a 1 MB data block arrives", for that
-	// engine's figures and where its peak went). At 147b668,
-	// internal/deltaengine measured 4.1x, 2.6x, 3.6x, 4.1x, 3.8x and 3.8x
-	// (the cases in order).
+	// maxPeak bounds the peak, as a multiple of the block: the measure of
+	// each case at 0d239c6 (session 25) with about 12% of room. The
+	// parser's previous engine measured 4.8x, 3.9x, 4.9x, 4.9x, 4.4x and
+	// 4.9x (bench/README.md, "Peak while a 1 MB data block arrives");
+	// internal/deltaengine 4.1x, 2.6x, 3.6x, 4.1x, 3.8x and 3.8x at
+	// 147b668; 3.1x, 2.3x, 2.6x, 2.9x, 2.8x and 2.8x since its output
+	// and lists are reused and borrowed output is no longer copied (the
+	// cases in order).
 	for _, tc := range []struct {
-		name    string
-		v08     bool
-		mode    Mode
-		chunk   int
-		maxPeak float64
+		name             string
+		v08              bool
+		mode             Mode
+		chunk            int
+		maxPeak, maxHeld float64
 	}{
-		{"v09_progressive_chunk16", false, ModeProgressive, 16, 5.2},
-		{"v09_progressive_chunk64k", false, ModeProgressive, 64 << 10, 4.25},
-		{"v09_delta_chunk16", false, ModeDelta, 16, 5.3},
-		{"v09_delta_chunk64k", false, ModeDelta, 64 << 10, 5.3},
-		{"v08_progressive_chunk64k", true, ModeProgressive, 64 << 10, 4.8},
-		{"v08_delta_chunk64k", true, ModeDelta, 64 << 10, 5.25},
+		{"v09_progressive_chunk16", false, ModeProgressive, 16, 3.5, maxHeldBlocks},
+		{"v09_progressive_chunk64k", false, ModeProgressive, 64 << 10, 2.65, maxHeldRecord},
+		{"v09_delta_chunk16", false, ModeDelta, 16, 3.0, maxHeldBlocks},
+		{"v09_delta_chunk64k", false, ModeDelta, 64 << 10, 3.35, maxHeldBlocks},
+		{"v08_progressive_chunk64k", true, ModeProgressive, 64 << 10, 3.2, maxHeldBlocks},
+		{"v08_delta_chunk64k", true, ModeDelta, 64 << 10, 3.15, maxHeldBlocks},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := largeDataBlock(tc.v08, 1<<20)
@@ -252,8 +267,8 @@ func TestLargeDataBlockHeap(t *testing.T) {
 			if float64(peak) > maxPeak*size {
 				t.Errorf("peak live heap %d B, over %vx the block (%d B)", peak, maxPeak, len(data))
 			}
-			if float64(held) > maxHeldBlocks*size {
-				t.Errorf("held %d B once the block ended, over %vx the block (%d B)", held, maxHeldBlocks, len(data))
+			if float64(held) > tc.maxHeld*size {
+				t.Errorf("held %d B once the block ended, over %vx the block (%d B)", held, tc.maxHeld, len(data))
 			}
 		})
 	}
