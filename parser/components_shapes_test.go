@@ -19,15 +19,15 @@ var byteLevelShapes = []byteShape{
 	// A child named children_<id>, the placeholder of an empty list of
 	// the component while it is open: one placeholder for both, the
 	// component in canonical encoding.
-	{"v09_clash_in_list_with_open_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","children_root","children_root"],"component":"Card","explicitList":[],"id":"root","z":1,"b":{"y":2,"x":1}},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`, []string{"root", "a"}},
-	{"v09_clash_open_list_first", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Card","contentChild":"children_root","explicitList":[],"id":"root","text":"t","child":"children_root"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"children_root","text":"late"}]}}]</a2ui-json>`, []string{"root", "children_root"}},
-	{"v09_clash_only_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["children_root","b"],"component":"Column","id":"root","gap":1},{"component":"Text","id":"b","text":"bee"}]}}]</a2ui-json>`, []string{"root", "b"}},
-	{"v08_clash", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Card":{"child":"children_root","children":{"explicitList":[]},"a":2}},"id":"root","weight":1,"b":0},{"component":{"Text":{"text":{"literalString":"c"}}},"id":"children_root"}]}}]</a2ui-json>`, []string{"root", "children_root"}},
+	{"v09_clash_in_list_with_open_list", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["a","children_root","children_root"],"component":"Card","explicitList":[],"id":"root","z":1,"b":{"y":2,"x":1}},{"component":"Text","id":"a","text":"x"}]}}]</a2ui-json>`},
+	{"v09_clash_open_list_first", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Card","contentChild":"children_root","explicitList":[],"id":"root","text":"t","child":"children_root"}]}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"component":"Text","id":"children_root","text":"late"}]}}]</a2ui-json>`},
+	{"v09_clash_only_child", fastCS + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"children":["children_root","b"],"component":"Column","id":"root","gap":1},{"component":"Text","id":"b","text":"bee"}]}}]</a2ui-json>`},
+	{"v08_clash", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Card":{"child":"children_root","children":{"explicitList":[]},"a":2}},"id":"root","weight":1,"b":0},{"component":{"Text":{"text":{"literalString":"c"}}},"id":"children_root"}]}}]</a2ui-json>`},
 	// v0.8 empty definitions and empty {"explicitList"} objects: never
 	// rendered while they arrive, kept once complete (in canonical
 	// encoding).
-	{"v08_empty_definition", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["e","w"]}}},"id":"root"},{"id":"e","component":{}},{"weight":2,"id":"w","component":{ },"z":{"b":1,"a":[{"d":1,"c":2}]}}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"now"}}},"id":"e"}]}}]</a2ui-json>`, []string{"root", "e", "w"}},
-	{"v08_empty_children_object", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Row":{"children":{ },"alignment":"center"}},"id":"root"},{"id":"x","component":{"Card":{"child":"y","children":{}}},"weight":1}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Row":{"children":{"explicitList":["x"]}}},"id":"root"}]}}]</a2ui-json>`, []string{"root", "x"}},
+	{"v08_empty_definition", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Column":{"children":{"explicitList":["e","w"]}}},"id":"root"},{"id":"e","component":{}},{"weight":2,"id":"w","component":{ },"z":{"b":1,"a":[{"d":1,"c":2}]}}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Text":{"text":{"literalString":"now"}}},"id":"e"}]}}]</a2ui-json>`},
+	{"v08_empty_children_object", fastCSv08 + `{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Row":{"children":{ },"alignment":"center"}},"id":"root"},{"id":"x","component":{"Card":{"child":"y","children":{}}},"weight":1}]}},{"surfaceUpdate":{"surfaceId":"s","components":[{"component":{"Row":{"children":{"explicitList":["x"]}}},"id":"root"}]}}]</a2ui-json>`},
 }
 
 // TestByteLevelShapes checks that each shape gives, call by call, its
@@ -39,13 +39,10 @@ func TestByteLevelShapes(t *testing.T) {
 	checkByteLevelShapes(t, byteLevelShapes)
 }
 
-// byteShape is a stream (keys in order, see byteLevelShapes). byteLevel
-// names the components the parser's previous engine was checked to read
-// without decoding them; no test reads it now.
+// byteShape is a stream (keys in order, see byteLevelShapes).
 type byteShape struct {
-	name      string
-	in        string
-	byteLevel []string
+	name string
+	in   string
 }
 
 // checkByteLevelShapes checks that each shape gives its recorded bytes
