@@ -107,20 +107,17 @@ func (p *Parser) Feed(chunk []byte) ([]Part, error) {
 	if p.closed {
 		return nil, ErrClosed
 	}
-	if len(p.hold) == 0 && p.tags != nil && !p.skipping && p.repair == nil &&
-		len(chunk) > 0 && len(chunk) <= p.cfg.maxBlockSize-p.blockSize && p.tags.AllData(chunk) {
-		// The common call, a chunk of a block's content, straight to the
-		// engine: what runFrame, blockBytes, engineBytes and endCall
-		// would do for it (about 3% of delta mode's instructions at
-		// 16-byte chunks). Only a failed block's end has an engine's
-		// feedEnd do anything.
+	if len(p.hold) == 0 && p.tags != nil && p.repair == nil && p.tags.AllData(chunk) {
+		// The common call, a chunk of a block's content: no framing to
+		// do (runFrame would say so, at the cost of a call and a token
+		// per chunk), nothing to repair, and the engine's end of the call
+		// has nothing to do unless the block failed.
 		p.seedParts()
-		off := p.consumed
+		base := p.consumed
 		p.consumed += int64(len(chunk))
-		p.blockSize += len(chunk)
-		if err := p.eng.blockData(chunk, off, &p.out); err != nil {
-			p.fail(err)
-			p.endCall()
+		p.engineBytes(chunk, base)
+		if len(p.errs) > 0 {
+			p.endCall() // (a failed block's end lets go of the output)
 		}
 		return p.takeParts(), p.takeErr()
 	}
@@ -215,15 +212,6 @@ func (p *Parser) takeSome() []Part {
 // with the framing's split function, and returns the bytes it holds back
 // (none at EOF). The hold is empty here: Feed took it.
 func (p *Parser) runFrame(data []byte, base int64, atEOF bool) []byte {
-	if p.tags != nil && !atEOF && p.tags.AllData(data) {
-		// The fast path of the default framing: a chunk inside a block,
-		// with no byte that may begin the closing tag, is block content
-		// (the split function would say so, at the cost of a call and a
-		// token per chunk: 3% of complete mode's instructions at 16-byte
-		// chunks).
-		p.blockBytes(data, base)
-		return nil
-	}
 	for len(data) > 0 || atEOF {
 		var adv int
 		var tok frame.Token
