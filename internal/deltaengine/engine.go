@@ -283,8 +283,9 @@ const maxPooledBuf = 64 << 10
 // blockScratch is the storage of the lists a block grows (the scanner's,
 // the heal's and the writers'), kept between blocks in scratches for the
 // next block of any stream, as bufs keeps block buffers: a stream holds
-// none while it idles, and a block does not grow them anew (about 60
-// allocations a block).
+// none while it idles, and a block does not grow them anew (about 37
+// allocations a block: 55,827 to 48,331 per v0.9 delta pass of 200
+// blocks).
 type blockScratch struct {
 	stack                []frame
 	slots, hslots        []slot
@@ -308,7 +309,7 @@ func (sc *blockScratch) keep() bool {
 	sc.tail, sc.canon, sc.scratch, sc.ms = sc.tail[:0], sc.canon[:0], sc.scratch[:0], sc.ms[:0]
 	for i, l := range sc.ents {
 		clear(l[:cap(l)])
-		sc.ents[i], n = l[:0], n+8*cap(l)
+		sc.ents[i], n = l[:0], n+int(unsafe.Sizeof((*entry)(nil)))*cap(l)
 	}
 	if sc.arriving != nil {
 		sc.arriving.buf, n = sc.arriving.buf[:0], n+cap(sc.arriving.buf)

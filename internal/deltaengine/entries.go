@@ -43,7 +43,10 @@ func (k *Engine) component(end int, str, complete bool) {
 	if !odd {
 		// A child named as the placeholder of its empty lists, as the
 		// parser reads it.
-		own := k.ownID()
+		var own []byte
+		if len(k.slots) > 0 {
+			own = k.ownID() // (a leaf has no child to check: no lookup of its id)
+		}
 		for _, x := range k.slots {
 			if id := k.buf[x.a:x.b]; len(id) == len("children_")+len(own) && int(x.b) < end && bytes.HasPrefix(id, []byte("children_")) && bytes.Equal(id[len("children_"):], own) {
 				odd = true
@@ -126,9 +129,7 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 		bytes.Equal(ent.src[:len(body)], body) && bytes.Equal(ent.src[len(body):], tail) {
 		// Unchanged; complete, it keeps its bytes without spare room.
 		if complete && cap(ent.src) != len(ent.src) {
-			if k.arriving != nil && k.arriving.ent == ent {
-				k.arriving.ent = nil
-			}
+			k.settled(ent)
 			ent.src = append(make([]byte, 0, len(ent.src)), ent.src...)
 			if sn := ent.snap; sn != nil && !sn.formOwn && sn.form != nil {
 				sn.form = ent.src // (it was the same bytes)
@@ -139,9 +140,7 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 	if n := len(body) + len(tail); complete && cap(ent.src) != n {
 		// A complete component changes no more (until a later message
 		// sends it again): its bytes take no spare room.
-		if k.arriving != nil && k.arriving.ent == ent {
-			k.arriving.ent = nil
-		}
+		k.settled(ent)
 		ent.src = make([]byte, 0, n)
 	} else if !complete {
 		ent.src = k.openSrc(ent, n)
@@ -474,6 +473,14 @@ func (k *Engine) openSrc(ent *entry, n int) []byte {
 		o.buf = make([]byte, 0, max(256, 2*n))
 	}
 	return o.buf[:0]
+}
+
+// settled notes that ent, complete, takes bytes of its own: the engine's
+// open storage is no longer its (see openSrc).
+func (k *Engine) settled(ent *entry) {
+	if o := k.arriving; o != nil && o.ent == ent {
+		o.ent = nil
+	}
 }
 
 // detach gives the entry whose form is in the engine's open storage (see
