@@ -18,7 +18,7 @@
 #
 # With --bound and FIRST=COMMIT in the environment it also counts, on the
 # v0.9 corpus, the first deltaproto built at COMMIT (0e00a2a: the measuring
-# stick the delta target came from).
+# stick the delta target came from; bench/first_proto.sh).
 #
 # With --catalog (implies --nogc) it counts the four cells with the
 # specification's catalogs (bench/spec_catalogs.sh: v0.9 basic, v0.8
@@ -70,11 +70,7 @@ if [ -z "$bound" ]; then
 fi
 (cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
 go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
-if [ -n "${FIRST:-}" ]; then
-  git worktree add -q --detach "$tmp/first" "$FIRST"
-  (cd "$tmp/first" && go build -o "$tmp/deltaproto-first" ./bench/cmd/deltaproto)
-  git worktree remove --force "$tmp/first"
-fi
+. bench/first_proto.sh
 for c in v09 v08; do
   f="$shared/corpus/stream_$c.txt"
   limit=$(count "$tmp/scanlimit" -chunk 16 "$f")

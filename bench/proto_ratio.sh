@@ -6,19 +6,15 @@
 # chunks on both corpora. Prints, per corpus and cell, the median ratio to
 # the scanlimit run of the same round and its range.
 #
-# With --first COMMIT it also times, on the v0.9 corpus in delta mode, the
-# first deltaproto (built at COMMIT, 0e00a2a: the measuring stick the
-# issue's 12% target came from, which reads v0.9 only and validates
-# nothing), so that the target is checked on the machine at hand.
+# With FIRST=COMMIT in the environment it also times, on the v0.9 corpus
+# in delta mode, the first deltaproto (built at COMMIT, 0e00a2a: the
+# measuring stick the issue's 12% target came from, which reads v0.9 only
+# and validates nothing; bench/first_proto.sh), so that the target is
+# checked on the machine at hand.
 #
-# usage: bash bench/proto_ratio.sh [--first COMMIT] [rounds]   (default 7)
+# usage: [FIRST=COMMIT] bash bench/proto_ratio.sh [rounds]   (default 7)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-first=
-if [ "${1:-}" = --first ]; then
-  first="$2"
-  shift 2
-fi
 rounds="${1:-7}"
 shared="${A2UI_SHARED:-$(cd .. && pwd)/shared}"
 shared="$(cd "$shared" && pwd)"
@@ -27,11 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 (cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
 go build -o "$tmp/parserate" ./bench/cmd/parserate
 go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
-if [ -n "$first" ]; then
-  git worktree add -q --detach "$tmp/first" "$first"
-  (cd "$tmp/first" && go build -o "$tmp/deltaproto-first" ./bench/cmd/deltaproto)
-  git worktree remove --force "$tmp/first"
-fi
+. bench/first_proto.sh
 rate() { "$@" | awk '{print $1}'; }
 for r in $(seq "$rounds"); do
   for c in v09 v08; do
@@ -42,7 +34,7 @@ for r in $(seq "$rounds"); do
       echo "$c delta deltaproto $(rate "$tmp/deltaproto" -rounds 3 -chunk 16 "$f") $l"
       echo "$c progressive parser $(rate "$tmp/parserate" -borrow -rounds 3 -chunk 16 -mode progressive "$f") $l"
       echo "$c progressive deltaproto $(rate "$tmp/deltaproto" -progressive -rounds 3 -chunk 16 "$f") $l"
-      if [ -n "$first" ] && [ "$c" = v09 ]; then
+      if [ -n "${FIRST:-}" ] && [ "$c" = v09 ]; then
         echo "$c delta first-proto $(rate "$tmp/deltaproto-first" -rounds 3 -chunk 16 "$f") $l"
       fi
     } >>"$tmp/rows"
