@@ -32,9 +32,9 @@ type entry08 struct {
 // data08 yields the open v0.8 data model message (complete: it ended), as
 // the reference does (see above).
 func (k *Engine) data08(complete bool) {
-	msg := k.buf[k.msgStart:]
+	msg, real := k.buf[k.msgStart:], 0
 	if !complete {
-		if msg, _ = k.healed(k.msgStart, 1); msg == nil || !k.valid(msg) {
+		if msg, real = k.healed(k.msgStart, 1); msg == nil || !k.valid(msg) {
 			return
 		}
 	}
@@ -79,7 +79,7 @@ func (k *Engine) data08(complete bool) {
 	k.out = append(k.out, `{"dataModelUpdate":{"contents":`...)
 	switch c[contents] {
 	case '[':
-		if !k.sniffList(c, contents, rec) {
+		if !k.sniffList(c, contents, real, rec) {
 			k.out = k.out[:start]
 			return
 		}
@@ -127,6 +127,7 @@ func (r *rareScratch) drop08() {
 	const large = 64 << 10
 	if cap(r.heald)+cap(r.msg08)+cap(r.e08buf)+cap(r.flat) > large || cap(r.els)*int(unsafe.Sizeof(entry08{}))+cap(r.order)*4+cap(r.kv)*48 > large {
 		r.heald, r.msg08, r.e08buf, r.flat, r.els, r.order, r.kv = nil, nil, nil, nil, nil, nil, nil
+		r.read08 = read08{}
 	}
 }
 
@@ -179,59 +180,42 @@ func (k *Engine) yield08(start int, rec *dataRecord) {
 	}
 }
 
-// sniffList appends the contents list at c[l] (compact JSON) as the
-// reference yields it while it arrives, and reports whether a key's value
-// differs from rec (which then records them all): else nothing is to be
-// yielded. Each entry is read in canonical form: in place when it is (as
-// models write them), else in the scratch e08buf.
-func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
+// read08 is what the last sniff of the open v0.8 data model message (msg,
+// its msgGen) read of its contents list at l that its next sniff reads the
+// same: its elements that ended in the block's bytes (not healed), up to
+// next, read into els[:n] and e08buf[:b]. The message's healed bytes up to
+// there stay as they are while it arrives (its block's bytes only grow),
+// so that a sniff reads each element once, not once a chunk.
+type read08 struct {
+	msg           uint32
+	l, next, n, b int
+}
+
+// sniffList appends the contents list at c[l] (compact JSON; its first
+// real bytes are the block's, the rest healed) as the reference yields it
+// while it arrives, and reports whether a key's value differs from rec
+// (which then records them all): else nothing is to be yielded. Each entry
+// is read in canonical form: in place when it is (as models write them),
+// else in the scratch e08buf.
+func (k *Engine) sniffList(c []byte, l, real int, rec *dataRecord) bool {
 	r := k.rare()
-	els, b := r.els[:0], r.e08buf[:0]
-	elements(c, l, func(v int) {
-		if c[v] != '{' {
-			return
+	els, b, from := r.els[:0], r.e08buf[:0], l+1
+	if rd := r.read08; rd.msg == k.msgGen && rd.l == l && rd.next <= real && rd.n <= len(r.els) && rd.b <= len(r.e08buf) {
+		// (A heal cut back at a ',' may leave out bytes it read: then
+		// it reads them all again.)
+		els, b, from = r.els[:rd.n], r.e08buf[:rd.b], rd.next
+		for i := range els {
+			els[i].win, els[i].emit = false, false
 		}
-		end := valueEnd(c, v)
-		if e, ok := plainEntry(c, v, end, false); ok {
-			els = append(els, e)
-			return
+	}
+	r.read08 = read08{msg: k.msgGen, l: l, next: from, n: len(els), b: len(b)}
+	elementsFrom(c, from, func(v, end int) {
+		els, b = k.entry08At(c, v, end, els, b)
+		if end < real && c[end] == ',' {
+			// It and the ',' after it are the block's bytes: a later
+			// sniff keeps what it read.
+			r.read08.next, r.read08.n, r.read08.b = end+1, len(els), len(b)
 		}
-		// el, its canonical form, at o in c or (inBuf) in b.
-		a := len(b)
-		b, _ = k.cw.canonical(b, c, v)
-		el, o, inBuf := c[v:end], v, false
-		if bytes.Equal(b[a:], el) {
-			b = b[:a]
-		} else {
-			el, o, inBuf = b[a:], a, true
-		}
-		e, ok := plainEntry(el, 0, len(el), true)
-		if ok {
-			// Its spans shifted to where el is.
-			e.keyA, e.keyB, e.keyBuf = e.keyA+int32(o), e.keyB+int32(o), inBuf
-			if e.valA >= 0 {
-				e.valA, e.valB, e.valBuf = e.valA+int32(o), e.valB+int32(o), inBuf
-			}
-			if e.prunA >= 0 {
-				e.prunA, e.prunB, e.prunBuf = e.prunA+int32(o), e.prunB+int32(o), inBuf
-			}
-			els = append(els, e)
-			return
-		}
-		// A valueMap: its value flattened, the entry pruned, in b.
-		e = entry08{valA: -1, prunA: -1}
-		if kv := valueOf(el, 0, "key"); kv >= 0 && el[kv] == '"' && valueEnd(el, kv) > kv+2 {
-			e.keyA, e.keyB, e.keyBuf = int32(o+kv), int32(o+valueEnd(el, kv)), inBuf
-		}
-		at := len(b)
-		if b, ok = k.entryValue(b, el, 0); ok {
-			e.valA, e.valB, e.valBuf = int32(at), int32(len(b)), true
-		}
-		at = len(b)
-		if b, ok = PrunedEntry(b, el, 0); ok {
-			e.prunA, e.prunB, e.prunBuf = int32(at), int32(len(b)), true
-		}
-		els = append(els, e)
 	})
 	r.e08buf = b
 	span := func(buf bool, a, z int32) []byte {
@@ -286,8 +270,58 @@ func (k *Engine) sniffList(c []byte, l int, rec *dataRecord) bool {
 		}
 		k.out = append(k.out, ']')
 	}
-	r.els = els[:0]
+	r.els = els // (kept: see read08)
 	return changed
+}
+
+// entry08At appends to els the entry of a v0.8 contents list at c[v:end]
+// (skipping an element that is no object), read in canonical form: in
+// place when it is, else in the scratch b (see sniffList).
+func (k *Engine) entry08At(c []byte, v, end int, els []entry08, b []byte) ([]entry08, []byte) {
+	if c[v] != '{' {
+		return els, b
+	}
+	if e, ok := plainEntry(c, v, end, false); ok {
+		els = append(els, e)
+		return els, b
+	}
+	// el, its canonical form, at o in c or (inBuf) in b.
+	a := len(b)
+	b, _ = k.cw.canonical(b, c, v)
+	el, o, inBuf := c[v:end], v, false
+	if bytes.Equal(b[a:], el) {
+		b = b[:a]
+	} else {
+		el, o, inBuf = b[a:], a, true
+	}
+	e, ok := plainEntry(el, 0, len(el), true)
+	if ok {
+		// Its spans shifted to where el is.
+		e.keyA, e.keyB, e.keyBuf = e.keyA+int32(o), e.keyB+int32(o), inBuf
+		if e.valA >= 0 {
+			e.valA, e.valB, e.valBuf = e.valA+int32(o), e.valB+int32(o), inBuf
+		}
+		if e.prunA >= 0 {
+			e.prunA, e.prunB, e.prunBuf = e.prunA+int32(o), e.prunB+int32(o), inBuf
+		}
+		els = append(els, e)
+		return els, b
+	}
+	// A valueMap: its value flattened, the entry pruned, in b.
+	e = entry08{valA: -1, prunA: -1}
+	if kv := valueOf(el, 0, "key"); kv >= 0 && el[kv] == '"' && valueEnd(el, kv) > kv+2 {
+		e.keyA, e.keyB, e.keyBuf = int32(o+kv), int32(o+valueEnd(el, kv)), inBuf
+	}
+	at := len(b)
+	if b, ok = k.entryValue(b, el, 0); ok {
+		e.valA, e.valB, e.valBuf = int32(at), int32(len(b)), true
+	}
+	at = len(b)
+	if b, ok = PrunedEntry(b, el, 0); ok {
+		e.prunA, e.prunB, e.prunBuf = int32(at), int32(len(b)), true
+	}
+	els = append(els, e)
+	return els, b
 }
 
 // sniffObject appends the members of the contents object at c[o] whose

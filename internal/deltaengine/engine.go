@@ -515,6 +515,7 @@ type rareScratch struct {
 	nest                           []byte // an open nested component healed (see nestedOpen)
 	nulls                          []nullKey
 	els                            []entry08
+	read08                         read08 // what of els a later sniff of the same message keeps
 	order                          []int32
 	kv                             []keyVal
 	deferred                       int  // progressive mode: surfaces whose snapshot is held back (see snapshot)

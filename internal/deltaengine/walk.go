@@ -348,9 +348,16 @@ func each(c []byte, i int, f func(key []byte, v int)) {
 
 // elements calls f with the offset of each element of the list at c[i].
 func elements(c []byte, i int, f func(v int)) {
-	for j := i + 1; c[j] != ']'; {
-		f(j)
-		if j = valueEnd(c, j); c[j] == ',' {
+	elementsFrom(c, i+1, func(v, _ int) { f(v) })
+}
+
+// elementsFrom calls f with the offset and the end of each element of a
+// list, from the one at c[j] on.
+func elementsFrom(c []byte, j int, f func(v, end int)) {
+	for c[j] != ']' {
+		end := valueEnd(c, j)
+		f(j, end)
+		if j = end; c[j] == ',' {
 			j++
 		}
 	}
