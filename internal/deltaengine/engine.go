@@ -188,6 +188,7 @@ type Engine struct {
 	progressive                 bool      // yield snapshots (progressive mode), not changes
 	lostBlocks                  uint32    // blocks read the lost way (see LostBlocks)
 	arriving                    *openForm // the form of the component arriving (see openSrc)
+	body                        *snapBody // progressive mode: the forms of the last snapshot
 }
 
 // Options configures an Engine.
@@ -263,12 +264,12 @@ func (k *Engine) letGo() {
 	}
 	k.detach()
 	sc := &blockScratch{k.stack, k.slots, k.hslots, k.dents, k.tail, k.canon, k.scratch, k.cw.ms,
-		[7][]*entry{k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids}, k.arriving}
+		[7][]*entry{k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids}, k.arriving, k.body}
 	if sc.keep() {
 		scratches.Put(sc)
 	}
 	k.buf, k.stack, k.slots, k.hslots, k.dents, k.rx = nil, nil, nil, nil, nil, nil
-	k.tail, k.canon, k.scratch, k.cw.ms, k.arriving = nil, nil, nil, nil, nil
+	k.tail, k.canon, k.scratch, k.cw.ms, k.arriving, k.body = nil, nil, nil, nil, nil, nil
 	k.queue, k.rest, k.ents, k.phs, k.walk, k.deferred, k.kids = nil, nil, nil, nil, nil, nil, nil
 }
 
@@ -294,6 +295,7 @@ type blockScratch struct {
 	ms                   []member
 	ents                 [7][]*entry // queue, rest, ents, phs, walk, deferred, kids
 	arriving             *openForm
+	body                 *snapBody
 }
 
 var scratches sync.Pool
@@ -313,6 +315,10 @@ func (sc *blockScratch) keep() bool {
 	}
 	if sc.arriving != nil {
 		sc.arriving.buf, n = sc.arriving.buf[:0], n+cap(sc.arriving.buf)
+	}
+	if b := sc.body; b != nil {
+		b.s, b.b, b.ph, b.lens = nil, b.b[:0], b.ph[:0], b.lens[:0]
+		n += cap(b.b) + cap(b.ph) + 4*cap(b.lens)
 	}
 	return n <= maxPooledBuf
 }
@@ -337,6 +343,9 @@ func (k *Engine) reuse() {
 	}
 	if k.arriving == nil {
 		k.arriving = sc.arriving
+	}
+	if k.body == nil {
+		k.body = sc.body
 	}
 }
 

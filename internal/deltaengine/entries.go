@@ -344,6 +344,7 @@ func (k *Engine) unreach(s *surface, e *entry) {
 			s.bad--
 		}
 		if i := slices.Index(s.reach, x); i >= 0 {
+			k.forgetBody(s)
 			s.reach = slices.Delete(s.reach, i, i+1)
 			if i < s.sorted {
 				s.sorted--

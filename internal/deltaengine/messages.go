@@ -204,6 +204,7 @@ func (k *Engine) begin(s *surface) {
 	if root := k.idText(k.buf[max(k.rootA, 0):k.rootB]); k.rootA >= 0 && string(root) != s.root {
 		s.root = string(root)
 		s.reach, s.sorted, s.bad = s.reach[:0], 0, 0
+		k.forgetBody(s)
 		for _, e := range s.comps {
 			e.reach, e.parents = false, 0
 		}
@@ -272,6 +273,7 @@ func (d *deletedSurfaces) has(id string) bool {
 // forget drops surface s, deleted.
 func (k *Engine) forget(s *surface) {
 	delete(k.surfaces, s.id)
+	k.forgetBody(s)
 	if s.uncounted {
 		k.uncounted--
 	}

@@ -66,6 +66,9 @@ func (k *Engine) dropQueue() {
 	for _, e := range k.rest {
 		e.queued, e.snap = false, nil
 	}
+	if k.body != nil {
+		k.body.s = nil // (it holds forms dropped)
+	}
 	k.queue, k.rest = k.queue[:0], k.rest[:0]
 }
 
@@ -241,7 +244,7 @@ func (k *Engine) walkOrder(e *entry, kids []*entry) {
 // surface's snapshot: every reachable component that arrived, sorted by
 // id, then their placeholders, each once, in order of first use.
 func (k *Engine) snapshot(s *surface, final bool) {
-	changed := s.deferred
+	changed, ents, phsMoved := s.deferred, k.ents[:0], false
 	for _, e := range k.queue {
 		if e.queued = false; !e.reach || !e.arrived {
 			continue
@@ -250,13 +253,24 @@ func (k *Engine) snapshot(s *surface, final bool) {
 		if e.counted {
 			was = len(e.snap.form)
 		}
-		if k.snapOf(s, e) {
-			changed, e.counted = true, true
+		c, phs := k.snapOf(s, e)
+		if c {
+			changed, e.counted, ents = true, true, append(ents, e)
 			s.changed += len(e.snap.form) - was
 		}
+		if phs {
+			phsMoved = true
+			if !c {
+				k.staleBody(s) // (its placeholders, not its form: rare)
+			}
+		}
 	}
-	k.queue = k.queue[:0]
-	if !changed || s.bad > 0 {
+	k.queue, k.ents = k.queue[:0], ents[:0]
+	if !changed {
+		return
+	}
+	if s.bad > 0 {
+		k.staleBody(s) // (the changes are not written in it)
 		return
 	}
 	if !final {
@@ -266,6 +280,7 @@ func (k *Engine) snapshot(s *surface, final bool) {
 		// input however large a surface grows, as the parser's previous
 		// engine held it back.
 		if s.snapSize > snapFull && s.changed*8 < s.snapSize {
+			k.staleBody(s)
 			if !s.deferred {
 				s.deferred = true
 				k.rare().deferred++
@@ -280,37 +295,18 @@ func (k *Engine) snapshot(s *surface, final bool) {
 		}
 	}
 	s.changed = 0
-	s.sortReach()
+	ents = k.sortReach(s, ents)
 	k.snapGen++
 	out := k.out
 	start := len(out)
 	out = k.openMessage(out)
-	first := len(out)
-	for _, e := range s.reach {
-		if e.arrived {
-			if e.snap == nil {
-				k.snapOf(s, e) // (one whose yield a failed block dropped)
-			}
-			e.counted = false
-			if len(out) > first {
-				out = append(out, ',')
-			}
-			out = append(out, e.snap.form...)
-		}
-	}
-	for _, e := range s.reach {
-		if !e.arrived {
-			continue
-		}
-		for _, p := range e.snap.phs {
-			if p.snapGen != k.snapGen {
-				p.snapGen = k.snapGen
-				out = k.placeholder(append(out, ','), p)
-				if k.cat != nil && !k.placeholderPasses(s, p) {
-					k.out = out[:start] // held back by the catalog
-					return
-				}
-			}
+	out, phs := k.writeBody(out, s, ents, phsMoved)
+	k.ents = ents[:0]
+	for _, p := range phs { // (with a catalog)
+		out = k.placeholder(append(out, ','), p)
+		if !k.placeholderPasses(s, p) {
+			k.out = out[:start] // held back by the catalog
+			return
 		}
 	}
 	out = k.closeMessage(out, s)
@@ -350,13 +346,16 @@ func (k *Engine) dropLastSnapshot(s *surface, out []byte, start int) {
 // snapOf sets the form of e, reachable and arrived, that progressive mode
 // keeps (its snapForm), and reports whether it changed or needs a
 // placeholder not yielded yet.
-func (k *Engine) snapOf(s *surface, e *entry) (changed bool) {
+func (k *Engine) snapOf(s *surface, e *entry) (changed, phsChanged bool) {
 	if e.snap == nil {
 		e.snap = &snapForm{}
 	}
 	sn := e.snap
-	var f []byte
-	f, sn.phs = k.form(k.scratch[:0], e, sn.phs[:0])
+	f, kids := k.form(k.scratch[:0], e, k.kids[:0])
+	if phsChanged = !slices.Equal(kids, sn.phs); phsChanged {
+		sn.phs = append(sn.phs[:0], kids...)
+	}
+	k.kids = kids[:0]
 	if k.cat != nil {
 		k.judge(s, e, f)
 	}
@@ -385,7 +384,7 @@ func (k *Engine) snapOf(s *surface, e *entry) (changed bool) {
 		sn.form = e.src
 	}
 	k.scratch = f
-	return changed
+	return changed, phsChanged
 }
 
 // openMessage appends the start of a component message, up to its first
@@ -437,14 +436,31 @@ func (k *Engine) placeholder(out []byte, p *entry) []byte {
 	return append(out, `"}`...)
 }
 
-// sortReach sorts the reachable entries by id: the entries that became
-// reachable since the last call are inserted into the sorted rest.
-func (s *surface) sortReach() {
+// sortReach sorts the reachable entries of s by id: the entries that
+// became reachable since the last call are inserted into the sorted rest.
+// It keeps the body of s, if k holds one, in step (see snapBody.lens),
+// adding to ents those inserted that arrived, which it holds no form of.
+func (k *Engine) sortReach(s *surface, ents []*entry) []*entry {
+	b := k.body
+	if b != nil && b.s == s && len(b.lens) != s.sorted {
+		b.stale = true
+	}
+	if b != nil && b.s == s && len(s.reach)-s.sorted > maxRewrites {
+		b.stale = true // (see maxRewrites)
+	}
+	keep := b != nil && b.s == s && !b.stale
 	for i := s.sorted; i < len(s.reach); i++ {
 		e := s.reach[i]
 		at, _ := slices.BinarySearchFunc(s.reach[:i], e.id, func(x *entry, id string) int { return strings.Compare(x.id, id) })
 		copy(s.reach[at+1:i+1], s.reach[at:i])
 		s.reach[at] = e
+		if keep {
+			b.lens = slices.Insert(b.lens, at, 0)
+			if e.arrived {
+				ents = append(ents, e)
+			}
+		}
 	}
 	s.sorted = len(s.reach)
+	return ents
 }
