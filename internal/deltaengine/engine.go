@@ -317,7 +317,7 @@ func (sc *blockScratch) keep() bool {
 		sc.arriving.buf, n = sc.arriving.buf[:0], n+cap(sc.arriving.buf)
 	}
 	if b := sc.body; b != nil {
-		b.s, b.b, b.ph, b.lens = nil, b.b[:0], b.ph[:0], b.lens[:0]
+		b.s, b.b, b.ph, b.lens, b.last = nil, b.b[:0], b.ph[:0], b.lens[:0], nil
 		n += cap(b.b) + cap(b.ph) + 4*cap(b.lens)
 	}
 	return n <= maxPooledBuf

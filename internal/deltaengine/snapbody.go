@@ -32,6 +32,11 @@ type snapBody struct {
 	b, ph []byte
 	lens  []int32
 	stale bool
+	// The form last rewritten (nil: none), its index in s.reach and its
+	// offset in b, for the next rewrite of the same component (the one
+	// arriving, at each chunk) not to look for them.
+	last          *entry
+	lastI, lastAt int
 }
 
 // forgetBody drops the body of surface s, if k holds it: a component left
@@ -66,7 +71,7 @@ func (k *Engine) writeBody(out []byte, s *surface, ents []*entry, phsMoved bool)
 		k.body = b
 	}
 	if b.s != s || b.stale || len(b.lens) != len(s.reach) || len(ents) > maxRewrites || !k.rewrite(b, s, ents, &phsMoved) {
-		b.s, b.stale, b.b, b.lens = s, false, b.b[:0], b.lens[:0]
+		b.s, b.stale, b.b, b.lens, b.last = s, false, b.b[:0], b.lens[:0], nil
 		var phs []*entry
 		b.b, phs = k.build(b.b, b, s)
 		b.ph = b.ph[:0]
@@ -165,12 +170,18 @@ func (k *Engine) rewrite(b *snapBody, s *surface, ents []*entry, phsMoved *bool)
 	reach, lens := s.reach, b.lens
 	for _, e := range ents {
 		at, i := 0, 0
-		for ; i < len(reach) && reach[i] != e; i++ {
-			at += int(abs(lens[i]))
+		if e == b.last && b.lastI < len(reach) && reach[b.lastI] == e {
+			// (its offset stays: only the forms after it changed since)
+			at, i = b.lastAt, b.lastI
+		} else {
+			for ; i < len(reach) && reach[i] != e; i++ {
+				at += int(abs(lens[i]))
+			}
+			if i == len(reach) {
+				return false
+			}
 		}
-		if i == len(reach) {
-			return false
-		}
+		b.last, b.lastI, b.lastAt = e, i, at
 		if e.snap == nil {
 			k.snapOf(s, e) // (one whose yield a failed block dropped)
 		}

@@ -456,6 +456,9 @@ func (k *Engine) sortReach(s *surface, ents []*entry) []*entry {
 		s.reach[at] = e
 		if keep {
 			b.lens = slices.Insert(b.lens, at, 0)
+			if b.last != nil && at <= b.lastI {
+				b.lastI++ // (its offset stays: what is inserted has no form in b)
+			}
 			if e.arrived {
 				ents = append(ents, e)
 			}
