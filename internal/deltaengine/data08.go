@@ -64,7 +64,7 @@ func (k *Engine) data08(complete bool) {
 	if body < 0 || c[body] != '{' {
 		return
 	}
-	b := readBody08(c, body)
+	b := k.openBody08(c, body, real)
 	sid, path, contents := k.sid08(c, b.sid), b.path, b.contents
 	if contents < 0 {
 		return
@@ -148,6 +148,23 @@ func readBody08(c []byte, body int) body08 {
 			b.contents = v
 		}
 	})
+	return b
+}
+
+// openBody08 is readBody08 for the open message's body at c[body] (c:
+// from buf[msgStart], its first real bytes buf's, the rest healed): while
+// the contents list of the last read is still open in the scanner
+// (stack[3]), and c holds its '[' (a heal may cut back before it), no
+// member has come after it, so that the members read then stand and the
+// list is not skipped again.
+func (k *Engine) openBody08(c []byte, body, real int) body08 {
+	r := k.rare()
+	if b := r.body08; r.body08Msg == k.msgGen && b.contents >= 0 && b.contents < real && len(k.stack) > 3 &&
+		k.stack[2].start == k.msgStart+body && k.stack[3].open == '[' && k.stack[3].start == k.msgStart+b.contents {
+		return b
+	}
+	b := readBody08(c, body)
+	r.body08, r.body08Msg = b, k.msgGen
 	return b
 }
 

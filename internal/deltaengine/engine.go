@@ -525,6 +525,8 @@ type rareScratch struct {
 	nulls                          []nullKey
 	els                            []entry08
 	read08                         read08 // what of els a later sniff of the same message keeps
+	body08                         body08 // the open message's body as last read, and its msgGen (see openBody08)
+	body08Msg                      uint32
 	order                          []int32
 	kv                             []keyVal
 	deferred                       int  // progressive mode: surfaces whose snapshot is held back (see snapshot)
