@@ -199,7 +199,12 @@ func (k *Engine) Data(chunk []byte) {
 		}
 		switch top := &k.stack[len(k.stack)-1]; c {
 		case ' ', '\t', '\n', '\r':
-			k.spaces++
+			j := i + 1 // (the run of them: an indented block's)
+			for j < len(chunk) && (chunk[j] == ' ' || chunk[j] == '\n' || chunk[j] == '\t' || chunk[j] == '\r') {
+				j++
+			}
+			k.spaces += j - i
+			i = j - 1
 		case '"':
 			switch k.expect {
 			case eKeyOrClose, eKey:
