@@ -317,8 +317,12 @@ func (sc *blockScratch) keep() bool {
 		sc.arriving.buf, n = sc.arriving.buf[:0], n+cap(sc.arriving.buf)
 	}
 	if b := sc.body; b != nil {
+		// (Bounded on its own: a large surface's body does not take the
+		// lists with it.)
 		b.s, b.b, b.ph, b.lens, b.last = nil, b.b[:0], b.ph[:0], b.lens[:0], nil
-		n += cap(b.b) + cap(b.ph) + 4*cap(b.lens)
+		if cap(b.b)+cap(b.ph)+4*cap(b.lens) > maxPooledBuf {
+			sc.body = nil
+		}
 	}
 	return n <= maxPooledBuf
 }
