@@ -45,9 +45,9 @@ type entry struct {
 	id      string
 	src     []byte
 	refs    []ref
-	waiters []*entry // parents to yield again when it arrives
-	hash    uint64   // of the form last yielded
-	parents int32    // references from reachable components
+	waiter  *entry // the first parent to yield again when it arrives (the others: surface.waiters)
+	hash    uint64 // of the form last yielded
+	parents int32  // references from reachable components
 	// missing: its children still missing when it was last yielded;
 	// woke: how many of them arrived since (see wake).
 	missing, woke int32
@@ -91,9 +91,13 @@ type surface struct {
 	changed     int      // progressive mode: bytes of the forms changed since its last snapshot (each once, as it is now)
 	snapSize    int      // progressive mode: the size of its last snapshot
 	unsent      *unsent  // what its changes held back by the catalog would have yielded (see changes)
-	begun       bool     // its createSurface or beginRendering ended: it yields
-	uncounted   bool     // made for a message to a deleted v0.8 surface: not counted in MaxSurfaces
-	loadingIDs  bool     // a component that arrived has an id starting "loading_" (see shadowed)
+	// waiters holds, for a component not arrived that more than one
+	// parent waits for, the parents after its first (entry.waiter), in
+	// order (nil: none; a component has one parent, as a rule).
+	waiters    map[*entry][]*entry
+	begun      bool // its createSurface or beginRendering ended: it yields
+	uncounted  bool // made for a message to a deleted v0.8 surface: not counted in MaxSurfaces
+	loadingIDs bool // a component that arrived has an id starting "loading_" (see shadowed)
 	// suspect: the surface is to be checked before it yields (see
 	// topology.go); selfRef, a component may reference itself; filling,
 	// a form of it holds a "children_<id>" placeholder (see refill);

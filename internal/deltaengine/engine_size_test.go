@@ -22,3 +22,14 @@ func TestEngineFitsItsSizeClass(t *testing.T) {
 		t.Errorf("Engine takes %d bytes with its allocation header, over the %d-byte size class", size, engineSizeClass)
 	}
 }
+
+// TestEntryFitsItsSizeClass holds an entry, one per component of every
+// surface a stream keeps, in the allocator's 128-byte size class: it was
+// 144 bytes (the 144-byte class) with its waiting parents in a list of
+// its own, 16 bytes more per component a stream holds (the parser's
+// TestStreamHeld measures them).
+func TestEntryFitsItsSizeClass(t *testing.T) {
+	if size := unsafe.Sizeof(entry{}); size > 128 {
+		t.Errorf("an entry takes %d bytes, over the 128-byte size class", size)
+	}
+}

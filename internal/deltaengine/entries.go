@@ -294,9 +294,20 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 		}
 		ent.refs = append(ent.refs, ref{x, kid})
 		switch {
-		case kid.arrived, len(kid.waiters) > 0 && kid.waiters[len(kid.waiters)-1] == ent:
+		case kid.arrived:
+		case kid.waiter == nil:
+			kid.waiter = ent
 		default:
-			kid.waiters = append(kid.waiters, ent)
+			last, more := kid.waiter, s.waiters[kid]
+			if len(more) > 0 {
+				last = more[len(more)-1]
+			}
+			if last != ent {
+				if s.waiters == nil {
+					s.waiters = map[*entry][]*entry{}
+				}
+				s.waiters[kid] = append(more, ent)
+			}
 		}
 		if x.fl&slotRef != 0 && kid == ent {
 			s.selfRef, s.suspect = true, true
@@ -312,10 +323,16 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 		ent.arrived = true
 		ent.arrival = uint16(min(s.arrived, math.MaxUint16))
 		s.arrived++
-		for _, w := range ent.waiters {
+		if w := ent.waiter; w != nil {
+			ent.waiter = nil
 			k.wake(w)
+			if more, ok := s.waiters[ent]; ok {
+				delete(s.waiters, ent)
+				for _, w := range more {
+					k.wake(w)
+				}
+			}
 		}
-		ent.waiters = nil
 	}
 	if !ent.reach && ent.id == s.root {
 		k.reachFrom(s, ent)

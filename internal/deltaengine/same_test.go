@@ -201,6 +201,9 @@ var sameCases = []struct{ name, block string }{
 	// only it names is not reachable.
 	{"v0.8 empty type", `[{"beginRendering":{"surfaceId":"s","root":"root"}},{"surfaceUpdate":{"surfaceId":"s","components":[{"id":"root","component":{"Card":{"child":"a"}}},{"id":"a","component":{"":{"contentChild":"d"}}},{"id":"d","component":{"Text":{"text":{"literalString":"d"}}}}]}}]`},
 	{"v0.9 empty type", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Card","child":"a"},{"id":"a","component":"","child":"d"},{"id":"d","component":"Text","text":"d"}]}}]`},
+	// A component more than one parent waits for (one of them naming it
+	// twice) wakes each of them when it arrives.
+	{"v0.9 child of three parents", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a","b","e"]},{"id":"a","component":"Card","child":"c"},{"id":"b","component":"Card","child":"c"},{"id":"e","component":"Row","children":["c","c"]},{"id":"c","component":"Text","text":"shared"}]}}]`},
 	// A block that lost count of its brackets is read to its end as the
 	// reference reads it.
 	{"v0.9 lost count", `[{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Text","text":{"path":"/location"}]}}]`},
