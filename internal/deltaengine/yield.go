@@ -345,7 +345,8 @@ func (k *Engine) dropLastSnapshot(s *surface, out []byte, start int) {
 
 // snapOf sets the form of e, reachable and arrived, that progressive mode
 // keeps (its snapForm), and reports whether it changed or needs a
-// placeholder not yielded yet.
+// placeholder not yielded yet, and whether the placeholders it names
+// changed (see snapBody).
 func (k *Engine) snapOf(s *surface, e *entry) (changed, phsChanged bool) {
 	if e.snap == nil {
 		e.snap = &snapForm{}
