@@ -217,7 +217,7 @@ type read08 struct {
 func (k *Engine) sniffList(c []byte, l, real int, rec *dataRecord) bool {
 	r := k.rare()
 	els, b, from := r.els[:0], r.e08buf[:0], l+1
-	if rd := r.read08; rd.msg == k.msgGen && rd.l == l && rd.next <= real && rd.n <= len(r.els) && rd.b <= len(r.e08buf) {
+	if rd := r.read08; rd.msg == k.msgGen && rd.l == l && rd.next <= real {
 		// (A heal cut back at a ',' may leave out bytes it read: then
 		// it reads them all again.)
 		els, b, from = r.els[:rd.n], r.e08buf[:rd.b], rd.next

@@ -70,7 +70,13 @@ func (k *Engine) writeBody(out []byte, s *surface, ents []*entry, phsMoved bool)
 		b = &snapBody{}
 		k.body = b
 	}
-	if b.s != s || b.stale || len(b.lens) != len(s.reach) || len(ents) > maxRewrites || !k.rewrite(b, s, ents, &phsMoved) {
+	inStep := b.s == s && !b.stale && len(b.lens) == len(s.reach) && len(ents) <= maxRewrites
+	if inStep {
+		var moved bool
+		inStep, moved = k.rewrite(b, s, ents)
+		phsMoved = phsMoved || moved
+	}
+	if !inStep {
 		b.s, b.stale, b.b, b.lens, b.last = s, false, b.b[:0], b.lens[:0], nil
 		var phs []*entry
 		b.b, phs = k.build(b.b, b, s)
@@ -164,9 +170,9 @@ func (k *Engine) build(dst []byte, b *snapBody, s *surface) ([]byte, []*entry) {
 }
 
 // rewrite writes in body b, kept in step with s.reach, the forms of ents.
-// It sets *phsMoved if the placeholders change, and reports false if it
-// finds b not in step (b is then to be built anew).
-func (k *Engine) rewrite(b *snapBody, s *surface, ents []*entry, phsMoved *bool) bool {
+// It reports false if it finds b not in step (b is then to be built
+// anew), and whether a form came to name placeholders or ceased to.
+func (k *Engine) rewrite(b *snapBody, s *surface, ents []*entry) (ok, phsMoved bool) {
 	reach, lens := s.reach, b.lens
 	for _, e := range ents {
 		at, i := 0, 0
@@ -178,7 +184,7 @@ func (k *Engine) rewrite(b *snapBody, s *surface, ents []*entry, phsMoved *bool)
 				at += int(abs(lens[i]))
 			}
 			if i == len(reach) {
-				return false
+				return false, phsMoved
 			}
 		}
 		b.last, b.lastI, b.lastAt = e, i, at
@@ -188,12 +194,12 @@ func (k *Engine) rewrite(b *snapBody, s *surface, ents []*entry, phsMoved *bool)
 		e.counted = false
 		n := bodyLen(e.snap)
 		if n < 0 != (lens[i] < 0) {
-			*phsMoved = true
+			phsMoved = true
 		}
 		b.b = splice(b.b, at, int(abs(lens[i])), int(abs(n)), e.snap.form)
 		lens[i] = n
 	}
-	return true
+	return true, phsMoved
 }
 
 // bodyLen is the size of sn's form and a ',', negated if it names

@@ -71,3 +71,43 @@ func corpusBlocks(data []byte) [][]byte {
 		data = data[j+len(close):]
 	}
 }
+
+// TestSnapshotsFromBodiesCases is TestSnapshotsFromBodies on blocks that
+// take a body's rarer paths, fed at every chunk size: each snapshot
+// written from a body is checked against one built anew (a difference
+// panics).
+func TestSnapshotsFromBodiesCases(t *testing.T) {
+	const cs = `{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}},`
+	for _, tc := range []struct{ name, block string }{
+		// a leaves the reachable components and comes back, still
+		// naming the placeholder of m, which never arrives: its form is
+		// the one it had, its placeholder comes back with it.
+		{"reachable again with a placeholder", `[` + cs +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a"]},{"id":"a","component":"Card","child":"m"}]}},` +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["b"]},{"id":"b","component":"Text","text":"bee"}]}},` +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["b","a"]}]}}]`},
+		// More than maxRewrites components change at once (a list that
+		// arrives whole in a large chunk), and a child named by two
+		// parents arrives.
+		{"many at once", `[` + cs + `{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[` +
+			`{"id":"root","component":"Column","children":["a","b","c","d","e","f","g","h","i","j"]},` +
+			`{"id":"a","component":"Card","child":"z"},{"id":"b","component":"Card","child":"z"},{"id":"c","component":"Text","text":"c"},{"id":"d","component":"Text","text":"d"},` +
+			`{"id":"e","component":"Text","text":"e"},{"id":"f","component":"Text","text":"f"},{"id":"g","component":"Text","text":"g"},{"id":"h","component":"Text","text":"h"},` +
+			`{"id":"i","component":"Text","text":"i"},{"id":"j","component":"Text","text":"j"},{"id":"z","component":"Text","text":"zed"}]}}]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for n := 1; n <= len(tc.block); n++ {
+				k := deltaengine.New(deltaengine.Options{Progressive: true})
+				k.Begin()
+				for i := 0; i < len(tc.block); i += n {
+					k.Data([]byte(tc.block[i:min(i+n, len(tc.block))]))
+					k.Flush()
+				}
+				k.End()
+				if k.Failed() > 0 {
+					t.Fatalf("chunk %d: the block failed: %v", n, k.Err())
+				}
+			}
+		})
+	}
+}

@@ -443,13 +443,11 @@ func (k *Engine) placeholder(out []byte, p *entry) []byte {
 // adding to ents those inserted that arrived, which it holds no form of.
 func (k *Engine) sortReach(s *surface, ents []*entry) []*entry {
 	b := k.body
-	if b != nil && b.s == s && len(b.lens) != s.sorted {
-		b.stale = true
+	keep := b != nil && b.s == s
+	if keep && (len(b.lens) != s.sorted || len(s.reach)-s.sorted > maxRewrites) {
+		b.stale = true // (out of step, or many to insert: see maxRewrites)
 	}
-	if b != nil && b.s == s && len(s.reach)-s.sorted > maxRewrites {
-		b.stale = true // (see maxRewrites)
-	}
-	keep := b != nil && b.s == s && !b.stale
+	keep = keep && !b.stale
 	for i := s.sorted; i < len(s.reach); i++ {
 		e := s.reach[i]
 		at, _ := slices.BinarySearchFunc(s.reach[:i], e.id, func(x *entry, id string) int { return strings.Compare(x.id, id) })
