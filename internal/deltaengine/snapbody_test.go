@@ -86,6 +86,18 @@ func TestSnapshotsFromBodiesCases(t *testing.T) {
 			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["a"]},{"id":"a","component":"Card","child":"m"}]}},` +
 			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["b"]},{"id":"b","component":"Text","text":"bee"}]}},` +
 			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["b","a"]}]}}]`},
+		// p names the component loading_a, then a, missing, whose
+		// placeholder is named so too: p's form stays the same bytes,
+		// but it comes to name a placeholder.
+		{"placeholders changed, not the form", `[` + cs +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["p","q"]},{"id":"p","component":"Row","children":["loading_a"]},{"id":"loading_a","component":"Text","text":"l"}]}},` +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"p","component":"Row","children":["a"]},{"id":"q","component":"Text","text":"q"}]}}]`},
+		// The same once a's placeholder was yielded and dropped (q
+		// named a, then b): it is back in the snapshot with p.
+		{"placeholders changed alone", `[` + cs +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"root","component":"Column","children":["p","q"]},{"id":"p","component":"Row","children":["loading_a"]},{"id":"loading_a","component":"Text","text":"l"},{"id":"q","component":"Card","child":"a"}]}},` +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"q","component":"Card","child":"b"},{"id":"b","component":"Text","text":"b"}]}},` +
+			`{"version":"v0.9","updateComponents":{"surfaceId":"s","components":[{"id":"p","component":"Row","children":["a"]},{"id":"b","component":"Text","text":"bee"}]}}]`},
 		// More than maxRewrites components change at once (a list that
 		// arrives whole in a large chunk), and a child named by two
 		// parents arrives.

@@ -365,24 +365,25 @@ func (k *Engine) snapOf(s *surface, e *entry) (changed, phsChanged bool) {
 			kid.phYielded, changed = true, true
 		}
 	}
-	if h := maphash.Bytes(k.seed, f); h != e.hash || sn.form == nil {
+	h := maphash.Bytes(k.seed, f)
+	same := h == e.hash && sn.form != nil
+	if !same {
 		e.hash, changed = h, true
-		switch {
-		case len(sn.phs) == 0:
-			// Its form is its bytes: shared, not copied (a change to them
-			// queues the entry, which sets its form again before a
-			// snapshot writes it).
-			sn.form, sn.formOwn, sn.phs = e.src, false, nil
-		case sn.formOwn:
-			sn.form = append(sn.form[:0], f...)
-		default:
-			sn.form, sn.formOwn = append([]byte(nil), f...), true
-		}
-	} else if !sn.formOwn && len(sn.phs) == 0 {
-		// The same bytes, maybe in other storage: its own now, not the
-		// engine's for a component arriving (see openSrc), which the next
-		// one to arrive writes over.
-		sn.form = e.src
+	}
+	switch {
+	case len(sn.phs) == 0:
+		// Its form is its bytes: shared, not copied (a change to them
+		// queues the entry, which sets its form again before a snapshot
+		// writes it), and in its own storage now, not the engine's for a
+		// component arriving (see openSrc), which the next one to arrive
+		// writes over.
+		sn.form, sn.formOwn, sn.phs = e.src, false, nil
+	case !sn.formOwn:
+		// (Its bytes, shared until now, may have changed to the same
+		// form: a child named by its placeholder's id, then missing.)
+		sn.form, sn.formOwn = append([]byte(nil), f...), true
+	case !same:
+		sn.form = append(sn.form[:0], f...)
 	}
 	k.scratch = f
 	return changed, phsChanged
