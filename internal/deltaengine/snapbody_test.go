@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/a2ui-stream/a2ui-stream/internal/deltaengine"
@@ -109,15 +110,8 @@ func TestSnapshotsFromBodiesCases(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for n := 1; n <= len(tc.block); n++ {
-				k := deltaengine.New(deltaengine.Options{Progressive: true})
-				k.Begin()
-				for i := 0; i < len(tc.block); i += n {
-					k.Data([]byte(tc.block[i:min(i+n, len(tc.block))]))
-					k.Flush()
-				}
-				k.End()
-				if k.Failed() > 0 {
-					t.Fatalf("chunk %d: the block failed: %v", n, k.Err())
+				if out := engineCalls(tc.block, n, true); !strings.HasSuffix(out, "\n0 failed\n") {
+					t.Fatalf("%d-byte chunks: the block failed:\n%s", n, out)
 				}
 			}
 		})
