@@ -81,7 +81,7 @@ type snapForm struct {
 
 type surface struct {
 	id, version string
-	comps       map[string]*entry
+	comps       compTable
 	root        string   // the id of its root component
 	reach       []*entry // its reachable entries (progressive mode)
 	sorted      int      // reach[:sorted] is sorted by id (see sortReach)

@@ -113,7 +113,7 @@ func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete boo
 	if o := k.arriving; o != nil && o.ent != nil && o.ent.s == s && o.ent.id == string(id) {
 		ent = o.ent // (the component arriving, healed again: no lookup)
 	} else {
-		ent = s.comps[string(id)]
+		ent = s.comps.get(id)
 	}
 	if (ent == nil || !ent.arrived) && k.maxComps > 0 && s.arrived >= k.maxComps {
 		k.failWith(&Limit{What: "components", Max: k.maxComps, SurfaceID: s.id})
@@ -169,7 +169,7 @@ func (k *Engine) refill(s *surface) {
 	seen := k.pathSeen
 	k.pathSeen = false // (its v0.8 paths are normalised already: once is all)
 	defer func() { k.pathSeen = seen }()
-	for _, e := range s.comps {
+	for e := range s.comps.all {
 		if !e.arrived || !bytes.Contains(e.src, []byte(`["children_`)) {
 			continue
 		}
@@ -288,7 +288,7 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 	}
 	ent.refs = ent.refs[:n]
 	for _, x := range sl[n:] {
-		kid := s.comps[string(ent.src[x.a:x.b])]
+		kid := s.comps.get(ent.src[x.a:x.b])
 		if kid == nil {
 			kid = k.newEntry(s, ent.src[x.a:x.b])
 		}
@@ -380,7 +380,7 @@ func (k *Engine) unreach(s *surface, e *entry) {
 // newEntry adds id to s, its entry taken from a slab.
 func (k *Engine) newEntry(s *surface, id []byte) *entry {
 	e := &entry{id: string(id), s: s}
-	s.comps[e.id] = e
+	s.comps.put(e)
 	return e
 }
 

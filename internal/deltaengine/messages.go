@@ -87,7 +87,7 @@ func (k *Engine) surfaceID(sid []byte) {
 			k.failWith(&Limit{What: "surfaces", Max: k.maxSurfaces, SurfaceID: string(sid)})
 			return
 		}
-		k.cur = &surface{id: string(sid), root: "root", comps: map[string]*entry{}, uncounted: uncounted}
+		k.cur = &surface{id: string(sid), root: "root", uncounted: uncounted}
 		k.surfaces[k.cur.id] = k.cur
 		if uncounted {
 			k.uncounted++
@@ -205,14 +205,14 @@ func (k *Engine) begin(s *surface) {
 		s.root = string(root)
 		s.reach, s.sorted, s.bad = s.reach[:0], 0, 0
 		k.forgetBody(s)
-		for _, e := range s.comps {
+		for e := range s.comps.all {
 			e.reach, e.parents = false, 0
 		}
 	}
-	if r := s.comps[s.root]; r != nil && r.arrived && !r.reach {
+	if r := s.comps.getString(s.root); r != nil && r.arrived && !r.reach {
 		k.reachFrom(s, r)
 	}
-	for _, e := range s.comps {
+	for e := range s.comps.all {
 		if e.reach && e.arrived {
 			k.enqueue(e)
 		}

@@ -34,7 +34,7 @@ func (k *Engine) topology(s *surface) error {
 		// until it is replaced, and the first in the order of the
 		// reference's table is named.
 		var first *entry
-		for _, e := range s.comps {
+		for e := range s.comps.all {
 			if e.arrived && refsItself(e) && (first == nil || e.arrival < first.arrival) {
 				first = e
 			}
@@ -46,7 +46,7 @@ func (k *Engine) topology(s *surface) error {
 		}
 		s.selfRef = false
 	}
-	root := s.comps[s.root]
+	root := s.comps.getString(s.root)
 	if root == nil || !root.arrived {
 		return nil
 	}

@@ -423,7 +423,7 @@ func (k *Engine) shadowed(s *surface, p *entry) bool {
 		return false
 	}
 	k.scratch = append(append(k.scratch[:0], "loading_"...), p.id...)
-	c := s.comps[string(k.scratch)]
+	c := s.comps.get(k.scratch)
 	return c != nil && c.arrived
 }
 
