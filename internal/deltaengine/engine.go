@@ -177,6 +177,8 @@ type Engine struct {
 	expect                      uint8 // what the grammar takes next (eListOpen...)
 	hexLeft                     int8  // hex digits of a \u escape still to come
 	strHigh                     bool  // the open string has a non-ASCII byte
+	strEsc                      bool  // the open string (or the last one) has an escape
+	idEsc                       bool  // the open component's id has an escape (see ownID)
 	failed                      bool  // the block failed: the rest of it is skipped
 	broken, bStr, bEsc          bool  // the block failed inside a message that has not ended (see fail)
 	lost                        bool  // the block lost count of its brackets (lost.go)

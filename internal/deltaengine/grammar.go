@@ -20,8 +20,10 @@ const (
 	eBlockDone                 // after the list's ']'
 )
 
-// escape checks the byte after a backslash in a string.
+// escape checks the byte after a backslash in a string, which has an
+// escape then (strEsc).
 func (k *Engine) escape(c byte) {
+	k.strEsc = true
 	switch c {
 	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 	case 'u':

@@ -14,7 +14,12 @@ import (
 // the canonical form writes it (escapes decoded and written again; a
 // component with an escaped id is odd, see stringEnd), so that it is the
 // id its parents name.
-func (k *Engine) ownID() []byte { return k.idText(k.buf[k.idA:k.idB]) }
+func (k *Engine) ownID() []byte {
+	if !k.idEsc {
+		return k.buf[k.idA:k.idB] // (the scanner saw no escape in it)
+	}
+	return k.idText(k.buf[k.idA:k.idB])
+}
 
 // idText is id, a JSON string's content, as the canonical form writes it.
 func (k *Engine) idText(id []byte) []byte {
@@ -27,11 +32,11 @@ func (k *Engine) idText(id []byte) []byte {
 	return r.idEnc[1 : len(r.idEnc)-1]
 }
 
-// escapedID reports whether the string buf[a:b] has an escape the
-// canonical form writes otherwise (as the parser, which then decodes the
-// component).
+// escapedID reports whether the string just closed, buf[a:b], has an
+// escape the canonical form writes otherwise (as the parser, which then
+// decodes the component).
 func (k *Engine) escapedID(a, b int) bool {
-	return bytes.IndexByte(k.buf[a:b], '\\') >= 0 && !bytes.Equal(k.idText(k.buf[a:b]), k.buf[a:b])
+	return k.strEsc && !bytes.Equal(k.idText(k.buf[a:b]), k.buf[a:b])
 }
 
 // keyTwice reports whether the object at buf[start] holds key buf[a:b]

@@ -44,7 +44,7 @@ func (k *Engine) loose(c byte) {
 	case ' ', '\t', '\n', '\r':
 		k.spaces++
 	case '"':
-		k.isKey, k.inStr, k.strStart = top.wantKey, true, len(k.buf)
+		k.isKey, k.inStr, k.strStart, k.strEsc = top.wantKey, true, len(k.buf), false
 		k.buf = append(k.buf, c)
 		if !k.isKey {
 			k.pending = 0

@@ -167,7 +167,7 @@ func (k *Engine) Data(chunk []byte) {
 				i++
 			default:
 				k.buf = append(k.buf, c)
-				k.esc = true
+				k.esc, k.strEsc = true, true
 			}
 			continue
 		}
@@ -219,7 +219,7 @@ func (k *Engine) Data(chunk []byte) {
 				k.failJSON([]byte{c})
 				continue
 			}
-			k.isKey, k.inStr, k.strStart = top.wantKey, true, len(k.buf)
+			k.isKey, k.inStr, k.strStart, k.strEsc = top.wantKey, true, len(k.buf), false
 			k.buf = append(k.buf, c)
 			if !k.isKey {
 				k.pending = 0
@@ -473,7 +473,7 @@ func (k *Engine) stringEnd() {
 			k.dataSlotNamed() // (a path given again, the same, changes nothing)
 		}
 	case d == 5 && k.compStart >= 0 && top.key == kID:
-		k.idA, k.idB = a, b
+		k.idA, k.idB, k.idEsc = a, b, k.strEsc
 		if k.escapedID(a, b) {
 			k.odd = true // (its parents name it as the canonical form writes it)
 		}
