@@ -12,7 +12,11 @@
 # and validates nothing; bench/first_proto.sh), so that the target is
 # checked on the machine at hand.
 #
-# usage: [FIRST=COMMIT] bash bench/proto_ratio.sh [rounds]   (default 7)
+# With PGO=1 it also times the parser built with the profile the
+# a2ui-stream command is built with (cmd/a2ui-stream/default.pgo, see
+# bench/pgo.sh): rows "parser-pgo", the parser as that command runs it.
+#
+# usage: [FIRST=COMMIT] [PGO=1] bash bench/proto_ratio.sh [rounds]   (default 7)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-7}"
@@ -23,6 +27,9 @@ trap 'rm -rf "$tmp"' EXIT
 (cd "$shared/tools/scanlimit" && go build -o "$tmp/scanlimit" .)
 go build -o "$tmp/parserate" ./bench/cmd/parserate
 go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
+if [ -n "${PGO:-}" ]; then
+  go build -pgo=cmd/a2ui-stream/default.pgo -o "$tmp/parserate-pgo" ./bench/cmd/parserate
+fi
 . bench/first_proto.sh
 rate() { "$@" | awk '{print $1}'; }
 for r in $(seq "$rounds"); do
@@ -34,6 +41,10 @@ for r in $(seq "$rounds"); do
       echo "$c delta deltaproto $(rate "$tmp/deltaproto" -rounds 3 -chunk 16 "$f") $l"
       echo "$c progressive parser $(rate "$tmp/parserate" -borrow -rounds 3 -chunk 16 -mode progressive "$f") $l"
       echo "$c progressive deltaproto $(rate "$tmp/deltaproto" -progressive -rounds 3 -chunk 16 "$f") $l"
+      if [ -n "${PGO:-}" ]; then
+        echo "$c delta parser-pgo $(rate "$tmp/parserate-pgo" -borrow -rounds 3 -chunk 16 -mode delta "$f") $l"
+        echo "$c progressive parser-pgo $(rate "$tmp/parserate-pgo" -borrow -rounds 3 -chunk 16 -mode progressive "$f") $l"
+      fi
       if [ -n "${FIRST:-}" ] && [ "$c" = v09 ]; then
         echo "$c delta first-proto $(rate "$tmp/deltaproto-first" -rounds 3 -chunk 16 "$f") $l"
       fi
