@@ -379,7 +379,14 @@ func (k *Engine) unreach(s *surface, e *entry) {
 
 // newEntry adds id to s, its entry taken from a slab.
 func (k *Engine) newEntry(s *surface, id []byte) *entry {
-	e := &entry{id: string(id), s: s}
+	var e *entry
+	if k.progressive {
+		pe := &progEntry{entry: entry{id: string(id), s: s}}
+		pe.entry.snap = &pe.snap
+		e = &pe.entry
+	} else {
+		e = &entry{id: string(id), s: s}
+	}
 	s.comps.put(e)
 	return e
 }

@@ -145,7 +145,7 @@ func (k *Engine) build(dst []byte, b *snapBody, s *surface) ([]byte, []*entry) {
 			}
 			continue
 		}
-		if e.snap == nil {
+		if !e.formed() {
 			k.snapOf(s, e) // (one whose yield a failed block dropped)
 		}
 		e.counted = false
@@ -188,7 +188,7 @@ func (k *Engine) rewrite(b *snapBody, s *surface, ents []*entry) (ok, phsMoved b
 			}
 		}
 		b.last, b.lastI, b.lastAt = e, i, at
-		if e.snap == nil {
+		if !e.formed() {
 			k.snapOf(s, e) // (one whose yield a failed block dropped)
 		}
 		e.counted = false

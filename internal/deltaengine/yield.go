@@ -61,15 +61,25 @@ func (k *Engine) flush(final bool) {
 // kept are stale: a snapshot makes them anew.)
 func (k *Engine) dropQueue() {
 	for _, e := range k.queue {
-		e.queued, e.snap = false, nil
+		e.queued = false
+		e.dropForm()
 	}
 	for _, e := range k.rest {
-		e.queued, e.snap = false, nil
+		e.queued = false
+		e.dropForm()
 	}
 	if k.body != nil {
 		k.body.s = nil // (it holds forms dropped)
 	}
 	k.queue, k.rest = k.queue[:0], k.rest[:0]
+}
+
+// dropForm drops the form progressive mode keeps of e: the next snapshot
+// makes it anew.
+func (e *entry) dropForm() {
+	if e.snap != nil {
+		*e.snap = snapForm{}
+	}
 }
 
 // changes yields the queued components of surface s whose form changed,
@@ -354,6 +364,9 @@ func (k *Engine) snapOf(s *surface, e *entry) (changed, phsChanged bool) {
 	sn := e.snap
 	f, kids := k.form(k.scratch[:0], e, k.kids[:0])
 	if phsChanged = !slices.Equal(kids, sn.phs); phsChanged {
+		if cap(sn.phs) == 0 {
+			sn.phs = sn.one[:0]
+		}
 		sn.phs = append(sn.phs[:0], kids...)
 	}
 	k.kids = kids[:0]
