@@ -33,3 +33,12 @@ func TestEntryFitsItsSizeClass(t *testing.T) {
 		t.Errorf("an entry takes %d bytes, over the 128-byte size class", size)
 	}
 }
+
+// TestProgEntryFitsItsSizeClass holds a progressive entry and its snapshot
+// form, allocated together, in the 192-byte size class: what the two took
+// apart (128 and 64 bytes).
+func TestProgEntryFitsItsSizeClass(t *testing.T) {
+	if size := unsafe.Sizeof(progEntry{}); size > 192 {
+		t.Errorf("a progressive entry takes %d bytes, over the 192-byte size class", size)
+	}
+}
