@@ -153,8 +153,8 @@ type Engine struct {
 	dataFrom, openAt     int         // the first member not final in buf; delta mode: the open member last yielded (-1: none)
 	openHash             uint64      // and the hash of its value then (progressive mode: see sniff09)
 	dents                []dataEntry
-	slots                []slot
-	hslots               []slot
+	slots                []slot // the open component's child ids, at offsets from compStart, in order
+	hslots               []slot // an odd form's (see oddForm)
 
 	surfaces                               map[string]*surface
 	deleted                                *deletedSurfaces // v0.8 surfaces deleted, not begun again (see messageEnd)
@@ -193,6 +193,7 @@ type Engine struct {
 	strHigh                     bool  // the open string has a non-ASCII byte
 	strEsc                      bool  // the open string (or the last one) has an escape
 	idEsc                       bool  // the open component's id has an escape (see ownID)
+	phSlot                      bool  // a child id of the open component starts "children_" (see component)
 	failed                      bool  // the block failed: the rest of it is skipped
 	broken, bStr, bEsc          bool  // the block failed inside a message that has not ended (see fail)
 	lost                        bool  // the block lost count of its brackets (lost.go)

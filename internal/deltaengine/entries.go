@@ -25,10 +25,8 @@ func (k *Engine) component(end int, str, complete bool) {
 		// after its last complete id); with no complete id the list is
 		// empty, which makes the component odd.
 		str, end = false, k.listA+1
-		for _, x := range k.slots {
-			if int(x.a) > k.listA {
-				end = int(x.b) + 1
-			}
+		if n := len(k.slots); n > 0 && cs+int(k.slots[n-1].a) > k.listA {
+			end = cs + int(k.slots[n-1].b) + 1 // (the last id: slots are in order)
 		}
 		switch {
 		case k.inScalar && scalarHeals(k.buf[k.strStart:]):
@@ -40,15 +38,12 @@ func (k *Engine) component(end int, str, complete bool) {
 		}
 		odd = odd || end == k.listA+1
 	}
-	if !odd {
+	if !odd && k.phSlot {
 		// A child named as the placeholder of its empty lists, as the
 		// parser reads it.
-		var own []byte
-		if len(k.slots) > 0 {
-			own = k.ownID() // (a leaf has no child to check: no lookup of its id)
-		}
+		own := k.ownID()
 		for _, x := range k.slots {
-			if id := k.buf[x.a:x.b]; len(id) == len("children_")+len(own) && int(x.b) < end && bytes.HasPrefix(id, []byte("children_")) && bytes.Equal(id[len("children_"):], own) {
+			if id := k.buf[cs+int(x.a) : cs+int(x.b)]; len(id) == len("children_")+len(own) && cs+int(x.b) < end && bytes.HasPrefix(id, []byte("children_")) && bytes.Equal(id[len("children_"):], own) {
 				odd = true
 			}
 		}
@@ -64,14 +59,10 @@ func (k *Engine) component(end int, str, complete bool) {
 	} else {
 		body, tail = k.buf[cs:end], k.heal(k.tail[:0], 0, 0, str, 4)
 		k.tail = tail
-		c := int32(cs)
-		sl = k.hslots[:0]
-		for _, x := range k.slots {
-			if int(x.b) < end {
-				sl = append(sl, slot{x.a - c, x.b - c, x.fl, x.ord})
-			}
+		sl = k.slots
+		for len(sl) > 0 && cs+int(sl[len(sl)-1].b) >= end {
+			sl = sl[:len(sl)-1] // (the ids the heal leaves out: the last ones)
 		}
-		k.hslots = sl
 	}
 	if k.lost || k.cat != nil && k.v08 {
 		k.scratch = append(append(k.scratch[:0], body...), tail...)
