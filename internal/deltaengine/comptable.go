@@ -1,6 +1,9 @@
 package deltaengine
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+	"unsafe"
+)
 
 // compTable is a surface's components by id: open addressing with linear
 // probing in a power-of-two array, each slot's hash beside its entry, so
@@ -42,22 +45,10 @@ func (t *compTable) get(id []byte) *entry {
 	}
 }
 
-// getString is get for an id held as a string.
+// getString is get for an id held as a string (read as bytes, never
+// written).
 func (t *compTable) getString(id string) *entry {
-	if t.n == 0 {
-		return nil
-	}
-	h := uint32(maphash.String(idSeed, id))
-	mask := uint32(len(t.ents) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		e := t.ents[i]
-		if e == nil {
-			return nil
-		}
-		if t.hs[i] == h && e.id == id {
-			return e
-		}
-	}
+	return t.get(unsafe.Slice(unsafe.StringData(id), len(id)))
 }
 
 // put adds e, whose id the table does not hold. The table grows past
