@@ -434,3 +434,30 @@ func checkOwnedKept(t *testing.T, opts []Option, chunks [][]byte) {
 func (b borrowedInput) framing() Framing {
 	return splitInput{opts: b.opts}.framing()
 }
+
+// TestBorrowedIdleCallLendsNothing: after a call that yields, the next
+// call takes back what the first lent; one that completes nothing then
+// leaves nothing lent, so that the calls after it skip the emitter's
+// start (startBorrowed), as most calls inside a block complete nothing.
+func TestBorrowedIdleCallLendsNothing(t *testing.T) {
+	for _, mode := range []Mode{ModeComplete, ModeProgressive, ModeDelta} {
+		t.Run(mode.String(), func(t *testing.T) {
+			p, err := New(WithMode(mode), WithBorrowedOutput())
+			if err != nil {
+				t.Fatal(err)
+			}
+			const msg = `{"version":"v0.9","createSurface":{"surfaceId":"s","catalogId":"c"}}`
+			parts, err := p.Feed([]byte("<a2ui-json>[" + msg + ","))
+			if err != nil || len(parts) == 0 {
+				t.Fatalf("the first call yielded %v, %v; want the createSurface", parts, err)
+			}
+			if parts, err = p.Feed([]byte(`{"version":"v0.9",`)); err != nil || len(parts) != 0 {
+				t.Fatalf("the second call yielded %v, %v; want nothing", parts, err)
+			}
+			if p.out.lentAny() {
+				t.Errorf("after a call that completed nothing, the emitter still lends parts (%d), messages (%d) or bytes (%d)",
+					len(p.out.lent), len(p.out.msgs), len(p.out.store.buf))
+			}
+		})
+	}
+}

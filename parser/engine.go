@@ -142,7 +142,10 @@ func (e *emitter) startBorrowed() {
 	if cap(e.lent) > maxKeptSlots {
 		e.lent = nil
 	}
-	e.parts = e.lent[:0]
+	// Cleared, the array is lent no more: a call that completes nothing
+	// leaves lentAny false, and the next call need not come here.
+	e.lent = e.lent[:0]
+	e.parts = e.lent
 	e.resetMessages()
 }
 
