@@ -368,7 +368,8 @@ func (k *Engine) unreach(s *surface, e *entry) {
 	}
 }
 
-// newEntry adds id to s, its entry taken from a slab.
+// newEntry adds id to s: in progressive mode, an entry allocated with its
+// snapshot form (progEntry).
 func (k *Engine) newEntry(s *surface, id []byte) *entry {
 	var e *entry
 	if k.progressive {
