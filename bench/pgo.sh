@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Writes cmd/a2ui-stream/default.pgo, the CPU profile the go command builds
-# the a2ui-stream command with (profile-guided optimisation: "go build" and
-# "go run" of a main package use the default.pgo beside it). The profile is
-# the work the command does, on the shared corpora at 16-byte chunks:
+# Writes cmd/a2ui-stream/release.pgo, the CPU profile to build the
+# a2ui-stream command with for production (profile-guided optimisation):
+#
+#   go build -pgo=cmd/a2ui-stream/release.pgo ./cmd/a2ui-stream
+#
+# It is not named default.pgo, which the go command would use for every
+# build and test of the command: each would compile the command's whole
+# dependency graph again for the profile, which made a first "go test ./..."
+# take 126 s instead of 51 (README, "Benchmarks"). The profile is the work
+# the command does, on the shared corpora at 16-byte chunks:
 #
 #   - the parser in complete, progressive and delta mode, both corpora,
 #     owned and borrowed output (parser benchmarks "V0[89]Chunk16");
@@ -35,5 +41,5 @@ prof() { # PACKAGE BENCH-REGEXP BENCHTIME
 prof ./parser 'V0[89]Chunk16(Borrowed)?$' 100x
 prof ./stream 'Pipeline' 100x
 prof ./bench 'Processor(V08|Progressive)?$' 100x
-go tool pprof -proto "$tmp"/*.pprof >cmd/a2ui-stream/default.pgo 2>/dev/null
-echo "wrote cmd/a2ui-stream/default.pgo ($(wc -c <cmd/a2ui-stream/default.pgo) bytes)"
+go tool pprof -proto "$tmp"/*.pprof >cmd/a2ui-stream/release.pgo 2>/dev/null
+echo "wrote cmd/a2ui-stream/release.pgo ($(wc -c <cmd/a2ui-stream/release.pgo) bytes)"

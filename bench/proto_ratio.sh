@@ -13,8 +13,9 @@
 # checked on the machine at hand.
 #
 # With PGO=1 it also times the parser built with the profile the
-# a2ui-stream command is built with (cmd/a2ui-stream/default.pgo, see
-# bench/pgo.sh): rows "parser-pgo", the parser as that command runs it.
+# a2ui-stream command is built with for production
+# (cmd/a2ui-stream/release.pgo, see bench/pgo.sh): rows "parser-pgo", the
+# parser as that build runs it.
 #
 # usage: [FIRST=COMMIT] [PGO=1] bash bench/proto_ratio.sh [rounds]   (default 7)
 set -euo pipefail
@@ -28,7 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/parserate" ./bench/cmd/parserate
 go build -o "$tmp/deltaproto" ./bench/cmd/deltaproto
 if [ -n "${PGO:-}" ]; then
-  go build -pgo=cmd/a2ui-stream/default.pgo -o "$tmp/parserate-pgo" ./bench/cmd/parserate
+  go build -pgo=cmd/a2ui-stream/release.pgo -o "$tmp/parserate-pgo" ./bench/cmd/parserate
 fi
 . bench/first_proto.sh
 rate() { "$@" | awk '{print $1}'; }
