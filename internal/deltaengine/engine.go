@@ -89,9 +89,9 @@ type progEntry struct {
 	snap snapForm
 }
 
-// formed reports whether progressive mode keeps a form of e (see
-// dropQueue).
-func (e *entry) formed() bool { return e.snap != nil && e.snap.form != nil }
+// formed reports whether progressive mode keeps a form of e, a
+// progressive entry (see dropQueue).
+func (e *entry) formed() bool { return e.snap.form != nil }
 
 type surface struct {
 	id, version string

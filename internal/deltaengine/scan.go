@@ -166,7 +166,7 @@ func (k *Engine) Data(chunk []byte) {
 				i++
 			default:
 				k.buf = append(k.buf, c)
-				k.esc, k.strEsc = true, true
+				k.esc = true
 			}
 			continue
 		}

@@ -358,10 +358,7 @@ func (k *Engine) dropLastSnapshot(s *surface, out []byte, start int) {
 // placeholder not yielded yet, and whether the placeholders it names
 // changed (see snapBody).
 func (k *Engine) snapOf(s *surface, e *entry) (changed, phsChanged bool) {
-	if e.snap == nil {
-		e.snap = &snapForm{}
-	}
-	sn := e.snap
+	sn := e.snap // (progressive entries have one: see newEntry)
 	f, kids := k.form(k.scratch[:0], e, k.kids[:0])
 	if phsChanged = !slices.Equal(kids, sn.phs); phsChanged {
 		if cap(sn.phs) == 0 {
