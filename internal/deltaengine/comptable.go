@@ -29,18 +29,25 @@ var idSeed = maphash.MakeSeed()
 
 // get returns the entry of id, or nil.
 func (t *compTable) get(id []byte) *entry {
-	if t.n == 0 {
-		return nil
-	}
+	e, _ := t.find(id)
+	return e
+}
+
+// find returns the entry of id, or nil, and the hash of id, for put to
+// add an entry of id without hashing it again.
+func (t *compTable) find(id []byte) (*entry, uint32) {
 	h := uint32(maphash.Bytes(idSeed, id))
+	if t.n == 0 {
+		return nil, h
+	}
 	mask := uint32(len(t.ents) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := t.ents[i]
 		if e == nil {
-			return nil
+			return nil, h
 		}
 		if t.hs[i] == h && e.id == string(id) {
-			return e
+			return e, h
 		}
 	}
 }
@@ -51,13 +58,13 @@ func (t *compTable) getString(id string) *entry {
 	return t.get(unsafe.Slice(unsafe.StringData(id), len(id)))
 }
 
-// put adds e, whose id the table does not hold. The table grows past
-// three quarters full.
-func (t *compTable) put(e *entry) {
+// put adds e, whose id the table does not hold, of hash h (find's). The
+// table grows past three quarters full.
+func (t *compTable) put(e *entry, h uint32) {
 	if (t.n+1)*4 > len(t.ents)*3 {
 		t.grow()
 	}
-	t.place(e, uint32(maphash.String(idSeed, e.id)))
+	t.place(e, h)
 	t.n++
 }
 

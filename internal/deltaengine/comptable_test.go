@@ -15,10 +15,11 @@ func TestCompTable(t *testing.T) {
 			ents := make([]*entry, n)
 			for i := range ents {
 				ents[i] = &entry{id: fmt.Sprintf("c-%d", i)}
-				if tab.get([]byte(ents[i].id)) != nil {
+				got, h := tab.find([]byte(ents[i].id))
+				if got != nil {
 					t.Fatalf("%q found before it was put", ents[i].id)
 				}
-				tab.put(ents[i])
+				tab.put(ents[i], h)
 			}
 			if tab.n != n || n > 0 && tab.n*4 > len(tab.ents)*3 {
 				t.Fatalf("%d entries in %d slots, want %d entries at most three quarters full", tab.n, len(tab.ents), n)

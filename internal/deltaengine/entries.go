@@ -101,17 +101,18 @@ func (k *Engine) component(end int, str, complete bool) {
 // at sl (see component).
 func (k *Engine) take(s *surface, id, body, tail []byte, sl []slot, complete bool) {
 	var ent *entry
+	var h uint32 // (the hash of id, when looked up)
 	if o := k.arriving; o != nil && o.ent != nil && o.ent.s == s && o.ent.id == string(id) {
 		ent = o.ent // (the component arriving, healed again: no lookup)
 	} else {
-		ent = s.comps.get(id)
+		ent, h = s.comps.find(id)
 	}
 	if (ent == nil || !ent.arrived) && k.maxComps > 0 && s.arrived >= k.maxComps {
 		k.failWith(&Limit{What: "components", Max: k.maxComps, SurfaceID: s.id})
 		return
 	}
 	if ent == nil {
-		ent = k.newEntry(s, id)
+		ent = k.newEntry(s, id, h)
 	}
 	if !s.loadingIDs && bytes.HasPrefix(id, []byte("loading_")) {
 		s.loadingIDs = true // (see shadowed)
@@ -279,9 +280,9 @@ func (k *Engine) update(s *surface, ent *entry, sl []slot) {
 	}
 	ent.refs = ent.refs[:n]
 	for _, x := range sl[n:] {
-		kid := s.comps.get(ent.src[x.a:x.b])
+		kid, h := s.comps.find(ent.src[x.a:x.b])
 		if kid == nil {
-			kid = k.newEntry(s, ent.src[x.a:x.b])
+			kid = k.newEntry(s, ent.src[x.a:x.b], h)
 		}
 		ent.refs = append(ent.refs, ref{x, kid})
 		switch {
@@ -368,9 +369,9 @@ func (k *Engine) unreach(s *surface, e *entry) {
 	}
 }
 
-// newEntry adds id to s: in progressive mode, an entry allocated with its
-// snapshot form (progEntry).
-func (k *Engine) newEntry(s *surface, id []byte) *entry {
+// newEntry adds id, of hash h (see compTable.find), to s: in progressive
+// mode, an entry allocated with its snapshot form (progEntry).
+func (k *Engine) newEntry(s *surface, id []byte, h uint32) *entry {
 	var e *entry
 	if k.progressive {
 		pe := &progEntry{entry: entry{id: string(id), s: s}}
@@ -379,7 +380,7 @@ func (k *Engine) newEntry(s *surface, id []byte) *entry {
 	} else {
 		e = &entry{id: string(id), s: s}
 	}
-	s.comps.put(e)
+	s.comps.put(e, h)
 	return e
 }
 
