@@ -36,10 +36,16 @@ trap 'rm -rf "$tmp"' EXIT
 prof() { # PACKAGE BENCH-REGEXP BENCHTIME
   local name
   name="$(echo "$1" | tr '/.' '__')"
-  go test "$1" -run '^$' -bench "$2" -benchtime "$3" -cpuprofile "$tmp/$name.pprof" -o "$tmp/$name.test" >"$tmp/$name.log"
+  if ! go test "$1" -run '^$' -bench "$2" -benchtime "$3" -cpuprofile "$tmp/$name.pprof" -o "$tmp/$name.test" >"$tmp/$name.log" 2>&1; then
+    cat "$tmp/$name.log" >&2
+    echo "bench/pgo.sh: the benchmarks of $1 failed; the profile is unchanged" >&2
+    exit 1
+  fi
 }
 prof ./parser 'V0[89]Chunk16(Borrowed)?$' 100x
 prof ./stream 'Pipeline' 100x
 prof ./bench 'Processor(V08|Progressive)?$' 100x
-go tool pprof -proto "$tmp"/*.pprof >cmd/a2ui-stream/release.pgo 2>/dev/null
+# Merged beside the others first: a failed merge leaves the profile as it was.
+go tool pprof -proto "$tmp"/*.pprof >"$tmp/merged.pgo"
+mv "$tmp/merged.pgo" cmd/a2ui-stream/release.pgo
 echo "wrote cmd/a2ui-stream/release.pgo ($(wc -c <cmd/a2ui-stream/release.pgo) bytes)"
