@@ -47,6 +47,8 @@ var badByteInputs = []struct{ name, block string }{
 	{"invalid_utf8_in_a_string", "[" + bbCreate + `,{"version":"v0.9","deleteSurface":{"surfaceId":"` + "\xff" + `"}}]`},
 	{"invalid_utf8_between_messages", "[" + bbCreate + "\xff," + bbDelete + "]"},
 	{"bad_byte_in_an_unfinished_message", "[" + bbCreate + `,{"version":` + "\x00" + `"v0.9"`},
+	{"non_ascii_character_for_a_value", "[" + bbCreate + `,{"version":` + "°" + `,"deleteSurface":{"surfaceId":"s"}}]`},
+	{"three_byte_character_for_a_value", "[" + bbCreate + `,{"version":"v0.9","deleteSurface":{"surfaceId":` + "€" + `}}]`},
 	{"truncated_character_at_the_block_end", "[" + bbCreate + `,{"version":"v0.9","deleteSurface":{"surfaceId":"` + "\xc3"},
 	{"too_deep_in_a_message", "[" + bbCreate + `,{"a":` + strings.Repeat("[", DefaultMaxDepth) + strings.Repeat("]", DefaultMaxDepth) + "}]"},
 }

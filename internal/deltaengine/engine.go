@@ -579,19 +579,22 @@ func (k *Engine) rare() *rareScratch {
 // runeCut reports whether the open string (a key or a value) ends inside
 // a character.
 func (k *Engine) runeCut() bool {
-	return k.inStr && k.strHigh && truncatedRune(k.buf[k.strStart+1:])
+	return k.inStr && k.strHigh && cutRune(k.buf[k.strStart+1:]) >= 0
 }
 
-// truncatedRune reports whether b ends inside a UTF-8 sequence: its last
-// lead byte, in the last three, starts a sequence b cuts.
-func truncatedRune(b []byte) bool {
+// cutRune returns where the UTF-8 sequence b ends inside starts in b (its
+// last lead byte, in the last three, starts a sequence b cuts), or -1.
+func cutRune(b []byte) int {
 	for i := len(b) - 1; i >= 0 && i >= len(b)-3; i-- {
 		switch c := b[i]; {
 		case c >= 0xc0:
-			return !utf8.FullRune(b[i:])
+			if utf8.FullRune(b[i:]) {
+				return -1
+			}
+			return i
 		case c < 0x80:
-			return false
+			return -1
 		}
 	}
-	return false
+	return -1
 }

@@ -75,12 +75,8 @@ func (k *Engine) jsonFault(next []byte) *Fault {
 	msg := append(append(r.cbuf[:0], k.buf[k.msgStart:]...), next...)
 	r.cbuf = msg
 	whole := msg
-	if truncatedRune(msg) { // (a character the break cuts may be whole in the message)
-		i := len(msg) - 1
-		for msg[i] < 0xc0 {
-			i--
-		}
-		whole = msg[:i]
+	if i := cutRune(msg); i >= 0 {
+		whole = msg[:i] // (a character the break cuts may be whole in the message)
 	}
 	if pos := jsonwire.InvalidUTF8At(whole); pos >= 0 {
 		// As complete mode checks a message: its UTF-8 first.

@@ -99,6 +99,12 @@ func (k *Engine) fail(f *Fault) {
 		r := k.rare()
 		r.bOpen, r.bAt, r.bFirm = r.bOpen[:0], k.raw(len(k.buf)), strings.HasPrefix(f.Msg, "mismatched")
 		r.bRune, r.bBad = r.bRune[:0], -1
+		if i := cutRune(k.buf); i >= 0 {
+			// A character the break cuts goes on in the bytes after it
+			// (one a scalar began with, say): its UTF-8 is checked
+			// whole, as complete mode reads the message.
+			r.bRune, r.bRuneAt = append(r.bRune, k.buf[i:]...), k.raw(i)
+		}
 		for _, fr := range k.stack {
 			r.bOpen = append(r.bOpen, fr.open)
 		}
